@@ -1,0 +1,3 @@
+module github.com/ticnet/ticnet
+
+go 1.26

@@ -1,0 +1,12 @@
+// Package netcore is ticnet's lockstep engine: connections with the
+// reference's reliable sub-protocol, the server (lobby, controller, receive
+// window, send pump), the client (send and receive windows, clock sync), and
+// the game loop that feeds a Game its tics.
+//
+// It is sans-IO. Nothing here reads a clock, sleeps, starts a goroutine or
+// touches syscall/js: every entry point takes the current time in
+// milliseconds from its caller, packets come and go through a Transport, and
+// what happened is returned as Events instead of being called back. The same
+// engine runs under a simulated network in tests (package simnet), a timer
+// in the browser, and a UDP socket in the native tools.
+package netcore

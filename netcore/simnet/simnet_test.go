@@ -1,0 +1,142 @@
+package simnet
+
+import (
+	"testing"
+
+	"github.com/ticnet/ticnet/netcore"
+)
+
+func TestBroadcastReachesEveryOtherNodeAfterLatency(t *testing.T) {
+	n := New(1, Link{LatencyMS: 10})
+	a, b, c := n.AddNode(), n.AddNode(), n.AddNode()
+	a.Broadcast([]byte("hi"))
+	n.AdvanceTo(9)
+	if _, ok := b.Receive(); ok {
+		t.Fatal("frame arrived before its latency")
+	}
+	n.AdvanceTo(10)
+	for _, nd := range []*Node{b, c} {
+		f, ok := nd.Receive()
+		if !ok || string(f) != "hi" {
+			t.Fatalf("node %d got %q, %v", nd.ID(), f, ok)
+		}
+	}
+	if _, ok := a.Receive(); ok {
+		t.Fatal("sender received its own frame")
+	}
+	if n.Stats.Frames != 1 || n.Stats.Bytes != 2 || n.Stats.Delivered != 2 {
+		t.Fatalf("stats %+v", n.Stats)
+	}
+}
+
+func TestPartitionCutsAndHealRestores(t *testing.T) {
+	n := New(1, Link{})
+	a, b := n.AddNode(), n.AddNode()
+	n.Partition([]*Node{a}, []*Node{b})
+	a.Broadcast([]byte{1})
+	n.AdvanceTo(1)
+	if _, ok := b.Receive(); ok {
+		t.Fatal("frame crossed a partition")
+	}
+	n.Heal()
+	a.Broadcast([]byte{2})
+	n.AdvanceTo(2)
+	if f, ok := b.Receive(); !ok || f[0] != 2 {
+		t.Fatal("frame lost after heal")
+	}
+}
+
+func TestSilentNodeNeitherSendsNorReceives(t *testing.T) {
+	n := New(1, Link{LatencyMS: 5})
+	a, b := n.AddNode(), n.AddNode()
+	b.Broadcast([]byte{1}) // in flight when a goes silent
+	a.SetSilent(true)
+	a.Broadcast([]byte{2})
+	n.AdvanceTo(5)
+	if _, ok := a.Receive(); ok {
+		t.Fatal("silent node received")
+	}
+	if _, ok := b.Receive(); ok {
+		t.Fatal("silent node's frame arrived")
+	}
+	if n.Stats.Lost != 2 {
+		t.Fatalf("lost %d, want 2", n.Stats.Lost)
+	}
+}
+
+func TestLossDuplicationAndJitterAreSeededAndApproximatelyRight(t *testing.T) {
+	run := func() (got, dup int) {
+		n := New(42, Link{LatencyMS: 50, JitterMS: 100, Loss: 0.2, Duplicate: 0.1})
+		a, b := n.AddNode(), n.AddNode()
+		for i := range 10000 {
+			a.Broadcast([]byte{byte(i), byte(i >> 8)})
+		}
+		n.AdvanceTo(1000)
+		seen := map[uint16]int{}
+		for f, ok := b.Receive(); ok; f, ok = b.Receive() {
+			seen[uint16(f[0])|uint16(f[1])<<8]++
+			got++
+		}
+		for _, c := range seen {
+			if c > 1 {
+				dup++
+			}
+		}
+		return got, dup
+	}
+	got, dup := run()
+	if got < 8000 || got > 9200 || dup < 500 || dup > 1200 {
+		t.Fatalf("got %d frames with %d duplicated; want about 8800 and 800", got, dup)
+	}
+	if g2, d2 := run(); g2 != got || d2 != dup {
+		t.Fatal("the same seed gave a different run")
+	}
+}
+
+func TestFrameTransportFiltersByUID(t *testing.T) {
+	n := New(1, Link{})
+	a := NewFrameTransport(n.AddNode(), 7)
+	b := NewFrameTransport(n.AddNode(), 9)
+	c := NewFrameTransport(n.AddNode(), 11)
+	a.Send(9, []byte("to b"))
+	a.Send(netcore.Broadcast, []byte("to all"))
+	a.Node.Broadcast([]byte{1, 2, 3}) // too short for a header
+	n.AdvanceTo(1)
+	from, p, ok := b.Recv()
+	if !ok || from != 7 || string(p) != "to b" {
+		t.Fatalf("b got %v %q %v", from, p, ok)
+	}
+	if _, p, _ := b.Recv(); string(p) != "to all" {
+		t.Fatalf("b got %q", p)
+	}
+	if _, _, ok := b.Recv(); ok {
+		t.Fatal("b got the short frame")
+	}
+	if _, p, ok := c.Recv(); !ok || string(p) != "to all" {
+		t.Fatalf("c got %q", p)
+	}
+	if _, _, ok := c.Recv(); ok {
+		t.Fatal("c got more")
+	}
+	if c.NotForUs != 1 || c.Malformed != 1 || b.Malformed != 1 {
+		t.Fatalf("c %d/%d b %d", c.NotForUs, c.Malformed, b.Malformed)
+	}
+}
+
+func TestSteadyStateBroadcastAllocatesNothing(t *testing.T) {
+	n := New(1, Link{LatencyMS: 3, JitterMS: 2})
+	a, b := n.AddNode(), n.AddNode()
+	frame := make([]byte, 40)
+	step := func() {
+		a.Broadcast(frame)
+		n.AdvanceTo(n.Now() + 5)
+		for _, ok := b.Receive(); ok; _, ok = b.Receive() {
+		}
+	}
+	for range 100 {
+		step()
+	}
+	if allocs := testing.AllocsPerRun(1000, step); allocs != 0 {
+		t.Fatalf("%v allocs per broadcast", allocs)
+	}
+}

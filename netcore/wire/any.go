@@ -1,0 +1,75 @@
+package wire
+
+import "fmt"
+
+// NewMessage returns an empty message of the kind a packet with header h
+// sent in direction dir carries, ready for DecodeBody. It is for tools and
+// for code that does not know what comes next; hot paths decode into a
+// message of their own.
+// body is needed only for TypeTicnet, whose first byte picks the message.
+func NewMessage(h Header, body []byte, dir Direction, lowres bool) (Message, error) {
+	switch h.Type {
+	case TypeSYN:
+		if h.Reliable {
+			return &SYNReply{}, nil
+		}
+		return &SYN{}, nil
+	case TypeRejected:
+		return &Rejected{}, nil
+	case TypeWaitingData:
+		return &WaitingData{}, nil
+	case TypeGameStart:
+		return &GameStart{}, nil
+	case TypeGameData:
+		if dir == ServerToClient {
+			return &ServerGameData{LowResTurn: lowres}, nil
+		}
+		return &ClientGameData{LowResTurn: lowres}, nil
+	case TypeGameDataAck:
+		return &GameDataAck{}, nil
+	case TypeReliableAck:
+		return &ReliableAck{}, nil
+	case TypeGameDataResend:
+		return &GameDataResend{}, nil
+	case TypeConsoleMessage:
+		return &ConsoleMessage{}, nil
+	case TypeQueryResponse:
+		return &QueryResponse{}, nil
+	case TypeLaunch:
+		if dir == ServerToClient {
+			return &Launch{}, nil
+		}
+		return &Empty{Kind: TypeLaunch}, nil
+	case TypeKeepalive, TypeDisconnect, TypeDisconnectAck, TypeQuery, TypeNATHolePunch, TypeACK:
+		return &Empty{Kind: h.Type}, nil
+	case TypeTicnet:
+		k, err := TicnetKind(body)
+		if err != nil {
+			return nil, shift(err, h.Type, h.Len())
+		}
+		switch k {
+		case TicnetKindTicSet:
+			return &TicSet{LowResTurn: lowres}, nil
+		case TicnetKindChecksum:
+			return &ChecksumReport{}, nil
+		}
+		return nil, &DecodeError{Type: "TICNET", Offset: h.Len(), Field: "kind", Reason: fmt.Sprintf("unknown kind %d", k)}
+	}
+	return nil, &DecodeError{Offset: 0, Field: "type", Reason: fmt.Sprintf("unknown packet type %d", uint16(h.Type))}
+}
+
+// DecodePacket decodes any packet sent in direction dir.
+func DecodePacket(pkt []byte, dir Direction, lowres bool) (Header, Message, error) {
+	h, body, err := ParseHeader(pkt)
+	if err != nil {
+		return h, nil, err
+	}
+	m, err := NewMessage(h, body, dir, lowres)
+	if err != nil {
+		return h, nil, err
+	}
+	if err := m.DecodeBody(body); err != nil {
+		return h, m, shift(err, h.Type, h.Len())
+	}
+	return h, m, nil
+}

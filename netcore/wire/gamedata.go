@@ -1,0 +1,131 @@
+package wire
+
+import "fmt"
+
+// ClientTic is one tic in a client's GAMEDATA: the client's latency and its
+// command, diffed against its command of the tic before.
+type ClientTic struct {
+	Latency int16
+	Diff    TicDiff
+}
+
+// ClientGameData is GAMEDATA from a client to the server (type 6): its new
+// tics, and the acknowledgement of the tics it has consumed (spec §9.2).
+//
+// LowResTurn is not on the wire: it is the game's lowres_turn setting, which
+// decides how turning is encoded, and must be set before Decode or Encode.
+type ClientGameData struct {
+	LowResTurn bool
+	Ack        uint8 // low byte of the client's receive window start
+	Start      uint8 // low byte of the first tic
+	Tics       []ClientTic
+}
+
+func (*ClientGameData) Type() Type { return TypeGameData }
+
+func (m *ClientGameData) AppendBody(dst []byte) []byte {
+	w := Writer{Buf: dst}
+	w.U8(m.Ack)
+	w.U8(m.Start)
+	w.U8(uint8(len(m.Tics)))
+	for i := range m.Tics {
+		w.S16(m.Tics[i].Latency)
+		appendDiff(&w, &m.Tics[i].Diff, m.LowResTurn)
+	}
+	return w.Buf
+}
+
+func (m *ClientGameData) DecodeBody(body []byte) error {
+	r := NewReader(body, 0)
+	m.Ack = r.U8("ack")
+	m.Start = r.U8("start_tic")
+	n := readTicCount(&r, 3)
+	m.Tics = m.Tics[:0]
+	for i := 0; i < n && r.err == nil; i++ {
+		m.Tics = append(m.Tics, ClientTic{})
+		t := &m.Tics[i]
+		t.Latency = r.S16("tic.latency")
+		readDiff(&r, &t.Diff, m.LowResTurn)
+	}
+	return bodyErr(&r, TypeGameData)
+}
+
+// readTicCount reads a tic count and checks it against the protocol's limit
+// and against the bytes left, minSize being the smallest encoding of a tic.
+func readTicCount(r *Reader, minSize int) int {
+	n := int(r.U8("num_tics"))
+	switch {
+	case n > MaxTicsPerPacket:
+		r.Fail("num_tics", fmt.Sprintf("%d tics > limit %d", n, MaxTicsPerPacket))
+		return 0
+	case n*minSize > r.Remaining():
+		r.Fail("num_tics", fmt.Sprintf("%d tics cannot fit in %d bytes", n, r.Remaining()))
+		return 0
+	}
+	return n
+}
+
+// ServerTic is one tic as the server relays it: the full per-tic command set
+// (spec §8.3). Cmds[p] is meaningful where bit p of InGame is set.
+type ServerTic struct {
+	Latency int16 // the highest latency among the players included
+	InGame  uint8 // bit p: player p's command follows
+	Cmds    [MaxPlayers]TicDiff
+}
+
+// Has reports whether player p's command is included.
+func (t *ServerTic) Has(p int) bool { return t.InGame&(1<<p) != 0 }
+
+// ServerGameData is GAMEDATA from the server to a client (type 6): complete
+// tics starting at Start (spec §9.3). LowResTurn is as in ClientGameData.
+type ServerGameData struct {
+	LowResTurn bool
+	Start      uint8 // low byte of the first tic
+	Tics       []ServerTic
+}
+
+func (*ServerGameData) Type() Type { return TypeGameData }
+
+func (m *ServerGameData) AppendBody(dst []byte) []byte {
+	w := Writer{Buf: dst}
+	w.U8(m.Start)
+	w.U8(uint8(len(m.Tics)))
+	for i := range m.Tics {
+		appendServerTic(&w, &m.Tics[i], m.LowResTurn)
+	}
+	return w.Buf
+}
+
+func appendServerTic(w *Writer, t *ServerTic, lowres bool) {
+	w.S16(t.Latency)
+	w.U8(t.InGame)
+	for p := 0; p < MaxPlayers; p++ {
+		if t.Has(p) {
+			appendDiff(w, &t.Cmds[p], lowres)
+		}
+	}
+}
+
+func (m *ServerGameData) DecodeBody(body []byte) error {
+	r := NewReader(body, 0)
+	m.Start = r.U8("start_tic")
+	n := readTicCount(&r, 3)
+	m.Tics = m.Tics[:0]
+	for i := 0; i < n && r.err == nil; i++ {
+		m.Tics = append(m.Tics, ServerTic{})
+		readServerTic(&r, &m.Tics[i], m.LowResTurn)
+	}
+	return bodyErr(&r, TypeGameData)
+}
+
+func readServerTic(r *Reader, t *ServerTic, lowres bool) {
+	t.Latency = r.S16("tic.latency")
+	t.InGame = r.U8("tic.playeringame")
+	for p := 0; p < MaxPlayers; p++ {
+		if t.Has(p) {
+			readDiff(r, &t.Cmds[p], lowres)
+		} else {
+			t.Cmds[p] = TicDiff{}
+		}
+	}
+}

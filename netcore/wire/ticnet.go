@@ -1,0 +1,98 @@
+package wire
+
+import "fmt"
+
+// The messages of ProtocolTicnet share packet type TypeTicnet; the first
+// byte of the body says which one it is.
+const (
+	TicnetKindTicSet   = 1 // TicSet: complete tics, server to every client
+	TicnetKindChecksum = 2 // ChecksumReport: client to server
+)
+
+// SetTic is one complete tic of a TicSet: every player's command, and which
+// of them the server substituted because the real one came too late.
+type SetTic struct {
+	ServerTic
+	Substituted uint8 // bit p: Cmds[p] is the server's substitute
+}
+
+// TicSet carries complete tics from the server (ProtocolTicnet). Unlike
+// GAMEDATA it holds every player's command, the recipient's own included, so
+// one copy serves every client; each player's command is diffed against the
+// command the server sent for that player the tic before. Start is a full
+// tic number.
+type TicSet struct {
+	LowResTurn bool // not on the wire, as in ServerGameData
+	Start      uint32
+	Tics       []SetTic
+}
+
+func (*TicSet) Type() Type { return TypeTicnet }
+
+func (m *TicSet) AppendBody(dst []byte) []byte {
+	w := Writer{Buf: dst}
+	w.U8(TicnetKindTicSet)
+	w.U32(m.Start)
+	w.U8(uint8(len(m.Tics)))
+	for i := range m.Tics {
+		w.U8(m.Tics[i].Substituted)
+		appendServerTic(&w, &m.Tics[i].ServerTic, m.LowResTurn)
+	}
+	return w.Buf
+}
+
+func (m *TicSet) DecodeBody(body []byte) error {
+	r := NewReader(body, 0)
+	if k := r.U8("kind"); r.err == nil && k != TicnetKindTicSet {
+		r.Fail("kind", fmt.Sprintf("kind %d is not a tic set", k))
+	}
+	m.Start = r.U32("start_tic")
+	n := readTicCount(&r, 4)
+	m.Tics = m.Tics[:0]
+	for i := 0; i < n && r.err == nil; i++ {
+		m.Tics = append(m.Tics, SetTic{})
+		t := &m.Tics[i]
+		t.Substituted = r.U8("tic.substituted")
+		readServerTic(&r, &t.ServerTic, m.LowResTurn)
+		if t.Substituted&^t.InGame != 0 {
+			r.Fail("tic.substituted", "substitute for a player not in the tic")
+		}
+	}
+	return bodyErr(&r, TypeTicnet)
+}
+
+// ChecksumReport is a client's game-state checksum after running Tic
+// (ProtocolTicnet). The server compares the reports of every client to find
+// the first tic where one of them diverged, and whose copy it was.
+type ChecksumReport struct {
+	Tic      uint32
+	Checksum uint32
+}
+
+func (*ChecksumReport) Type() Type { return TypeTicnet }
+
+func (m *ChecksumReport) AppendBody(dst []byte) []byte {
+	w := Writer{Buf: dst}
+	w.U8(TicnetKindChecksum)
+	w.U32(m.Tic)
+	w.U32(m.Checksum)
+	return w.Buf
+}
+
+func (m *ChecksumReport) DecodeBody(body []byte) error {
+	r := NewReader(body, 0)
+	if k := r.U8("kind"); r.err == nil && k != TicnetKindChecksum {
+		r.Fail("kind", fmt.Sprintf("kind %d is not a checksum report", k))
+	}
+	m.Tic = r.U32("tic")
+	m.Checksum = r.U32("checksum")
+	return bodyErr(&r, TypeTicnet)
+}
+
+// TicnetKind returns the kind byte of a TypeTicnet body.
+func TicnetKind(body []byte) (uint8, error) {
+	if len(body) == 0 {
+		return 0, &DecodeError{Type: "TICNET", Field: "kind", Reason: "need 1 bytes, have 0"}
+	}
+	return body[0], nil
+}
