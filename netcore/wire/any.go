@@ -52,6 +52,8 @@ func NewMessage(h Header, body []byte, dir Direction, lowres bool) (Message, err
 			return &TicSet{LowResTurn: lowres}, nil
 		case TicnetKindChecksum:
 			return &ChecksumReport{}, nil
+		case TicnetKindMode:
+			return &ModeNotice{}, nil
 		}
 		return nil, &DecodeError{Type: "TICNET", Offset: h.Len(), Field: "kind", Reason: fmt.Sprintf("unknown kind %d", k)}
 	}

@@ -7,6 +7,7 @@ import "fmt"
 const (
 	TicnetKindTicSet   = 1 // TicSet: complete tics, server to every client
 	TicnetKindChecksum = 2 // ChecksumReport: client to server
+	TicnetKindMode     = 3 // ModeNotice: server to client, reliable, before GAMESTART
 )
 
 // SetTic is one complete tic of a TicSet: every player's command, and which
@@ -61,12 +62,16 @@ func (m *TicSet) DecodeBody(body []byte) error {
 	return bodyErr(&r, TypeTicnet)
 }
 
-// ChecksumReport is a client's game-state checksum after running Tic
-// (ProtocolTicnet). The server compares the reports of every client to find
-// the first tic where one of them diverged, and whose copy it was.
+// MaxChecksums bounds the checksums of one ChecksumReport.
+const MaxChecksums = 64
+
+// ChecksumReport carries a client's game-state checksums after running tics
+// Start, Start+1, ... (ProtocolTicnet). The server compares the reports of
+// every client to find the first tic where a copy diverged, and whose copy
+// it was.
 type ChecksumReport struct {
-	Tic      uint32
-	Checksum uint32
+	Start uint32
+	Sums  []uint32
 }
 
 func (*ChecksumReport) Type() Type { return TypeTicnet }
@@ -74,8 +79,11 @@ func (*ChecksumReport) Type() Type { return TypeTicnet }
 func (m *ChecksumReport) AppendBody(dst []byte) []byte {
 	w := Writer{Buf: dst}
 	w.U8(TicnetKindChecksum)
-	w.U32(m.Tic)
-	w.U32(m.Checksum)
+	w.U32(m.Start)
+	w.U8(uint8(len(m.Sums)))
+	for _, s := range m.Sums {
+		w.U32(s)
+	}
 	return w.Buf
 }
 
@@ -84,8 +92,18 @@ func (m *ChecksumReport) DecodeBody(body []byte) error {
 	if k := r.U8("kind"); r.err == nil && k != TicnetKindChecksum {
 		r.Fail("kind", fmt.Sprintf("kind %d is not a checksum report", k))
 	}
-	m.Tic = r.U32("tic")
-	m.Checksum = r.U32("checksum")
+	m.Start = r.U32("start_tic")
+	n := int(r.U8("num_sums"))
+	m.Sums = m.Sums[:0]
+	switch {
+	case n > MaxChecksums:
+		r.Fail("num_sums", fmt.Sprintf("%d checksums > limit %d", n, MaxChecksums))
+	case 4*n > r.Remaining():
+		r.Fail("num_sums", fmt.Sprintf("%d checksums cannot fit in %d bytes", n, r.Remaining()))
+	}
+	for i := 0; i < n && r.err == nil; i++ {
+		m.Sums = append(m.Sums, r.U32("checksum"))
+	}
 	return bodyErr(&r, TypeTicnet)
 }
 
@@ -95,4 +113,27 @@ func TicnetKind(body []byte) (uint8, error) {
 		return 0, &DecodeError{Type: "TICNET", Field: "kind", Reason: "need 1 bytes, have 0"}
 	}
 	return body[0], nil
+}
+
+// ModeNotice tells a client that negotiated ProtocolTicnet how the game that
+// is starting runs (ProtocolTicnet, sent reliable just before GAMESTART).
+// Extended is false when some peer speaks only the reference protocol: then
+// everyone plays by the reference's rules.
+type ModeNotice struct {
+	Extended bool
+}
+
+func (*ModeNotice) Type() Type { return TypeTicnet }
+
+func (m *ModeNotice) AppendBody(dst []byte) []byte {
+	return append(dst, TicnetKindMode, b2u(m.Extended))
+}
+
+func (m *ModeNotice) DecodeBody(body []byte) error {
+	r := NewReader(body, 0)
+	if k := r.U8("kind"); r.err == nil && k != TicnetKindMode {
+		r.Fail("kind", fmt.Sprintf("kind %d is not a mode notice", k))
+	}
+	m.Extended = r.U8("extended") != 0
+	return bodyErr(&r, TypeTicnet)
 }

@@ -1,0 +1,420 @@
+package netcore
+
+import (
+	"github.com/ticnet/ticnet/netcore/wire"
+)
+
+// DefaultVersion is the version string a ticnet client and server send.
+// Peers use it only in messages and to pick the numbering of the
+// gameversion byte, so ticnet says what the Debian build says, whose
+// numbering it uses.
+const DefaultVersion = "Chocolate Doom 3.0.0"
+
+// ClientConfig configures a client. The zero value of a field means its
+// default.
+type ClientConfig struct {
+	Name      string           // player name; default "Player"
+	Drone     bool             // watch only: no input, every player's commands received
+	Connect   wire.ConnectData // the game: mode, mission, max players, hashes
+	Version   string           // default DefaultVersion
+	Protocols []string         // offered, preferred first; default ticnet, then the reference
+	Profile   Profile          // default Browser
+	// Settings are the game settings this client asks for if it is the
+	// controller. TicDup 0 means 1.
+	Settings wire.Settings
+}
+
+func (c *ClientConfig) fill() {
+	if c.Name == "" {
+		c.Name = "Player"
+	}
+	if c.Version == "" {
+		c.Version = DefaultVersion
+	}
+	if len(c.Protocols) == 0 {
+		c.Protocols = []string{wire.ProtocolTicnet, wire.ProtocolChocolate}
+	}
+	if c.Profile.TimeoutMS == 0 {
+		c.Profile = Browser
+	}
+	if c.Settings.TicDup == 0 {
+		c.Settings.TicDup = 1
+	}
+	if c.Connect.MaxPlayers == 0 {
+		c.Connect.MaxPlayers = MaxPlayers
+	}
+	if c.Connect.GameMode == 0 && c.Connect.GameMission == 0 {
+		c.Connect.GameMode = wire.ModeCommercial
+		c.Connect.GameMission = wire.MissionDoom2
+	}
+}
+
+// ClientState is where a client is in its life.
+type ClientState uint8
+
+const (
+	ClientConnecting ClientState = iota
+	ClientWaitingLaunch
+	ClientWaitingStart
+	ClientInGame
+	ClientDisconnected
+)
+
+var clientStateNames = [...]string{"connecting", "waiting-launch", "waiting-start", "in-game", "disconnected"}
+
+func (s ClientState) String() string { return clientStateNames[s] }
+
+// Client is a player's (or drone's) end of a game: it connects to a server,
+// sends its commands, receives complete tics and runs them on its Game.
+type Client struct {
+	cfg    ClientConfig
+	tr     Transport
+	server Addr
+	game   Game
+	conn   conn
+	state  ClientState
+	events []Event
+	stats  Counters
+
+	synFirstMS, synLastMS int64
+	protocol              string
+	extended              bool // the game runs ProtocolTicnet
+	lobby                 Lobby
+	settings              wire.Settings
+	player                int // consoleplayer; -1 for a drone
+
+	send sendSide
+	recv recvSide
+	loop loopSide
+	sync clockSync
+
+	pkt   []byte // scratch for outgoing packets
+	inSGD wire.ServerGameData
+	inSet wire.TicSet
+	outGD wire.ClientGameData
+
+	report wire.ChecksumReport
+	nowMS  int64 // the time of the Update in progress
+}
+
+// NewClient returns a client of the server at server, talking through tr.
+// It sends its first SYN on the first Update.
+func NewClient(cfg ClientConfig, tr Transport, server Addr, game Game, now int64) *Client {
+	cfg.fill()
+	c := &Client{cfg: cfg, tr: tr, server: server, game: game, player: -1}
+	c.conn = newConn(server, tr, cfg.Profile, now, connConnecting, &c.stats)
+	c.synFirstMS = now
+	c.synLastMS = now - SYNResendMS - 1
+	return c
+}
+
+// State returns the client's state.
+func (c *Client) State() ClientState { return c.state }
+
+// Lobby returns the lobby as last reported by the server.
+func (c *Client) Lobby() Lobby { return c.lobby }
+
+// Settings returns the settings of the game, once started.
+func (c *Client) Settings() wire.Settings { return c.settings }
+
+// Player returns this client's player number (-1 for a drone or before the
+// game starts).
+func (c *Client) Player() int { return c.player }
+
+// Protocol returns the protocol agreed with the server.
+func (c *Client) Protocol() string { return c.protocol }
+
+// Extended reports whether the game runs ticnet's extension protocol.
+func (c *Client) Extended() bool { return c.extended }
+
+// GameTic is the number of tics run so far.
+func (c *Client) GameTic() uint32 { return c.loop.gametic }
+
+// RecvTic is the number of complete tics received so far.
+func (c *Client) RecvTic() uint32 { return c.recv.recvtic }
+
+// MakeTic is the number of local commands built so far.
+func (c *Client) MakeTic() uint32 { return c.send.maketic }
+
+// LatencyMS is the last measured round trip from building a command to
+// receiving its tic back.
+func (c *Client) LatencyMS() int { return int(c.sync.lastLatency) }
+
+// Counters returns what the client has counted.
+func (c *Client) Counters() Counters { return c.stats }
+
+// Launch asks the server to launch the game. Only the controller may; the
+// server ignores anyone else.
+func (c *Client) Launch() {
+	if c.state == ClientWaitingLaunch {
+		c.conn.sendReliable(wire.LaunchRequest)
+	}
+}
+
+// Leave starts a clean disconnect. The client keeps answering until the
+// handshake ends, so keep calling Update.
+func (c *Client) Leave(now int64) {
+	if c.state != ClientDisconnected {
+		c.conn.disconnect(now, ReasonLeft)
+	}
+}
+
+// Update receives what has arrived, does what is due at now, runs the tics
+// that are ready, and returns what happened. The slice is valid until the
+// next Update.
+func (c *Client) Update(now int64) []Event {
+	c.events = c.events[:0]
+	c.nowMS = now
+	for {
+		from, pkt, ok := c.tr.Recv()
+		if !ok {
+			break
+		}
+		c.receive(now, from, pkt)
+	}
+	c.run(now)
+	return c.events
+}
+
+func (c *Client) emit(e Event) { c.events = append(c.events, e) }
+
+func (c *Client) receive(now int64, from Addr, pkt []byte) {
+	if from != c.server {
+		c.stats.Unexpected++
+		return
+	}
+	h, body, err := wire.ParseHeader(pkt)
+	if err != nil {
+		c.stats.Malformed++
+		return
+	}
+	c.stats.PacketsReceived++
+	c.stats.BytesReceived += int64(len(pkt))
+	if c.state == ClientDisconnected {
+		return
+	}
+	// REJECTED is handled before the connection logic: it comes from a
+	// server that has no connection with us.
+	if h.Type == wire.TypeRejected {
+		var m wire.Rejected
+		if m.DecodeBody(body) != nil {
+			c.stats.Malformed++
+			return
+		}
+		if c.state == ClientConnecting {
+			c.finish(EventRejected, wire.Printable(m.Message))
+		}
+		return
+	}
+	if c.conn.state == connConnecting && h.Type != wire.TypeSYN {
+		c.stats.Unexpected++
+		return
+	}
+	if !c.conn.handle(now, h, body) {
+		return
+	}
+	var err2 error
+	switch h.Type {
+	case wire.TypeSYN:
+		err2 = c.onSYNReply(h, body)
+	case wire.TypeWaitingData:
+		err2 = c.onWaitingData(body)
+	case wire.TypeLaunch:
+		err2 = c.onLaunch(body)
+	case wire.TypeGameStart:
+		err2 = c.onGameStart(now, body)
+	case wire.TypeGameData:
+		err2 = c.onGameData(now, body)
+	case wire.TypeTicnet:
+		err2 = c.onTicnet(now, h, body)
+	case wire.TypeGameDataResend:
+		err2 = c.onResendRequest(now, body)
+	case wire.TypeConsoleMessage:
+		var m wire.ConsoleMessage
+		if err2 = m.DecodeBody(body); err2 == nil {
+			c.emit(Event{Kind: EventConsoleMessage, Player: -1, Reason: wire.Printable(m.Text)})
+		}
+	default:
+		c.stats.Unexpected++
+	}
+	if err2 != nil {
+		if _, ok := err2.(*wire.DecodeError); ok {
+			c.stats.Malformed++
+		} else {
+			c.stats.Unexpected++
+		}
+	}
+}
+
+// errUnexpected marks a well-formed packet that is not acceptable now.
+type errUnexpected struct{}
+
+func (errUnexpected) Error() string { return "unexpected packet" }
+
+func (c *Client) onSYNReply(h wire.Header, body []byte) error {
+	if c.state != ClientConnecting || !h.Reliable {
+		return errUnexpected{}
+	}
+	var m wire.SYNReply
+	if err := m.DecodeBody(body); err != nil {
+		return err
+	}
+	if !wire.Known(m.Protocol, c.cfg.Protocols) {
+		c.finish(EventDisconnected, ReasonUnknownProto)
+		return nil
+	}
+	c.protocol = m.Protocol
+	c.conn.state = connConnected
+	c.state = ClientWaitingLaunch
+	c.emit(Event{Kind: EventConnected, Player: -1, Protocol: m.Protocol, Addr: c.server})
+	return nil
+}
+
+func (c *Client) onWaitingData(body []byte) error {
+	if c.state != ClientWaitingLaunch && c.state != ClientWaitingStart {
+		return errUnexpected{}
+	}
+	var m wire.WaitingData
+	if err := m.DecodeBody(body); err != nil {
+		return err
+	}
+	// The reference's sanity checks.
+	switch {
+	case m.NumPlayers > m.MaxPlayers, m.ReadyPlayers > m.NumPlayers, m.MaxPlayers > MaxPlayers,
+		c.cfg.Drone && m.ConsolePlayer >= 0, !c.cfg.Drone && m.ConsolePlayer < 0,
+		int(m.ConsolePlayer) >= int(m.NumPlayers):
+		return errUnexpected{}
+	}
+	l := Lobby{NumDrones: int(m.NumDrones), ReadyPlayers: int(m.ReadyPlayers), MaxPlayers: int(m.MaxPlayers),
+		IsController: m.IsController, Player: int(m.ConsolePlayer)}
+	for _, p := range m.Players {
+		if len(p.Name) >= wire.MaxPlayerName || len(p.Addr) >= wire.MaxPlayerName {
+			return errUnexpected{}
+		}
+		l.Players = append(l.Players, LobbyPlayer{Name: wire.Printable(p.Name), Addr: wire.Printable(p.Addr)})
+	}
+	if !l.equal(&c.lobby) {
+		c.lobby = l
+		c.emit(Event{Kind: EventLobbyChanged, Player: l.Player})
+	}
+	return nil
+}
+
+func (c *Client) onLaunch(body []byte) error {
+	if c.state != ClientWaitingLaunch {
+		return errUnexpected{}
+	}
+	var m wire.Launch
+	if err := m.DecodeBody(body); err != nil {
+		return err
+	}
+	c.state = ClientWaitingStart
+	s := c.cfg.Settings
+	s.NumPlayers, s.ConsolePlayer = 1, 0
+	s.PlayerClasses = [MaxPlayers]uint8{c.cfg.Connect.PlayerClass}
+	c.conn.sendReliable(&wire.GameStart{Settings: s})
+	c.emit(Event{Kind: EventLaunched, Player: -1})
+	return nil
+}
+
+func (c *Client) onGameStart(now int64, body []byte) error {
+	if c.state != ClientWaitingStart {
+		return errUnexpected{}
+	}
+	var m wire.GameStart
+	if err := m.DecodeBody(body); err != nil {
+		return err
+	}
+	s := m.Settings
+	if s.NumPlayers > MaxPlayers || int(s.ConsolePlayer) >= int(s.NumPlayers) ||
+		c.cfg.Drone != (s.ConsolePlayer < 0) || s.TicDup == 0 {
+		return errUnexpected{}
+	}
+	c.settings = s
+	c.player = int(s.ConsolePlayer)
+	c.state = ClientInGame
+	c.inSGD.LowResTurn = s.LowResTurn
+	c.inSet.LowResTurn = s.LowResTurn
+	c.outGD.LowResTurn = s.LowResTurn
+	c.startGame(now)
+	c.emit(Event{Kind: EventGameStarted, Player: c.player, Protocol: c.protocol})
+	return nil
+}
+
+func (c *Client) onTicnet(now int64, h wire.Header, body []byte) error {
+	kind, err := wire.TicnetKind(body)
+	if err != nil {
+		return err
+	}
+	switch {
+	case kind == wire.TicnetKindMode && h.Reliable:
+		var m wire.ModeNotice
+		if err := m.DecodeBody(body); err != nil {
+			return err
+		}
+		if c.state != ClientWaitingStart || c.protocol != wire.ProtocolTicnet {
+			return errUnexpected{}
+		}
+		c.extended = m.Extended
+		return nil
+	case kind == wire.TicnetKindTicSet && c.state == ClientInGame && c.extended:
+		if err := c.inSet.DecodeBody(body); err != nil {
+			return err
+		}
+		c.onTicSet(now)
+		return nil
+	}
+	return errUnexpected{}
+}
+
+// finish ends the client with an event.
+func (c *Client) finish(kind EventKind, reason string) {
+	if c.state == ClientDisconnected {
+		return
+	}
+	c.state = ClientDisconnected
+	c.conn.state = connDisconnected
+	c.emit(Event{Kind: kind, Player: -1, Reason: reason})
+}
+
+func (c *Client) run(now int64) {
+	if c.state == ClientDisconnected {
+		return
+	}
+	if c.state == ClientConnecting {
+		if c.conn.state == connConnecting {
+			if now-c.synFirstMS > c.cfg.Profile.SYNGiveUpMS {
+				c.finish(EventDisconnected, ReasonNoResponse)
+				return
+			}
+			if now-c.synLastMS >= SYNResendMS {
+				c.sendSYN(now)
+			}
+			return
+		}
+	}
+	c.conn.run(now)
+	switch c.conn.state {
+	case connDisconnected, connDisconnectedSleep:
+		reason := c.conn.reason
+		if reason == ReasonLeft && c.conn.disconnectTries == 0 {
+			reason = ReasonServerLeft // the server sent DISCONNECT
+		}
+		c.finish(EventDisconnected, reason)
+		return
+	case connDisconnecting:
+		return
+	}
+	if c.state == ClientInGame {
+		c.runGame(now)
+	}
+}
+
+func (c *Client) sendSYN(now int64) {
+	m := wire.SYN{Magic: wire.Magic, Version: c.cfg.Version, Protocols: c.cfg.Protocols,
+		Connect: c.cfg.Connect, PlayerName: c.cfg.Name}
+	m.Connect.Drone = c.cfg.Drone
+	c.pkt = wire.Encode(c.pkt[:0], &m, false, 0)
+	c.conn.send(now, c.pkt)
+	c.synLastMS = now
+}

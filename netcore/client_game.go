@@ -1,0 +1,457 @@
+package netcore
+
+import "github.com/ticnet/ticnet/netcore/wire"
+
+// sentTic is a command this client built, kept for resends and clock sync.
+type sentTic struct {
+	seq    uint32
+	valid  bool
+	timeMS int64
+	cmd    TicCmd
+	diff   wire.TicDiff
+}
+
+// sendSide is the client's outgoing half: tic generation and the send queue.
+type sendSide struct {
+	maketic    uint32
+	lastClock  int64 // last adjusted clock tic seen
+	queue      [BackupTics]sentTic
+	last       TicCmd // the command built before, the reference's diff base
+	ackPending bool   // received tics not yet acknowledged
+	ackSinceMS int64
+}
+
+// recvSlot is one tic of the receive window.
+type recvSlot struct {
+	seq         uint32
+	active      bool  // received
+	resendMS    int64 // when a resend was last requested; 0: never
+	tic         wire.ServerTic
+	substituted uint8
+}
+
+// recvSide is the client's incoming half: the receive window.
+type recvSide struct {
+	start          uint32 // first tic not yet received in order
+	recvtic        uint32 // complete tics received (== start)
+	win            [BackupTics]recvSlot
+	base           [MaxPlayers]TicCmd // each player's command of the tic before
+	lastGameDataMS int64
+}
+
+// readyTic is a complete tic waiting to be run.
+type readyTic struct {
+	cmds        [MaxPlayers]TicCmd
+	ingame      [MaxPlayers]bool
+	substituted uint8
+}
+
+// loopSide runs tics on the game.
+type loopSide struct {
+	gametic     uint32
+	ready       [BackupTics]readyTic
+	consistency [MaxPlayers][BackupTics]uint8
+	wasInGame   [MaxPlayers]bool
+	reported    [MaxPlayers]bool // a consistency failure was reported
+	started     bool
+}
+
+// clockSync is the reference's PID clock synchronisation (spec §11.3): it
+// moves this client's tic clock so that its commands reach the server at
+// the same time as the slowest other player's.
+type clockSync struct {
+	offset      int64 // fixed 16.16 milliseconds
+	cumulError  int64
+	lastError   int64
+	lastLatency int64
+}
+
+// maxTicsPerUpdate bounds the tics one Update runs, so that catching up
+// after a stall still returns to the caller to render.
+const maxTicsPerUpdate = BackupTics
+
+func (c *Client) startGame(now int64) {
+	c.send = sendSide{}
+	c.report.Sums = c.report.Sums[:0]
+	c.recv = recvSide{lastGameDataMS: now}
+	c.loop = loopSide{}
+	c.send.lastClock = c.clockTic(now) - 1 // build tic 0 on the first pass
+}
+
+// clockTic is the adjusted clock in network tics.
+func (c *Client) clockTic(now int64) int64 {
+	t := now
+	if c.settings.NewSync {
+		t += c.sync.offset / 65536
+	}
+	return t * TicRate / 1000 / int64(c.settings.TicDup)
+}
+
+func (c *Client) runGame(now int64) {
+	c.buildTics(now)
+	c.requestMissing(now)
+	if c.send.ackPending && now-c.send.ackSinceMS > GameDataAckDelayMS {
+		c.sendAck(now)
+	}
+	c.runTics()
+}
+
+// buildTics builds one command per elapsed tic of the adjusted clock, up to
+// MaxClientLeadTics ahead of the game (spec §11.2).
+func (c *Client) buildTics(now int64) {
+	clock := c.clockTic(now)
+	n := clock - c.send.lastClock
+	c.send.lastClock = clock
+	if c.cfg.Drone {
+		return
+	}
+	if c.extended && c.send.maketic < c.recv.recvtic {
+		// Those tics are complete already: what we would build for them
+		// could only arrive after its substitute.
+		c.send.maketic = c.recv.recvtic
+	}
+	for ; n > 0; n-- {
+		if c.send.maketic-c.loop.gametic > MaxClientLeadTics {
+			break
+		}
+		c.buildTic(now)
+	}
+}
+
+func (c *Client) buildTic(now int64) {
+	m := c.send.maketic
+	cmd := c.game.BuildTiccmd(m)
+	cmd.Consistency = c.loop.consistency[c.player][m%BackupTics]
+	var d wire.TicDiff
+	if c.extended {
+		// Every command stands alone, diffed against zero: the server may
+		// replace any of them, so none may serve as another's base.
+		d = wire.Diff(&TicCmd{}, &cmd)
+	} else {
+		d = wire.Diff(&c.send.last, &cmd)
+	}
+	c.send.queue[m%BackupTics] = sentTic{seq: m, valid: true, timeMS: now, cmd: cmd, diff: d}
+	c.send.last = cmd
+	c.send.maketic++
+	first := m - min(m, uint32(c.settings.ExtraTics))
+	c.sendTics(now, first, m)
+}
+
+// sendTics sends the commands for tics [first, last] with the current ack.
+func (c *Client) sendTics(now int64, first, last uint32) {
+	g := &c.outGD
+	g.Ack = uint8(c.recv.start)
+	g.Start = uint8(first)
+	g.Tics = g.Tics[:0]
+	for t := first; t <= last; t++ {
+		s := &c.send.queue[t%BackupTics]
+		g.Tics = append(g.Tics, wire.ClientTic{Latency: int16(c.sync.lastLatency), Diff: s.diff})
+	}
+	c.pkt = wire.Encode(c.pkt[:0], g, false, 0)
+	c.conn.send(now, c.pkt)
+	c.send.ackPending = false
+}
+
+func (c *Client) sendAck(now int64) {
+	c.pkt = wire.Encode(c.pkt[:0], &wire.GameDataAck{Ack: uint8(c.recv.start)}, false, 0)
+	c.conn.send(now, c.pkt)
+	c.send.ackPending = false
+}
+
+// onGameData takes a reference GAMEDATA from the server.
+func (c *Client) onGameData(now int64, body []byte) error {
+	if c.state != ClientInGame || c.extended {
+		return errUnexpected{}
+	}
+	if err := c.inSGD.DecodeBody(body); err != nil {
+		return err
+	}
+	g := &c.inSGD
+	start := wire.ExpandTic(c.recv.start, g.Start)
+	for i := range g.Tics {
+		c.storeTic(now, start+uint32(i), &g.Tics[i], 0)
+	}
+	c.afterTics(now, start, len(g.Tics))
+	return nil
+}
+
+// onTicSet takes complete tics under the extension protocol.
+func (c *Client) onTicSet(now int64) {
+	s := &c.inSet
+	for i := range s.Tics {
+		c.storeTic(now, s.Start+uint32(i), &s.Tics[i].ServerTic, s.Tics[i].Substituted)
+	}
+	c.afterTics(now, s.Start, len(s.Tics))
+}
+
+// inWindow reports whether tic fits the receive window: not received yet,
+// and not so far ahead that the loop could not hold it.
+func (c *Client) inWindow(tic uint32) bool {
+	return tic-c.recv.start < BackupTics && tic-c.loop.gametic < BackupTics
+}
+
+func (c *Client) storeTic(now int64, tic uint32, t *wire.ServerTic, substituted uint8) {
+	if !c.inWindow(tic) {
+		return
+	}
+	slot := &c.recv.win[tic%BackupTics]
+	if slot.seq != tic {
+		*slot = recvSlot{seq: tic}
+	}
+	slot.active = true
+	slot.tic = *t
+	slot.substituted = substituted
+	c.recv.lastGameDataMS = now
+}
+
+// afterTics runs after a packet of n tics from start: clock sync on its last
+// tic, gap detection, ack timer, window advance.
+func (c *Client) afterTics(now int64, start uint32, n int) {
+	if n == 0 {
+		return
+	}
+	last := start + uint32(n) - 1
+	c.updateClockSync(now, last, int64(c.lastLatencyOf(last)))
+	// Gap detection: ask for the run of missing tics just before start.
+	if start-c.recv.start < BackupTics && start > c.recv.start {
+		end := start
+		t := start
+		for t > c.recv.start {
+			s := &c.recv.win[(t-1)%BackupTics]
+			if (s.seq == t-1 && (s.active || s.resendMS != 0)) || !c.inWindow(t-1) {
+				break
+			}
+			t--
+		}
+		if t < end {
+			c.requestResend(now, t, end-t)
+		}
+	}
+	if !c.send.ackPending {
+		c.send.ackPending = true
+		c.send.ackSinceMS = now
+	}
+	c.advanceWindow()
+}
+
+func (c *Client) lastLatencyOf(tic uint32) int16 {
+	s := &c.recv.win[tic%BackupTics]
+	if s.seq == tic && s.active {
+		return s.tic.Latency
+	}
+	return 0
+}
+
+// updateClockSync is the reference's PID filter (KP 0.1, KI 0.01, KD 0.02).
+func (c *Client) updateClockSync(now int64, seq uint32, remoteLatency int64) {
+	q := &c.send.queue[seq%BackupTics]
+	var latency int64
+	switch {
+	case q.valid && q.seq == seq:
+		latency = now - q.timeMS
+	case !q.valid || seq > q.seq:
+		latency = 0 // the tic came back before we built ours
+	default:
+		return
+	}
+	s := &c.sync
+	e := latency - remoteLatency
+	s.cumulError += e
+	s.offset = int64(0.1*float64(65536*e) - 0.01*float64(65536*s.cumulError) + 0.02*65536*float64(s.lastError-e))
+	s.lastError = e
+	s.lastLatency = latency
+}
+
+func (c *Client) requestResend(now int64, start, count uint32) {
+	for count > 0 {
+		n := min(count, 255)
+		c.pkt = wire.Encode(c.pkt[:0], &wire.GameDataResend{Start: start, Count: uint8(n)}, false, 0)
+		c.conn.send(now, c.pkt)
+		c.stats.ResendRequests++
+		for t := start; t < start+n; t++ {
+			s := &c.recv.win[t%BackupTics]
+			if s.seq != t {
+				*s = recvSlot{seq: t}
+			}
+			s.resendMS = now
+		}
+		start, count = start+n, count-n
+	}
+}
+
+// requestMissing re-requests tics still missing 300 ms after their request,
+// and breaks the start-of-game deadlock (spec §9.5).
+func (c *Client) requestMissing(now int64) {
+	var runStart, runLen uint32
+	flush := func() {
+		if runLen > 0 {
+			c.requestResend(now, runStart, runLen)
+			runLen = 0
+		}
+	}
+	for t := c.recv.start; t-c.recv.start < BackupTics; t++ {
+		s := &c.recv.win[t%BackupTics]
+		if s.seq == t && !s.active && s.resendMS != 0 && now-s.resendMS > ResendRetryMS {
+			if runLen == 0 {
+				runStart = t
+			}
+			runLen++
+			continue
+		}
+		flush()
+	}
+	flush()
+	s := &c.recv.win[c.recv.start%BackupTics]
+	if !(s.seq == c.recv.start && (s.active || s.resendMS != 0)) && now-c.recv.lastGameDataMS > DeadlockMS {
+		c.requestResend(now, c.recv.start, 1)
+		c.recv.lastGameDataMS = now
+	}
+}
+
+// advanceWindow moves every tic received in order to the loop.
+func (c *Client) advanceWindow() {
+	for {
+		t := c.recv.start
+		s := &c.recv.win[t%BackupTics]
+		if s.seq != t || !s.active {
+			return
+		}
+		r := &c.loop.ready[t%BackupTics]
+		r.substituted = s.substituted
+		for p := range MaxPlayers {
+			r.ingame[p] = s.tic.Has(p)
+			if !r.ingame[p] {
+				r.cmds[p] = TicCmd{}
+				continue
+			}
+			r.cmds[p] = wire.Patch(&c.recv.base[p], &s.tic.Cmds[p])
+			c.recv.base[p] = r.cmds[p]
+		}
+		*s = recvSlot{seq: t + BackupTics}
+		c.recv.start++
+		c.recv.recvtic = c.recv.start
+	}
+}
+
+// onResendRequest answers the server's request with the commands we hold.
+func (c *Client) onResendRequest(now int64, body []byte) error {
+	if c.state != ClientInGame || c.cfg.Drone {
+		return errUnexpected{}
+	}
+	var m wire.GameDataResend
+	if err := m.DecodeBody(body); err != nil {
+		return err
+	}
+	first, last := m.Start, m.Start+uint32(m.Count) // [first, last)
+	held := func(t uint32) bool {
+		q := &c.send.queue[t%BackupTics]
+		return t < c.send.maketic && q.valid && q.seq == t
+	}
+	for first < last && !held(first) {
+		first++
+	}
+	for last > first && !held(last-1) {
+		last--
+	}
+	if first == last {
+		return nil
+	}
+	for t := first; t < last; t++ {
+		if !held(t) {
+			return nil // a hole: the reference would send garbage; send nothing
+		}
+	}
+	c.stats.TicsResent += int64(last - first)
+	c.sendTics(now, first, last-1)
+	return nil
+}
+
+// runTics runs every tic that is ready (spec §11.2).
+func (c *Client) runTics() {
+	for range maxTicsPerUpdate {
+		g := c.loop.gametic
+		limit := c.recv.recvtic
+		if !c.cfg.Drone && !c.extended {
+			limit = min(limit, c.send.maketic)
+		}
+		if g >= limit {
+			return
+		}
+		r := &c.loop.ready[g%BackupTics]
+		if !c.cfg.Drone && !c.extended {
+			// The reference never sends a client its own commands: it runs
+			// the ones it built.
+			r.cmds[c.player] = c.send.queue[g%BackupTics].cmd
+			r.ingame[c.player] = true
+		}
+		c.runTic(g, r)
+		c.loop.gametic++
+	}
+}
+
+func (c *Client) runTic(g uint32, r *readyTic) {
+	if !c.loop.started {
+		c.loop.started = true
+		c.loop.wasInGame = r.ingame
+	}
+	for p := range MaxPlayers {
+		if c.loop.wasInGame[p] && !r.ingame[p] {
+			c.emit(Event{Kind: EventPlayerLeft, Player: p, Tic: g, Reason: ReasonLeft})
+		}
+		c.loop.wasInGame[p] = r.ingame[p]
+	}
+	pc, perPlayer := c.game.(PlayerConsistency)
+	sum := uint8(c.game.Checksum())
+	slot := g % BackupTics
+	for p := range MaxPlayers {
+		if !r.ingame[p] {
+			continue
+		}
+		recorded := &c.loop.consistency[p][slot]
+		if g > BackupTics && r.substituted&(1<<p) == 0 && *recorded != r.cmds[p].Consistency {
+			c.stats.ConsistencyFailures++
+			if !c.loop.reported[p] {
+				c.loop.reported[p] = true
+				c.emit(Event{Kind: EventDesyncSuspected, Player: p, Tic: g - BackupTics, Players: []int{p},
+					Reason: "consistency byte differs"})
+			}
+		}
+		if perPlayer {
+			*recorded = pc.Consistency(p)
+		} else {
+			*recorded = sum
+		}
+	}
+	dup := uint32(c.settings.TicDup)
+	for k := range dup {
+		cmds := r.cmds
+		if k > 0 {
+			for p := range cmds {
+				cmds[p] = wire.ClearEvents(cmds[p])
+			}
+		}
+		c.game.RunTic(g*dup+k, &cmds, &r.ingame)
+	}
+	if c.extended && !c.cfg.Drone {
+		c.reportChecksum(g)
+	}
+}
+
+// ChecksumReportTics is how many tics' checksums a client reports at once
+// under the extension protocol: 4 bytes a tic, one frame every 8 tics.
+const ChecksumReportTics = 8
+
+// reportChecksum collects the checksum after tic g and sends a report every
+// ChecksumReportTics tics.
+func (c *Client) reportChecksum(g uint32) {
+	r := &c.report
+	if len(r.Sums) == 0 {
+		r.Start = g
+	}
+	r.Sums = append(r.Sums, c.game.Checksum())
+	if len(r.Sums) == ChecksumReportTics {
+		c.pkt = wire.Encode(c.pkt[:0], r, false, 0)
+		c.conn.send(c.nowMS, c.pkt)
+		r.Sums = r.Sums[:0]
+	}
+}

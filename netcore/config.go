@@ -1,0 +1,45 @@
+package netcore
+
+// Timing constants of the reference (spec §13). Names carry their unit.
+const (
+	TicRate             = 35   // tics per second
+	KeepalivePeriodMS   = 1000 // send a KEEPALIVE when idle this long
+	ReliableResendMS    = 1000 // resend the head of the reliable queue this often
+	DisconnectRetryMS   = 1000 // resend DISCONNECT this often
+	DisconnectRetries   = 5    // then give up and consider it done
+	DisconnectSleepMS   = 5000 // a remotely disconnected slot lingers this long
+	SYNResendMS         = 1000
+	WaitingDataPeriodMS = 1000
+	ResendRetryMS       = 300  // re-request a missing tic after this long
+	DeadlockMS          = 1000 // no game data for this long: break the deadlock
+	GameDataAckDelayMS  = 200  // ack received tics after this long without sending
+	MaxServerLeadTics   = 40   // server send-ahead over the slowest acknowledgement
+	SoloLeadTics        = 10   // send-ahead with a single player
+	MaxClientLeadTics   = 8    // a client builds at most this many tics ahead
+	MaxNetgameStallTics = 5
+	DefaultExtraTics    = 1
+)
+
+// BackupTics is the length of every tic window and queue.
+const BackupTics = 128
+
+// Profile is a set of timeouts: how long a silent peer is waited for.
+type Profile struct {
+	Name string
+	// TimeoutMS: a connection that has received nothing for this long is
+	// closed, and its player leaves the game.
+	TimeoutMS int64
+	// SYNGiveUpMS: a client whose SYNs get no answer gives up after this long.
+	SYNGiveUpMS int64
+}
+
+var (
+	// Reference is real Chocolate Doom's: 30 s, for native play and for
+	// interoperating with real binaries, which go silent while loading.
+	Reference = Profile{Name: "reference", TimeoutMS: 30000, SYNGiveUpMS: 5000}
+	// Browser is VectorDoom's 4 s: tabs on a chat channel come and go, and
+	// a quicker verdict keeps the others from waiting. The engine keeps
+	// sending keepalives while the game loads, so a slow load does not
+	// trip it; a tab hidden for longer than this does.
+	Browser = Profile{Name: "browser", TimeoutMS: 4000, SYNGiveUpMS: 5000}
+)

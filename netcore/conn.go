@@ -1,0 +1,188 @@
+package netcore
+
+import "github.com/ticnet/ticnet/netcore/wire"
+
+// connState is a connection's state (spec §5).
+type connState uint8
+
+const (
+	connConnecting connState = iota // client only: SYN sent, no reply yet
+	connConnected
+	connDisconnecting // we asked to leave: DISCONNECT sent, waiting for the ack
+	connDisconnected
+	connDisconnectedSleep // the peer left: linger so its retries get acks
+)
+
+// conn is one end of a connection: the reliable sub-protocol, keepalives,
+// the timeout and the disconnect handshake, shared by client and server.
+type conn struct {
+	addr    Addr
+	tr      Transport
+	profile Profile
+	state   connState
+	reason  string // why it ended, once disconnected
+
+	lastSendMS, lastRecvMS int64
+
+	sendSeq, recvSeq uint8
+	reliable         []reliablePacket // FIFO; only the head is ever in flight
+
+	disconnectTries  int
+	disconnectLastMS int64
+	sleepUntilMS     int64
+
+	buf     []byte // scratch for small packets
+	counter *Counters
+}
+
+type reliablePacket struct {
+	seq        uint8
+	pkt        []byte
+	lastSentMS int64
+	sent       bool
+}
+
+func newConn(addr Addr, tr Transport, p Profile, now int64, state connState, c *Counters) conn {
+	return conn{addr: addr, tr: tr, profile: p, state: state, lastSendMS: now, lastRecvMS: now, counter: c}
+}
+
+func (c *conn) connected() bool { return c.state == connConnected }
+
+// send transmits a packet now.
+func (c *conn) send(now int64, pkt []byte) {
+	c.tr.Send(c.addr, pkt)
+	c.lastSendMS = now
+	c.counter.PacketsSent++
+	c.counter.BytesSent += int64(len(pkt))
+}
+
+// sendMessage encodes and transmits an unreliable message.
+func (c *conn) sendMessage(now int64, m wire.Message) {
+	c.buf = wire.Encode(c.buf[:0], m, false, 0)
+	c.send(now, c.buf)
+}
+
+// sendReliable queues a reliable message; run transmits it in turn.
+func (c *conn) sendReliable(m wire.Message) {
+	pkt := wire.Encode(nil, m, true, c.sendSeq)
+	c.reliable = append(c.reliable, reliablePacket{seq: c.sendSeq, pkt: pkt})
+	c.sendSeq++
+}
+
+// handle runs the common part of receiving a packet. It reports whether the
+// packet should go on to the client or server logic: reliable packets out
+// of sequence, acks and keepalives stop here.
+func (c *conn) handle(now int64, h wire.Header, body []byte) bool {
+	c.lastRecvMS = now
+	switch h.Type {
+	case wire.TypeReliableAck:
+		var ack wire.ReliableAck
+		if ack.DecodeBody(body) != nil {
+			c.counter.Malformed++
+			return false
+		}
+		if len(c.reliable) > 0 && ack.Ack == c.reliable[0].seq+1 {
+			c.reliable = c.reliable[1:]
+		}
+		return false
+	case wire.TypeKeepalive:
+		return false
+	case wire.TypeDisconnect:
+		c.sendMessage(now, wire.DisconnectAck)
+		if c.state != connDisconnectedSleep {
+			c.state = connDisconnectedSleep
+			c.reason = ReasonLeft
+			c.sleepUntilMS = now + DisconnectSleepMS
+		}
+		return false
+	case wire.TypeDisconnectAck:
+		if c.state == connDisconnecting {
+			c.state = connDisconnected
+		}
+		return false
+	}
+	if h.Reliable {
+		accept := h.Seq == c.recvSeq
+		if accept {
+			c.recvSeq++
+		}
+		c.buf = wire.Encode(c.buf[:0], &wire.ReliableAck{Ack: c.recvSeq}, false, 0)
+		c.send(now, c.buf)
+		if !accept {
+			c.counter.Duplicates++
+		}
+		return accept
+	}
+	return true
+}
+
+// run does the periodic work: reliable (re)sends, keepalives, timeout,
+// disconnect retries.
+func (c *conn) run(now int64) {
+	switch c.state {
+	case connConnected:
+		c.sendReliableHead(now)
+		if now-c.lastRecvMS > c.profile.TimeoutMS {
+			c.state = connDisconnected
+			c.reason = ReasonTimeout
+			return
+		}
+		if now-c.lastSendMS > KeepalivePeriodMS {
+			c.sendMessage(now, wire.Keepalive)
+		}
+	case connDisconnecting:
+		if c.disconnectTries >= DisconnectRetries {
+			c.state = connDisconnected
+			return
+		}
+		if c.disconnectTries == 0 || now-c.disconnectLastMS >= DisconnectRetryMS {
+			c.sendMessage(now, wire.Disconnect)
+			c.disconnectTries++
+			c.disconnectLastMS = now
+		}
+	case connDisconnectedSleep:
+		if now >= c.sleepUntilMS {
+			c.state = connDisconnected
+		}
+	}
+}
+
+func (c *conn) sendReliableHead(now int64) {
+	if len(c.reliable) == 0 {
+		return
+	}
+	head := &c.reliable[0]
+	if !head.sent || now-head.lastSentMS > ReliableResendMS {
+		if head.sent {
+			c.counter.ReliableResends++
+		}
+		c.send(now, head.pkt)
+		head.sent = true
+		head.lastSentMS = now
+	}
+}
+
+// disconnect starts the disconnect handshake, sending DISCONNECT at once.
+func (c *conn) disconnect(now int64, reason string) {
+	if c.state == connConnected || c.state == connConnecting {
+		c.state = connDisconnecting
+		c.reason = reason
+		c.disconnectTries = 0
+		c.run(now)
+	}
+}
+
+// Counters are what an endpoint counts; every dropped packet is counted.
+type Counters struct {
+	PacketsSent, BytesSent         int64
+	PacketsReceived, BytesReceived int64
+	Malformed                      int64 // packets that did not decode
+	Unexpected                     int64 // well-formed but not acceptable now, or from a stranger
+	Duplicates                     int64 // reliable packets received again
+	ReliableResends                int64
+	ResendRequests                 int64 // GAMEDATA_RESEND sent
+	TicsResent                     int64 // tics sent again on request or deadlock
+	LateDropped                    int64 // ticnet: real commands that came after their substitute
+	Substituted                    int64 // ticnet: commands the server substituted
+	ConsistencyFailures            int64
+}

@@ -1,0 +1,82 @@
+package netcore
+
+import "fmt"
+
+// EventKind says what happened.
+type EventKind uint8
+
+const (
+	// EventConnected: the client's connection was accepted; Protocol says
+	// which protocol it speaks.
+	EventConnected EventKind = iota + 1
+	// EventLobbyChanged: the lobby (Lobby) changed.
+	EventLobbyChanged
+	// EventGameStarted: the game started with Settings.
+	EventGameStarted
+	// EventPlayerJoined: Player joined (server side: a client connected).
+	EventPlayerJoined
+	// EventPlayerLeft: Player left the game; Reason says why.
+	EventPlayerLeft
+	// EventDesyncSuspected: the copies of the game differ at Tic. Players
+	// lists the players whose copy differs, where known.
+	EventDesyncSuspected
+	// EventDisconnected: this endpoint's connection ended; Reason says why.
+	EventDisconnected
+	// EventRejected: the server refused the client; Reason is its message.
+	EventRejected
+	// EventConsoleMessage: the server sent text (Reason).
+	EventConsoleMessage
+	// EventLaunched: the controller launched the game; it starts when every
+	// client is ready.
+	EventLaunched
+)
+
+var eventNames = [...]string{
+	EventConnected: "connected", EventLobbyChanged: "lobby changed", EventGameStarted: "game started",
+	EventPlayerJoined: "player joined", EventPlayerLeft: "player left",
+	EventDesyncSuspected: "desync suspected", EventDisconnected: "disconnected",
+	EventRejected: "rejected", EventConsoleMessage: "console message", EventLaunched: "launched",
+}
+
+func (k EventKind) String() string {
+	if int(k) < len(eventNames) && eventNames[k] != "" {
+		return eventNames[k]
+	}
+	return fmt.Sprintf("event(%d)", uint8(k))
+}
+
+// Event is something that happened, returned by Update.
+type Event struct {
+	Kind     EventKind
+	Player   int    // player number, where one is concerned (-1: none)
+	Addr     Addr   // peer concerned, where one is
+	Name     string // player name, where one is concerned
+	Reason   string
+	Tic      uint32
+	Players  []int // players concerned (desync)
+	Protocol string
+}
+
+func (e Event) String() string {
+	s := e.Kind.String()
+	if e.Player >= 0 && (e.Kind == EventPlayerJoined || e.Kind == EventPlayerLeft || e.Kind == EventDesyncSuspected) {
+		s += fmt.Sprintf(" player=%d", e.Player)
+	}
+	if e.Reason != "" {
+		s += ": " + e.Reason
+	}
+	return s
+}
+
+// Reasons a connection or a player ends.
+const (
+	ReasonTimeout      = "timed out"
+	ReasonLeft         = "left"
+	ReasonServerLeft   = "server left"
+	ReasonKicked       = "disconnected by the server"
+	ReasonNoResponse   = "no response from server"
+	ReasonFellBehind   = "fell too far behind"
+	ReasonGameAborted  = "game startup aborted"
+	ReasonGameEnded    = "game ended"
+	ReasonUnknownProto = "server chose a protocol this client does not speak"
+)

@@ -1,0 +1,269 @@
+// Package scenario runs whole games of the reference test game over the
+// simulated channel, under virtual time: a host (server plus its own client,
+// UID 1) and remote clients, each on its own node. Tests and benchmarks
+// describe a scenario, run it, and check what every peer saw.
+package scenario
+
+import (
+	"fmt"
+
+	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/simnet"
+	"github.com/ticnet/ticnet/netcore/testgame"
+	"github.com/ticnet/ticnet/netcore/wire"
+)
+
+// ServerUID is the host's UID on the channel, as VectorDoom has it.
+const ServerUID netcore.Addr = 1
+
+// Options describe a scenario. Zero values mean defaults.
+type Options struct {
+	Players int    // players, the host's own included; default 2
+	Seed    uint64 // everything random derives from it
+	Link    simnet.Link
+	Profile netcore.Profile // default Browser
+	StepMS  int64           // how often every peer is updated; default 5
+	// Protocols offered by each remote client (index i is peer i+1); nil
+	// means the default (ticnet first).
+	Protocols map[int][]string
+	// Server overrides the server's configuration (Profile is set from
+	// Profile when zero).
+	Server netcore.ServerConfig
+	// Drones adds drones after the players.
+	Drones int
+	// Quiet games do not record checksums (for benchmarks).
+	Quiet bool
+}
+
+// Peer is one copy of the game.
+type Peer struct {
+	Index  int
+	UID    netcore.Addr
+	Node   *simnet.Node // nil for the host's own client, which is on the host's node
+	Client *netcore.Client
+	Game   *testgame.Game
+	Events []netcore.Event
+	// ClockRate scales the time this peer's client sees (1.02: its clock
+	// runs 2 % fast).
+	ClockRate float64
+	// Paused peers are not updated: their process is stopped.
+	Paused bool
+	Frame  *simnet.FrameTransport // nil for the host's own client
+}
+
+// Scenario is a running game.
+type Scenario struct {
+	Net          *simnet.Network
+	Server       *netcore.Server
+	HostNode     *simnet.Node
+	Peers        []*Peer // Peers[0] is the host's own client
+	ServerEvents []netcore.Event
+	StepMS       int64
+	// OnStep, if set, runs before every step.
+	OnStep func(now int64)
+
+	hostFrame  *simnet.FrameTransport
+	serverDown bool
+	numPlayers int
+}
+
+// New builds a scenario: every client has sent its first SYN.
+func New(o Options) *Scenario {
+	if o.Players == 0 {
+		o.Players = 2
+	}
+	if o.StepMS == 0 {
+		o.StepMS = 5
+	}
+	if o.Profile.TimeoutMS == 0 {
+		o.Profile = netcore.Browser
+	}
+	if o.Server.Profile.TimeoutMS == 0 {
+		o.Server.Profile = o.Profile
+	}
+	o.Server.BroadcastTics = true
+	n := simnet.New(o.Seed, o.Link)
+	s := &Scenario{Net: n, StepMS: o.StepMS, numPlayers: o.Players}
+	s.HostNode = n.AddNode()
+	s.hostFrame = simnet.NewFrameTransport(s.HostNode, ServerUID)
+	srvEnd, cliEnd := netcore.NewLoopback(ServerUID)
+	s.Server = netcore.NewServer(o.Server, &netcore.HostTransport{Channel: s.hostFrame, Local: srvEnd})
+
+	settings := wire.Settings{TicDup: 1, ExtraTics: 1, Deathmatch: 1, Episode: 1, Map: 1, Skill: 3,
+		GameVersion: 4, NewSync: true, LoadGame: -1}
+	mk := func(i int, tr netcore.Transport, drone bool) *Peer {
+		g := testgame.New(o.Seed*1000 + uint64(i))
+		if o.Quiet {
+			g.Quiet = true
+		}
+		cfg := netcore.ClientConfig{Name: fmt.Sprintf("player%d", i), Drone: drone, Profile: o.Profile,
+			Settings: settings, Protocols: o.Protocols[i]}
+		p := &Peer{Index: i, Game: g, ClockRate: 1}
+		p.Client = netcore.NewClient(cfg, tr, ServerUID, g, 0)
+		return p
+	}
+	host := mk(0, cliEnd, false)
+	host.UID = netcore.LocalClientAddr
+	s.Peers = append(s.Peers, host)
+	for i := 1; i < o.Players+o.Drones; i++ {
+		nd := n.AddNode()
+		uid := netcore.Addr(0x1000 + i)
+		ft := simnet.NewFrameTransport(nd, uid)
+		p := mk(i, ft, i >= o.Players)
+		p.Node, p.UID, p.Frame = nd, uid, ft
+		s.Peers = append(s.Peers, p)
+	}
+	return s
+}
+
+// Now is the virtual time.
+func (s *Scenario) Now() int64 { return s.Net.Now() }
+
+// Step advances time by one step and updates every peer.
+func (s *Scenario) Step() {
+	now := s.Net.Now() + s.StepMS
+	if s.OnStep != nil {
+		s.OnStep(now)
+	}
+	s.Net.AdvanceTo(now)
+	if !s.serverDown {
+		s.ServerEvents = append(s.ServerEvents, s.Server.Update(now)...)
+	}
+	for _, p := range s.Peers {
+		if p.Paused || (p.Index == 0 && s.serverDown) {
+			continue
+		}
+		t := now
+		if p.ClockRate != 1 {
+			t = int64(float64(now) * p.ClockRate)
+		}
+		p.Events = append(p.Events, p.Client.Update(t)...)
+	}
+}
+
+// StopHost takes the host away at once, as a closed tab: its server and its
+// own client stop running and its node goes silent.
+func (s *Scenario) StopHost() {
+	s.serverDown = true
+	s.HostNode.SetSilent(true)
+}
+
+// RunUntil steps until done returns true or maxMS of virtual time pass. It
+// reports whether done became true.
+func (s *Scenario) RunUntil(done func() bool, maxMS int64) bool {
+	end := s.Now() + maxMS
+	for s.Now() < end {
+		if done() {
+			return true
+		}
+		s.Step()
+	}
+	return done()
+}
+
+// RunFor steps for ms of virtual time.
+func (s *Scenario) RunFor(ms int64) {
+	end := s.Now() + ms
+	for s.Now() < end {
+		s.Step()
+	}
+}
+
+// Start connects everyone, has the host's client launch, and runs until
+// every client is in the game.
+func (s *Scenario) Start() error {
+	if !s.RunUntil(func() bool {
+		for _, p := range s.Peers {
+			if p.Client.State() != netcore.ClientWaitingLaunch {
+				return false
+			}
+		}
+		return len(s.Server.Players()) == s.numPlayers
+	}, 10000) {
+		return fmt.Errorf("not every client reached the lobby: %s", s.describe())
+	}
+	s.Peers[0].Client.Launch()
+	if !s.RunUntil(func() bool {
+		for _, p := range s.Peers {
+			if p.Client.State() != netcore.ClientInGame {
+				return false
+			}
+		}
+		return true
+	}, 10000) {
+		return fmt.Errorf("the game did not start everywhere: %s", s.describe())
+	}
+	return nil
+}
+
+func (s *Scenario) describe() string {
+	d := fmt.Sprintf("t=%d server=%v", s.Now(), s.Server.State())
+	for _, p := range s.Peers {
+		d += fmt.Sprintf(" [%d %v gametic=%d]", p.Index, p.Client.State(), p.Client.GameTic())
+	}
+	return d
+}
+
+// RunTics runs until every running, in-game peer has run n tics, or maxMS
+// pass.
+func (s *Scenario) RunTics(n uint32, maxMS int64) error {
+	if !s.RunUntil(func() bool {
+		for _, p := range s.Peers {
+			if !p.Paused && p.Client.State() == netcore.ClientInGame && p.Client.GameTic() < n {
+				return false
+			}
+		}
+		return true
+	}, maxMS) {
+		return fmt.Errorf("not every peer reached tic %d: %s", n, s.describe())
+	}
+	return nil
+}
+
+// CheckSums compares the checksum of every tic that two or more peers ran.
+// It returns an error naming the first tic and peer that differ, and the
+// number of tics compared.
+func (s *Scenario) CheckSums() (int, error) {
+	longest := 0
+	for _, p := range s.Peers {
+		longest = max(longest, len(p.Game.Sums()))
+	}
+	compared := 0
+	for t := 0; t < longest; t++ {
+		var want uint32
+		var ref *Peer
+		for _, p := range s.Peers {
+			sums := p.Game.Sums()
+			if t >= len(sums) {
+				continue
+			}
+			if ref == nil {
+				ref, want = p, sums[t]
+				continue
+			}
+			if sums[t] != want {
+				return compared, fmt.Errorf("tic %d: peer %d has %08x, peer %d has %08x", t, p.Index, sums[t], ref.Index, want)
+			}
+		}
+		compared++
+	}
+	return compared, nil
+}
+
+// Count returns how many events of kind the peers and the server saw.
+func (s *Scenario) Count(kind netcore.EventKind) int {
+	n := 0
+	for _, e := range s.ServerEvents {
+		if e.Kind == kind {
+			n++
+		}
+	}
+	for _, p := range s.Peers {
+		for _, e := range p.Events {
+			if e.Kind == kind {
+				n++
+			}
+		}
+	}
+	return n
+}

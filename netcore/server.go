@@ -1,0 +1,673 @@
+package netcore
+
+import (
+	"fmt"
+
+	"github.com/ticnet/ticnet/netcore/wire"
+)
+
+// ServerConfig configures a server. The zero value of a field means its
+// default.
+type ServerConfig struct {
+	Version     string   // default DefaultVersion
+	Protocols   []string // spoken, preferred first; default ticnet, then the reference
+	Profile     Profile  // default Browser
+	MaxPlayers  int      // at most this many players (drones aside); default 8
+	Description string   // for QUERY_RESPONSE; default "Unnamed server"
+	// SubstituteAfterMS is the extension protocol's deadline: once any
+	// player's command for a tic has arrived, the others have this long
+	// before the server substitutes theirs. Default DefaultSubstituteAfterMS.
+	SubstituteAfterMS int64
+	// BroadcastTics sends each complete tic once, to every client (UID 0),
+	// under the extension protocol: right on a broadcast channel, where one
+	// frame reaches everyone. Off, each client gets its own copy (UDP).
+	BroadcastTics bool
+}
+
+// DefaultSubstituteAfterMS is the default deadline for late commands. It is
+// as long as it can be while a stall stays under the 150 ms that players
+// notice, given a tic every 29 ms: commands that arrive within it are never
+// replaced. (The simulations in extension_test.go measure the trade.)
+const DefaultSubstituteAfterMS = 100
+
+func (c *ServerConfig) fill() {
+	if c.Version == "" {
+		c.Version = DefaultVersion
+	}
+	if len(c.Protocols) == 0 {
+		c.Protocols = []string{wire.ProtocolTicnet, wire.ProtocolChocolate}
+	}
+	if c.Profile.TimeoutMS == 0 {
+		c.Profile = Browser
+	}
+	if c.MaxPlayers <= 0 || c.MaxPlayers > MaxPlayers {
+		c.MaxPlayers = MaxPlayers
+	}
+	if c.Description == "" {
+		c.Description = "Unnamed server"
+	}
+	if c.SubstituteAfterMS <= 0 {
+		c.SubstituteAfterMS = DefaultSubstituteAfterMS
+	}
+}
+
+// ServerState is where a server is in a game's life (spec §10.1).
+type ServerState uint8
+
+const (
+	ServerWaitingLaunch ServerState = wire.ServerWaitingLaunch
+	ServerWaitingStart  ServerState = wire.ServerWaitingStart
+	ServerInGame        ServerState = wire.ServerInGame
+)
+
+// AddrNamer is implemented by transports that can show a peer's address as
+// text, for the lobby list.
+type AddrNamer interface {
+	AddrString(Addr) string
+}
+
+// recvCmd is one player's command for one tic in the server's window.
+type recvCmd struct {
+	seq      uint32
+	active   bool
+	latency  int16
+	diff     wire.TicDiff
+	resendMS int64
+}
+
+// sentServerTic is a tic in a client's send queue (reference mode).
+type sentServerTic struct {
+	seq   uint32
+	valid bool
+	tic   wire.ServerTic
+}
+
+type serverClient struct {
+	addr      Addr
+	conn      conn
+	connectMS int64
+	name      string
+	version   string
+	protocol  string
+	data      wire.ConnectData
+	player    int // -1 for a drone
+	ready     bool
+	inGame    bool // was a player or drone when the game started
+	announced bool // PlayerLeft has been emitted
+	live      bool // connected at the last look: a change means it just left
+
+	lastWaitingMS  int64
+	sendSeq        uint32
+	acked          uint32
+	queue          [BackupTics]sentServerTic
+	lastGameDataMS int64
+}
+
+func (sc *serverClient) connected() bool { return sc != nil && sc.conn.connected() }
+
+func (sc *serverClient) drone() bool { return sc.data.Drone }
+
+// Server runs a game for its clients: the lobby, the launch, and in game
+// the relay of complete tics, by the reference's rules or, when every
+// client speaks it, by the extension protocol's.
+type Server struct {
+	cfg     ServerConfig
+	tr      Transport
+	state   ServerState
+	slots   [wire.MaxNodes]*serverClient
+	events  []Event
+	stats   Counters
+	modeSet bool
+	mode    uint8 // gamemode adopted from the first player
+	mission uint8
+	settings wire.Settings
+
+	// In game.
+	extended  bool
+	recvStart uint32
+	recvWin   [BackupTics][MaxPlayers]recvCmd
+	ext       extServer
+
+	pkt  []byte
+	inGD wire.ClientGameData
+	out  wire.ServerGameData
+}
+
+// NewServer returns a server that talks through tr.
+func NewServer(cfg ServerConfig, tr Transport) *Server {
+	cfg.fill()
+	return &Server{cfg: cfg, tr: tr}
+}
+
+// State returns the server's state.
+func (s *Server) State() ServerState { return s.state }
+
+// Counters returns what the server has counted.
+func (s *Server) Counters() Counters { return s.stats }
+
+// Extended reports whether the running game uses the extension protocol.
+func (s *Server) Extended() bool { return s.extended }
+
+// Settings returns the settings of the running game.
+func (s *Server) Settings() wire.Settings { return s.settings }
+
+// SendSeq is the next tic the server will send (under the extension
+// protocol; under the reference, the lowest of the clients').
+func (s *Server) SendSeq() uint32 {
+	if s.extended {
+		return s.ext.sendSeq
+	}
+	var lo uint32
+	first := true
+	for _, sc := range s.slots {
+		if sc.connected() && (first || sc.sendSeq < lo) {
+			lo, first = sc.sendSeq, false
+		}
+	}
+	return lo
+}
+
+// Players returns the names of the connected players, by player number.
+func (s *Server) Players() []string {
+	var names []string
+	for _, sc := range s.players() {
+		names = append(names, sc.name)
+	}
+	return names
+}
+
+// Shutdown tells every client that the server is going away.
+func (s *Server) Shutdown(now int64) {
+	for _, sc := range s.slots {
+		if sc != nil {
+			sc.conn.disconnect(now, ReasonServerLeft)
+		}
+	}
+}
+
+func (s *Server) emit(e Event) { s.events = append(s.events, e) }
+
+// Update receives what has arrived, does what is due at now, and returns
+// what happened. The slice is valid until the next Update.
+func (s *Server) Update(now int64) []Event {
+	s.events = s.events[:0]
+	for {
+		from, pkt, ok := s.tr.Recv()
+		if !ok {
+			break
+		}
+		s.receive(now, from, pkt)
+	}
+	s.run(now)
+	return s.events
+}
+
+func (s *Server) slotOf(a Addr) *serverClient {
+	for _, sc := range s.slots {
+		if sc != nil && sc.addr == a {
+			return sc
+		}
+	}
+	return nil
+}
+
+func (s *Server) receive(now int64, from Addr, pkt []byte) {
+	h, body, err := wire.ParseHeader(pkt)
+	if err != nil {
+		s.stats.Malformed++
+		return
+	}
+	s.stats.PacketsReceived++
+	s.stats.BytesReceived += int64(len(pkt))
+	switch {
+	case h.Type == wire.TypeSYN && !h.Reliable:
+		s.count(s.onSYN(now, from, body))
+		return
+	case h.Type == wire.TypeQuery:
+		s.sendQueryResponse(from)
+		return
+	}
+	sc := s.slotOf(from)
+	if sc == nil {
+		s.stats.Unexpected++
+		return
+	}
+	if !sc.conn.handle(now, h, body) {
+		return
+	}
+	switch h.Type {
+	case wire.TypeLaunch:
+		if s.state != ServerWaitingLaunch || sc != s.controller() {
+			s.stats.Unexpected++
+			return
+		}
+		s.launch(now)
+	case wire.TypeGameStart:
+		s.count(s.onGameStart(now, sc, body))
+	case wire.TypeGameData:
+		s.count(s.onGameData(now, sc, body))
+	case wire.TypeGameDataAck:
+		var m wire.GameDataAck
+		if err := m.DecodeBody(body); err != nil {
+			s.count(err)
+			return
+		}
+		if s.state != ServerInGame {
+			s.stats.Unexpected++
+			return
+		}
+		s.takeAck(sc, m.Ack)
+	case wire.TypeGameDataResend:
+		s.count(s.onResendRequest(now, sc, body))
+	case wire.TypeTicnet:
+		s.count(s.onTicnet(sc, body))
+	default:
+		s.stats.Unexpected++
+	}
+}
+
+// count tallies a handler's verdict on a packet.
+func (s *Server) count(err error) {
+	if err == nil {
+		return
+	}
+	if _, ok := err.(*wire.DecodeError); ok {
+		s.stats.Malformed++
+	} else {
+		s.stats.Unexpected++
+	}
+}
+
+func (s *Server) reject(from Addr, msg string) {
+	s.pkt = wire.Encode(s.pkt[:0], &wire.Rejected{Message: msg}, false, 0)
+	s.tr.Send(from, s.pkt)
+	s.stats.PacketsSent++
+	s.stats.BytesSent += int64(len(s.pkt))
+	s.emit(Event{Kind: EventRejected, Player: -1, Addr: from, Reason: msg})
+}
+
+// onSYN handles a connection request, checking as the reference does and in
+// its order (spec §6.2).
+func (s *Server) onSYN(now int64, from Addr, body []byte) error {
+	var m wire.SYN
+	err := m.DecodeBody(body)
+	if m.Magic == wire.OldMagic {
+		s.reject(from, "You are using an old client version that is not supported by this server. "+
+			"This server is running "+s.cfg.Version+".")
+		return nil
+	}
+	if m.Magic != wire.Magic {
+		return errUnexpected{}
+	}
+	if err != nil {
+		return err
+	}
+	proto, ok := wire.ChooseProtocol(m.Protocols, s.cfg.Protocols)
+	if !ok {
+		s.reject(from, fmt.Sprintf("Version mismatch: server version is: %s; client is: %s. "+
+			"No common compatible protocol could be negotiated.", s.cfg.Version, wire.Printable(m.Version)))
+		return nil
+	}
+	if !wire.ValidGameMode(m.Connect.GameMission, m.Connect.GameMode) || m.Connect.MaxPlayers > MaxPlayers {
+		return errUnexpected{}
+	}
+	if sc := s.slotOf(from); sc != nil && sc.conn.state != connDisconnected {
+		return nil // a duplicate: the reliable layer resends our reply
+	}
+	if s.state != ServerWaitingLaunch {
+		s.reject(from, "Server is not currently accepting connections")
+		return nil
+	}
+	players, clients := 0, 0
+	for _, sc := range s.slots {
+		if sc.connected() {
+			clients++
+			if !sc.drone() {
+				players++
+			}
+		}
+	}
+	if (!m.Connect.Drone && players >= s.maxPlayers()) || clients >= wire.MaxNodes {
+		s.reject(from, "Server is full!")
+		return nil
+	}
+	if players == 0 && !m.Connect.Drone {
+		s.modeSet, s.mode, s.mission = true, m.Connect.GameMode, m.Connect.GameMission
+	}
+	if !s.modeSet || s.mode != m.Connect.GameMode || s.mission != m.Connect.GameMission {
+		srvMission, srvMode := "none", "unknown"
+		if s.modeSet {
+			srvMission, srvMode = missionName(s.mission), modeName(s.mode)
+		}
+		s.reject(from, fmt.Sprintf("Game mismatch: server is %s (%s), client is %s (%s)",
+			srvMission, srvMode, missionName(m.Connect.GameMission), modeName(m.Connect.GameMode)))
+		return nil
+	}
+	slot := -1
+	for i, sc := range s.slots {
+		if sc != nil && sc.addr == from { // reconnecting from a slot that ended
+			s.slots[i] = nil
+		}
+		if s.slots[i] == nil && slot < 0 {
+			slot = i
+		}
+	}
+	if slot < 0 {
+		return errUnexpected{}
+	}
+	sc := &serverClient{addr: from, connectMS: now, name: wire.Printable(m.PlayerName),
+		version: m.Version, protocol: proto, data: m.Connect, player: -1,
+		lastWaitingMS: now - WaitingDataPeriodMS - 1}
+	sc.conn = newConn(from, s.tr, s.cfg.Profile, now, connConnected, &s.stats)
+	sc.live = true
+	s.slots[slot] = sc
+	sc.conn.sendReliable(&wire.SYNReply{Version: s.cfg.Version, Protocol: proto})
+	s.assignPlayers()
+	s.emit(Event{Kind: EventPlayerJoined, Player: sc.player, Addr: from, Name: sc.name, Protocol: proto})
+	return nil
+}
+
+// maxPlayers is the reference's NET_SV_MaxPlayers: the first connected
+// client's game decides, within the configured limit.
+func (s *Server) maxPlayers() int {
+	for _, sc := range s.slots {
+		if sc.connected() {
+			return min(int(sc.data.MaxPlayers), s.cfg.MaxPlayers)
+		}
+	}
+	return s.cfg.MaxPlayers
+}
+
+// controller is the oldest connected player: it may launch and its settings
+// are the game's.
+func (s *Server) controller() *serverClient {
+	var best *serverClient
+	for _, sc := range s.slots {
+		if sc.connected() && !sc.drone() && (best == nil || sc.connectMS < best.connectMS) {
+			best = sc
+		}
+	}
+	return best
+}
+
+// assignPlayers numbers the connected players in slot order.
+func (s *Server) assignPlayers() {
+	n := 0
+	for _, sc := range s.slots {
+		if sc.connected() && !sc.drone() {
+			sc.player = n
+			n++
+		} else if sc != nil {
+			sc.player = -1
+		}
+	}
+}
+
+// players returns the connected players by player number.
+func (s *Server) players() []*serverClient {
+	var ps []*serverClient
+	for _, sc := range s.slots {
+		if sc.connected() && !sc.drone() && sc.player >= 0 {
+			ps = append(ps, sc)
+		}
+	}
+	return ps
+}
+
+func (s *Server) sendQueryResponse(to Addr) {
+	state := s.state
+	mode := uint8(wire.ModeIndetermined)
+	if s.modeSet {
+		mode = s.mode
+	}
+	m := wire.QueryResponse{Version: s.cfg.Version, State: uint8(state), NumPlayers: uint8(len(s.players())),
+		MaxPlayers: uint8(s.maxPlayers()), GameMode: mode, GameMission: s.mission,
+		Description: s.cfg.Description, HasProtocols: true, Protocols: s.cfg.Protocols}
+	s.pkt = wire.Encode(s.pkt[:0], &m, false, 0)
+	s.tr.Send(to, s.pkt)
+}
+
+func (s *Server) addrString(a Addr) string {
+	if n, ok := s.tr.(AddrNamer); ok {
+		return n.AddrString(a)
+	}
+	return defaultAddrString(a)
+}
+
+// defaultAddrString shows a channel UID.
+func defaultAddrString(a Addr) string { return fmt.Sprintf("uid:%08x", uint32(a)) }
+
+func (s *Server) sendWaitingData(now int64, to *serverClient) {
+	ctrl := s.controller()
+	players := s.players()
+	m := wire.WaitingData{MaxPlayers: uint8(s.maxPlayers()), IsController: to == ctrl,
+		ConsolePlayer: int8(to.player)}
+	for _, sc := range s.slots {
+		if sc.connected() {
+			if sc.drone() {
+				m.NumDrones++
+			} else if sc.ready {
+				m.ReadyPlayers++
+			}
+		}
+	}
+	m.NumPlayers = uint8(len(players))
+	for _, p := range players {
+		m.Players = append(m.Players, wire.WaitingPlayer{Name: p.name, Addr: s.addrString(p.addr)})
+	}
+	src := to
+	if ctrl != nil {
+		src = ctrl
+	}
+	m.WADSHA1, m.DEHSHA1, m.IsFreedoom = src.data.WADSHA1, src.data.DEHSHA1, src.data.IsFreedoom
+	to.conn.sendMessage(now, &m)
+	to.lastWaitingMS = now
+}
+
+// launch moves the lobby to waiting for every client's GAMESTART.
+func (s *Server) launch(now int64) {
+	s.assignPlayers()
+	n := uint8(len(s.players()))
+	for _, sc := range s.slots {
+		if sc.connected() {
+			sc.conn.sendReliable(&wire.Launch{NumPlayers: n})
+		}
+	}
+	s.state = ServerWaitingStart
+	s.emit(Event{Kind: EventLaunched, Player: -1})
+}
+
+func (s *Server) onGameStart(now int64, sc *serverClient, body []byte) error {
+	if s.state != ServerWaitingStart {
+		return errUnexpected{}
+	}
+	if sc == s.controller() {
+		var m wire.GameStart
+		if err := m.DecodeBody(body); err != nil {
+			return err
+		}
+		if !validSettings(&m.Settings, s.mission) {
+			return errUnexpected{}
+		}
+		s.settings = m.Settings
+	}
+	sc.ready = true
+	for _, o := range s.slots {
+		if o.connected() && o.ready {
+			s.sendWaitingData(now, o)
+		}
+	}
+	s.checkStart(now)
+	return nil
+}
+
+// validSettings checks the controller's settings as the reference does.
+func validSettings(st *wire.Settings, mission uint8) bool {
+	if st.TicDup == 0 || st.Deathmatch > 2 || st.Skill < -1 || st.Skill > 4 {
+		return false
+	}
+	if st.Episode == 0 && mission != wire.MissionDoom2 && mission != wire.MissionPackTNT &&
+		mission != wire.MissionPackPlut && mission != wire.MissionHexen && mission != wire.MissionStrife {
+		return false
+	}
+	return st.Map > 0
+}
+
+// checkStart starts the game once every connected client is ready.
+func (s *Server) checkStart(now int64) {
+	if s.state != ServerWaitingStart {
+		return
+	}
+	any := false
+	extended := true
+	for _, sc := range s.slots {
+		if sc.connected() {
+			if !sc.ready {
+				return
+			}
+			any = true
+			extended = extended && sc.protocol == wire.ProtocolTicnet
+		}
+	}
+	if !any {
+		return
+	}
+	s.assignPlayers()
+	players := s.players()
+	st := s.settings
+	st.NumPlayers = uint8(len(players))
+	st.PlayerClasses = [MaxPlayers]uint8{}
+	for i, p := range players {
+		st.LowResTurn = st.LowResTurn || p.data.LowResTurn
+		st.PlayerClasses[i] = p.data.PlayerClass
+	}
+	s.settings = st
+	s.extended = extended
+	s.recvStart = 0
+	s.recvWin = [BackupTics][MaxPlayers]recvCmd{}
+	s.ext = extServer{}
+	s.inGD.LowResTurn = st.LowResTurn
+	s.out.LowResTurn = st.LowResTurn
+	for _, sc := range s.slots {
+		if !sc.connected() {
+			continue
+		}
+		sc.inGame = true
+		sc.sendSeq, sc.acked = 0, 0
+		sc.queue = [BackupTics]sentServerTic{}
+		sc.lastGameDataMS = now
+		if sc.protocol == wire.ProtocolTicnet {
+			sc.conn.sendReliable(&wire.ModeNotice{Extended: extended})
+		}
+		personal := st
+		personal.ConsolePlayer = int8(sc.player)
+		sc.conn.sendReliable(&wire.GameStart{Settings: personal})
+	}
+	s.state = ServerInGame
+	s.emit(Event{Kind: EventGameStarted, Player: -1, Protocol: protoName(extended)})
+}
+
+func protoName(extended bool) string {
+	if extended {
+		return wire.ProtocolTicnet
+	}
+	return wire.ProtocolChocolate
+}
+
+func (s *Server) run(now int64) {
+	for i, sc := range s.slots {
+		if sc == nil {
+			continue
+		}
+		sc.conn.run(now)
+		if sc.live && !sc.connected() {
+			sc.live = false
+			s.clientGone(now, sc)
+		}
+		if sc.conn.state == connDisconnected {
+			s.slots[i] = nil
+			s.maybeEndGame(now)
+			continue
+		}
+		if !sc.connected() {
+			continue
+		}
+		switch s.state {
+		case ServerWaitingLaunch:
+			if now-sc.lastWaitingMS > WaitingDataPeriodMS {
+				s.sendWaitingData(now, sc)
+			}
+		case ServerInGame:
+			if !s.extended {
+				s.pump(now, sc)
+			}
+			s.breakDeadlock(now, sc)
+		}
+	}
+	switch s.state {
+	case ServerWaitingStart:
+		s.checkStart(now)
+	case ServerInGame:
+		if s.extended {
+			s.extPump(now)
+		} else {
+			s.advanceWindow()
+		}
+		s.requestMissing(now)
+	}
+}
+
+// clientGone handles a connection that stopped being connected: it timed
+// out, left, or was told to go.
+func (s *Server) clientGone(now int64, sc *serverClient) {
+	if sc.conn.reason == ReasonTimeout {
+		for _, o := range s.slots {
+			if o.connected() {
+				o.conn.sendReliable(&wire.ConsoleMessage{Text: fmt.Sprintf("Client '%s' timed out and disconnected", sc.name)})
+			}
+		}
+	}
+	if !sc.announced {
+		sc.announced = true
+		s.emit(Event{Kind: EventPlayerLeft, Player: sc.player, Addr: sc.addr, Name: sc.name, Reason: sc.conn.reason})
+	}
+	if s.state == ServerWaitingStart && !sc.drone() {
+		for _, o := range s.slots {
+			if o.connected() {
+				o.conn.sendReliable(&wire.ConsoleMessage{Text: fmt.Sprintf("Game startup aborted because player '%s' disconnected.", sc.name)})
+			}
+		}
+		s.endGame(now, ReasonGameAborted)
+		return
+	}
+	if s.state == ServerWaitingLaunch {
+		s.assignPlayers()
+	}
+}
+
+// maybeEndGame ends the game once no player is left.
+func (s *Server) maybeEndGame(now int64) {
+	if len(s.players()) == 0 && (s.state != ServerWaitingLaunch || s.modeSet) {
+		s.endGame(now, ReasonGameEnded)
+	}
+}
+
+// endGame returns to the lobby and sends every remaining client away, as
+// the reference does.
+func (s *Server) endGame(now int64, reason string) {
+	wasPlaying := s.state != ServerWaitingLaunch
+	s.state = ServerWaitingLaunch
+	s.modeSet = false
+	s.extended = false
+	for _, sc := range s.slots {
+		if sc.connected() {
+			sc.conn.disconnect(now, reason)
+		}
+		if sc != nil {
+			sc.ready = false
+		}
+	}
+	if wasPlaying {
+		s.emit(Event{Kind: EventDisconnected, Player: -1, Reason: reason})
+	}
+}

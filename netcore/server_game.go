@@ -1,0 +1,516 @@
+package netcore
+
+import (
+	"github.com/ticnet/ticnet/netcore/wire"
+)
+
+// maxPumpPerPass bounds the tics one pass sends to one client, so that a
+// server catching up after a stall sends a few packets a pass, not a burst.
+const maxPumpPerPass = 4
+
+// extServer is the server's state under the extension protocol: one stream
+// of complete tics for every client.
+type extServer struct {
+	sendSeq  uint32
+	history  [BackupTics]histTic
+	auth     [MaxPlayers]TicCmd // each player's command as everyone ran it, the tic before
+	firstMS  [BackupTics]firstArrival
+	sums     [BackupTics]sumSlot
+	desynced [MaxPlayers]bool
+	out      wire.TicSet
+}
+
+type histTic struct {
+	seq   uint32
+	valid bool
+	tic   wire.SetTic
+}
+
+type firstArrival struct {
+	seq uint32
+	at  int64
+	set bool
+}
+
+type sumSlot struct {
+	seq  uint32
+	have uint8
+	sums [MaxPlayers]uint32
+}
+
+// onGameData stores a player's commands (spec §9.2).
+func (s *Server) onGameData(now int64, sc *serverClient, body []byte) error {
+	if s.state != ServerInGame || sc.drone() || sc.player < 0 || !sc.inGame {
+		return errUnexpected{}
+	}
+	g := &s.inGD
+	if err := g.DecodeBody(body); err != nil {
+		return err
+	}
+	p := sc.player
+	start := wire.ExpandTic(s.recvStart, g.Start)
+	stored := false
+	for i := range g.Tics {
+		tic := start + uint32(i)
+		if tic-s.recvStart >= BackupTics {
+			if s.extended {
+				// A command for a tic already sent: normally the redundant
+				// copy extratics makes, but if its substitute went out
+				// instead, it came too late and is dropped for good.
+				if h := &s.ext.history[tic%BackupTics]; h.valid && h.seq == tic && h.tic.Substituted&(1<<p) != 0 {
+					s.stats.LateDropped++
+				}
+			}
+			continue
+		}
+		slot := &s.recvWin[tic%BackupTics][p]
+		*slot = recvCmd{seq: tic, active: true, latency: g.Tics[i].Latency, diff: g.Tics[i].Diff}
+		stored = true
+		if s.extended {
+			f := &s.ext.firstMS[tic%BackupTics]
+			if !f.set || f.seq != tic {
+				*f = firstArrival{seq: tic, at: now, set: true}
+			}
+		}
+	}
+	if stored {
+		sc.lastGameDataMS = now
+	}
+	s.takeAck(sc, g.Ack)
+	// Gap detection: request the run of missing tics just before start.
+	if start-s.recvStart < BackupTics {
+		t := start
+		for t > s.recvStart {
+			slot := &s.recvWin[(t-1)%BackupTics][p]
+			if slot.seq == t-1 && (slot.active || slot.resendMS != 0) {
+				break
+			}
+			t--
+		}
+		if t < start {
+			s.requestResend(now, sc, t, start-t)
+		}
+	}
+	return nil
+}
+
+// takeAck applies a client's acknowledgement. It is expanded near the
+// client's previous one and can never pass what was sent.
+func (s *Server) takeAck(sc *serverClient, b uint8) {
+	ack := wire.ExpandTic(sc.acked, b)
+	limit := sc.sendSeq
+	if s.extended {
+		limit = s.ext.sendSeq
+	}
+	if ack > sc.acked && ack <= limit {
+		sc.acked = ack
+	}
+}
+
+func (s *Server) requestResend(now int64, sc *serverClient, start, count uint32) {
+	p := sc.player
+	count = min(count, 255)
+	sc.conn.sendMessage(now, &wire.GameDataResend{Start: start, Count: uint8(count)})
+	s.stats.ResendRequests++
+	for t := start; t < start+count; t++ {
+		if t-s.recvStart >= BackupTics {
+			continue
+		}
+		slot := &s.recvWin[t%BackupTics][p]
+		if slot.seq != t {
+			*slot = recvCmd{seq: t}
+		}
+		slot.resendMS = now
+	}
+}
+
+// requestMissing re-requests commands still missing 300 ms after their
+// request (spec §9.5).
+func (s *Server) requestMissing(now int64) {
+	for _, sc := range s.players() {
+		var runStart, runLen uint32
+		for i := uint32(0); i <= BackupTics; i++ {
+			t := s.recvStart + i
+			if i < BackupTics {
+				slot := &s.recvWin[t%BackupTics][sc.player]
+				if slot.seq == t && !slot.active && slot.resendMS != 0 && now-slot.resendMS > ResendRetryMS {
+					if runLen == 0 {
+						runStart = t
+					}
+					runLen++
+					continue
+				}
+			}
+			if runLen > 0 {
+				s.requestResend(now, sc, runStart, runLen)
+				runLen = 0
+			}
+		}
+	}
+}
+
+// breakDeadlock: a player silent for a second is asked for its first missing
+// tics, and sent again what it has not acknowledged (spec §9.5).
+func (s *Server) breakDeadlock(now int64, sc *serverClient) {
+	if sc.drone() || now-sc.lastGameDataMS <= DeadlockMS {
+		return
+	}
+	t := s.recvStart
+	for t-s.recvStart < BackupTics {
+		slot := &s.recvWin[t%BackupTics][sc.player]
+		if !(slot.seq == t && slot.active) {
+			break
+		}
+		t++
+	}
+	s.requestResend(now, sc, t, 6)
+	seq := sc.sendSeq
+	if s.extended {
+		seq = s.ext.sendSeq
+	}
+	if sc.acked < seq {
+		s.resendTics(now, sc, sc.acked, seq-1)
+	}
+	sc.lastGameDataMS = now
+}
+
+// onResendRequest answers a client that missed tics.
+func (s *Server) onResendRequest(now int64, sc *serverClient, body []byte) error {
+	var m wire.GameDataResend
+	if err := m.DecodeBody(body); err != nil {
+		return err
+	}
+	if s.state != ServerInGame || m.Count == 0 {
+		return errUnexpected{}
+	}
+	first, last := m.Start, m.Start+uint32(m.Count)-1
+	if s.extended {
+		last = min(last, s.ext.sendSeq-1)
+		if s.ext.sendSeq == 0 || first > last {
+			return nil
+		}
+	}
+	for t := first; t <= last; t++ {
+		if !s.holds(sc, t) {
+			return nil // the reference ignores a request it cannot serve whole
+		}
+	}
+	s.resendTics(now, sc, first, last)
+	return nil
+}
+
+// holds reports whether tic t can be sent to sc again.
+func (s *Server) holds(sc *serverClient, t uint32) bool {
+	if s.extended {
+		h := &s.ext.history[t%BackupTics]
+		return h.valid && h.seq == t
+	}
+	q := &sc.queue[t%BackupTics]
+	return q.valid && q.seq == t
+}
+
+// resendTics sends tics [first, last] to sc again, those it still holds.
+func (s *Server) resendTics(now int64, sc *serverClient, first, last uint32) {
+	for first <= last && !s.holds(sc, first) {
+		first++
+	}
+	if first > last {
+		return
+	}
+	for last > first && !s.holds(sc, last) {
+		last--
+	}
+	s.stats.TicsResent += int64(last - first + 1)
+	if s.extended {
+		for a := first; a <= last; a += 32 {
+			s.sendSet(now, sc, a, min(last, a+31))
+		}
+		return
+	}
+	s.sendTics(now, sc, first, last)
+}
+
+// sendTics sends sc its queued tics [first, last] as reference GAMEDATA.
+func (s *Server) sendTics(now int64, sc *serverClient, first, last uint32) {
+	o := &s.out
+	o.Start = uint8(first)
+	o.Tics = o.Tics[:0]
+	for t := first; t <= last; t++ {
+		o.Tics = append(o.Tics, sc.queue[t%BackupTics].tic)
+	}
+	sc.conn.sendMessage(now, o)
+}
+
+// minAck is the lowest acknowledgement among connected clients.
+func (s *Server) minAck() uint32 {
+	var lo uint32
+	first := true
+	for _, sc := range s.slots {
+		if sc.connected() && sc.inGame && (first || sc.acked < lo) {
+			lo, first = sc.acked, false
+		}
+	}
+	return lo
+}
+
+// pump sends sc the tics it can have: each once every other player's
+// command for it is in (spec §10.4). This blocking is the lockstep.
+func (s *Server) pump(now int64, sc *serverClient) {
+	players := s.players()
+	for range maxPumpPerPass {
+		seq := sc.sendSeq
+		if int64(seq)-int64(s.minAck()) > MaxServerLeadTics || seq-s.recvStart >= BackupTics {
+			return
+		}
+		if len(players) == 1 && players[0] == sc && seq > s.recvStart+SoloLeadTics {
+			return
+		}
+		var t wire.ServerTic
+		for _, p := range players {
+			if p == sc {
+				continue
+			}
+			rc := &s.recvWin[seq%BackupTics][p.player]
+			if !(rc.seq == seq && rc.active) {
+				return
+			}
+			t.InGame |= 1 << p.player
+			t.Cmds[p.player] = rc.diff
+			t.Latency = max(t.Latency, rc.latency)
+		}
+		sc.queue[seq%BackupTics] = sentServerTic{seq: seq, valid: true, tic: t}
+		sc.sendSeq++
+		s.sendTics(now, sc, seq-min(seq, uint32(s.settings.ExtraTics)), seq)
+	}
+}
+
+// advanceWindow drops tics every player has sent and every client has
+// acknowledged (spec §10.5).
+func (s *Server) advanceWindow() {
+	players := s.players()
+	if len(players) == 0 {
+		return
+	}
+	for s.recvStart < s.minAck() {
+		row := &s.recvWin[s.recvStart%BackupTics]
+		for _, p := range players {
+			if !(row[p.player].seq == s.recvStart && row[p.player].active) {
+				return
+			}
+		}
+		*row = [MaxPlayers]recvCmd{}
+		s.recvStart++
+	}
+}
+
+// extPump sends complete tics under the extension protocol. A tic is
+// complete when every player's command is in, or when the deadline after
+// the first of them has passed: then the server substitutes the missing
+// ones, and its choice is what every peer runs.
+func (s *Server) extPump(now int64) {
+	x := &s.ext
+	for _, sc := range s.slots {
+		if sc.connected() && sc.inGame && x.sendSeq-sc.acked >= BackupTics {
+			s.stats.Unexpected++
+			sc.conn.disconnect(now, ReasonFellBehind)
+		}
+	}
+	players := s.players()
+	if len(players) == 0 {
+		return
+	}
+	for range maxPumpPerPass {
+		seq := x.sendSeq
+		row := &s.recvWin[seq%BackupTics]
+		complete := true
+		for _, p := range players {
+			if !(row[p.player].seq == seq && row[p.player].active) {
+				complete = false
+			}
+		}
+		f := &x.firstMS[seq%BackupTics]
+		if !complete && !(f.set && f.seq == seq && now-f.at >= s.cfg.SubstituteAfterMS) {
+			return
+		}
+		var t wire.SetTic
+		for _, p := range players {
+			i := p.player
+			var cmd TicCmd
+			if rc := &row[i]; rc.seq == seq && rc.active {
+				cmd = wire.Patch(&TicCmd{}, &rc.diff)
+				t.Latency = max(t.Latency, rc.latency)
+			} else {
+				cmd = wire.ClearEvents(x.auth[i])
+				t.Substituted |= 1 << i
+				s.stats.Substituted++
+			}
+			t.InGame |= 1 << i
+			t.Cmds[i] = wire.Diff(&x.auth[i], &cmd)
+			x.auth[i] = cmd
+		}
+		x.history[seq%BackupTics] = histTic{seq: seq, valid: true, tic: t}
+		*row = [MaxPlayers]recvCmd{}
+		x.sendSeq++
+		s.recvStart = x.sendSeq
+		first := seq - min(seq, uint32(s.settings.ExtraTics))
+		if s.cfg.BroadcastTics {
+			s.sendSet(now, nil, first, seq)
+		} else {
+			for _, sc := range s.slots {
+				if sc.connected() && sc.inGame {
+					s.sendSet(now, sc, first, seq)
+				}
+			}
+		}
+		for _, sc := range s.slots {
+			if sc != nil {
+				sc.sendSeq = x.sendSeq
+			}
+		}
+	}
+}
+
+// sendSet sends history tics [first, last] to sc, or to everyone if sc is nil.
+func (s *Server) sendSet(now int64, sc *serverClient, first, last uint32) {
+	o := &s.ext.out
+	o.LowResTurn = s.settings.LowResTurn
+	o.Start = first
+	o.Tics = o.Tics[:0]
+	for t := first; t <= last; t++ {
+		o.Tics = append(o.Tics, s.ext.history[t%BackupTics].tic)
+	}
+	if sc != nil {
+		sc.conn.sendMessage(now, o)
+		return
+	}
+	s.pkt = wire.Encode(s.pkt[:0], o, false, 0)
+	s.tr.Send(Broadcast, s.pkt)
+	s.stats.PacketsSent++
+	s.stats.BytesSent += int64(len(s.pkt))
+	for _, c := range s.slots {
+		if c.connected() {
+			c.conn.lastSendMS = now // it counts as traffic for the keepalive
+		}
+	}
+}
+
+// onTicnet takes an extension message from a client: checksum reports.
+func (s *Server) onTicnet(sc *serverClient, body []byte) error {
+	var m wire.ChecksumReport
+	if err := m.DecodeBody(body); err != nil {
+		return err
+	}
+	if s.state != ServerInGame || !s.extended || sc.player < 0 {
+		return errUnexpected{}
+	}
+	x := &s.ext
+	for i, sum := range m.Sums {
+		tic := m.Start + uint32(i)
+		if x.sendSeq-tic-1 >= BackupTics { // not in [sendSeq-128, sendSeq)
+			s.stats.Unexpected++
+			continue
+		}
+		slot := &x.sums[tic%BackupTics]
+		if slot.seq != tic {
+			*slot = sumSlot{seq: tic}
+		}
+		slot.have |= 1 << sc.player
+		slot.sums[sc.player] = sum
+		s.compareSums(tic, slot)
+	}
+	return nil
+}
+
+// compareSums names the players whose checksum for tic differs from the
+// most common one, once every player in the game has reported it.
+func (s *Server) compareSums(tic uint32, slot *sumSlot) {
+	h := &s.ext.history[tic%BackupTics]
+	if !h.valid || h.seq != tic || slot.have&h.tic.InGame != h.tic.InGame {
+		return
+	}
+	var best uint32
+	bestCount := 0
+	for p := range MaxPlayers {
+		if h.tic.InGame&(1<<p) == 0 {
+			continue
+		}
+		n := 0
+		for q := range MaxPlayers {
+			if h.tic.InGame&(1<<q) != 0 && slot.sums[q] == slot.sums[p] {
+				n++
+			}
+		}
+		if n > bestCount {
+			best, bestCount = slot.sums[p], n
+		}
+	}
+	n := bitCount(h.tic.InGame)
+	var differ []int
+	for p := range MaxPlayers {
+		if h.tic.InGame&(1<<p) != 0 && slot.sums[p] != best {
+			differ = append(differ, p)
+		}
+	}
+	if len(differ) > 0 && 2*bestCount <= n {
+		// No majority (two players, say): every player is suspect.
+		differ = differ[:0]
+		for p := range MaxPlayers {
+			if h.tic.InGame&(1<<p) != 0 {
+				differ = append(differ, p)
+			}
+		}
+	}
+	var fresh []int
+	var names string
+	for _, p := range differ {
+		if s.ext.desynced[p] {
+			continue
+		}
+		s.ext.desynced[p] = true
+		fresh = append(fresh, p)
+		if names != "" {
+			names += ", "
+		}
+		names += s.nameOf(p)
+	}
+	differ = fresh
+	slot.have = 0 // compared: later duplicates start over and find nothing new
+	if len(differ) > 0 {
+		s.emit(Event{Kind: EventDesyncSuspected, Player: differ[0], Tic: tic, Players: differ, Name: names,
+			Reason: "game state checksums differ"})
+	}
+}
+
+func bitCount(b uint8) int {
+	n := 0
+	for ; b != 0; b &= b - 1 {
+		n++
+	}
+	return n
+}
+
+func (s *Server) nameOf(player int) string {
+	for _, sc := range s.slots {
+		if sc != nil && sc.player == player && sc.inGame {
+			return sc.name
+		}
+	}
+	return ""
+}
+
+var missionNames = [...]string{"doom", "doom2", "tnt", "plutonia", "chex", "hacx", "heretic", "hexen", "strife"}
+var modeNames = [...]string{"shareware", "registered", "commercial", "retail", "unknown"}
+
+func missionName(m uint8) string {
+	if int(m) < len(missionNames) {
+		return missionNames[m]
+	}
+	return "none"
+}
+
+func modeName(m uint8) string {
+	if int(m) < len(modeNames) {
+		return modeNames[m]
+	}
+	return "unknown"
+}

@@ -1,0 +1,109 @@
+// Package testgame is the reference game of ticnet's tests: deterministic,
+// cheap, and such that its state depends on every field of every command of
+// every player, so any difference in what two copies ran shows in their
+// checksums. It records its checksum after every tic for comparison.
+package testgame
+
+import (
+	"math/rand/v2"
+
+	"github.com/ticnet/ticnet/netcore"
+)
+
+// Game is one copy of the reference game.
+type Game struct {
+	// BreakAt, when non-zero, makes this copy add 1 to its state at that
+	// tic: a deliberately broken peer.
+	BreakAt uint32
+	// Idle makes BuildTiccmd return empty commands.
+	Idle bool
+	// Quiet games keep no checksum history (for benchmarks).
+	Quiet bool
+
+	rng   *rand.Rand
+	state [netcore.MaxPlayers]player
+	hash  uint32
+	sums  []uint32 // checksum after each tic, by tic
+}
+
+type player struct {
+	x, y, angle int32
+	acc         uint32 // everything else, mixed
+}
+
+// New returns a game whose local input is drawn from seed.
+func New(seed uint64) *Game {
+	return &Game{rng: rand.New(rand.NewPCG(seed, seed*0x9e3779b97f4a7c15+1)), hash: 2166136261}
+}
+
+// BuildTiccmd returns random input that exercises every field, the
+// event-like ones now and then.
+func (g *Game) BuildTiccmd(tic uint32) netcore.TicCmd {
+	if g.Idle {
+		return netcore.TicCmd{}
+	}
+	r := g.rng
+	c := netcore.TicCmd{
+		ForwardMove: int8(r.IntN(101) - 50),
+		SideMove:    int8(r.IntN(81) - 40),
+		AngleTurn:   int16(r.IntN(2049) - 1024),
+		Buttons:     uint8(r.IntN(0x80)), // BT_SPECIAL left out: it is a pause or save request
+		LookFly:     uint8(r.IntN(4)),
+		Buttons2:    uint8(r.IntN(4)),
+	}
+	if r.IntN(8) == 0 { // hold still now and then, so that diffs are empty too
+		c.ForwardMove, c.SideMove, c.AngleTurn = 0, 0, 0
+	}
+	if r.IntN(20) == 0 {
+		c.ChatChar = uint8('a' + r.IntN(26))
+	}
+	if r.IntN(30) == 0 {
+		c.Arti = uint8(1 + r.IntN(9))
+	}
+	if r.IntN(30) == 0 {
+		c.Inventory = uint16(1 + r.IntN(500))
+	}
+	return c
+}
+
+func (g *Game) mix(v uint32) { g.hash = (g.hash ^ v) * 16777619 }
+
+// RunTic moves every player by its command and mixes every field in.
+func (g *Game) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, ingame *[netcore.MaxPlayers]bool) {
+	g.mix(tic)
+	for p := range netcore.MaxPlayers {
+		if !ingame[p] {
+			g.mix(0xdead)
+			continue
+		}
+		c := &cmds[p]
+		s := &g.state[p]
+		s.angle += int32(c.AngleTurn)
+		s.x += int32(c.ForwardMove) * (s.angle>>8&7 + 1)
+		s.y += int32(c.SideMove) * (s.angle>>11&7 + 1)
+		s.acc = s.acc*31 + uint32(c.Buttons) + uint32(c.ChatChar)<<8 + uint32(c.Consistency)<<16 +
+			uint32(c.Buttons2)<<24
+		s.acc = s.acc*31 + uint32(c.Inventory) + uint32(c.LookFly)<<16 + uint32(c.Arti)<<24
+		g.mix(uint32(s.x))
+		g.mix(uint32(s.y))
+		g.mix(uint32(s.angle))
+		g.mix(s.acc)
+	}
+	if g.BreakAt != 0 && tic == g.BreakAt {
+		g.state[0].x++
+		g.mix(1)
+	}
+	if g.Quiet {
+		return
+	}
+	for uint32(len(g.sums)) < tic {
+		g.sums = append(g.sums, 0) // tics this copy never ran (none, normally)
+	}
+	g.sums = append(g.sums[:tic], g.hash)
+}
+
+// Checksum is the state hash after the last tic.
+func (g *Game) Checksum() uint32 { return g.hash }
+
+// Sums returns the checksum after each tic this copy ran, by tic.
+func (g *Game) Sums() []uint32 { return g.sums }
