@@ -418,3 +418,7 @@ func (c *Client) sendSYN(now int64) {
 	c.conn.send(now, c.pkt)
 	c.synLastMS = now
 }
+
+// ExtOffsetMS is how far the extension protocol's clock sync has moved this
+// client's clock.
+func (c *Client) ExtOffsetMS() int64 { return c.sync.extOffsetMS }

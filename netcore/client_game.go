@@ -64,6 +64,7 @@ type clockSync struct {
 	cumulError  int64
 	lastError   int64
 	lastLatency int64
+	extOffsetMS int64 // the extension protocol's clock offset
 }
 
 // maxTicsPerUpdate bounds the tics one Update runs, so that catching up
@@ -81,7 +82,10 @@ func (c *Client) startGame(now int64) {
 // clockTic is the adjusted clock in network tics.
 func (c *Client) clockTic(now int64) int64 {
 	t := now
-	if c.settings.NewSync {
+	switch {
+	case c.extended:
+		t += c.sync.extOffsetMS
+	case c.settings.NewSync:
 		t += c.sync.offset / 65536
 	}
 	return t * TicRate / 1000 / int64(c.settings.TicDup)
@@ -100,6 +104,11 @@ func (c *Client) runGame(now int64) {
 // MaxClientLeadTics ahead of the game (spec §11.2).
 func (c *Client) buildTics(now int64) {
 	clock := c.clockTic(now)
+	if c.extended && clock < c.send.lastClock {
+		// The clock moved back: we were building too early. Wait for it
+		// to come back rather than build the same stretch twice.
+		return
+	}
 	n := clock - c.send.lastClock
 	c.send.lastClock = clock
 	if c.cfg.Drone {
@@ -110,8 +119,12 @@ func (c *Client) buildTics(now int64) {
 		// could only arrive after its substitute.
 		c.send.maketic = c.recv.recvtic
 	}
+	lead := uint32(MaxClientLeadTics)
+	if c.extended {
+		lead = ExtMaxClientLeadTics
+	}
 	for ; n > 0; n-- {
-		if c.send.maketic-c.loop.gametic > MaxClientLeadTics {
+		if c.send.maketic-c.loop.gametic > lead {
 			break
 		}
 		c.buildTic(now)
@@ -178,6 +191,11 @@ func (c *Client) onGameData(now int64, body []byte) error {
 // onTicSet takes complete tics under the extension protocol.
 func (c *Client) onTicSet(now int64) {
 	s := &c.inSet
+	for _, t := range s.Timing {
+		if int(t.Player) == c.player {
+			c.adjustClock(int64(t.MarginMS))
+		}
+	}
 	for i := range s.Tics {
 		c.storeTic(now, s.Start+uint32(i), &s.Tics[i].ServerTic, s.Tics[i].Substituted)
 	}
@@ -240,6 +258,15 @@ func (c *Client) lastLatencyOf(tic uint32) int16 {
 		return s.tic.Latency
 	}
 	return 0
+}
+
+// adjustClock moves the clock by half of what it takes for the latest
+// command in the server's last report to arrive ExtTargetMarginMS early:
+// half, because the reports that follow still reflect the old clock.
+func (c *Client) adjustClock(marginMS int64) {
+	step := (ExtTargetMarginMS - marginMS) / 2
+	limit := int64(ExtMaxClientLeadTics) * 1000 / TicRate
+	c.sync.extOffsetMS = max(-limit, min(limit, c.sync.extOffsetMS+step))
 }
 
 // updateClockSync is the reference's PID filter (KP 0.1, KI 0.01, KD 0.02).

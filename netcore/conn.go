@@ -31,8 +31,9 @@ type conn struct {
 	disconnectLastMS int64
 	sleepUntilMS     int64
 
-	buf     []byte // scratch for small packets
-	counter *Counters
+	resendMS int64  // reliable resend period
+	buf      []byte // scratch for small packets
+	counter  *Counters
 }
 
 type reliablePacket struct {
@@ -43,7 +44,8 @@ type reliablePacket struct {
 }
 
 func newConn(addr Addr, tr Transport, p Profile, now int64, state connState, c *Counters) conn {
-	return conn{addr: addr, tr: tr, profile: p, state: state, lastSendMS: now, lastRecvMS: now, counter: c}
+	return conn{addr: addr, tr: tr, profile: p, state: state, lastSendMS: now, lastRecvMS: now, counter: c,
+		resendMS: ReliableResendMS}
 }
 
 func (c *conn) connected() bool { return c.state == connConnected }
@@ -152,7 +154,7 @@ func (c *conn) sendReliableHead(now int64) {
 		return
 	}
 	head := &c.reliable[0]
-	if !head.sent || now-head.lastSentMS > ReliableResendMS {
+	if !head.sent || now-head.lastSentMS > c.resendMS {
 		if head.sent {
 			c.counter.ReliableResends++
 		}

@@ -111,15 +111,15 @@ func (sc *serverClient) drone() bool { return sc.data.Drone }
 // the relay of complete tics, by the reference's rules or, when every
 // client speaks it, by the extension protocol's.
 type Server struct {
-	cfg     ServerConfig
-	tr      Transport
-	state   ServerState
-	slots   [wire.MaxNodes]*serverClient
-	events  []Event
-	stats   Counters
-	modeSet bool
-	mode    uint8 // gamemode adopted from the first player
-	mission uint8
+	cfg      ServerConfig
+	tr       Transport
+	state    ServerState
+	slots    [wire.MaxNodes]*serverClient
+	events   []Event
+	stats    Counters
+	modeSet  bool
+	mode     uint8 // gamemode adopted from the first player
+	mission  uint8
 	settings wire.Settings
 
 	// In game.
@@ -359,6 +359,9 @@ func (s *Server) onSYN(now int64, from Addr, body []byte) error {
 		version: m.Version, protocol: proto, data: m.Connect, player: -1,
 		lastWaitingMS: now - WaitingDataPeriodMS - 1}
 	sc.conn = newConn(from, s.tr, s.cfg.Profile, now, connConnected, &s.stats)
+	if proto == wire.ProtocolTicnet {
+		sc.conn.resendMS = ExtReliableResendMS
+	}
 	sc.live = true
 	s.slots[slot] = sc
 	sc.conn.sendReliable(&wire.SYNReply{Version: s.cfg.Version, Protocol: proto})
@@ -468,9 +471,21 @@ func (s *Server) sendWaitingData(now int64, to *serverClient) {
 func (s *Server) launch(now int64) {
 	s.assignPlayers()
 	n := uint8(len(s.players()))
+	// The mode is decided now, from who is here: after LAUNCH nobody can
+	// join, so it can only stay right. The notice follows LAUNCH on the
+	// reliable channel, so the client has it before its GAMESTART.
+	s.extended = true
+	for _, sc := range s.slots {
+		if sc.connected() && sc.protocol != wire.ProtocolTicnet {
+			s.extended = false
+		}
+	}
 	for _, sc := range s.slots {
 		if sc.connected() {
 			sc.conn.sendReliable(&wire.Launch{NumPlayers: n})
+			if sc.protocol == wire.ProtocolTicnet {
+				sc.conn.sendReliable(&wire.ModeNotice{Extended: s.extended})
+			}
 		}
 	}
 	s.state = ServerWaitingStart
@@ -519,14 +534,12 @@ func (s *Server) checkStart(now int64) {
 		return
 	}
 	any := false
-	extended := true
 	for _, sc := range s.slots {
 		if sc.connected() {
 			if !sc.ready {
 				return
 			}
 			any = true
-			extended = extended && sc.protocol == wire.ProtocolTicnet
 		}
 	}
 	if !any {
@@ -542,7 +555,6 @@ func (s *Server) checkStart(now int64) {
 		st.PlayerClasses[i] = p.data.PlayerClass
 	}
 	s.settings = st
-	s.extended = extended
 	s.recvStart = 0
 	s.recvWin = [BackupTics][MaxPlayers]recvCmd{}
 	s.ext = extServer{}
@@ -556,15 +568,12 @@ func (s *Server) checkStart(now int64) {
 		sc.sendSeq, sc.acked = 0, 0
 		sc.queue = [BackupTics]sentServerTic{}
 		sc.lastGameDataMS = now
-		if sc.protocol == wire.ProtocolTicnet {
-			sc.conn.sendReliable(&wire.ModeNotice{Extended: extended})
-		}
 		personal := st
 		personal.ConsolePlayer = int8(sc.player)
 		sc.conn.sendReliable(&wire.GameStart{Settings: personal})
 	}
 	s.state = ServerInGame
-	s.emit(Event{Kind: EventGameStarted, Player: -1, Protocol: protoName(extended)})
+	s.emit(Event{Kind: EventGameStarted, Player: -1, Protocol: protoName(s.extended)})
 }
 
 func protoName(extended bool) string {

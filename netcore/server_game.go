@@ -9,27 +9,36 @@ import (
 const maxPumpPerPass = 4
 
 // extServer is the server's state under the extension protocol: one stream
-// of complete tics for every client.
+// of complete tics for every client, paced by the server's own clock.
 type extServer struct {
-	sendSeq  uint32
-	history  [BackupTics]histTic
-	auth     [MaxPlayers]TicCmd // each player's command as everyone ran it, the tic before
-	firstMS  [BackupTics]firstArrival
-	sums     [BackupTics]sumSlot
-	desynced [MaxPlayers]bool
-	out      wire.TicSet
+	started     bool  // every client has its GAMESTART
+	anchorMS    int64 // when tic 0 was due
+	sendSeq     uint32
+	history     [BackupTics]histTic
+	auth        [MaxPlayers]TicCmd // each player's command as everyone ran it, the tic before
+	lagging     [MaxPlayers]bool   // its last command was substituted: do not wait for it
+	margin      [MaxPlayers]int16  // worst arrival margin since the last timing report
+	measured    uint8              // players with a margin since the last report
+	measuredTic [MaxPlayers]uint32 // the tic after the last one measured
+	sums        [BackupTics]sumSlot
+	desynced    [MaxPlayers]bool
+	out         wire.TicSet
+}
+
+// TimingReportTics is how often the server tells players how early their
+// commands arrive.
+const TimingReportTics = 8
+
+// due is when tic seq is due to be sent.
+func (s *Server) due(seq uint32) int64 {
+	return s.ext.anchorMS + int64(seq)*1000*int64(s.settings.TicDup)/TicRate
 }
 
 type histTic struct {
 	seq   uint32
 	valid bool
+	late  uint8 // players whose late command has been seen
 	tic   wire.SetTic
-}
-
-type firstArrival struct {
-	seq uint32
-	at  int64
-	set bool
 }
 
 type sumSlot struct {
@@ -49,6 +58,12 @@ func (s *Server) onGameData(now int64, sc *serverClient, body []byte) error {
 	}
 	p := sc.player
 	start := wire.ExpandTic(s.recvStart, g.Start)
+	// A packet that brings a tic never seen before was sent as that tic was
+	// built: the first arrival of each of its tics measures the player's
+	// clock (the older ones as copies sent one tic later, which is what
+	// arrives when the first copy was lost). Resends measure nothing.
+	fresh := s.extended && s.ext.started && len(g.Tics) > 0 &&
+		start+uint32(len(g.Tics))-1 >= s.ext.measuredTic[p]
 	stored := false
 	for i := range g.Tics {
 		tic := start + uint32(i)
@@ -59,19 +74,22 @@ func (s *Server) onGameData(now int64, sc *serverClient, body []byte) error {
 				// instead, it came too late and is dropped for good.
 				if h := &s.ext.history[tic%BackupTics]; h.valid && h.seq == tic && h.tic.Substituted&(1<<p) != 0 {
 					s.stats.LateDropped++
+					if fresh && !s.ext.lateSeen(p, tic) {
+						s.measure(p, s.due(tic)-now)
+					}
 				}
 			}
 			continue
 		}
 		slot := &s.recvWin[tic%BackupTics][p]
+		if fresh && !(slot.seq == tic && slot.active) {
+			s.measure(p, s.due(tic)-now)
+		}
 		*slot = recvCmd{seq: tic, active: true, latency: g.Tics[i].Latency, diff: g.Tics[i].Diff}
 		stored = true
-		if s.extended {
-			f := &s.ext.firstMS[tic%BackupTics]
-			if !f.set || f.seq != tic {
-				*f = firstArrival{seq: tic, at: now, set: true}
-			}
-		}
+	}
+	if fresh {
+		s.ext.measuredTic[p] = start + uint32(len(g.Tics))
 	}
 	if stored {
 		sc.lastGameDataMS = now
@@ -303,12 +321,44 @@ func (s *Server) advanceWindow() {
 	}
 }
 
-// extPump sends complete tics under the extension protocol. A tic is
-// complete when every player's command is in, or when the deadline after
-// the first of them has passed: then the server substitutes the missing
-// ones, and its choice is what every peer runs.
+// measure records how early a player's command arrived.
+func (s *Server) measure(p int, margin int64) {
+	x := &s.ext
+	m := int16(max(min(margin, 30000), -30000))
+	if x.measured&(1<<p) == 0 || m < x.margin[p] {
+		x.margin[p] = m
+	}
+	x.measured |= 1 << p
+}
+
+// lateSeen reports whether a late command for tic has been seen before, and
+// notes that it has now.
+func (x *extServer) lateSeen(p int, tic uint32) bool {
+	h := &x.history[tic%BackupTics]
+	seen := h.late&(1<<p) != 0
+	h.late |= 1 << p
+	return seen
+}
+
+// extPump sends complete tics under the extension protocol. Tic n is due
+// n/35 s after the stream started, and goes out when it is due and every
+// player's command is in; a command that is late by more than the deadline
+// is substituted, and so is, at once, the next one of a player whose last
+// was. The server's choice is what every peer runs.
 func (s *Server) extPump(now int64) {
 	x := &s.ext
+	if !x.started {
+		// Wait until every client has acknowledged its GAMESTART: one that
+		// starts later than 128 tics into the stream could never catch up.
+		// A client that never does times out and stops being waited for.
+		for _, sc := range s.slots {
+			if sc.connected() && sc.inGame && len(sc.conn.reliable) > 0 {
+				return
+			}
+		}
+		x.started = true
+		x.anchorMS = now
+	}
 	for _, sc := range s.slots {
 		if sc.connected() && sc.inGame && x.sendSeq-sc.acked >= BackupTics {
 			s.stats.Unexpected++
@@ -321,16 +371,21 @@ func (s *Server) extPump(now int64) {
 	}
 	for range maxPumpPerPass {
 		seq := x.sendSeq
+		due := s.due(seq)
+		if now < due {
+			return
+		}
 		row := &s.recvWin[seq%BackupTics]
-		complete := true
+		anyReal := false
 		for _, p := range players {
-			if !(row[p.player].seq == seq && row[p.player].active) {
-				complete = false
+			if row[p.player].seq == seq && row[p.player].active {
+				anyReal = true
+			} else if !x.lagging[p.player] && now < due+s.cfg.SubstituteAfterMS {
+				return
 			}
 		}
-		f := &x.firstMS[seq%BackupTics]
-		if !complete && !(f.set && f.seq == seq && now-f.at >= s.cfg.SubstituteAfterMS) {
-			return
+		if !anyReal {
+			return // nobody is playing: wait rather than play for them
 		}
 		var t wire.SetTic
 		for _, p := range players {
@@ -339,19 +394,35 @@ func (s *Server) extPump(now int64) {
 			if rc := &row[i]; rc.seq == seq && rc.active {
 				cmd = wire.Patch(&TicCmd{}, &rc.diff)
 				t.Latency = max(t.Latency, rc.latency)
+				x.lagging[i] = false
 			} else {
 				cmd = wire.ClearEvents(x.auth[i])
 				t.Substituted |= 1 << i
 				s.stats.Substituted++
+				x.lagging[i] = true
 			}
 			t.InGame |= 1 << i
 			t.Cmds[i] = wire.Diff(&x.auth[i], &cmd)
 			x.auth[i] = cmd
 		}
+		if late := now - due - s.cfg.SubstituteAfterMS; late > 0 {
+			// The stream stalled (everyone was late): restart its clock
+			// from here rather than rush to catch up.
+			x.anchorMS += late
+		}
 		x.history[seq%BackupTics] = histTic{seq: seq, valid: true, tic: t}
 		*row = [MaxPlayers]recvCmd{}
 		x.sendSeq++
 		s.recvStart = x.sendSeq
+		x.out.Timing = x.out.Timing[:0]
+		if seq%TimingReportTics == 0 {
+			for p := range MaxPlayers {
+				if x.measured&(1<<p) != 0 {
+					x.out.Timing = append(x.out.Timing, wire.PlayerTiming{Player: uint8(p), MarginMS: x.margin[p]})
+				}
+			}
+			x.measured = 0
+		}
 		first := seq - min(seq, uint32(s.settings.ExtraTics))
 		if s.cfg.BroadcastTics {
 			s.sendSet(now, nil, first, seq)
@@ -362,6 +433,7 @@ func (s *Server) extPump(now int64) {
 				}
 			}
 		}
+		x.out.Timing = x.out.Timing[:0]
 		for _, sc := range s.slots {
 			if sc != nil {
 				sc.sendSeq = x.sendSeq

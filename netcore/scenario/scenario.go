@@ -29,6 +29,8 @@ type Options struct {
 	// Server overrides the server's configuration (Profile is set from
 	// Profile when zero).
 	Server netcore.ServerConfig
+	// Strict makes every client offer only the reference protocol.
+	Strict bool
 	// Drones adds drones after the players.
 	Drones int
 	// Quiet games do not record checksums (for benchmarks).
@@ -96,8 +98,12 @@ func New(o Options) *Scenario {
 		if o.Quiet {
 			g.Quiet = true
 		}
+		protos := o.Protocols[i]
+		if o.Strict {
+			protos = []string{wire.ProtocolChocolate}
+		}
 		cfg := netcore.ClientConfig{Name: fmt.Sprintf("player%d", i), Drone: drone, Profile: o.Profile,
-			Settings: settings, Protocols: o.Protocols[i]}
+			Settings: settings, Protocols: protos}
 		p := &Peer{Index: i, Game: g, ClockRate: 1}
 		p.Client = netcore.NewClient(cfg, tr, ServerUID, g, 0)
 		return p

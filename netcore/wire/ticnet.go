@@ -26,6 +26,16 @@ type TicSet struct {
 	LowResTurn bool // not on the wire, as in ServerGameData
 	Start      uint32
 	Tics       []SetTic
+	// Timing, when present, tells players how early their commands reach
+	// the server, so that each can move its clock to arrive in time.
+	Timing []PlayerTiming
+}
+
+// PlayerTiming is how early (positive) or late (negative) a player's
+// commands reached the server, at worst, over the last few tics.
+type PlayerTiming struct {
+	Player   uint8
+	MarginMS int16
 }
 
 func (*TicSet) Type() Type { return TypeTicnet }
@@ -38,6 +48,11 @@ func (m *TicSet) AppendBody(dst []byte) []byte {
 	for i := range m.Tics {
 		w.U8(m.Tics[i].Substituted)
 		appendServerTic(&w, &m.Tics[i].ServerTic, m.LowResTurn)
+	}
+	w.U8(uint8(len(m.Timing)))
+	for _, t := range m.Timing {
+		w.U8(t.Player)
+		w.S16(t.MarginMS)
 	}
 	return w.Buf
 }
@@ -58,6 +73,21 @@ func (m *TicSet) DecodeBody(body []byte) error {
 		if t.Substituted&^t.InGame != 0 {
 			r.Fail("tic.substituted", "substitute for a player not in the tic")
 		}
+	}
+	k := int(r.U8("num_timings"))
+	m.Timing = m.Timing[:0]
+	switch {
+	case k > MaxPlayers:
+		r.Fail("num_timings", fmt.Sprintf("%d timings > limit %d", k, MaxPlayers))
+	case 3*k > r.Remaining():
+		r.Fail("num_timings", fmt.Sprintf("%d timings cannot fit in %d bytes", k, r.Remaining()))
+	}
+	for i := 0; i < k && r.err == nil; i++ {
+		t := PlayerTiming{Player: r.U8("timing.player"), MarginMS: r.S16("timing.margin")}
+		if t.Player >= MaxPlayers {
+			r.Fail("timing.player", fmt.Sprintf("player %d >= %d", t.Player, MaxPlayers))
+		}
+		m.Timing = append(m.Timing, t)
 	}
 	return bodyErr(&r, TypeTicnet)
 }
