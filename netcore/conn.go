@@ -104,6 +104,13 @@ func (c *conn) handle(now int64, h wire.Header, body []byte) bool {
 		return false
 	}
 	if h.Reliable {
+		// Decode before the sequence number is taken: a packet that does
+		// not decode must not use up a sequence number, or the real one
+		// that carries it would be dropped as a duplicate.
+		if !validReliable(h, body) {
+			c.counter.Malformed++
+			return false
+		}
 		accept := h.Seq == c.recvSeq
 		if accept {
 			c.recvSeq++
@@ -187,4 +194,21 @@ type Counters struct {
 	LateDropped                    int64 // ticnet: real commands that came after their substitute
 	Substituted                    int64 // ticnet: commands the server substituted
 	ConsistencyFailures            int64
+	Rejected                       int64 // server: connection requests refused
+	Queries                        int64 // server: QUERY packets answered
+}
+
+// validReliable reports whether a reliable packet's body decodes. The
+// direction does not matter for reliable packets: the layouts that differ
+// by direction (GAMEDATA, LAUNCH) differ between a reliable and an
+// unreliable sender too, and only the server's LAUNCH is reliable.
+func validReliable(h wire.Header, body []byte) bool {
+	m, err := wire.NewMessage(h, body, wire.ServerToClient, false)
+	if err != nil {
+		return false
+	}
+	if h.Type == wire.TypeLaunch && len(body) == 0 {
+		return true // a client's LAUNCH request is empty
+	}
+	return m.DecodeBody(body) == nil
 }

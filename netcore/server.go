@@ -283,6 +283,7 @@ func (s *Server) reject(from Addr, msg string) {
 	s.tr.Send(from, s.pkt)
 	s.stats.PacketsSent++
 	s.stats.BytesSent += int64(len(s.pkt))
+	s.stats.Rejected++
 	s.emit(Event{Kind: EventRejected, Player: -1, Addr: from, Reason: msg})
 }
 
@@ -428,6 +429,7 @@ func (s *Server) sendQueryResponse(to Addr) {
 		Description: s.cfg.Description, HasProtocols: true, Protocols: s.cfg.Protocols}
 	s.pkt = wire.Encode(s.pkt[:0], &m, false, 0)
 	s.tr.Send(to, s.pkt)
+	s.stats.Queries++
 }
 
 func (s *Server) addrString(a Addr) string {

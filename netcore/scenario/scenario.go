@@ -60,13 +60,22 @@ type Scenario struct {
 	HostNode     *simnet.Node
 	Peers        []*Peer // Peers[0] is the host's own client
 	ServerEvents []netcore.Event
-	StepMS       int64
+	// Log is every event with its time; Peer is -1 for the server's.
+	Log    []Logged
+	StepMS int64
 	// OnStep, if set, runs before every step.
 	OnStep func(now int64)
 
 	hostFrame  *simnet.FrameTransport
 	serverDown bool
 	numPlayers int
+}
+
+// Logged is an event as it happened.
+type Logged struct {
+	At   int64
+	Peer int
+	netcore.Event
 }
 
 // New builds a scenario: every client has sent its first SYN.
@@ -133,7 +142,11 @@ func (s *Scenario) Step() {
 	}
 	s.Net.AdvanceTo(now)
 	if !s.serverDown {
-		s.ServerEvents = append(s.ServerEvents, s.Server.Update(now)...)
+		evs := s.Server.Update(now)
+		s.ServerEvents = append(s.ServerEvents, evs...)
+		for _, e := range evs {
+			s.Log = append(s.Log, Logged{At: now, Peer: -1, Event: e})
+		}
 	}
 	for _, p := range s.Peers {
 		if p.Paused || (p.Index == 0 && s.serverDown) {
@@ -143,7 +156,11 @@ func (s *Scenario) Step() {
 		if p.ClockRate != 1 {
 			t = int64(float64(now) * p.ClockRate)
 		}
-		p.Events = append(p.Events, p.Client.Update(t)...)
+		evs := p.Client.Update(t)
+		p.Events = append(p.Events, evs...)
+		for _, e := range evs {
+			s.Log = append(s.Log, Logged{At: now, Peer: p.Index, Event: e})
+		}
 	}
 }
 
@@ -272,4 +289,24 @@ func (s *Scenario) Count(kind netcore.EventKind) int {
 		}
 	}
 	return n
+}
+
+// Find returns the first logged event of kind seen by peer (-1: the server)
+// at or after from, and whether there is one.
+func (s *Scenario) Find(peer int, kind netcore.EventKind, from int64) (Logged, bool) {
+	for _, l := range s.Log {
+		if l.Peer == peer && l.Kind == kind && l.At >= from {
+			return l, true
+		}
+	}
+	return Logged{}, false
+}
+
+// GameTics returns every peer's gametic.
+func (s *Scenario) GameTics() []uint32 {
+	var g []uint32
+	for _, p := range s.Peers {
+		g = append(g, p.Client.GameTic())
+	}
+	return g
 }

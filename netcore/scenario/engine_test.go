@@ -1,0 +1,246 @@
+package scenario
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"testing"
+
+	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/simnet"
+)
+
+// TestMain fails the run if any test leaves a goroutine behind: the engine
+// is sans-IO and starts none.
+func TestMain(m *testing.M) {
+	before := runtime.NumGoroutine()
+	code := m.Run()
+	if after := runtime.NumGoroutine(); code == 0 && after > before {
+		fmt.Fprintf(os.Stderr, "goroutines leaked: %d before the tests, %d after\n", before, after)
+		code = 1
+	}
+	os.Exit(code)
+}
+
+// lossy is the hostile channel of the acceptance scenarios: 20 % loss,
+// 50-150 ms delay, 2 % duplication, and 5 % of frames held back 80 ms.
+var lossy = simnet.Link{LatencyMS: 50, JitterMS: 100, Loss: 0.2, Duplicate: 0.02, Reorder: 0.05, ReorderMS: 80}
+
+func start(t *testing.T, o Options) *Scenario {
+	t.Helper()
+	s := New(o)
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// checkSums fails unless every tic that two peers ran has equal checksums
+// everywhere, and at least want tics were compared.
+func checkSums(t *testing.T, s *Scenario, want int) {
+	t.Helper()
+	n, err := s.CheckSums()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < want {
+		t.Fatalf("compared %d tics, want at least %d", n, want)
+	}
+}
+
+func TestReferenceGameWithoutLossAgreesEverywhereAndNeverResends(t *testing.T) {
+	for _, n := range []int{2, 4, 8} {
+		t.Run(fmt.Sprintf("players=%d", n), func(t *testing.T) {
+			s := start(t, Options{Players: n, Seed: uint64(n), Strict: true, Link: simnet.Link{LatencyMS: 20}})
+			if s.Server.Extended() {
+				t.Fatal("strict game runs the extension")
+			}
+			if err := s.RunTics(10000, 400000); err != nil {
+				t.Fatal(err)
+			}
+			checkSums(t, s, 10000)
+			requests := s.Server.Counters().ResendRequests
+			for _, p := range s.Peers {
+				requests += p.Client.Counters().ResendRequests
+			}
+			if requests != 0 {
+				t.Fatalf("%d resend requests on a lossless channel", requests)
+			}
+		})
+	}
+}
+
+func TestReferenceGameOnLossyChannelAgreesAndEndsOnlyWhenTold(t *testing.T) {
+	s := start(t, Options{Players: 8, Seed: 7, Strict: true, Link: lossy})
+	if err := s.RunTics(10000, 3000000); err != nil {
+		t.Fatal(err)
+	}
+	checkSums(t, s, 10000)
+	for _, kind := range []netcore.EventKind{netcore.EventPlayerLeft, netcore.EventDisconnected} {
+		if n := s.Count(kind); n != 0 {
+			t.Fatalf("%d %v events before anyone was told to leave", n, kind)
+		}
+	}
+	t.Logf("virtual time %d s for 10000 tics (%.1f tics/s); server %+v",
+		s.Now()/1000, 10000*1000/float64(s.Now()), s.Server.Counters())
+	// Told to: everyone leaves, and the server is back in its lobby.
+	for _, p := range s.Peers {
+		p.Client.Leave(s.Now())
+	}
+	if !s.RunUntil(func() bool { return s.Server.State() == netcore.ServerWaitingLaunch }, 10000) {
+		t.Fatalf("server still %v after everyone left", s.Server.State())
+	}
+}
+
+func TestReferenceStallsWhileAPlayerIsSilentAndResumes(t *testing.T) {
+	s := start(t, Options{Players: 4, Seed: 3, Strict: true, Link: simnet.Link{LatencyMS: 20}})
+	if err := s.RunTics(300, 60000); err != nil {
+		t.Fatal(err)
+	}
+	silent := s.Peers[2]
+	before := s.GameTics()
+	silent.Node.SetSilent(true)
+	s.RunFor(3000)
+	during := s.GameTics()
+	for i, p := range s.Peers {
+		if p == silent {
+			continue
+		}
+		// What was in flight, and the silent player's lead, run; then
+		// nothing does: the reference waits for everyone.
+		if moved := during[i] - before[i]; moved > 2*netcore.MaxClientLeadTics {
+			t.Fatalf("peer %d ran %d tics while player 2 was silent", i, moved)
+		}
+	}
+	silent.Node.SetSilent(false)
+	if err := s.RunTics(during[0]+300, 30000); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.Count(netcore.EventPlayerLeft); n != 0 {
+		t.Fatalf("%d players left after a 3 s silence under a 4 s timeout", n)
+	}
+	checkSums(t, s, int(during[0])+300)
+}
+
+func TestReferenceDropsAPlayerSilentPastTheTimeoutAndPlaysOn(t *testing.T) {
+	s := start(t, Options{Players: 4, Seed: 4, Strict: true, Link: simnet.Link{LatencyMS: 20}})
+	if err := s.RunTics(300, 60000); err != nil {
+		t.Fatal(err)
+	}
+	silent := s.Peers[3]
+	silentAt := s.Now()
+	silent.Node.SetSilent(true)
+	s.RunFor(netcore.Browser.TimeoutMS + 3000)
+	who := silent.Client.Player()
+	left, ok := s.Find(-1, netcore.EventPlayerLeft, silentAt)
+	if !ok || left.Player != who || left.Reason != netcore.ReasonTimeout {
+		t.Fatalf("server did not report player %d timed out: %+v", who, left)
+	}
+	timeoutAt := silentAt + netcore.Browser.TimeoutMS
+	for _, p := range s.Peers[:3] {
+		l, ok := s.Find(p.Index, netcore.EventPlayerLeft, silentAt)
+		if !ok || l.Player != who {
+			t.Fatalf("peer %d did not report player %d left", p.Index, who)
+		}
+		if l.At > timeoutAt+1000 {
+			t.Fatalf("peer %d reported player %d left %d ms after the timeout", p.Index, who, l.At-timeoutAt)
+		}
+		t.Logf("peer %d: player %d left %d ms after the timeout", p.Index, who, l.At-timeoutAt)
+	}
+	// The others play on.
+	silent.Paused = true
+	was := s.Peers[0].Client.GameTic()
+	if err := s.RunTics(was+350, 15000); err != nil {
+		t.Fatal(err)
+	}
+	checkSums(t, s, int(was)+350)
+}
+
+func TestCleanLeaveIsReportedByEveryPeerWithinASecond(t *testing.T) {
+	s := start(t, Options{Players: 4, Seed: 5, Strict: true, Link: simnet.Link{LatencyMS: 30, JitterMS: 20}})
+	if err := s.RunTics(200, 60000); err != nil {
+		t.Fatal(err)
+	}
+	leaver := s.Peers[1]
+	at := s.Now()
+	leaver.Client.Leave(at)
+	s.RunFor(2000)
+	if l, ok := s.Find(leaver.Index, netcore.EventDisconnected, at); !ok || l.Reason != netcore.ReasonLeft {
+		t.Fatalf("the leaver did not end its connection: %+v", l)
+	}
+	player := leaver.Client.Player()
+	for _, who := range []int{-1, 0, 2, 3} {
+		l, ok := s.Find(who, netcore.EventPlayerLeft, at)
+		if !ok || l.Player != player {
+			t.Fatalf("peer %d did not report player %d left", who, player)
+		}
+		if l.At-at > 1000 {
+			t.Fatalf("peer %d reported the leave after %d ms", who, l.At-at)
+		}
+	}
+	leaver.Paused = true
+	if err := s.RunTics(s.Peers[0].Client.GameTic()+100, 10000); err != nil {
+		t.Fatal(err)
+	}
+	checkSums(t, s, 300)
+}
+
+func TestServerLeavingDisconnectsEveryClient(t *testing.T) {
+	s := start(t, Options{Players: 3, Seed: 6, Strict: true, Link: simnet.Link{LatencyMS: 30}})
+	if err := s.RunTics(100, 60000); err != nil {
+		t.Fatal(err)
+	}
+	at := s.Now()
+	s.Server.Shutdown(at)
+	s.RunFor(2000)
+	for _, p := range s.Peers {
+		l, ok := s.Find(p.Index, netcore.EventDisconnected, at)
+		if !ok {
+			t.Fatalf("peer %d not disconnected", p.Index)
+		}
+		if l.Reason != netcore.ReasonServerLeft {
+			t.Fatalf("peer %d disconnected because %q", p.Index, l.Reason)
+		}
+	}
+}
+
+func TestServerThatVanishesTimesOutEveryClient(t *testing.T) {
+	s := start(t, Options{Players: 3, Seed: 6, Strict: true, Link: simnet.Link{LatencyMS: 30}})
+	if err := s.RunTics(100, 60000); err != nil {
+		t.Fatal(err)
+	}
+	at := s.Now()
+	s.StopHost()
+	s.RunFor(netcore.Browser.TimeoutMS + 1000)
+	for _, p := range s.Peers[1:] {
+		l, ok := s.Find(p.Index, netcore.EventDisconnected, at)
+		if !ok || l.Reason != netcore.ReasonTimeout {
+			t.Fatalf("peer %d: %+v", p.Index, l)
+		}
+	}
+}
+
+func TestFastClockStaysWithinTwoTicsOfTheOthers(t *testing.T) {
+	s := New(Options{Players: 4, Seed: 8, Strict: true, Link: simnet.Link{LatencyMS: 10}})
+	s.Peers[2].ClockRate = 1.02
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	worst := 0
+	s.OnStep = func(int64) {
+		g := s.GameTics()
+		lo, hi := g[0], g[0]
+		for _, v := range g {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		worst = max(worst, int(hi-lo))
+	}
+	if err := s.RunTics(10000, 400000); err != nil {
+		t.Fatal(err)
+	}
+	checkSums(t, s, 10000)
+	t.Logf("largest gametic spread over 10000 tics: %d", worst)
+	if worst > 2 {
+		t.Fatalf("gametics spread by %d tics", worst)
+	}
+}

@@ -1,0 +1,150 @@
+package scenario
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/simnet"
+)
+
+// hostile is a peer on the channel that sends junk: random frames and
+// mutations of the real packets it overhears, from UIDs that are not in the
+// game, and undecodable packets under the UIDs of real players and of the
+// server. Its links are perfect, so every junk frame arrives exactly once.
+type hostile struct {
+	node      *simnet.Node
+	rng       *rand.Rand
+	real      []netcore.Addr // UIDs in the game
+	overheard [][]byte
+	sent      int
+	// expected counts the receptions every junk frame must cause: one per
+	// endpoint it is addressed to (all of them for UID 0).
+	expected int
+	out      []byte
+}
+
+// undecodable payloads: too short for a header; a reliable GAMESTART with no
+// body (it must not use up a sequence number); a GAMEDATA whose tic count
+// cannot fit, in either direction's layout.
+var undecodable = [][]byte{{0x00}, {0x80, 0x05, 0x00}, {0x80, 0x05, 0x01}, {0x00, 0x06, 0x05, 0x05, 0xc8}}
+
+func (h *hostile) send(endpoints int) {
+	r := h.rng
+	var to, from netcore.Addr
+	var payload []byte
+	switch k := r.IntN(10); {
+	case k < 4: // random bytes from a stranger
+		from = netcore.Addr(0x50000000 + r.Uint32N(1<<20))
+		payload = make([]byte, r.IntN(64))
+		for i := range payload {
+			payload[i] = byte(r.UintN(256))
+		}
+	case k < 7 && len(h.overheard) > 0: // a mutated real packet from a stranger
+		from = netcore.Addr(0x50000000 + r.Uint32N(1<<20))
+		payload = append([]byte(nil), h.overheard[r.IntN(len(h.overheard))]...)
+		for range 1 + r.IntN(3) {
+			if len(payload) > 0 {
+				payload[r.IntN(len(payload))] ^= byte(1 + r.UintN(255))
+			}
+		}
+		if r.IntN(3) == 0 {
+			payload = payload[:r.IntN(len(payload)+1)]
+		}
+	default: // undecodable, under a real UID
+		from = h.real[r.IntN(len(h.real))]
+		payload = undecodable[r.IntN(len(undecodable))]
+		// The endpoint whose UID is forged drops it too, whoever it is
+		// addressed to: no frame from the channel can come from itself.
+		h.expected++
+	}
+	switch r.IntN(3) {
+	case 0:
+		to = netcore.Broadcast
+		h.expected += endpoints
+	case 1:
+		to = ServerUID
+		h.expected++
+	default:
+		to = h.real[1+r.IntN(len(h.real)-1)]
+		h.expected++
+	}
+	if to == from || (to == netcore.Broadcast && h.isReal(from)) {
+		h.expected-- // the forged endpoint was counted twice above
+	}
+	h.out = netcore.AppendFrame(h.out[:0], to, from, payload)
+	h.node.Broadcast(h.out)
+	h.sent++
+}
+
+func (h *hostile) isReal(a netcore.Addr) bool {
+	for _, r := range h.real {
+		if r == a {
+			return true
+		}
+	}
+	return false
+}
+
+// overhear keeps a sample of the real packets on the channel.
+func (h *hostile) overhear() {
+	for {
+		f, ok := h.node.Receive()
+		if !ok {
+			return
+		}
+		if _, _, p, ok := netcore.ParseFrame(f); ok && len(h.overheard) < 512 && h.rng.IntN(20) == 0 {
+			h.overheard = append(h.overheard, append([]byte(nil), p...))
+		}
+	}
+}
+
+// junkCounted sums what the endpoints counted as dropped: transports'
+// malformed frames and the engines' malformed, unexpected, refused and
+// answered-as-query packets.
+func junkCounted(s *Scenario) int64 {
+	c := s.Server.Counters()
+	n := c.Malformed + c.Unexpected + c.Rejected + c.Queries + s.hostFrame.Malformed
+	for _, p := range s.Peers[1:] {
+		pc := p.Client.Counters()
+		n += pc.Malformed + pc.Unexpected + p.Frame.Malformed
+	}
+	return n
+}
+
+func TestHostilePeerCannotCrashOrDesyncTheGame(t *testing.T) {
+	const junk = 100000
+	s := start(t, Options{Players: 8, Seed: 9, Strict: true, Link: lossy})
+	baseline := junkCounted(s)
+	h := &hostile{node: s.Net.AddNode(), rng: rand.New(rand.NewPCG(9, 9)), real: []netcore.Addr{ServerUID}}
+	s.Net.SetLinks(h.node, simnet.Link{})
+	for _, p := range s.Peers[1:] {
+		h.real = append(h.real, p.UID)
+	}
+	endpoints := len(s.Peers) // the server's channel endpoint and the 7 remote clients
+	s.OnStep = func(int64) {
+		h.overhear()
+		for h.sent < junk && h.rng.IntN(2) == 0 {
+			h.send(endpoints)
+		}
+	}
+	if err := s.RunTics(10000, 3000000); err != nil {
+		t.Fatal(err)
+	}
+	if h.sent < junk {
+		t.Fatalf("only %d junk frames sent", h.sent)
+	}
+	checkSums(t, s, 10000)
+	s.Net.AdvanceTo(s.Now() + 1) // every junk frame delivered
+	s.Step()
+	counted := junkCounted(s) - baseline
+	t.Logf("%d junk frames, %d receptions expected to be dropped, %d counted", h.sent, h.expected, counted)
+	// Legitimate traffic adds a few drops of its own on a lossy channel
+	// (a late WAITING_DATA, say); junk must all be there.
+	if counted < int64(h.expected) || counted > int64(h.expected)+200 {
+		t.Fatalf("counted %d drops for %d junk receptions", counted, h.expected)
+	}
+	if n := s.Count(netcore.EventPlayerLeft) + s.Count(netcore.EventDisconnected); n != 0 {
+		t.Fatalf("%d players left or disconnected under junk", n)
+	}
+}

@@ -1,0 +1,159 @@
+package scenario
+
+import (
+	"testing"
+
+	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/simnet"
+	"github.com/ticnet/ticnet/netcore/testgame"
+	"github.com/ticnet/ticnet/netcore/wire"
+)
+
+// lobby runs a scenario until every client is in the lobby.
+func lobby(t *testing.T, o Options) *Scenario {
+	t.Helper()
+	s := New(o)
+	if !s.RunUntil(func() bool {
+		for _, p := range s.Peers {
+			if p.Client.State() != netcore.ClientWaitingLaunch || len(p.Client.Lobby().Players) != o.Players {
+				return false
+			}
+		}
+		return true
+	}, 5000) {
+		t.Fatalf("lobby not reached: %s", s.describe())
+	}
+	return s
+}
+
+func TestFirstClientIsControllerAndOnlyItCanLaunch(t *testing.T) {
+	s := lobby(t, Options{Players: 3, Seed: 1, Strict: true, Link: simnet.Link{LatencyMS: 10}})
+	if !s.Peers[0].Client.Lobby().IsController {
+		t.Fatal("the first client is not the controller")
+	}
+	for _, p := range s.Peers[1:] {
+		if p.Client.Lobby().IsController {
+			t.Fatalf("peer %d also thinks it is the controller", p.Index)
+		}
+	}
+	before := s.Server.Counters().Unexpected
+	s.Peers[1].Client.Launch()
+	s.RunFor(2000)
+	if s.Server.State() != netcore.ServerWaitingLaunch {
+		t.Fatalf("a non-controller launched the game: server %v", s.Server.State())
+	}
+	if s.Server.Counters().Unexpected == before {
+		t.Fatal("the refused LAUNCH was not counted")
+	}
+	s.Peers[0].Client.Launch()
+	if !s.RunUntil(func() bool { return s.Server.State() == netcore.ServerInGame }, 3000) {
+		t.Fatal("the controller could not launch")
+	}
+}
+
+// rawPeer is a bare endpoint on the channel, for sending hand-made packets.
+func rawPeer(s *Scenario, uid netcore.Addr) *simnet.FrameTransport {
+	return simnet.NewFrameTransport(s.Net.AddNode(), uid)
+}
+
+// rejection returns the text of the first REJECTED that reached tr.
+func rejection(t *testing.T, s *Scenario, tr *simnet.FrameTransport) string {
+	t.Helper()
+	var text string
+	s.RunUntil(func() bool {
+		for {
+			from, pkt, ok := tr.Recv()
+			if !ok {
+				return text != ""
+			}
+			var m wire.Rejected
+			if _, err := wire.Decode(pkt, &m); err == nil && from == ServerUID {
+				text = m.Message
+			}
+		}
+	}, 2000)
+	return text
+}
+
+func syn(magic uint32) []byte {
+	m := wire.SYN{Magic: magic, Version: "Chocolate Doom 3.0.0", Protocols: []string{wire.ProtocolChocolate},
+		Connect: wire.ConnectData{GameMode: wire.ModeCommercial, GameMission: wire.MissionDoom2, MaxPlayers: 4},
+		PlayerName: "late"}
+	return wire.Encode(nil, &m, false, 0)
+}
+
+func TestOldMagicIsRejectedWithTheReferenceText(t *testing.T) {
+	s := lobby(t, Options{Players: 2, Seed: 2, Strict: true})
+	raw := rawPeer(s, 0x7777)
+	raw.Send(ServerUID, syn(wire.OldMagic))
+	want := "You are using an old client version that is not supported by this server. " +
+		"This server is running Chocolate Doom 3.0.0."
+	if got := rejection(t, s, raw); got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}
+
+func TestFullServerRejectsWithTheReferenceText(t *testing.T) {
+	s := New(Options{Players: 3, Seed: 3, Strict: true, Server: netcore.ServerConfig{MaxPlayers: 2}})
+	s.RunFor(3000)
+	var rejected []string
+	for _, p := range s.Peers {
+		for _, e := range p.Events {
+			if e.Kind == netcore.EventRejected {
+				rejected = append(rejected, e.Reason)
+			}
+		}
+	}
+	if len(rejected) != 1 || rejected[0] != "Server is full!" {
+		t.Fatalf("rejections %q, want one \"Server is full!\"", rejected)
+	}
+	if n := len(s.Server.Players()); n != 2 {
+		t.Fatalf("%d players on a 2-player server", n)
+	}
+}
+
+func TestGameInProgressRejectsWithTheReferenceText(t *testing.T) {
+	s := start(t, Options{Players: 2, Seed: 4, Strict: true})
+	raw := rawPeer(s, 0x7778)
+	raw.Send(ServerUID, syn(wire.Magic))
+	if got := rejection(t, s, raw); got != "Server is not currently accepting connections" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+func TestClientWithoutACommonProtocolIsRejected(t *testing.T) {
+	s := lobby(t, Options{Players: 1, Seed: 5})
+	c := netcore.NewClient(netcore.ClientConfig{Protocols: []string{"SOMETHING_ELSE"}},
+		rawPeer(s, 0x7779), ServerUID, testgame.New(1), s.Now())
+	var got netcore.Event
+	s.RunUntil(func() bool {
+		for _, e := range c.Update(s.Now()) {
+			got = e
+		}
+		return got.Kind == netcore.EventRejected
+	}, 3000)
+	want := "Version mismatch: server version is: Chocolate Doom 3.0.0; client is: Chocolate Doom 3.0.0. " +
+		"No common compatible protocol could be negotiated."
+	if got.Kind != netcore.EventRejected || got.Reason != want {
+		t.Fatalf("got %+v", got)
+	}
+}
+
+func TestClientGivesUpWhenNoServerAnswers(t *testing.T) {
+	n := simnet.New(1, simnet.Link{})
+	c := netcore.NewClient(netcore.ClientConfig{}, simnet.NewFrameTransport(n.AddNode(), 9), ServerUID,
+		testgame.New(1), 0)
+	var last netcore.Event
+	for now := int64(0); now <= 6000; now += 10 {
+		n.AdvanceTo(now)
+		for _, e := range c.Update(now) {
+			last = e
+		}
+	}
+	if last.Kind != netcore.EventDisconnected || last.Reason != netcore.ReasonNoResponse {
+		t.Fatalf("got %+v", last)
+	}
+	if sent := c.Counters().PacketsSent; sent < 5 || sent > 6 {
+		t.Fatalf("%d SYNs in 5 s, want one a second", sent)
+	}
+}
