@@ -77,7 +77,7 @@ func rejection(t *testing.T, s *Scenario, tr *simnet.FrameTransport) string {
 
 func syn(magic uint32) []byte {
 	m := wire.SYN{Magic: magic, Version: "Chocolate Doom 3.0.0", Protocols: []string{wire.ProtocolChocolate},
-		Connect: wire.ConnectData{GameMode: wire.ModeCommercial, GameMission: wire.MissionDoom2, MaxPlayers: 4},
+		Connect:    wire.ConnectData{GameMode: wire.ModeCommercial, GameMission: wire.MissionDoom2, MaxPlayers: 4},
 		PlayerName: "late"}
 	return wire.Encode(nil, &m, false, 0)
 }
