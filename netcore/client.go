@@ -37,6 +37,9 @@ func (c *ClientConfig) fill() {
 	if c.Profile.TimeoutMS == 0 {
 		c.Profile = Browser
 	}
+	if c.Profile.KeepaliveMS == 0 {
+		c.Profile.KeepaliveMS = KeepalivePeriodMS
+	}
 	if c.Settings.TicDup == 0 {
 		c.Settings.TicDup = 1
 	}

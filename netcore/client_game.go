@@ -53,6 +53,7 @@ type loopSide struct {
 	consistency [MaxPlayers][BackupTics]uint8
 	wasInGame   [MaxPlayers]bool
 	reported    [MaxPlayers]bool // a consistency failure was reported
+	cmds        [MaxPlayers]TicCmd
 	started     bool
 }
 
@@ -450,14 +451,15 @@ func (c *Client) runTic(g uint32, r *readyTic) {
 		}
 	}
 	dup := uint32(c.settings.TicDup)
+	cmds := &c.loop.cmds // the game may keep no pointer into the window
+	*cmds = r.cmds
 	for k := range dup {
-		cmds := r.cmds
 		if k > 0 {
 			for p := range cmds {
 				cmds[p] = wire.ClearEvents(cmds[p])
 			}
 		}
-		c.game.RunTic(g*dup+k, &cmds, &r.ingame)
+		c.game.RunTic(g*dup+k, cmds, &r.ingame)
 	}
 	if c.extended && !c.cfg.Drone {
 		c.reportChecksum(g)

@@ -136,7 +136,7 @@ func (c *conn) run(now int64) {
 			c.reason = ReasonTimeout
 			return
 		}
-		if now-c.lastSendMS > KeepalivePeriodMS {
+		if now-c.lastSendMS > c.profile.KeepaliveMS {
 			c.sendMessage(now, wire.Keepalive)
 		}
 	case connDisconnecting:

@@ -40,6 +40,9 @@ func (c *ServerConfig) fill() {
 	if c.Profile.TimeoutMS == 0 {
 		c.Profile = Browser
 	}
+	if c.Profile.KeepaliveMS == 0 {
+		c.Profile.KeepaliveMS = KeepalivePeriodMS
+	}
 	if c.MaxPlayers <= 0 || c.MaxPlayers > MaxPlayers {
 		c.MaxPlayers = MaxPlayers
 	}
@@ -128,9 +131,10 @@ type Server struct {
 	recvWin   [BackupTics][MaxPlayers]recvCmd
 	ext       extServer
 
-	pkt  []byte
-	inGD wire.ClientGameData
-	out  wire.ServerGameData
+	pkt   []byte
+	plist []*serverClient // players' scratch
+	inGD  wire.ClientGameData
+	out   wire.ServerGameData
 }
 
 // NewServer returns a server that talks through tr.
@@ -407,15 +411,16 @@ func (s *Server) assignPlayers() {
 	}
 }
 
-// players returns the connected players by player number.
+// players returns the connected players by player number. The slice is
+// reused by the next call.
 func (s *Server) players() []*serverClient {
-	var ps []*serverClient
+	s.plist = s.plist[:0]
 	for _, sc := range s.slots {
 		if sc.connected() && !sc.drone() && sc.player >= 0 {
-			ps = append(ps, sc)
+			s.plist = append(s.plist, sc)
 		}
 	}
-	return ps
+	return s.plist
 }
 
 func (s *Server) sendQueryResponse(to Addr) {

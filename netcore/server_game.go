@@ -23,6 +23,7 @@ type extServer struct {
 	sums        [BackupTics]sumSlot
 	desynced    [MaxPlayers]bool
 	out         wire.TicSet
+	in          wire.ChecksumReport
 }
 
 // TimingReportTics is how often the server tells players how early their
@@ -468,7 +469,7 @@ func (s *Server) sendSet(now int64, sc *serverClient, first, last uint32) {
 
 // onTicnet takes an extension message from a client: checksum reports.
 func (s *Server) onTicnet(sc *serverClient, body []byte) error {
-	var m wire.ChecksumReport
+	m := &s.ext.in
 	if err := m.DecodeBody(body); err != nil {
 		return err
 	}

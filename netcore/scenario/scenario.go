@@ -202,7 +202,7 @@ func (s *Scenario) Start() error {
 			}
 		}
 		return len(s.Server.Players()) == s.numPlayers
-	}, 10000) {
+	}, 30000) {
 		return fmt.Errorf("not every client reached the lobby: %s", s.describe())
 	}
 	s.Peers[0].Client.Launch()
@@ -213,7 +213,7 @@ func (s *Scenario) Start() error {
 			}
 		}
 		return true
-	}, 10000) {
+	}, 30000) {
 		return fmt.Errorf("the game did not start everywhere: %s", s.describe())
 	}
 	return nil

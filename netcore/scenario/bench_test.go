@@ -1,0 +1,110 @@
+package scenario
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/ticnet/ticnet/netcore/simnet"
+)
+
+// BenchmarkSimTic runs whole games on the simulated channel without loss.
+// One op is one tic run on every peer. frames/tic and bytes/tic are what the
+// channel carried per tic, all peers together, frame headers included.
+func BenchmarkSimTic(b *testing.B) {
+	for _, proto := range []string{"chocolate", "ticnet"} {
+		for _, n := range []int{2, 4, 8} {
+			b.Run(fmt.Sprintf("proto=%s/players=%d", proto, n), func(b *testing.B) {
+				s := New(Options{Players: n, Seed: 1, Strict: proto == "chocolate", Quiet: true,
+					Link: simnet.Link{LatencyMS: 20}})
+				if err := s.Start(); err != nil {
+					b.Fatal(err)
+				}
+				if err := s.RunTics(200, 60000); err != nil { // past the start
+					b.Fatal(err)
+				}
+				target := s.Peers[0].Client.GameTic()
+				frames, bytes := s.Net.Stats.Frames, s.Net.Stats.Bytes
+				b.ReportAllocs()
+				b.ResetTimer()
+				for range b.N {
+					target++
+					for !s.allAt(target) {
+						s.Step()
+					}
+				}
+				b.StopTimer()
+				b.ReportMetric(float64(s.Net.Stats.Frames-frames)/float64(b.N), "frames/tic")
+				b.ReportMetric(float64(s.Net.Stats.Bytes-bytes)/float64(b.N), "bytes/tic")
+			})
+		}
+	}
+}
+
+// allAt reports whether every peer has run tic target.
+func (s *Scenario) allAt(target uint32) bool {
+	for _, p := range s.Peers {
+		if p.Client.GameTic() < target {
+			return false
+		}
+	}
+	return true
+}
+
+// BenchmarkStallsOnLossyChannel plays the lossy 8-player scenario for 2000
+// tics per op and reports, at one remote peer, the time between consecutive
+// moments at which it ran tics: median and worst (the longest freeze), in
+// ms, and the tic rate reached.
+func BenchmarkStallsOnLossyChannel(b *testing.B) {
+	for _, proto := range []string{"chocolate", "ticnet"} {
+		b.Run("proto="+proto, func(b *testing.B) {
+			var gaps []int64
+			var rate float64
+			for i := range b.N {
+				s := New(Options{Players: 8, Seed: uint64(100 + i), Strict: proto == "chocolate", Quiet: true, Link: lossy})
+				if err := s.Start(); err != nil {
+					b.Fatal(err)
+				}
+				g, ms := ticGaps(s, s.Peers[7], 2000)
+				gaps = append(gaps, g...)
+				rate += 2000 * 1000 / float64(ms)
+			}
+			slices.Sort(gaps)
+			b.ReportMetric(float64(gaps[len(gaps)/2]), "median-gap-ms")
+			b.ReportMetric(float64(gaps[len(gaps)-1]), "worst-gap-ms")
+			b.ReportMetric(rate/float64(b.N), "tics/s")
+		})
+	}
+}
+
+// ticGaps runs n tics and returns the time between consecutive steps in
+// which p ran tics, and the time the n tics took.
+func ticGaps(s *Scenario, p *Peer, n uint32) ([]int64, int64) {
+	var gaps []int64
+	start, began := p.Client.GameTic(), s.Now()
+	last, lastAt := start, s.Now()
+	for p.Client.GameTic() < start+n {
+		s.Step()
+		if g := p.Client.GameTic(); g > last {
+			gaps = append(gaps, s.Now()-lastAt)
+			last, lastAt = g, s.Now()
+		}
+	}
+	return gaps, s.Now() - began
+}
+
+
+func TestSteadyStateAllocatesNothing(t *testing.T) {
+	for _, strict := range []bool{true, false} {
+		s := New(Options{Players: 8, Seed: 1, Strict: strict, Quiet: true, Link: simnet.Link{LatencyMS: 20}})
+		if err := s.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.RunTics(300, 60000); err != nil {
+			t.Fatal(err)
+		}
+		if a := testing.AllocsPerRun(2000, s.Step); a != 0 {
+			t.Errorf("strict=%v: %v allocations per step of an 8-player game", strict, a)
+		}
+	}
+}
