@@ -1,0 +1,289 @@
+package scenario
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/simnet"
+	"github.com/ticnet/ticnet/netcore/wire"
+)
+
+// nominalTicMS is the time between tics at 35 Hz.
+const nominalTicMS = 1000.0 / netcore.TicRate
+
+// stallWatch records, per peer, the longest time without a tic run.
+type stallWatch struct {
+	s       *Scenario
+	lastTic []uint32
+	lastAt  []int64
+	worst   []int64
+}
+
+func watchStalls(s *Scenario) *stallWatch {
+	w := &stallWatch{s: s}
+	for _, p := range s.Peers {
+		w.lastTic = append(w.lastTic, p.Client.GameTic())
+		w.lastAt = append(w.lastAt, s.Now())
+		w.worst = append(w.worst, 0)
+	}
+	return w
+}
+
+// observe runs after every step.
+func (w *stallWatch) observe(now int64) {
+	for i, p := range w.s.Peers {
+		if g := p.Client.GameTic(); g != w.lastTic[i] {
+			w.worst[i] = max(w.worst[i], now-w.lastAt[i])
+			w.lastTic[i], w.lastAt[i] = g, now
+		}
+	}
+}
+
+func noDesync(t *testing.T, s *Scenario) {
+	t.Helper()
+	if n := s.Count(netcore.EventDesyncSuspected); n != 0 {
+		t.Fatalf("%d desync events", n)
+	}
+	for _, p := range s.Peers {
+		if c := p.Client.Counters().ConsistencyFailures; c != 0 {
+			t.Fatalf("peer %d: %d consistency failures", p.Index, c)
+		}
+	}
+}
+
+func TestSilentPlayerDoesNotStallOthersAndNobodyDesyncs(t *testing.T) {
+	s := start(t, Options{Players: 8, Seed: 11, Link: simnet.Link{LatencyMS: 20, JitterMS: 10}})
+	if !s.Server.Extended() {
+		t.Fatal("the game does not run the extension")
+	}
+	if err := s.RunTics(300, 60000); err != nil {
+		t.Fatal(err)
+	}
+	silent := s.Peers[5]
+	before := s.GameTics()
+	silent.Node.SetSilent(true)
+	w := watchStalls(s)
+	s.OnStep = nil
+	end := s.Now() + 3000
+	for s.Now() < end {
+		s.Step()
+		w.observe(s.Now())
+	}
+	silent.Node.SetSilent(false)
+	after := s.GameTics()
+	for i, p := range s.Peers {
+		if p == silent {
+			continue
+		}
+		rate := float64(after[i]-before[i]) / (3000 / nominalTicMS)
+		t.Logf("peer %d: %.1f %% of the nominal rate, longest stall %d ms", i, 100*rate, w.worst[i])
+		if rate < 0.95 || w.worst[i] > 150 {
+			t.Fatalf("peer %d ran %.1f %% of the nominal rate, longest stall %d ms", i, 100*rate, w.worst[i])
+		}
+	}
+	// It comes back, catches up, and agrees with everyone on every tic.
+	if err := s.RunTics(after[0]+300, 20000); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.Server.Counters().Substituted; n < 90 {
+		t.Fatalf("only %d commands substituted over a 3 s silence", n)
+	}
+	checkSums(t, s, int(after[0])+300)
+	noDesync(t, s)
+	if n := s.Count(netcore.EventPlayerLeft); n != 0 {
+		t.Fatalf("%d players left", n)
+	}
+}
+
+func TestExtensionOnLossyChannelAgreesAtNearlyFullRate(t *testing.T) {
+	s := start(t, Options{Players: 8, Seed: 12, Link: lossy})
+	from, at := s.Peers[0].Client.GameTic(), s.Now()
+	if err := s.RunTics(10000, 600000); err != nil {
+		t.Fatal(err)
+	}
+	checkSums(t, s, 10000)
+	noDesync(t, s)
+	rate := float64(s.Peers[0].Client.GameTic()-from) / (float64(s.Now()-at) / nominalTicMS)
+	c := s.Server.Counters()
+	t.Logf("%.1f %% of the nominal rate; %d of %d commands substituted (%.1f %%)", 100*rate,
+		c.Substituted, 8*10000, 100*float64(c.Substituted)/80000)
+	if rate < 0.90 {
+		t.Fatalf("ran at %.1f %% of the nominal rate", 100*rate)
+	}
+}
+
+// faults gives a scenario random trouble: loss bursts, silent peers,
+// partitions that heal, all over a channel that duplicates and reorders.
+func faults(s *Scenario, r *rand.Rand) func(now int64) {
+	var healAt, quietUntil, burstUntil int64
+	var quiet *Peer
+	base := simnet.Link{LatencyMS: 20 + r.Int64N(60), JitterMS: r.Int64N(80), Duplicate: 0.02, Reorder: 0.05, ReorderMS: 60}
+	burst := base
+	burst.Loss = 0.5 + 0.5*r.Float64()
+	return func(now int64) {
+		switch {
+		case burstUntil != 0 && now >= burstUntil:
+			s.Net.SetLinks(s.HostNode, base)
+			burstUntil = 0
+		case healAt != 0 && now >= healAt:
+			s.Net.Heal()
+			healAt = 0
+		case quiet != nil && now >= quietUntil:
+			quiet.Node.SetSilent(false)
+			quiet = nil
+		}
+		if r.IntN(400) != 0 {
+			return
+		}
+		switch r.IntN(3) {
+		case 0:
+			if burstUntil == 0 {
+				s.Net.SetLinks(s.HostNode, burst)
+				burstUntil = now + 200 + r.Int64N(800)
+			}
+		case 1:
+			if healAt == 0 {
+				cut := s.Peers[1+r.IntN(len(s.Peers)-1)]
+				s.Net.Partition([]*simnet.Node{s.HostNode}, []*simnet.Node{cut.Node})
+				healAt = now + 100 + r.Int64N(1500)
+			}
+		case 2:
+			if quiet == nil {
+				quiet = s.Peers[1+r.IntN(len(s.Peers)-1)]
+				quiet.Node.SetSilent(true)
+				quietUntil = now + 100 + r.Int64N(2500)
+			}
+		}
+	}
+}
+
+func TestRandomFaultsNeverDesync(t *testing.T) {
+	runs := 1000
+	if testing.Short() {
+		runs = 100
+	}
+	type result struct {
+		worst int64
+		err   error
+	}
+	results := make([]result, runs)
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] = faultRun(uint64(1000 + i))
+			}
+		}()
+	}
+	for i := range runs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var worst int64
+	for i, r := range results {
+		if r.err != nil {
+			t.Fatalf("run %d (seed %d): %v", i, 1000+i, r.err)
+		}
+		worst = max(worst, r.worst)
+	}
+	t.Logf("%d runs of 2000 tics, 8 players: no desync; worst stall at any peer, silenced and cut-off ones included: %d ms", runs, worst)
+}
+
+// faultRun plays one 2000-tic game under random faults and checks that
+// every copy agrees on every tic.
+func faultRun(seed uint64) struct {
+	worst int64
+	err   error
+} {
+	var r struct {
+		worst int64
+		err   error
+	}
+	s := New(Options{Players: 8, Seed: seed, Quiet: false,
+		Link: simnet.Link{LatencyMS: 30, JitterMS: 40, Duplicate: 0.02, Reorder: 0.05, ReorderMS: 60}})
+	if r.err = s.Start(); r.err != nil {
+		return r
+	}
+	w := watchStalls(s)
+	trouble := faults(s, rand.New(rand.NewPCG(seed, 77)))
+	s.OnStep = func(now int64) { trouble(now); w.observe(now) }
+	if r.err = s.RunTics(2000, 600000); r.err != nil {
+		return r
+	}
+	if _, r.err = s.CheckSums(); r.err != nil {
+		return r
+	}
+	if n := s.Count(netcore.EventDesyncSuspected); n != 0 {
+		r.err = fmt.Errorf("%d desync events", n)
+		return r
+	}
+	for i, p := range s.Peers {
+		if c := p.Client.Counters().ConsistencyFailures; c != 0 {
+			r.err = fmt.Errorf("peer %d: %d consistency failures", i, c)
+			return r
+		}
+		r.worst = max(r.worst, w.worst[i])
+	}
+	return r
+}
+
+func TestReferenceOnlyPeerMakesTheGameStrictAndItStillPlays(t *testing.T) {
+	s := start(t, Options{Players: 8, Seed: 13, Link: lossy,
+		Protocols: map[int][]string{4: {wire.ProtocolChocolate}}})
+	if s.Server.Extended() {
+		t.Fatal("a game with a reference-only peer runs the extension")
+	}
+	for _, p := range s.Peers {
+		if p.Client.Extended() {
+			t.Fatalf("peer %d runs the extension in a strict game", p.Index)
+		}
+	}
+	if got := s.Peers[4].Client.Protocol(); got != wire.ProtocolChocolate {
+		t.Fatalf("the reference peer speaks %q", got)
+	}
+	if got := s.Peers[1].Client.Protocol(); got != wire.ProtocolTicnet {
+		t.Fatalf("a ticnet peer negotiated %q", got)
+	}
+	if err := s.RunTics(10000, 3000000); err != nil {
+		t.Fatal(err)
+	}
+	checkSums(t, s, 10000)
+	if n := s.Server.Counters().Substituted; n != 0 {
+		t.Fatalf("a strict game substituted %d commands", n)
+	}
+}
+
+func TestBrokenPeerIsNamedByTheServerAtTheTicItDiverged(t *testing.T) {
+	s := New(Options{Players: 8, Seed: 14, Link: simnet.Link{LatencyMS: 20, JitterMS: 10}})
+	broken := s.Peers[6]
+	broken.Game.BreakAt = 5000
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RunTics(5200, 300000); err != nil {
+		t.Fatal(err)
+	}
+	var found []Logged
+	for _, l := range s.Log {
+		if l.Kind == netcore.EventDesyncSuspected && l.Peer == -1 {
+			found = append(found, l)
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("server desync events: %v", found)
+	}
+	e := found[0]
+	want := fmt.Sprintf("player%d", broken.Index)
+	if e.Tic != 5000 || len(e.Players) != 1 || e.Players[0] != broken.Client.Player() || e.Name != want {
+		t.Fatalf("got tic %d players %v name %q; want tic 5000, player %d, %q",
+			e.Tic, e.Players, e.Name, broken.Client.Player(), want)
+	}
+	t.Logf("server: %v at tic %d, %s", e.Event, e.Tic, e.Name)
+}
