@@ -93,7 +93,6 @@ func ticGaps(s *Scenario, p *Peer, n uint32) ([]int64, int64) {
 	return gaps, s.Now() - began
 }
 
-
 func TestSteadyStateAllocatesNothing(t *testing.T) {
 	for _, strict := range []bool{true, false} {
 		s := New(Options{Players: 8, Seed: 1, Strict: strict, Quiet: true, Link: simnet.Link{LatencyMS: 20}})
