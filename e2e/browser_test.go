@@ -1,0 +1,354 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// demoOnce builds the demo once per test run.
+var demoOnce struct {
+	sync.Once
+	dir string
+	err error
+}
+
+// repoRoot is the repository's top folder.
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Dir(filepath.Dir(file))
+}
+
+// buildDemo builds ticnet.wasm and assembles the demo page, as `make web`.
+func buildDemo(t *testing.T) string {
+	t.Helper()
+	demoOnce.Do(func() {
+		root := repoRoot(t)
+		dir, err := os.MkdirTemp("", "ticnet-demo-")
+		if err != nil {
+			demoOnce.err = err
+			return
+		}
+		demoOnce.dir = dir
+		cmd := exec.Command("go", "build", "-trimpath", "-o", filepath.Join(dir, "ticnet.wasm"), "./wasm")
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			demoOnce.err = fmt.Errorf("building the wasm: %v\n%s", err, out)
+			return
+		}
+		goroot, err := exec.Command("go", "env", "GOROOT").Output()
+		if err != nil {
+			demoOnce.err = err
+			return
+		}
+		files := map[string]string{filepath.Join(strings.TrimSpace(string(goroot)), "lib/wasm/wasm_exec.js"): "wasm_exec.js"}
+		for _, f := range []string{"js/shim.js", "js/ticnet.js", "web/index.html", "web/main.js", "web/game.js",
+			"web/style.css", "web/manifest.toml", "web/icon.png"} {
+			files[filepath.Join(root, f)] = filepath.Base(f)
+		}
+		for src, dst := range files {
+			data, err := os.ReadFile(src)
+			if err != nil {
+				demoOnce.err = err
+				return
+			}
+			if err := os.WriteFile(filepath.Join(dir, dst), data, 0o644); err != nil {
+				demoOnce.err = err
+				return
+			}
+		}
+	})
+	if demoOnce.err != nil {
+		t.Fatal(demoOnce.err)
+	}
+	return demoOnce.dir
+}
+
+// serveDemo serves dir on 127.0.0.1 for the test, with an empty webxdc.js
+// (no messenger: the shim uses a BroadcastChannel).
+func serveDemo(t *testing.T, dir string) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := http.FileServer(http.Dir(dir))
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		if r.URL.Path == "/webxdc.js" {
+			w.Header().Set("Content-Type", "text/javascript")
+			io.WriteString(w, "")
+			return
+		}
+		if strings.HasSuffix(r.URL.Path, ".wasm") {
+			w.Header().Set("Content-Type", "application/wasm")
+		}
+		files.ServeHTTP(w, r)
+	})}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return "http://" + ln.Addr().String()
+}
+
+// needChromium fails (in CI) or skips loudly (elsewhere) without a browser.
+func needChromium(t *testing.T) string {
+	t.Helper()
+	path, err := exec.LookPath("chromium")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("chromium is not installed: `make test` installs it (e2e/setup.sh)")
+		}
+		t.Skip("SKIPPED: chromium is not installed; run `sh e2e/setup.sh` (Debian: apt-get install chromium)")
+	}
+	return path
+}
+
+// browser starts one headless Chromium for the test.
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	exe := needChromium(t)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe),
+		chromedp.NoSandbox,
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-background-timer-throttling", true),
+		chromedp.Flag("disable-renderer-backgrounding", true),
+		chromedp.Flag("disable-features", "WebUIOmniboxPopup,WebUIOmniboxAimPopup,Translate"),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(800, 600),
+	)
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancel)
+	bctx, cancelB := chromedp.NewContext(actx)
+	t.Cleanup(cancelB)
+	if err := chromedp.Do(bctx); err != nil { // start the browser
+		t.Fatal(err)
+	}
+	return bctx
+}
+
+// tab opens url in a new tab of the browser.
+func tab(t *testing.T, bctx context.Context, url string) context.Context {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(bctx)
+	t.Cleanup(cancel)
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+		t.Fatal(err)
+	}
+	return ctx
+}
+
+// demoStatus is what globalThis.ticnetDemo.status() returns.
+type demoStatus struct {
+	Role      string   `json:"role"`
+	UID       uint32   `json:"uid"`
+	Players   []string `json:"players"`
+	Gametic   uint32   `json:"gametic"`
+	Started   bool     `json:"started"`
+	Player    int      `json:"player"`
+	Protocol  string   `json:"protocol"`
+	Checksums []struct {
+		Tic uint32 `json:"tic"`
+		Sum uint32 `json:"sum"`
+	} `json:"checksums"`
+	Lobby *struct {
+		Players []struct {
+			Name string `json:"name"`
+		} `json:"players"`
+		Controller bool `json:"controller"`
+	} `json:"lobby"`
+	Stats json.RawMessage `json:"stats"`
+}
+
+// status reads a tab's status; ok is false while the page is not ready.
+func status(ctx context.Context) (demoStatus, bool) {
+	var st demoStatus
+	c, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	text, err := chromedp.Run(c, chromedp.Evaluate[string](
+		`globalThis.ticnetDemo ? globalThis.ticnetDemo.status() : ""`))
+	if err != nil || text == "" {
+		return st, false
+	}
+	return st, json.Unmarshal([]byte(text), &st) == nil
+}
+
+// eval runs a script in a tab.
+func eval(t *testing.T, ctx context.Context, js string) {
+	t.Helper()
+	c, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if _, err := chromedp.Run(c, chromedp.Evaluate[any](js)); err != nil {
+		t.Fatalf("%s: %v", js, err)
+	}
+}
+
+// waitFor polls the tabs' statuses until done is true for them, or fails.
+func waitFor(t *testing.T, tabs []context.Context, what string, limit time.Duration, done func([]demoStatus) bool) []demoStatus {
+	t.Helper()
+	end := time.Now().Add(limit)
+	var sts []demoStatus
+	for time.Now().Before(end) {
+		sts = sts[:0]
+		ready := true
+		for _, ctx := range tabs {
+			st, ok := status(ctx)
+			ready = ready && ok
+			sts = append(sts, st)
+		}
+		if ready && done(sts) {
+			return sts
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("%s: not within %v; statuses: %+v", what, limit, sts)
+	return nil
+}
+
+// oneServerOneLobby reports whether exactly one tab is the server and every
+// tab sees all n players in the lobby.
+func oneServerOneLobby(n int) func([]demoStatus) bool {
+	return func(sts []demoStatus) bool {
+		servers := 0
+		for _, st := range sts {
+			if st.Role == "server" {
+				servers++
+			}
+			if st.Lobby == nil || len(st.Lobby.Players) != n {
+				return false
+			}
+		}
+		return servers == 1
+	}
+}
+
+// controller returns the index of the tab that may launch.
+func controller(t *testing.T, sts []demoStatus) int {
+	t.Helper()
+	for i, st := range sts {
+		if st.Lobby != nil && st.Lobby.Controller {
+			return i
+		}
+	}
+	t.Fatal("no tab is the controller")
+	return -1
+}
+
+// compareSums checks that the tabs agree at every tic they all report, and
+// returns how many tics that is.
+func compareSums(t *testing.T, sts []demoStatus) int {
+	t.Helper()
+	byTic := map[uint32][]uint32{}
+	for _, st := range sts {
+		for _, c := range st.Checksums {
+			byTic[c.Tic] = append(byTic[c.Tic], c.Sum)
+		}
+	}
+	common := 0
+	for tic, sums := range byTic {
+		if len(sums) != len(sts) {
+			continue
+		}
+		common++
+		for _, s := range sums[1:] {
+			if s != sums[0] {
+				t.Fatalf("tic %d: checksums differ: %x", tic, sums)
+			}
+		}
+	}
+	return common
+}
+
+// outDir is the test's output folder, kept after the run.
+func outDir(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(repoRoot(t), "e2e", "out", t.Name())
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func screenshot(t *testing.T, ctx context.Context, path string) {
+	t.Helper()
+	c, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	png, err := chromedp.Run(c, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// playTogether opens n tabs, waits for one server and one lobby, launches
+// from the controller and waits until every tab runs the game.
+func playTogether(t *testing.T, n int) (context.Context, []context.Context, string) {
+	t.Helper()
+	url := serveDemo(t, buildDemo(t))
+	bctx := browser(t)
+	var tabs []context.Context
+	for i := range n {
+		tabs = append(tabs, tab(t, bctx, fmt.Sprintf("%s/?bot=%d&name=tab%d", url, 1000+i, i)))
+	}
+	sts := waitFor(t, tabs, "one server and every tab in its lobby", 20*time.Second, oneServerOneLobby(n))
+	eval(t, tabs[controller(t, sts)], "ticnetDemo.launch()")
+	waitFor(t, tabs, "every tab in the game", 15*time.Second, func(sts []demoStatus) bool {
+		for _, st := range sts {
+			if !st.Started || st.Gametic < 10 {
+				return false
+			}
+		}
+		return true
+	})
+	return bctx, tabs, url
+}
+
+func TestFourTabsElectOneServerAndPlayInStep(t *testing.T) {
+	_, tabs, _ := playTogether(t, 4)
+	deadline := time.Now().Add(20 * time.Second)
+	compared := 0
+	for time.Now().Before(deadline) {
+		time.Sleep(2 * time.Second)
+		var sts []demoStatus
+		for _, ctx := range tabs {
+			st, _ := status(ctx)
+			sts = append(sts, st)
+		}
+		compared += compareSums(t, sts)
+	}
+	sts := waitFor(t, tabs, "statuses", 5*time.Second, func([]demoStatus) bool { return true })
+	for i, st := range sts {
+		t.Logf("tab %d: %s uid %08x player %d gametic %d protocol %s", i, st.Role, st.UID, st.Player, st.Gametic, st.Protocol)
+		if st.Gametic < 20*30 {
+			t.Fatalf("tab %d ran only %d tics in 20 s", i, st.Gametic)
+		}
+	}
+	if compared < 100 {
+		t.Fatalf("only %d tics compared across the four tabs", compared)
+	}
+	t.Logf("%d tic checksums compared across four tabs: all equal", compared)
+	dir := outDir(t)
+	for i, ctx := range tabs {
+		screenshot(t, ctx, filepath.Join(dir, fmt.Sprintf("tab%d.png", i)))
+	}
+}

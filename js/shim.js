@@ -1,0 +1,100 @@
+// ticnet channel shim: joins the channel at page load, before the wasm is
+// ready, and queues what arrives. Load it as a classic script early in the
+// page (<script src="shim.js"></script>, after webxdc.js in a WebXDC app).
+//
+// The channel is webxdc.joinRealtimeChannel() inside a messenger, else a
+// BroadcastChannel named after the page. Go pulls every queued frame with
+// one call (drain) and pushes its frames with one call (sendBatch): calls
+// between JS and Go are costly, so there are none per packet.
+(function () {
+  "use strict";
+  const MAX_FRAME = 128000;      // the realtime channel's limit
+  const MAX_QUEUED = 4096;       // frames; the oldest are kept, new ones dropped
+  const MAX_QUEUED_BYTES = 4 << 20;
+
+  const stats = { framesIn: 0, bytesIn: 0, framesOut: 0, bytesOut: 0, dropped: 0, filtered: 0, oversize: 0 };
+  let queue = [], queuedBytes = 0;
+  let uids = null;  // Set of UIDs to keep frames for; null keeps all (before Go says)
+  let stallUntil = 0, stallQueue = []; // test hook: hold outgoing frames
+
+  function keep(f) {
+    if (f.length === 4 || f.length === 16) return true; // election messages have no frame header
+    if (f.length < 8) return false;
+    const to = (f[0] | f[1] << 8 | f[2] << 16 | f[3] << 24) >>> 0;
+    return uids === null || to === 0 || uids.has(to);
+  }
+
+  function onFrame(data) {
+    const f = data instanceof Uint8Array ? data : new Uint8Array(data);
+    if (!keep(f)) { stats.filtered++; return; }
+    if (queue.length >= MAX_QUEUED || queuedBytes + f.length > MAX_QUEUED_BYTES) { stats.dropped++; return; }
+    queue.push(f);
+    queuedBytes += f.length;
+    stats.framesIn++;
+    stats.bytesIn += f.length;
+  }
+
+  let channel, kind;
+  const wx = globalThis.webxdc;
+  if (wx && wx.joinRealtimeChannel !== undefined) {
+    kind = "webxdc";
+    // Delta Chat desktop throws on a second join after a reload: keep the
+    // channel on window.top and leave it before joining again.
+    const top = globalThis.top || globalThis;
+    try { if (top.__ticnetChannel) top.__ticnetChannel.leave(); } catch (e) { /* already gone */ }
+    channel = wx.joinRealtimeChannel();
+    try { top.__ticnetChannel = channel; } catch (e) { /* cross-origin top */ }
+    channel.setListener(onFrame);
+  } else {
+    kind = "broadcast";
+    channel = new BroadcastChannel("ticnet:" + location.pathname);
+    channel.onmessage = (e) => onFrame(e.data);
+  }
+
+  function rawSend(f) {
+    if (f.length > MAX_FRAME) { stats.oversize++; return; }
+    stats.framesOut++;
+    stats.bytesOut += f.length;
+    if (kind === "webxdc") channel.send(f); else channel.postMessage(f);
+  }
+
+  globalThis.__ticnetShim = {
+    kind,
+    stats,
+    // drain returns every queued frame as one buffer of [u32 LE length][frame]...,
+    // or null when there is none.
+    drain() {
+      if (queue.length === 0) return null;
+      const out = new Uint8Array(queuedBytes + 4 * queue.length);
+      let o = 0;
+      for (const f of queue) {
+        out[o] = f.length; out[o + 1] = f.length >> 8; out[o + 2] = f.length >> 16; out[o + 3] = f.length >>> 24;
+        out.set(f, o + 4);
+        o += 4 + f.length;
+      }
+      queue = []; queuedBytes = 0;
+      return out;
+    },
+    // sendBatch sends every frame of a buffer laid out as drain's.
+    sendBatch(buf) {
+      const now = performance.now();
+      for (let o = 0; o + 4 <= buf.length;) {
+        const n = (buf[o] | buf[o + 1] << 8 | buf[o + 2] << 16 | buf[o + 3] << 24) >>> 0;
+        const f = buf.slice(o + 4, o + 4 + n);
+        o += 4 + n;
+        if (now < stallUntil) stallQueue.push(f); else rawSend(f);
+      }
+      if (now >= stallUntil && stallQueue.length) { stallQueue.forEach(rawSend); stallQueue = []; }
+    },
+    // setUIDs keeps, from now on, only frames for these UIDs (and for all).
+    setUIDs(list) { uids = new Set(list.map((u) => u >>> 0)); },
+    // stall holds this tab's outgoing frames for ms, then sends them: a
+    // test hook that makes this player lag.
+    stall(ms) { stallUntil = performance.now() + ms; },
+    // inject delivers a frame as if it came from the channel (tests).
+    inject(f) { onFrame(f); },
+    // send puts raw frames on the channel (tests: junk).
+    send(f) { rawSend(f); },
+    leave() { if (kind === "webxdc") channel.leave(); else channel.close(); },
+  };
+})();

@@ -1,0 +1,113 @@
+// ticnet: the public JS API. An ES module; the types are in ticnet.d.ts.
+//
+//   import { start } from "./ticnet.js";
+//   const net = await start({
+//     name: "ann",
+//     input: (tic) => ({ forward: 0, side: 0, turn: 0, buttons: 0 }),
+//     onTic: (tic, cmds, ingame) => game.step(cmds, ingame),
+//     checksum: () => game.hash(),
+//     onEvent: (e) => console.log(e),
+//   });
+//   net.launch(); net.stats(); net.leave();
+//
+// shim.js must be loaded first, as a classic script, so that the channel is
+// joined at page load; wasm_exec.js (from the Go distribution) too.
+
+const CMD_BYTES = 8; // per player: forward i8, side i8, turn i16 LE, buttons u8, chat u8, 2 spare
+const MAX_PLAYERS = 8;
+
+async function instantiate(url, imports) {
+  // Old Android webviews serve .wasm with a wrong MIME type, which
+  // instantiateStreaming refuses: fall back to fetching the bytes.
+  if (WebAssembly.instantiateStreaming) {
+    try {
+      return await WebAssembly.instantiateStreaming(fetch(url), imports);
+    } catch (e) {
+      console.warn("ticnet: instantiateStreaming failed, falling back:", e);
+    }
+  }
+  const bytes = await (await fetch(url)).arrayBuffer();
+  return WebAssembly.instantiate(bytes, imports);
+}
+
+function decodeCmds(buf, ingameMask) {
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  const cmds = [], ingame = [];
+  for (let p = 0; p < MAX_PLAYERS; p++) {
+    const on = (ingameMask >> p & 1) === 1;
+    ingame.push(on);
+    if (!on) { cmds.push(null); continue; }
+    const o = p * CMD_BYTES;
+    cmds.push({
+      forward: view.getInt8(o), side: view.getInt8(o + 1), turn: view.getInt16(o + 2, true),
+      buttons: view.getUint8(o + 4), chat: view.getUint8(o + 5),
+    });
+  }
+  return { cmds, ingame };
+}
+
+function clamp8(v) { return Math.max(-128, Math.min(127, v | 0)); }
+
+/**
+ * Starts ticnet: loads the wasm, joins the election, and reports through
+ * options.onEvent. Resolves once the engine runs.
+ */
+export async function start(options) {
+  const shim = globalThis.__ticnetShim;
+  if (!shim) throw new Error("ticnet: load shim.js (a classic script) before starting");
+  if (typeof globalThis.Go !== "function") throw new Error("ticnet: load wasm_exec.js before starting");
+  for (const f of ["input", "onTic", "checksum"]) {
+    if (typeof options[f] !== "function") throw new Error(`ticnet: options.${f} must be a function`);
+  }
+  const go = new globalThis.Go();
+  const { instance } = await instantiate(options.wasmURL || "ticnet.wasm", go.importObject);
+  go.run(instance); // returns when the Go program exits; the engine keeps running
+  for (let i = 0; i < 200 && !globalThis.__ticnetGo; i++) await new Promise((r) => setTimeout(r, 5));
+  const core = globalThis.__ticnetGo;
+  if (!core) throw new Error("ticnet: the wasm did not start");
+
+  const cmdBuf = new Uint8Array(MAX_PLAYERS * CMD_BYTES);
+  const listeners = new Map();
+  const emit = (e) => {
+    if (options.onEvent) options.onEvent(e);
+    for (const fn of listeners.get(e.kind) || []) fn(e);
+  };
+  const profile = options.profile || (shim.kind === "webxdc" ? "gossip" : "local");
+  const config = {
+    name: String(options.name || "Player").slice(0, 29),
+    maxPlayers: options.maxPlayers || 8,
+    profile,
+    timeout: options.timeout || "browser",
+    startTime: Date.now(),
+    settings: options.settings || {},
+  };
+  const callbacks = {
+    cmdBuf,
+    input(tic) {
+      const c = options.input(tic) || {};
+      return [clamp8(c.forward), clamp8(c.side), Math.max(-32768, Math.min(32767, c.turn | 0)),
+        (c.buttons | 0) & 0x7f, (c.chat | 0) & 0xff];
+    },
+    onTic(tic, mask) {
+      const { cmds, ingame } = decodeCmds(cmdBuf, mask);
+      options.onTic(tic, cmds, ingame);
+    },
+    checksum() { return options.checksum() >>> 0; },
+    onEvent(json) { emit(JSON.parse(json)); },
+  };
+  core.start(JSON.stringify(config), callbacks);
+
+  return {
+    /** Launches the game; only the controller may. */
+    launch() { core.launch(); },
+    /** Leaves the game cleanly. */
+    leave() { core.leave(); },
+    /** The netcode's live numbers. */
+    stats() { return Object.assign(JSON.parse(core.stats()), { channel: { ...shim.stats, kind: shim.kind } }); },
+    /** Calls fn for every event of kind. */
+    on(kind, fn) {
+      if (!listeners.has(kind)) listeners.set(kind, []);
+      listeners.get(kind).push(fn);
+    },
+  };
+}

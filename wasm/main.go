@@ -1,0 +1,288 @@
+//go:build js && wasm
+
+// Command wasm is ticnet.wasm: the only Go that touches the browser. It
+// binds the channel shim (js/shim.js) to a session (election and engine,
+// package session) and exports the API that js/ticnet.js wraps.
+//
+// The session runs on a Go timer, independent of rendering. Each pass pulls
+// every queued frame from the shim with one call and pushes its outgoing
+// frames with one call: calls from JS into Go cost about 12 µs each, so
+// there are none per packet. Functions JS calls (launch, leave, stats)
+// never block: they post a request the loop takes on its next pass, or read
+// the last snapshot.
+package main
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"sort"
+	"sync/atomic"
+	"time"
+
+	"github.com/hack-pad/safejs"
+
+	"github.com/ticnet/ticnet/election/session"
+	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/wire"
+)
+
+// passMS is the net loop's period. Browsers clamp timers near 4 ms.
+const passMS = 5
+
+type jsConfig struct {
+	Name       string  `json:"name"`
+	MaxPlayers int     `json:"maxPlayers"`
+	Profile    string  `json:"profile"`
+	Timeout    string  `json:"timeout"`
+	StartTime  float64 `json:"startTime"`
+	Settings   struct {
+		ExtraTics  *int `json:"extraTics"`
+		Deathmatch int  `json:"deathmatch"`
+		Episode    int  `json:"episode"`
+		Map        int  `json:"map"`
+		Skill      *int `json:"skill"`
+		TimeLimit  int  `json:"timeLimit"`
+	} `json:"settings"`
+}
+
+// jsGame is the game on the JS side: Go calls it, never the other way.
+type jsGame struct {
+	cb     safejs.Value
+	cmdBuf safejs.Value
+	raw    [netcore.MaxPlayers * 8]byte
+	err    error
+}
+
+func (g *jsGame) BuildTiccmd(tic uint32) netcore.TicCmd {
+	v, err := g.cb.Call("input", tic)
+	if err != nil {
+		g.err = err
+		return netcore.TicCmd{}
+	}
+	f := func(i int) int {
+		x, err := v.Index(i)
+		if err != nil {
+			return 0
+		}
+		n, _ := x.Int()
+		return n
+	}
+	return netcore.TicCmd{ForwardMove: int8(f(0)), SideMove: int8(f(1)), AngleTurn: int16(f(2)),
+		Buttons: uint8(f(3)) &^ wire.ButtonSpecial, ChatChar: uint8(f(4))}
+}
+
+func (g *jsGame) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, ingame *[netcore.MaxPlayers]bool) {
+	mask := 0
+	for p, c := range cmds {
+		o := p * 8
+		g.raw[o], g.raw[o+1] = byte(c.ForwardMove), byte(c.SideMove)
+		binary.LittleEndian.PutUint16(g.raw[o+2:], uint16(c.AngleTurn))
+		g.raw[o+4], g.raw[o+5] = c.Buttons, c.ChatChar
+		if ingame[p] {
+			mask |= 1 << p
+		}
+	}
+	if _, err := safejs.CopyBytesToJS(g.cmdBuf, g.raw[:]); err != nil {
+		g.err = err
+		return
+	}
+	if _, err := g.cb.Call("onTic", tic, mask); err != nil {
+		g.err = err
+	}
+}
+
+func (g *jsGame) Checksum() uint32 {
+	v, err := g.cb.Call("checksum")
+	if err != nil {
+		g.err = err
+		return 0
+	}
+	f, _ := v.Float()
+	return uint32(int64(f))
+}
+
+// loop is the state the net loop owns.
+type loop struct {
+	shim    safejs.Value
+	cb      safejs.Value
+	s       *session.Session
+	start   time.Time
+	in, out []byte
+	passes  []time.Duration // this second's pass times
+	rates   rateWindow
+
+	launch, leave atomic.Bool
+	stats         atomic.Value // string: the last stats JSON
+}
+
+func (l *loop) now() int64 { return time.Since(l.start).Milliseconds() }
+
+func (l *loop) pass() {
+	began := time.Now()
+	now := l.now()
+	if l.launch.Swap(false) {
+		l.s.Launch()
+	}
+	if l.leave.Swap(false) {
+		l.s.Leave(now)
+	}
+	if v, err := l.shim.Call("drain"); err == nil && !v.IsNull() {
+		n, _ := v.Length()
+		if cap(l.in) < n {
+			l.in = make([]byte, n)
+		}
+		l.in = l.in[:n]
+		if _, err := safejs.CopyBytesToGo(l.in, v); err == nil {
+			for b := l.in; len(b) >= 4; {
+				k := int(binary.LittleEndian.Uint32(b))
+				if k > len(b)-4 {
+					break
+				}
+				l.s.Deliver(b[4 : 4+k])
+				b = b[4+k:]
+			}
+		}
+	}
+	for _, e := range l.s.Update(now) {
+		if j, err := json.Marshal(e); err == nil {
+			l.cb.Call("onEvent", string(j))
+		}
+	}
+	l.out = l.s.AppendOutgoing(l.out[:0])
+	if len(l.out) > 0 {
+		if arr, err := safejs.Global().Get("Uint8Array"); err == nil {
+			if buf, err := arr.New(len(l.out)); err == nil {
+				if _, err := safejs.CopyBytesToJS(buf, l.out); err == nil {
+					l.shim.Call("sendBatch", buf)
+				}
+			}
+		}
+	}
+	l.passes = append(l.passes, time.Since(began))
+}
+
+// rateWindow turns counters into per-second rates.
+type rateWindow struct {
+	at   int64
+	last session.Stats
+	rate [4]int64 // frames in, frames out, bytes in, bytes out per second
+}
+
+func (l *loop) publish() {
+	st := l.s.Stats()
+	now := l.now()
+	if dt := now - l.rates.at; dt >= 1000 {
+		r := &l.rates
+		r.rate = [4]int64{(st.FramesIn - r.last.FramesIn) * 1000 / dt, (st.FramesOut - r.last.FramesOut) * 1000 / dt,
+			(st.BytesIn - r.last.BytesIn) * 1000 / dt, (st.BytesOut - r.last.BytesOut) * 1000 / dt}
+		r.at, r.last = now, st
+		sort.Slice(l.passes, func(i, j int) bool { return l.passes[i] < l.passes[j] })
+		if n := len(l.passes); n > 0 {
+			st.PassMedianUS = l.passes[n/2].Microseconds()
+			st.PassP99US = l.passes[n*99/100].Microseconds()
+		}
+		l.passes = l.passes[:0]
+	}
+	st.FramesInPerSec, st.FramesOutPerSec, st.BytesInPerSec, st.BytesOutPerSec =
+		l.rates.rate[0], l.rates.rate[1], l.rates.rate[2], l.rates.rate[3]
+	if j, err := json.Marshal(st); err == nil {
+		l.stats.Store(string(j))
+	}
+}
+
+func (l *loop) run() {
+	t := time.NewTicker(passMS * time.Millisecond)
+	n := 0
+	for range t.C {
+		l.pass()
+		if n++; n%20 == 0 {
+			l.publish()
+		}
+	}
+}
+
+func config(js jsConfig) session.Config {
+	c := session.Config{Name: js.Name, MaxPlayers: js.MaxPlayers, StartTimeMS: js.StartTime,
+		Election: session.ElectionLocal, Timeout: netcore.Browser}
+	if js.Profile == "gossip" {
+		c.Election = session.ElectionGossip
+	}
+	if js.Timeout == "reference" {
+		c.Timeout = netcore.Reference
+	}
+	st := &c.Settings
+	st.TicDup, st.ExtraTics, st.Episode, st.Map, st.Skill, st.LoadGame, st.NewSync = 1, 1, 1, 1, 2, -1, true
+	st.GameVersion = 4
+	if js.Settings.ExtraTics != nil {
+		st.ExtraTics = uint8(*js.Settings.ExtraTics)
+	}
+	if js.Settings.Skill != nil {
+		st.Skill = int8(*js.Settings.Skill)
+	}
+	if js.Settings.Episode > 0 {
+		st.Episode = uint8(js.Settings.Episode)
+	}
+	if js.Settings.Map > 0 {
+		st.Map = uint8(js.Settings.Map)
+	}
+	st.Deathmatch, st.TimeLimit = uint8(js.Settings.Deathmatch), uint32(js.Settings.TimeLimit)
+	return c
+}
+
+func main() {
+	shim, err := safejs.Global().Get("__ticnetShim")
+	if err != nil || shim.IsUndefined() {
+		println("ticnet: shim.js is not loaded")
+		return
+	}
+	l := &loop{shim: shim, start: time.Now()}
+	l.stats.Store(`{"role":"undecided"}`)
+	started := false
+	api := map[string]func(args []safejs.Value) any{
+		"start": func(args []safejs.Value) any {
+			if started || len(args) < 2 {
+				return false
+			}
+			text, err := args[0].String()
+			if err != nil {
+				return false
+			}
+			var jc jsConfig
+			if json.Unmarshal([]byte(text), &jc) != nil {
+				return false
+			}
+			buf, err := args[1].Get("cmdBuf")
+			if err != nil {
+				return false
+			}
+			started = true
+			l.cb = args[1]
+			l.s = session.New(config(jc), &jsGame{cb: args[1], cmdBuf: buf}, l.now())
+			if uids := l.s.UIDs(); len(uids) > 0 {
+				list := make([]any, len(uids))
+				for i, u := range uids {
+					list[i] = float64(u)
+				}
+				shim.Call("setUIDs", list)
+			}
+			go l.run() // the loop runs outside the callback: nothing here blocks
+			return true
+		},
+		"launch": func([]safejs.Value) any { l.launch.Store(true); return nil },
+		"leave":  func([]safejs.Value) any { l.leave.Store(true); return nil },
+		"stats":  func([]safejs.Value) any { return l.stats.Load().(string) },
+	}
+	obj, err := safejs.ValueOf(map[string]any{})
+	if err != nil {
+		return
+	}
+	for name, fn := range api {
+		f, err := safejs.FuncOf(func(_ safejs.Value, args []safejs.Value) any { return fn(args) })
+		if err != nil {
+			return
+		}
+		obj.Set(name, f.Value())
+	}
+	safejs.Global().Set("__ticnetGo", obj)
+	select {} // the loop and the callbacks run on; main must not return
+}

@@ -1,0 +1,154 @@
+// The demo page: the arena game on ticnet's public JS API, with a lobby, a
+// stats overlay, keyboard and touch controls. `?bot=SEED` plays random
+// input from SEED (tests use it); `?name=NAME` sets the player's name.
+import { start } from "./ticnet.js";
+import { Game, ARENA, MAX_PLAYERS, isin, icos } from "./game.js";
+
+const params = new URLSearchParams(location.search);
+const botSeed = params.get("bot");
+const TIC_MS = 1000 / 35;
+const COLORS = ["#e6194b", "#3cb44b", "#ffe119", "#4363d8", "#f58231", "#911eb4", "#46f0f0", "#f032e6"];
+
+const game = new Game();
+let prev = game.snapshot(), cur = prev, curAt = performance.now();
+const sums = [];            // [tic, checksum] of the last 64 tics
+let role = "undecided", uid = 0, lobby = null, started = false, myPlayer = -1, lastEvent = null;
+const log = [];
+
+// Input: keyboard, touch, or a seeded bot.
+const keys = new Set();
+addEventListener("keydown", (e) => keys.add(e.key));
+addEventListener("keyup", (e) => keys.delete(e.key));
+const touch = { active: false, dx: 0, dy: 0, fire: false };
+let botState = (Number(botSeed) >>> 0) || 1;
+function botRand() { botState ^= botState << 13; botState >>>= 0; botState ^= botState >>> 17; botState ^= botState << 5; botState >>>= 0; return botState; }
+
+function input() {
+  if (botSeed !== null) {
+    const r = botRand();
+    return { forward: (r & 0xff) % 101 - 50, side: ((r >> 8) & 0xff) % 41 - 20, turn: ((r >> 16) & 0x7ff) - 1024, buttons: (r >>> 28) & 1 };
+  }
+  let forward = 0, side = 0, turn = 0, buttons = 0;
+  if (keys.has("w") || keys.has("ArrowUp")) forward += 50;
+  if (keys.has("s") || keys.has("ArrowDown")) forward -= 50;
+  if (keys.has("a")) side -= 40;
+  if (keys.has("d")) side += 40;
+  if (keys.has("ArrowLeft") || keys.has("q")) turn -= 1200;
+  if (keys.has("ArrowRight") || keys.has("e")) turn += 1200;
+  if (keys.has(" ")) buttons |= 1;
+  if (touch.active) { forward -= Math.round(touch.dy / 2); turn += Math.round(touch.dx * 20); }
+  if (touch.fire) buttons |= 1;
+  return { forward, side, turn, buttons };
+}
+
+function onTic(tic, cmds, ingame) {
+  game.step(tic, cmds, ingame);
+  const sum = game.checksum();
+  sums.push([tic, sum]);
+  if (sums.length > 64) sums.shift();
+  prev = cur; cur = game.snapshot(); curAt = performance.now();
+}
+
+function onEvent(e) {
+  lastEvent = e;
+  log.push(e);
+  if (log.length > 100) log.shift();
+  switch (e.kind) {
+    case "role": role = e.role; uid = e.uid; break;
+    case "lobby": lobby = e.lobby; break;
+    case "start": started = true; myPlayer = e.player; break;
+    case "disconnect": started = false; break;
+  }
+  renderLobby();
+}
+
+const net = await start({ wasmURL: "ticnet.wasm", name: params.get("name") || "player", input, onTic, checksum: () => game.checksum(), onEvent });
+
+// For tests and for people: the page's state as JSON.
+globalThis.ticnetDemo = {
+  status() {
+    const st = net.stats();
+    return JSON.stringify({ role, uid, players: st.players, gametic: st.gametic, started, player: myPlayer,
+      protocol: st.protocol, checksums: sums.map(([tic, sum]) => ({ tic, sum })), lobby, stats: st });
+  },
+  launch() { net.launch(); },
+  leave() { net.leave(); },
+  events() { return JSON.stringify(log); },
+};
+
+// Lobby.
+const lobbyEl = document.getElementById("lobby");
+document.getElementById("launch").onclick = () => net.launch();
+function renderLobby() {
+  lobbyEl.hidden = started;
+  const list = document.getElementById("lobby-players");
+  list.replaceChildren(...(lobby ? lobby.players : []).map((p, i) => {
+    const li = document.createElement("li");
+    li.textContent = `${p.name}${i === (lobby && lobby.player) ? " (you)" : ""}`;
+    li.style.color = COLORS[i % COLORS.length];
+    return li;
+  }));
+  document.getElementById("launch").hidden = !(lobby && lobby.controller);
+  document.getElementById("lobby-status").textContent =
+    role === "undecided" ? "Looking for other players…" : lobby ? `${lobby.players.length} of ${lobby.maxPlayers} players` : "Joining…";
+}
+renderLobby();
+
+// Touch: drag on the left half to move and turn, touch the right half to fire.
+const canvas = document.getElementById("arena");
+canvas.addEventListener("touchstart", (e) => { for (const t of e.changedTouches) touchAt(t, true); e.preventDefault(); }, { passive: false });
+canvas.addEventListener("touchmove", (e) => { for (const t of e.changedTouches) touchAt(t, true); e.preventDefault(); }, { passive: false });
+canvas.addEventListener("touchend", (e) => { for (const t of e.changedTouches) touchAt(t, false); e.preventDefault(); }, { passive: false });
+let touchOrigin = null;
+function touchAt(t, down) {
+  const r = canvas.getBoundingClientRect();
+  if (t.clientX - r.left > r.width / 2) { touch.fire = down; return; }
+  if (!down) { touch.active = false; touchOrigin = null; return; }
+  if (!touchOrigin) touchOrigin = { x: t.clientX, y: t.clientY };
+  touch.active = true; touch.dx = t.clientX - touchOrigin.x; touch.dy = t.clientY - touchOrigin.y;
+}
+
+// Drawing, interpolated between the last two tics.
+const ctx = canvas.getContext("2d");
+const graph = document.getElementById("graph").getContext("2d");
+const history = [];  // {rtt, lead}, one every 250 ms
+setInterval(() => {
+  const st = net.stats();
+  history.push({ rtt: st.rttMS, lead: st.maketic - st.gametic });
+  if (history.length > 40) history.shift();
+  document.getElementById("stats").textContent =
+    `${role} uid ${uid.toString(16)}  ${st.protocol || "-"}\n` +
+    `tic ${st.gametic} recv ${st.recvtic} make ${st.maketic}  rtt ${st.rttMS} ms\n` +
+    `in ${st.framesInPerSec} f/s ${st.bytesInPerSec} B/s  out ${st.framesOutPerSec} f/s ${st.bytesOutPerSec} B/s\n` +
+    `dropped ${st.dropped + st.channel.dropped}  resends ${st.resends}  substituted ${st.substituted}\n` +
+    `net ${st.passMedianUS}/${st.passP99US} µs per pass (median/p99)`;
+  graph.clearRect(0, 0, 200, 60);
+  const plot = (key, scale, color) => {
+    graph.strokeStyle = color; graph.beginPath();
+    history.forEach((h, i) => { const y = 58 - Math.min(56, h[key] * scale); i ? graph.lineTo(i * 5, y) : graph.moveTo(i * 5, y); });
+    graph.stroke();
+  };
+  plot("rtt", 0.2, "#4af"); plot("lead", 2, "#fa4");
+}, 250);
+
+function draw() {
+  const w = canvas.width = canvas.clientWidth, h = canvas.height = canvas.clientHeight;
+  const s = Math.min(w, h) / ARENA;
+  const a = Math.min(1, (performance.now() - curAt) / TIC_MS);
+  ctx.fillStyle = "#111"; ctx.fillRect(0, 0, w, h);
+  ctx.strokeStyle = "#444"; ctx.strokeRect(0, 0, ARENA * s, ARENA * s);
+  for (let i = 0; i < MAX_PLAYERS; i++) {
+    const p = cur.players[i], q = prev.players[i];
+    if (!p.in || p.dead > 0) continue;
+    const x = (q.x + (p.x - q.x) * a) * s, y = (q.y + (p.y - q.y) * a) * s;
+    ctx.fillStyle = COLORS[i];
+    ctx.beginPath(); ctx.arc(x, y, Math.max(4, 12 * 256 * s), 0, 2 * Math.PI); ctx.fill();
+    ctx.strokeStyle = "#fff"; ctx.beginPath(); ctx.moveTo(x, y);
+    ctx.lineTo(x + icos(p.angle) / 16384 * 20, y + isin(p.angle) / 16384 * 20); ctx.stroke();
+    ctx.fillText(`${p.score}${i === myPlayer ? " you" : ""}`, x + 10, y - 10);
+  }
+  ctx.fillStyle = "#ff8";
+  for (const b of cur.bullets) ctx.fillRect(b.x * s - 2, b.y * s - 2, 4, 4);
+  requestAnimationFrame(draw);
+}
+requestAnimationFrame(draw);
