@@ -110,6 +110,7 @@ type loop struct {
 	in, out []byte
 	passes  []time.Duration // this second's pass times
 	rates   rateWindow
+	uid     uint32 // the UID the shim's filter was last given
 
 	launch, leave atomic.Bool
 	stats         atomic.Value // string: the last stats JSON
@@ -148,6 +149,7 @@ func (l *loop) pass() {
 			l.cb.Call("onEvent", string(j))
 		}
 	}
+	l.filter()
 	l.out = l.s.AppendOutgoing(l.out[:0])
 	if len(l.out) > 0 {
 		if arr, err := safejs.Global().Get("Uint8Array"); err == nil {
@@ -159,6 +161,20 @@ func (l *loop) pass() {
 		}
 	}
 	l.passes = append(l.passes, time.Since(began))
+}
+
+// filter tells the shim which UIDs to keep frames for, when they change.
+func (l *loop) filter() {
+	uids := l.s.UIDs()
+	if uids[0] == l.uid {
+		return
+	}
+	l.uid = uids[0]
+	list := make([]any, len(uids))
+	for i, u := range uids {
+		list[i] = float64(u)
+	}
+	l.shim.Call("setUIDs", list)
 }
 
 // rateWindow turns counters into per-second rates.
@@ -258,13 +274,7 @@ func main() {
 			started = true
 			l.cb = args[1]
 			l.s = session.New(config(jc), &jsGame{cb: args[1], cmdBuf: buf}, l.now())
-			if uids := l.s.UIDs(); len(uids) > 0 {
-				list := make([]any, len(uids))
-				for i, u := range uids {
-					list[i] = float64(u)
-				}
-				shim.Call("setUIDs", list)
-			}
+			l.filter()
 			go l.run() // the loop runs outside the callback: nothing here blocks
 			return true
 		},

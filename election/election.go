@@ -1,0 +1,411 @@
+package election
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"fmt"
+)
+
+// Profile is the election's timing.
+type Profile struct {
+	Name string
+	// RequestPeriodMS: how often an undecided copy asks for the server.
+	RequestPeriodMS int64
+	// WaitMS: how long a copy that hears no server waits before serving.
+	WaitMS int64
+	// BeaconPeriodMS: how often a server announces itself.
+	BeaconPeriodMS int64
+	// AnnouncePeriodMS: how often undecided copies and clients announce
+	// their start time.
+	AnnouncePeriodMS int64
+	// CandidateTTLMS: a copy not heard from for this long is forgotten.
+	CandidateTTLMS int64
+	// ServerTimeoutMS: a server not heard from for this long is gone.
+	ServerTimeoutMS int64
+	// ReelectWaitMS: after the server is gone, how long the first of the
+	// survivors waits before serving (the others already know it).
+	ReelectWaitMS int64
+}
+
+var (
+	// Local is for BroadcastChannel tabs: delivery takes milliseconds, so
+	// a copy alone need wait only a few request periods (see
+	// TestElectionRuns for the measured times and the absence of splits
+	// with 20 % loss).
+	Local = Profile{Name: "local", RequestPeriodMS: 100, WaitMS: 500, BeaconPeriodMS: 1000,
+		AnnouncePeriodMS: 250, CandidateTTLMS: 1500, ServerTimeoutMS: 3000, ReelectWaitMS: 200}
+	// Gossip is for the WebXDC realtime channel, where a peer may be heard
+	// only seconds after it joined (delays up to 2 s each way are
+	// simulated): a copy alone waits long enough for a round trip and a
+	// lost beacon or two.
+	Gossip = Profile{Name: "gossip", RequestPeriodMS: 500, WaitMS: 4500, BeaconPeriodMS: 1000,
+		AnnouncePeriodMS: 1000, CandidateTTLMS: 5000, ServerTimeoutMS: 6000, ReelectWaitMS: 2500}
+)
+
+// Role is what a copy is.
+type Role uint8
+
+const (
+	Undecided Role = iota
+	Server
+	Client
+)
+
+func (r Role) String() string {
+	switch r {
+	case Server:
+		return "server"
+	case Client:
+		return "client"
+	}
+	return "undecided"
+}
+
+// EventKind says what happened.
+type EventKind uint8
+
+const (
+	// RoleDecided: this copy became Role; Server is the server's identity.
+	RoleDecided EventKind = iota + 1
+	// NewServer: this copy's server changed (a split resolved in the lobby,
+	// or a new server after one left): its engine must join it.
+	NewServer
+	// SplitDetected: another server runs a game beside this copy's.
+	SplitDetected
+	// ServerLost: this copy's server is gone; a new election runs.
+	ServerLost
+	// UIDChanged: another copy had this copy's UID; it drew a new one.
+	UIDChanged
+)
+
+var eventNames = [...]string{RoleDecided: "role decided", NewServer: "new server", SplitDetected: "split detected",
+	ServerLost: "server lost", UIDChanged: "uid changed"}
+
+func (k EventKind) String() string { return eventNames[k] }
+
+// Event is something that happened, returned by Update and Handle.
+type Event struct {
+	Kind   EventKind
+	Role   Role
+	Server Identity // the server concerned
+}
+
+func (e Event) String() string {
+	return fmt.Sprintf("%v: %v (server %.0f/%08x)", e.Kind, e.Role, e.Server.StartMS, e.Server.Tie)
+}
+
+// Config configures an election.
+type Config struct {
+	Profile Profile
+	// StartMS is this copy's start time: Date.now() at page load.
+	StartMS float64
+	// Send puts a frame on the channel. It must not retain it.
+	Send func(frame []byte)
+	// Rand draws UIDs and the tie-break; nil means crypto/rand.
+	Rand func() uint32
+}
+
+// maxCandidates bounds the copies an election remembers.
+const maxCandidates = 64
+
+type candidate struct {
+	uid    uint32
+	id     Identity
+	seenMS int64
+}
+
+// Counters are what an election counted.
+type Counters struct {
+	Requests, Answers, Candidates int64 // election messages handled
+	Malformed                     int64 // dropped: answers or announcements that do not parse
+	RoleChanges                   int64 // decisions after the first
+}
+
+// Election is one copy's part in electing the server.
+type Election struct {
+	cfg  Config
+	self Identity
+	uid  uint32
+	role Role
+
+	server        Identity
+	serverHeardMS int64
+	inGame        bool
+	splits        []Identity // servers reported as splits, to report each once
+
+	waitFromMS     int64
+	waitMS         int64
+	lastRequestMS  int64
+	lastAnnounceMS int64
+	lastBeaconMS   int64
+	cands          []candidate
+	decided        bool
+
+	events []Event // since the last Update
+	ret    []Event // what Update returned last
+	buf    []byte
+	stats  Counters
+}
+
+// New starts an election at now. It sends its first request on the first
+// Update.
+func New(cfg Config, now int64) *Election {
+	if cfg.Rand == nil {
+		cfg.Rand = cryptoRand
+	}
+	e := &Election{cfg: cfg, waitFromMS: now, waitMS: cfg.Profile.WaitMS}
+	e.self = Identity{StartMS: cfg.StartMS, Tie: e.draw()}
+	e.uid = e.draw()
+	e.lastRequestMS = now - cfg.Profile.RequestPeriodMS
+	e.lastAnnounceMS = now - cfg.Profile.AnnouncePeriodMS
+	return e
+}
+
+func cryptoRand() uint32 {
+	var b [4]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("election: no randomness: " + err.Error()) // crypto/rand never fails on supported platforms
+	}
+	return binary.LittleEndian.Uint32(b[:])
+}
+
+// draw returns a random value that is a valid UID (and so a valid tie-break).
+func (e *Election) draw() uint32 {
+	for {
+		if u := e.cfg.Rand(); ValidUID(u) {
+			return u
+		}
+	}
+}
+
+// Role is this copy's role.
+func (e *Election) Role() Role { return e.role }
+
+// Self is this copy's identity.
+func (e *Election) Self() Identity { return e.self }
+
+// Server is the identity of this copy's server (itself when it serves).
+func (e *Election) Server() Identity { return e.server }
+
+// UID is this copy's UID as a client; a server's game frames use ServerUID.
+func (e *Election) UID() uint32 { return e.uid }
+
+// Counters returns what the election counted.
+func (e *Election) Counters() Counters { return e.stats }
+
+// SetInGame tells the election whether this copy's game has started: a
+// server then no longer steps down for an earlier one, and a client no
+// longer switches.
+func (e *Election) SetInGame(on bool) { e.inGame = on }
+
+func (e *Election) emit(k EventKind) {
+	e.events = append(e.events, Event{Kind: k, Role: e.role, Server: e.server})
+}
+
+func (e *Election) send(f []byte) { e.cfg.Send(f); e.buf = f[:0] }
+
+// decide makes this copy role with server srv.
+func (e *Election) decide(role Role, srv Identity) {
+	if e.decided {
+		e.stats.RoleChanges++
+	}
+	e.decided = true
+	e.role, e.server = role, srv
+	e.emit(RoleDecided)
+}
+
+// Handle takes a frame from the channel and reports whether it was an
+// election message (consumed) rather than a game frame. Events it causes
+// are returned by the next Update.
+func (e *Election) Handle(now int64, f []byte) bool {
+	switch {
+	case IsRequest(f):
+		e.stats.Requests++
+		if e.role == Server {
+			e.send(AppendAnswer(e.buf[:0], e.self))
+			e.lastBeaconMS = now
+		}
+		return true
+	case IsAnswer(f):
+		id, err := ParseAnswer(f)
+		if err != nil {
+			e.stats.Malformed++
+			return true
+		}
+		e.stats.Answers++
+		e.onServer(now, id)
+		return true
+	case len(f) >= 8 && binary.LittleEndian.Uint32(f) == CandidateAddr:
+		id, err := parseCandidate(f[8:])
+		if err != nil {
+			e.stats.Malformed++
+			return true
+		}
+		e.stats.Candidates++
+		e.onCandidate(now, binary.LittleEndian.Uint32(f[4:]), id)
+		return true
+	}
+	return false
+}
+
+// onServer handles a server's answer or beacon.
+func (e *Election) onServer(now int64, id Identity) {
+	if id == e.self {
+		return // our own beacon, echoed by someone: nothing to learn
+	}
+	e.forget(id)
+	switch e.role {
+	case Undecided:
+		e.decide(Client, id)
+		e.serverHeardMS = now
+	case Client:
+		switch {
+		case id == e.server:
+			e.serverHeardMS = now
+		case id.Before(e.server) && !e.inGame:
+			e.server, e.serverHeardMS = id, now
+			e.stats.RoleChanges++
+			e.emit(NewServer)
+		case id.Before(e.server):
+			e.split(id)
+		}
+	case Server:
+		switch {
+		case id.Before(e.self) && !e.inGame:
+			e.decide(Client, id) // step down: our clients hear it too, and follow
+			e.serverHeardMS = now
+		case id.Before(e.self):
+			e.split(id)
+		default:
+			// A later server: make sure it hears us, so that it steps down.
+			e.send(AppendAnswer(e.buf[:0], e.self))
+			e.lastBeaconMS = now
+		}
+	}
+}
+
+func (e *Election) split(id Identity) {
+	for _, s := range e.splits {
+		if s == id {
+			return
+		}
+	}
+	if len(e.splits) < maxCandidates {
+		e.splits = append(e.splits, id)
+	}
+	e.events = append(e.events, Event{Kind: SplitDetected, Role: e.role, Server: id})
+}
+
+// onCandidate records another copy's announcement.
+func (e *Election) onCandidate(now int64, uid uint32, id Identity) {
+	if uid == e.uid && id != e.self {
+		e.uid = e.draw() // two copies drew the same UID: ours goes
+		e.emit(UIDChanged)
+	}
+	if id == e.self {
+		return
+	}
+	for i := range e.cands {
+		if e.cands[i].id == id {
+			e.cands[i].uid, e.cands[i].seenMS = uid, now
+			return
+		}
+	}
+	c := candidate{uid: uid, id: id, seenMS: now}
+	if len(e.cands) < maxCandidates {
+		e.cands = append(e.cands, c)
+		return
+	}
+	oldest := 0
+	for i := range e.cands {
+		if e.cands[i].seenMS < e.cands[oldest].seenMS {
+			oldest = i
+		}
+	}
+	e.cands[oldest] = c
+}
+
+// forget drops a candidate: it turned out to be a server.
+func (e *Election) forget(id Identity) {
+	for i := range e.cands {
+		if e.cands[i].id == id {
+			e.cands = append(e.cands[:i], e.cands[i+1:]...)
+			return
+		}
+	}
+}
+
+// ServerGone tells the election that the engine lost the server (its
+// connection timed out or the server said it was leaving).
+func (e *Election) ServerGone(now int64) {
+	if e.role == Client {
+		e.lose(now)
+	}
+}
+
+func (e *Election) lose(now int64) {
+	lost := e.server
+	e.forget(lost)
+	e.role = Undecided
+	e.inGame = false
+	e.emit(ServerLost)
+	e.server = Identity{}
+	e.waitFromMS, e.waitMS = now, e.cfg.Profile.ReelectWaitMS
+	e.lastRequestMS = now - e.cfg.Profile.RequestPeriodMS
+}
+
+// Update does what is due at now and returns what happened since the last
+// Update. The slice is valid until the next Update.
+func (e *Election) Update(now int64) []Event {
+	p := &e.cfg.Profile
+	live := e.cands[:0]
+	for _, c := range e.cands {
+		if now-c.seenMS <= p.CandidateTTLMS {
+			live = append(live, c)
+		}
+	}
+	e.cands = live
+	switch e.role {
+	case Undecided:
+		if now-e.lastRequestMS >= p.RequestPeriodMS {
+			e.send(AppendRequest(e.buf[:0]))
+			e.lastRequestMS = now
+		}
+		e.announce(now)
+		if now-e.waitFromMS >= e.waitMS && e.first() {
+			e.decide(Server, e.self)
+			e.send(AppendAnswer(e.buf[:0], e.self))
+			e.lastBeaconMS = now
+		}
+	case Server:
+		if now-e.lastBeaconMS >= p.BeaconPeriodMS {
+			e.send(AppendAnswer(e.buf[:0], e.self))
+			e.lastBeaconMS = now
+		}
+	case Client:
+		e.announce(now)
+		if now-e.serverHeardMS > p.ServerTimeoutMS {
+			e.lose(now)
+		}
+	}
+	e.ret = append(e.ret[:0], e.events...)
+	e.events = e.events[:0]
+	return e.ret
+}
+
+func (e *Election) announce(now int64) {
+	if now-e.lastAnnounceMS >= e.cfg.Profile.AnnouncePeriodMS {
+		e.send(appendCandidate(e.buf[:0], e.uid, e.self))
+		e.lastAnnounceMS = now
+	}
+}
+
+// first reports whether no live candidate comes before this copy.
+func (e *Election) first() bool {
+	for _, c := range e.cands {
+		if c.id.Before(e.self) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,116 @@
+package election
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+)
+
+// Reserved UIDs.
+const (
+	// ServerUID is the server's UID for game frames, as VectorDoom has it.
+	ServerUID uint32 = 1
+	// CandidateAddr is where ticnet's candidate announcements go: no peer
+	// has this UID, so VectorDoom ignores them.
+	CandidateAddr uint32 = 0xFFFFFFFF
+	// LocalClientAddr is the server's own client, inside its process
+	// (netcore.LocalClientAddr): never a channel UID either.
+	LocalClientAddr uint32 = 0xFFFFFFFE
+)
+
+// Message lengths.
+const (
+	RequestLen   = 4
+	AnswerLen    = 16
+	candidateLen = 8 + 4 + 8 + 4
+)
+
+var candidateMagic = [4]byte{'T', 'N', 'E', '1'}
+
+// Identity orders the copies of a game: the earlier start time wins, and
+// the tie-break settles equal start times.
+type Identity struct {
+	StartMS float64 // Date.now() at page load
+	Tie     uint32  // random, never 0; a ticnet server's game id
+}
+
+// Before reports whether a comes before b: a wins.
+func (a Identity) Before(b Identity) bool {
+	if a.StartMS != b.StartMS {
+		return a.StartMS < b.StartMS
+	}
+	return a.Tie < b.Tie
+}
+
+// IsRequest reports whether a frame is an election request: 42 42 42 42.
+func IsRequest(f []byte) bool {
+	return len(f) == RequestLen && f[0] == 42 && f[1] == 42 && f[2] == 42 && f[3] == 42
+}
+
+// AppendRequest appends a request.
+func AppendRequest(dst []byte) []byte { return append(dst, 42, 42, 42, 42) }
+
+// IsAnswer reports whether a frame has the shape of an answer or beacon.
+func IsAnswer(f []byte) bool {
+	return len(f) == AnswerLen && f[0] == 43 && f[1] == 43 && f[2] == 43 && f[3] == 43
+}
+
+// AppendAnswer appends an answer (or beacon) for the server id.
+func AppendAnswer(dst []byte, id Identity) []byte {
+	dst = append(dst, 43, 43, 43, 43)
+	dst = binary.LittleEndian.AppendUint32(dst, id.Tie)
+	return binary.LittleEndian.AppendUint64(dst, math.Float64bits(id.StartMS))
+}
+
+var (
+	errShape     = errors.New("not an election answer")
+	errStartTime = errors.New("start time is not a finite, non-negative number")
+)
+
+// ParseAnswer reads an answer. VectorDoom's leave the tie-break bytes as
+// they are (zero, normally); that is a valid tie-break too.
+func ParseAnswer(f []byte) (Identity, error) {
+	if !IsAnswer(f) {
+		return Identity{}, errShape
+	}
+	id := Identity{Tie: binary.LittleEndian.Uint32(f[4:]), StartMS: math.Float64frombits(binary.LittleEndian.Uint64(f[8:]))}
+	if math.IsNaN(id.StartMS) || math.IsInf(id.StartMS, 0) || id.StartMS < 0 {
+		return Identity{}, errStartTime
+	}
+	return id, nil
+}
+
+// appendCandidate appends a candidate announcement frame from uid.
+func appendCandidate(dst []byte, uid uint32, id Identity) []byte {
+	dst = binary.LittleEndian.AppendUint32(dst, CandidateAddr)
+	dst = binary.LittleEndian.AppendUint32(dst, uid)
+	dst = append(dst, candidateMagic[:]...)
+	dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(id.StartMS))
+	return binary.LittleEndian.AppendUint32(dst, id.Tie)
+}
+
+var errCandidate = errors.New("malformed candidate announcement")
+
+// parseCandidate reads the payload of a frame addressed to CandidateAddr.
+func parseCandidate(payload []byte) (Identity, error) {
+	if len(payload) != candidateLen-8 || [4]byte(payload[:4]) != candidateMagic {
+		return Identity{}, errCandidate
+	}
+	id := Identity{StartMS: math.Float64frombits(binary.LittleEndian.Uint64(payload[4:])),
+		Tie: binary.LittleEndian.Uint32(payload[12:])}
+	if math.IsNaN(id.StartMS) || math.IsInf(id.StartMS, 0) || id.StartMS < 0 || id.Tie == 0 {
+		return Identity{}, errCandidate
+	}
+	return id, nil
+}
+
+// ValidUID reports whether u may be a client's UID: not 0 (everyone), not
+// the server's, not reserved, and not a value whose bytes would make a
+// frame header look like an election message.
+func ValidUID(u uint32) bool {
+	switch u {
+	case 0, ServerUID, CandidateAddr, LocalClientAddr, 0x2A2A2A2A, 0x2B2B2B2B:
+		return false
+	}
+	return true
+}

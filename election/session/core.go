@@ -1,0 +1,185 @@
+package session
+
+import (
+	"github.com/ticnet/ticnet/election"
+	"github.com/ticnet/ticnet/netcore"
+)
+
+// Session is one copy of a game on the channel.
+type Session struct {
+	cfg    Config
+	game   netcore.Game
+	el     *election.Election
+	router election.Router
+	eng    *engine
+	lobby  *LobbyReport
+	events []Event
+	stats  Stats
+
+	out     []byte // outgoing frames, batched
+	scratch []byte
+	now     int64
+	left    bool
+}
+
+// New starts a session at now: its election sends its first request on
+// the first Update.
+func New(cfg Config, game netcore.Game, now int64) *Session {
+	if cfg.Timeout.TimeoutMS == 0 {
+		cfg.Timeout = netcore.Browser
+	}
+	s := &Session{cfg: cfg, game: game, now: now}
+	p := election.Local
+	if cfg.Election == ElectionGossip {
+		p = election.Gossip
+	}
+	s.el = election.New(election.Config{Profile: p, StartMS: cfg.StartTimeMS, Rand: cfg.Rand, Send: s.outFrame}, now)
+	s.router.Election = s.el
+	return s
+}
+
+// Role is this copy's role.
+func (s *Session) Role() Role {
+	switch s.el.Role() {
+	case election.Server:
+		return RoleServer
+	case election.Client:
+		return RoleClient
+	}
+	return RoleUndecided
+}
+
+// UIDs are the UIDs frames for this copy are addressed to (besides 0).
+func (s *Session) UIDs() []uint32 { return []uint32{s.el.UID(), uint32(ServerUID)} }
+
+// Election exposes the election, for tests and stats.
+func (s *Session) Election() *election.Election { return s.el }
+
+// Server is the engine's server, when this copy serves.
+func (s *Session) Server() *netcore.Server {
+	if s.eng == nil {
+		return nil
+	}
+	return s.eng.server
+}
+
+// Client is the engine's client, once the election has decided.
+func (s *Session) Client() *netcore.Client {
+	if s.eng == nil {
+		return nil
+	}
+	return s.eng.client
+}
+
+// gameUID is the UID this copy's game frames go out from.
+func (s *Session) gameUID() netcore.Addr { return netcore.Addr(s.router.GameUID()) }
+
+// Deliver takes one frame from the channel. It keeps no reference to it.
+func (s *Session) Deliver(f []byte) {
+	s.stats.FramesIn++
+	s.stats.BytesIn += int64(len(f))
+	from, payload, game := s.router.Route(s.now, f)
+	if !game {
+		return
+	}
+	if s.eng == nil || !s.eng.ch.push(netcore.Addr(from), payload) {
+		s.stats.Dropped++
+	}
+}
+
+// Launch asks the server to start the game (only the controller may).
+func (s *Session) Launch() {
+	if s.eng != nil {
+		s.eng.client.Launch()
+	}
+}
+
+// Leave leaves the game cleanly and stays out of the election.
+func (s *Session) Leave(now int64) {
+	s.left = true
+	if s.eng != nil {
+		if s.eng.server != nil {
+			s.eng.server.Shutdown(now)
+		}
+		s.eng.client.Leave(now)
+	}
+}
+
+func (s *Session) emit(e Event) { s.events = append(s.events, e) }
+
+// Update runs the election and the engine at now and returns what
+// happened. The slice is valid until the next Update.
+func (s *Session) Update(now int64) []Event {
+	s.now = now
+	s.events = s.events[:0]
+	if !s.left {
+		for _, ev := range s.el.Update(now) {
+			s.onElection(now, ev)
+		}
+	}
+	s.updateEngine(now)
+	if s.eng != nil && s.eng.client.State() == netcore.ClientInGame {
+		s.el.SetInGame(true)
+	}
+	return s.events
+}
+
+func (s *Session) onElection(now int64, ev election.Event) {
+	switch ev.Kind {
+	case election.RoleDecided:
+		role := RoleClient
+		if ev.Role == election.Server {
+			role = RoleServer
+		}
+		s.startEngine(now, role)
+		s.emit(Event{Kind: "role", Role: role, UID: uint32(s.gameUID()), ServerUID: ev.Server.Tie})
+	case election.NewServer:
+		s.startEngine(now, RoleClient)
+		s.emit(Event{Kind: "newServer", Role: RoleClient, ServerUID: ev.Server.Tie})
+	case election.SplitDetected:
+		s.emit(Event{Kind: "split", ServerUID: ev.Server.Tie})
+	case election.ServerLost:
+		s.eng = nil
+		s.lobby = nil
+		s.emit(Event{Kind: "serverLost"})
+	}
+}
+
+// engineEnded handles the engine's end: a client whose server vanished
+// tells the election, which elects a new one.
+func (s *Session) engineEnded(now int64, reason string) {
+	if s.left || s.el.Role() != election.Client {
+		return
+	}
+	if reason == netcore.ReasonTimeout || reason == netcore.ReasonServerLeft || reason == netcore.ReasonGameEnded {
+		s.el.ServerGone(now)
+	}
+}
+
+// Stats returns the session's live numbers (rates are the caller's).
+func (s *Session) Stats() Stats {
+	st := s.stats
+	st.Role = s.Role()
+	st.UID = uint32(s.gameUID())
+	st.Dropped += s.router.Counters().Malformed + s.router.Counters().Foreign + s.el.Counters().Malformed
+	if s.eng != nil {
+		c := s.eng.client
+		st.Gametic, st.Recvtic, st.Maketic = c.GameTic(), c.RecvTic(), c.MakeTic()
+		st.RTTMS = c.LatencyMS()
+		st.Protocol = c.Protocol()
+		cc := c.Counters()
+		st.Dropped += cc.Malformed + cc.Unexpected
+		st.Resends = cc.ResendRequests + cc.TicsResent
+		for _, p := range c.Lobby().Players {
+			st.Players = append(st.Players, p.Name)
+		}
+		if srv := s.eng.server; srv != nil {
+			sc := srv.Counters()
+			st.Substituted = sc.Substituted
+			st.Dropped += sc.Malformed + sc.Unexpected
+			st.Resends += sc.ResendRequests + sc.TicsResent
+			st.Players = srv.Players()
+		}
+	}
+	return st
+}

@@ -1,0 +1,109 @@
+// Package session is one copy of a game on a broadcast channel: the
+// election that decides who serves, the router that sorts the channel's
+// frames, and the lockstep engine in the role the election gave this copy
+// (server plus its own client, or client). It is what the browser binding
+// drives, and like the packages below it, it is sans-IO: frames come in
+// through Deliver, go out through AppendOutgoing, time comes in as an
+// argument, and what happened comes back as events.
+package session
+
+import (
+	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/wire"
+)
+
+// ServerUID is the server's UID on the channel, as VectorDoom has it.
+const ServerUID netcore.Addr = 1
+
+// Limits on what the session holds for the engine between two Updates.
+const (
+	maxInbox      = 1024
+	maxInboxBytes = 4 << 20
+)
+
+// ElectionProfile selects the election's timing.
+type ElectionProfile uint8
+
+const (
+	// ElectionLocal is for BroadcastChannel tabs: delivery is immediate.
+	ElectionLocal ElectionProfile = iota
+	// ElectionGossip is for the WebXDC realtime channel: peers appear late.
+	ElectionGossip
+)
+
+// Config configures a session.
+type Config struct {
+	Name        string
+	MaxPlayers  int
+	Election    ElectionProfile
+	Timeout     netcore.Profile // default netcore.Browser
+	Settings    wire.Settings   // asked for if this copy is the controller
+	StartTimeMS float64         // when the page loaded (Date.now()): earlier copies win the election
+	// Rand draws UIDs; nil means crypto/rand.
+	Rand func() uint32
+}
+
+// Role is what the election made of this copy.
+type Role string
+
+const (
+	RoleUndecided Role = "undecided"
+	RoleServer    Role = "server"
+	RoleClient    Role = "client"
+)
+
+// Event is something that happened, shaped for the JS API.
+type Event struct {
+	Kind      string       `json:"kind"`
+	Role      Role         `json:"role,omitempty"`
+	UID       uint32       `json:"uid,omitempty"`
+	ServerUID uint32       `json:"serverUID,omitempty"`
+	Player    *int         `json:"player,omitempty"`
+	Name      string       `json:"name,omitempty"`
+	Reason    string       `json:"reason,omitempty"`
+	Tic       uint32       `json:"tic,omitempty"`
+	Players   []int        `json:"players,omitempty"`
+	Lobby     *LobbyReport `json:"lobby,omitempty"`
+	Protocol  string       `json:"protocol,omitempty"`
+}
+
+// LobbyReport is the lobby as the JS API shows it.
+type LobbyReport struct {
+	Players    []LobbyPlayer `json:"players"`
+	Controller bool          `json:"controller"`
+	Player     int           `json:"player"`
+	MaxPlayers int           `json:"maxPlayers"`
+}
+
+// LobbyPlayer is one line of the lobby.
+type LobbyPlayer struct {
+	Name string `json:"name"`
+	Addr string `json:"addr"`
+}
+
+// Stats are the session's live numbers.
+type Stats struct {
+	Role            Role     `json:"role"`
+	UID             uint32   `json:"uid"`
+	Players         []string `json:"players"`
+	Gametic         uint32   `json:"gametic"`
+	Recvtic         uint32   `json:"recvtic"`
+	Maketic         uint32   `json:"maketic"`
+	RTTMS           int      `json:"rttMS"`
+	Protocol        string   `json:"protocol"`
+	FramesIn        int64    `json:"framesIn"`
+	FramesOut       int64    `json:"framesOut"`
+	BytesIn         int64    `json:"bytesIn"`
+	BytesOut        int64    `json:"bytesOut"`
+	FramesInPerSec  int64    `json:"framesInPerSec"`
+	FramesOutPerSec int64    `json:"framesOutPerSec"`
+	BytesInPerSec   int64    `json:"bytesInPerSec"`
+	BytesOutPerSec  int64    `json:"bytesOutPerSec"`
+	Dropped         int64    `json:"dropped"`
+	Resends         int64    `json:"resends"`
+	Substituted     int64    `json:"substituted"`
+	PassMedianUS    int64    `json:"passMedianUS"`
+	PassP99US       int64    `json:"passP99US"`
+}
+
+func intp(v int) *int { return &v }

@@ -1,0 +1,197 @@
+package session
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/simnet"
+	"github.com/ticnet/ticnet/netcore/testgame"
+	"github.com/ticnet/ticnet/netcore/wire"
+)
+
+// copyOf is one copy of the game on the simulated channel.
+type copyOf struct {
+	node   *simnet.Node
+	s      *Session
+	game   *testgame.Game
+	events []Event
+	closed bool
+}
+
+type channelSim struct {
+	net   *simnet.Network
+	peers []*copyOf
+	seed  uint64
+	batch []byte
+}
+
+func newSim(seed uint64, link simnet.Link) *channelSim {
+	return &channelSim{net: simnet.New(seed, link), seed: seed}
+}
+
+// add opens a copy at the current time, started at startMS.
+func (c *channelSim) add(startMS float64, profile ElectionProfile) *copyOf {
+	r := rand.New(rand.NewPCG(c.seed, uint64(len(c.peers))+1))
+	g := testgame.New(c.seed*100 + uint64(len(c.peers)))
+	cfg := Config{Name: fmt.Sprintf("copy%d", len(c.peers)), Election: profile, StartTimeMS: startMS,
+		Rand: r.Uint32, Settings: wire.Settings{TicDup: 1, ExtraTics: 1, Episode: 1, Map: 1, NewSync: true, LoadGame: -1}}
+	p := &copyOf{node: c.net.AddNode(), game: g}
+	p.s = New(cfg, g, c.net.Now())
+	c.peers = append(c.peers, p)
+	return p
+}
+
+// step advances 5 ms: delivers, updates, sends.
+func (c *channelSim) step() {
+	now := c.net.Now() + 5
+	c.net.AdvanceTo(now)
+	for _, p := range c.peers {
+		if p.closed {
+			continue
+		}
+		for f, ok := p.node.Receive(); ok; f, ok = p.node.Receive() {
+			p.s.Deliver(f)
+		}
+		p.events = append(p.events, p.s.Update(now)...)
+		c.batch = p.s.AppendOutgoing(c.batch[:0])
+		for b := c.batch; len(b) >= 4; {
+			n := int(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24)
+			p.node.Broadcast(b[4 : 4+n])
+			b = b[4+n:]
+		}
+	}
+}
+
+func (c *channelSim) runUntil(t *testing.T, what string, maxMS int64, done func() bool) {
+	t.Helper()
+	end := c.net.Now() + maxMS
+	for !done() {
+		if c.net.Now() > end {
+			t.Fatalf("%s: not within %d ms; %s", what, maxMS, c.describe())
+		}
+		c.step()
+	}
+}
+
+func (c *channelSim) describe() string {
+	d := ""
+	for i, p := range c.peers {
+		st := "-"
+		if cl := p.s.Client(); cl != nil {
+			st = fmt.Sprintf("%v/%d players/tic %d", cl.State(), len(cl.Lobby().Players), cl.GameTic())
+		}
+		d += fmt.Sprintf(" [%d %v closed=%v %s]", i, p.s.Role(), p.closed, st)
+	}
+	return d
+}
+
+func (c *channelSim) open() []*copyOf {
+	var o []*copyOf
+	for _, p := range c.peers {
+		if !p.closed {
+			o = append(o, p)
+		}
+	}
+	return o
+}
+
+// oneLobby reports whether the open copies have one server and all sit in
+// its lobby.
+func (c *channelSim) oneLobby() bool {
+	open := c.open()
+	servers := 0
+	for _, p := range open {
+		if p.s.Role() == RoleServer {
+			servers++
+		}
+		cl := p.s.Client()
+		if cl == nil || cl.State() != netcore.ClientWaitingLaunch || len(cl.Lobby().Players) != len(open) {
+			return false
+		}
+	}
+	return servers == 1
+}
+
+func (c *channelSim) controller() *copyOf {
+	for _, p := range c.open() {
+		if p.s.Client().Lobby().IsController {
+			return p
+		}
+	}
+	return nil
+}
+
+func (c *channelSim) allAt(tic uint32) bool {
+	for _, p := range c.open() {
+		if p.s.Client() == nil || p.s.Client().GameTic() < tic {
+			return false
+		}
+	}
+	return true
+}
+
+func sameSums(t *testing.T, peers []*copyOf, want int) {
+	t.Helper()
+	compared := 0
+	for tic := 0; ; tic++ {
+		var ref uint32
+		n := 0
+		for _, p := range peers {
+			if s := p.game.Sums(); tic < len(s) {
+				if n == 0 {
+					ref = s[tic]
+				} else if s[tic] != ref {
+					t.Fatalf("tic %d differs", tic)
+				}
+				n++
+			}
+		}
+		if n == 0 {
+			break
+		}
+		if n > 1 {
+			compared++
+		}
+	}
+	if compared < want {
+		t.Fatalf("compared %d tics, want %d", compared, want)
+	}
+}
+
+func TestCopiesElectOneServerPlayAndSurviveTheServerLeaving(t *testing.T) {
+	c := newSim(1, simnet.Link{LatencyMS: 2, JitterMS: 2})
+	for i := range 4 {
+		c.add(1000+float64(i*37), ElectionLocal)
+		for range 10 {
+			c.step()
+		}
+	}
+	c.runUntil(t, "one server, one lobby", 5000, c.oneLobby)
+	c.controller().s.Launch()
+	c.runUntil(t, "400 tics everywhere", 30000, func() bool { return c.allAt(400) })
+	sameSums(t, c.open(), 400)
+	for _, p := range c.open() {
+		if !p.s.Client().Extended() {
+			t.Fatal("browser copies did not negotiate the extension")
+		}
+	}
+	// The server's tab closes.
+	var server *copyOf
+	for _, p := range c.open() {
+		if p.s.Role() == RoleServer {
+			server = p
+		}
+	}
+	server.closed = true
+	server.node.SetSilent(true)
+	closedAt := c.net.Now()
+	c.runUntil(t, "a new server and everyone in its lobby", 10000, c.oneLobby)
+	took := c.net.Now() - closedAt
+	t.Logf("new lobby %d ms after the server closed", took)
+	limit := netcore.Browser.TimeoutMS + 1000
+	if took > limit {
+		t.Fatalf("took %d ms, want at most %d", took, limit)
+	}
+}
