@@ -166,7 +166,7 @@ func (l *loop) pass() {
 // filter tells the shim which UIDs to keep frames for, when they change.
 func (l *loop) filter() {
 	uids := l.s.UIDs()
-	if uids[0] == l.uid {
+	if uids[0] == l.uid { // the candidate address never changes
 		return
 	}
 	l.uid = uids[0]

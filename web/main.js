@@ -9,7 +9,7 @@ const botSeed = params.get("bot");
 const TIC_MS = 1000 / 35;
 const COLORS = ["#e6194b", "#3cb44b", "#ffe119", "#4363d8", "#f58231", "#911eb4", "#46f0f0", "#f032e6"];
 
-const game = new Game();
+let game = new Game();
 let prev = game.snapshot(), cur = prev, curAt = performance.now();
 const sums = [];            // [tic, checksum] of the last 64 tics
 let role = "undecided", uid = 0, lobby = null, started = false, myPlayer = -1, lastEvent = null;
@@ -56,7 +56,11 @@ function onEvent(e) {
   switch (e.kind) {
     case "role": role = e.role; uid = e.uid; break;
     case "lobby": lobby = e.lobby; break;
-    case "start": started = true; myPlayer = e.player; break;
+    case "start":
+      // A new game (a new server's, say) starts from the beginning.
+      game = new Game(); sums.length = 0; prev = cur = game.snapshot();
+      started = true; myPlayer = e.player; break;
+    case "serverLost": case "newServer": started = false; lobby = null; break;
     case "disconnect": started = false; break;
   }
   renderLobby();

@@ -49,8 +49,12 @@ func (s *Session) Role() Role {
 	return RoleUndecided
 }
 
-// UIDs are the UIDs frames for this copy are addressed to (besides 0).
-func (s *Session) UIDs() []uint32 { return []uint32{s.el.UID(), uint32(ServerUID)} }
+// UIDs are the addresses of the frames this copy wants besides those to
+// everyone: its own UID (ServerUID when it serves) and the election's
+// candidate address. A shim that filters frames keeps these.
+func (s *Session) UIDs() []uint32 {
+	return []uint32{uint32(s.gameUID()), election.CandidateAddr}
+}
 
 // Election exposes the election, for tests and stats.
 func (s *Session) Election() *election.Election { return s.el }
