@@ -32,14 +32,14 @@ var (
 	// a copy alone need wait only a few request periods (see
 	// TestElectionRuns for the measured times and the absence of splits
 	// with 20 % loss).
-	Local = Profile{Name: "local", RequestPeriodMS: 100, WaitMS: 500, BeaconPeriodMS: 1000,
-		AnnouncePeriodMS: 250, CandidateTTLMS: 1500, ServerTimeoutMS: 3000, ReelectWaitMS: 200}
+	Local = Profile{Name: "local", RequestPeriodMS: 100, WaitMS: 500, BeaconPeriodMS: 250,
+		AnnouncePeriodMS: 250, CandidateTTLMS: 1500, ServerTimeoutMS: 3000, ReelectWaitMS: 0}
 	// Gossip is for the WebXDC realtime channel, where a peer may be heard
 	// only seconds after it joined (delays up to 2 s each way are
 	// simulated): a copy alone waits long enough for a round trip and a
 	// lost beacon or two.
-	Gossip = Profile{Name: "gossip", RequestPeriodMS: 500, WaitMS: 4500, BeaconPeriodMS: 1000,
-		AnnouncePeriodMS: 1000, CandidateTTLMS: 5000, ServerTimeoutMS: 6000, ReelectWaitMS: 2500}
+	Gossip = Profile{Name: "gossip", RequestPeriodMS: 500, WaitMS: 4500, BeaconPeriodMS: 500,
+		AnnouncePeriodMS: 1000, CandidateTTLMS: 5000, ServerTimeoutMS: 6000, ReelectWaitMS: 0}
 )
 
 // Role is what a copy is.
@@ -105,6 +105,13 @@ type Config struct {
 	Rand func() uint32
 }
 
+// A new server beacons every burstPeriodMS for burstMS: the copies waiting
+// for it hear it at once even if a beacon or two is lost.
+const (
+	burstMS       = 600
+	burstPeriodMS = 100
+)
+
 // maxCandidates bounds the copies an election remembers.
 const maxCandidates = 64
 
@@ -138,6 +145,7 @@ type Election struct {
 	lastRequestMS  int64
 	lastAnnounceMS int64
 	lastBeaconMS   int64
+	burstUntilMS   int64 // a new server beacons faster until then
 	cands          []candidate
 	decided        bool
 
@@ -376,9 +384,14 @@ func (e *Election) Update(now int64) []Event {
 			e.decide(Server, e.self)
 			e.send(AppendAnswer(e.buf[:0], e.self))
 			e.lastBeaconMS = now
+			e.burstUntilMS = now + burstMS
 		}
 	case Server:
-		if now-e.lastBeaconMS >= p.BeaconPeriodMS {
+		period := p.BeaconPeriodMS
+		if now < e.burstUntilMS {
+			period = min(period, burstPeriodMS)
+		}
+		if now-e.lastBeaconMS >= period {
 			e.send(AppendAnswer(e.buf[:0], e.self))
 			e.lastBeaconMS = now
 		}
