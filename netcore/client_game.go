@@ -15,6 +15,7 @@ type sentTic struct {
 type sendSide struct {
 	maketic    uint32
 	lastClock  int64 // last adjusted clock tic seen
+	firstMS    int64 // the first tic is built at this time
 	queue      [BackupTics]sentTic
 	last       TicCmd // the command built before, the reference's diff base
 	ackPending bool   // received tics not yet acknowledged
@@ -77,8 +78,24 @@ func (c *Client) startGame(now int64) {
 	c.report.Sums = c.report.Sums[:0]
 	c.recv = recvSide{lastGameDataMS: now}
 	c.loop = loopSide{}
+	c.send.firstMS = now
+	if !c.extended {
+		c.send.firstMS += ReferenceStartDelayMS
+	}
 	c.send.lastClock = c.clockTic(now) - 1 // build tic 0 on the first pass
 }
+
+// ReferenceStartDelayMS is how long after GAMESTART a client in a reference
+// game builds its first tic. A real Chocolate Doom client reads the network
+// every 100 ms while it waits for GAMESTART, and learns its player number
+// only after the pass that brought it: a tic that reaches it in that same
+// pass is stored as if it were player 0, player 0's command for that tic is
+// dropped, and its game says "Player 1 left the game" at tic 0 (seen with
+// Debian's build, in d_loop.c's D_StartNetGame and D_ReceiveTic). Real
+// clients load their level for about a second before their first tic, so
+// they never do this to each other; a ticnet client waits long enough for
+// every peer to have taken its GAMESTART.
+const ReferenceStartDelayMS = 500
 
 // clockTic is the adjusted clock in network tics.
 func (c *Client) clockTic(now int64) int64 {
@@ -105,6 +122,10 @@ func (c *Client) runGame(now int64) {
 // MaxClientLeadTics ahead of the game (spec §11.2).
 func (c *Client) buildTics(now int64) {
 	clock := c.clockTic(now)
+	if now < c.send.firstMS {
+		c.send.lastClock = clock - 1
+		return
+	}
 	if c.extended && clock < c.send.lastClock {
 		// The clock moved back: we were building too early. Wait for it
 		// to come back rather than build the same stretch twice.
@@ -151,7 +172,9 @@ func (c *Client) buildTic(now int64) {
 	c.sendTics(now, first, m)
 }
 
-// sendTics sends the commands for tics [first, last] with the current ack.
+// sendTics sends the commands for tics [first, last] with the current ack,
+// in as many packets as it takes for each to fit a reference peer's receive
+// buffer.
 func (c *Client) sendTics(now int64, first, last uint32) {
 	g := &c.outGD
 	g.Ack = uint8(c.recv.start)
@@ -162,6 +185,12 @@ func (c *Client) sendTics(now int64, first, last uint32) {
 		g.Tics = append(g.Tics, wire.ClientTic{Latency: int16(c.sync.lastLatency), Diff: s.diff})
 	}
 	c.pkt = wire.Encode(c.pkt[:0], g, false, 0)
+	if len(c.pkt) > MaxDatagram && first < last {
+		mid := first + (last-first)/2
+		c.sendTics(now, first, mid)
+		c.sendTics(now, mid+1, last)
+		return
+	}
 	c.conn.send(now, c.pkt)
 	c.send.ackPending = false
 }

@@ -35,6 +35,14 @@ const ExtMaxClientLeadTics = 64
 // BackupTics is the length of every tic window and queue.
 const BackupTics = 128
 
+// MaxDatagram is the reference's receive buffer: a real Chocolate Doom peer
+// reads at most this many bytes of a datagram, so the engine splits what it
+// sends in reference GAMEDATA to fit.
+const MaxDatagram = 1500
+
+// DefaultPort is the reference's UDP port.
+const DefaultPort = 2342
+
 // Profile is a set of timeouts: how long a silent peer is waited for.
 type Profile struct {
 	Name string

@@ -9,4 +9,8 @@
 // what happened is returned as Events instead of being called back. The same
 // engine runs under a simulated network in tests (package simnet), a timer
 // in the browser, and a UDP socket in the native tools.
+//
+// The one piece of IO that lives here is UDP, the native transport (not
+// built for js): its reader goroutine feeds a queue that Recv drains without
+// blocking, so the engine above it stays sans-IO, and Close stops it.
 package netcore

@@ -22,6 +22,22 @@ type ServerConfig struct {
 	// under the extension protocol: right on a broadcast channel, where one
 	// frame reaches everyone. Off, each client gets its own copy (UDP).
 	BroadcastTics bool
+	// RecordTics makes the server note, for every tic it lets go, which
+	// players' commands it had (TicRecords): for logs and tests.
+	RecordTics bool
+}
+
+// TicRecord says which players' commands the server had for a tic when it
+// let the tic go: under the reference protocol when every player's command
+// was in and every client had acknowledged the tic, under the extension
+// protocol when the tic was sent.
+type TicRecord struct {
+	Tic uint32
+	// Players has bit p set if player p was in the game.
+	Players uint8
+	// Received has bit p set if player p's own command arrived; under the
+	// extension protocol the other players' were substituted.
+	Received uint8
 }
 
 // DefaultSubstituteAfterMS is the default deadline for late commands. It is
@@ -131,6 +147,8 @@ type Server struct {
 	recvWin   [BackupTics][MaxPlayers]recvCmd
 	ext       extServer
 
+	records []TicRecord
+
 	pkt   []byte
 	plist []*serverClient // players' scratch
 	inGD  wire.ClientGameData
@@ -189,12 +207,29 @@ func (s *Server) Shutdown(now int64) {
 	}
 }
 
+// Clients is the number of client slots in use: connected clients, and
+// those still in a disconnect handshake or lingering after one.
+func (s *Server) Clients() int {
+	n := 0
+	for _, sc := range s.slots {
+		if sc != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// TicRecords returns the tics the last Update let go, with ServerConfig
+// RecordTics set. The slice is valid until the next Update.
+func (s *Server) TicRecords() []TicRecord { return s.records }
+
 func (s *Server) emit(e Event) { s.events = append(s.events, e) }
 
 // Update receives what has arrived, does what is due at now, and returns
 // what happened. The slice is valid until the next Update.
 func (s *Server) Update(now int64) []Event {
 	s.events = s.events[:0]
+	s.records = s.records[:0]
 	for {
 		from, pkt, ok := s.tr.Recv()
 		if !ok {

@@ -249,7 +249,9 @@ func (s *Server) resendTics(now int64, sc *serverClient, first, last uint32) {
 	s.sendTics(now, sc, first, last)
 }
 
-// sendTics sends sc its queued tics [first, last] as reference GAMEDATA.
+// sendTics sends sc its queued tics [first, last] as reference GAMEDATA,
+// in as many packets as it takes for each to fit a reference peer's receive
+// buffer.
 func (s *Server) sendTics(now int64, sc *serverClient, first, last uint32) {
 	o := &s.out
 	o.Start = uint8(first)
@@ -257,7 +259,14 @@ func (s *Server) sendTics(now int64, sc *serverClient, first, last uint32) {
 	for t := first; t <= last; t++ {
 		o.Tics = append(o.Tics, sc.queue[t%BackupTics].tic)
 	}
-	sc.conn.sendMessage(now, o)
+	s.pkt = wire.Encode(s.pkt[:0], o, false, 0)
+	if len(s.pkt) > MaxDatagram && first < last {
+		mid := first + (last-first)/2
+		s.sendTics(now, sc, first, mid)
+		s.sendTics(now, sc, mid+1, last)
+		return
+	}
+	sc.conn.send(now, s.pkt)
 }
 
 // minAck is the lowest acknowledgement among connected clients.
@@ -312,13 +321,24 @@ func (s *Server) advanceWindow() {
 	}
 	for s.recvStart < s.minAck() {
 		row := &s.recvWin[s.recvStart%BackupTics]
+		var in uint8
 		for _, p := range players {
 			if !(row[p.player].seq == s.recvStart && row[p.player].active) {
 				return
 			}
+			in |= 1 << p.player
 		}
+		s.record(s.recvStart, in, in)
 		*row = [MaxPlayers]recvCmd{}
 		s.recvStart++
+	}
+}
+
+// record notes, when asked to, which players' commands the server had for
+// a tic it let go.
+func (s *Server) record(tic uint32, players, received uint8) {
+	if s.cfg.RecordTics {
+		s.records = append(s.records, TicRecord{Tic: tic, Players: players, Received: received})
 	}
 }
 
@@ -412,6 +432,7 @@ func (s *Server) extPump(now int64) {
 			x.anchorMS += late
 		}
 		x.history[seq%BackupTics] = histTic{seq: seq, valid: true, tic: t}
+		s.record(seq, t.InGame, t.InGame&^t.Substituted)
 		*row = [MaxPlayers]recvCmd{}
 		x.sendSeq++
 		s.recvStart = x.sendSeq

@@ -86,7 +86,9 @@ func FuzzRejected(f *testing.F)       { fuzzBody(f, func() Message { return &Rej
 func FuzzWaitingData(f *testing.F)    { fuzzBody(f, func() Message { return &WaitingData{} }) }
 func FuzzGameStart(f *testing.F)      { fuzzBody(f, func() Message { return &GameStart{} }) }
 func FuzzClientGameData(f *testing.F) { fuzzBody(f, func() Message { return &ClientGameData{} }) }
-func FuzzServerGameData(f *testing.F) { fuzzBody(f, func() Message { return &ServerGameData{LowResTurn: true} }) }
+func FuzzServerGameData(f *testing.F) {
+	fuzzBody(f, func() Message { return &ServerGameData{LowResTurn: true} })
+}
 func FuzzGameDataAck(f *testing.F)    { fuzzBody(f, func() Message { return &GameDataAck{} }) }
 func FuzzGameDataResend(f *testing.F) { fuzzBody(f, func() Message { return &GameDataResend{} }) }
 func FuzzReliableAck(f *testing.F)    { fuzzBody(f, func() Message { return &ReliableAck{} }) }
