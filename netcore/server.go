@@ -498,7 +498,7 @@ func (s *Server) sendWaitingData(now int64, to *serverClient) {
 	}
 	m.NumPlayers = uint8(len(players))
 	for _, p := range players {
-		m.Players = append(m.Players, wire.WaitingPlayer{Name: p.name, Addr: s.addrString(p.addr)})
+		m.Players = append(m.Players, wire.WaitingPlayer{Name: wire.Truncate(p.name), Addr: wire.Truncate(s.addrString(p.addr))})
 	}
 	src := to
 	if ctrl != nil {

@@ -39,8 +39,8 @@ func (m *WaitingData) AppendBody(dst []byte) []byte {
 		if i < len(m.Players) {
 			p = m.Players[i]
 		}
-		w.String(truncate(p.Name))
-		w.String(truncate(p.Addr))
+		w.String(p.Name)
+		w.String(p.Addr)
 	}
 	w.Bytes(m.WADSHA1[:])
 	w.Bytes(m.DEHSHA1[:])
@@ -68,8 +68,9 @@ func (m *WaitingData) DecodeBody(body []byte) error {
 	return bodyErr(&r, TypeWaitingData)
 }
 
-// truncate cuts a name or address to what the reference sends: 29 bytes.
-func truncate(s string) string {
+// Truncate cuts a name or address to what the reference puts in
+// WAITING_DATA: 29 bytes. A client ignores a lobby with a longer one.
+func Truncate(s string) string {
 	if len(s) >= MaxPlayerName {
 		return s[:MaxPlayerName-1]
 	}
