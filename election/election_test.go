@@ -351,3 +351,32 @@ func FuzzRouteNeverPanics(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkElection runs seeded elections (2-8 copies starting within 10 s,
+// 20 % loss; delays up to 2 s with Gossip) and reports the time from a
+// copy's start to its role being decided: median and 99th percentile.
+func BenchmarkElection(b *testing.B) {
+	for _, tc := range []struct {
+		p    Profile
+		link simnet.Link
+	}{
+		{Local, simnet.Link{LatencyMS: 1, JitterMS: 4, Loss: 0.2}},
+		{Gossip, simnet.Link{LatencyMS: 50, JitterMS: 1950, Loss: 0.2}},
+	} {
+		b.Run(tc.p.Name, func(b *testing.B) {
+			var decided []int64
+			for i := range b.N {
+				s, err := electionRun(tc.p, uint64(i), tc.link)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, in := range s.insts {
+					decided = append(decided, in.decidedAt)
+				}
+			}
+			slices.Sort(decided)
+			b.ReportMetric(float64(decided[len(decided)/2]), "median-ms")
+			b.ReportMetric(float64(decided[len(decided)*99/100]), "p99-ms")
+		})
+	}
+}
