@@ -240,6 +240,11 @@ func (c *Client) inWindow(tic uint32) bool {
 
 func (c *Client) storeTic(now int64, tic uint32, t *wire.ServerTic, substituted uint8) {
 	if !c.inWindow(tic) {
+		if c.recv.start-tic <= BackupTics {
+			c.stats.Duplicates++ // a copy of a tic we have: extratics at work
+		} else {
+			c.stats.Unexpected++ // beyond the window: dropped
+		}
 		return
 	}
 	slot := &c.recv.win[tic%BackupTics]

@@ -287,3 +287,40 @@ func TestBrokenPeerIsNamedByTheServerAtTheTicItDiverged(t *testing.T) {
 	}
 	t.Logf("server: %v at tic %d, %s", e.Event, e.Tic, e.Name)
 }
+
+func TestForgedTicSetsAreDroppedAndCounted(t *testing.T) {
+	s := start(t, Options{Players: 3, Seed: 15, Link: simnet.Link{LatencyMS: 10}})
+	if err := s.RunTics(100, 30000); err != nil {
+		t.Fatal(err)
+	}
+	victim := s.Peers[1]
+	forge := func(from netcore.Addr, start uint32) {
+		set := wire.TicSet{Start: start, Tics: []wire.SetTic{{ServerTic: wire.ServerTic{InGame: 7}, Substituted: 7}}}
+		raw := simnet.NewFrameTransport(s.Net.AddNode(), from)
+		raw.Send(victim.UID, wire.Encode(nil, &set, false, 0))
+	}
+	before := victim.Client.Counters().Unexpected
+	forge(0x6666, victim.Client.RecvTic()+1)       // from someone who is not the server
+	forge(ServerUID, victim.Client.RecvTic()+5000) // far outside the window
+	s.RunFor(100)
+	if got := victim.Client.Counters().Unexpected - before; got != 2 {
+		t.Fatalf("%d forged tic sets counted, want 2", got)
+	}
+	if err := s.RunTics(s.Peers[0].Client.GameTic()+200, 30000); err != nil {
+		t.Fatal(err)
+	}
+	checkSums(t, s, 300)
+	noDesync(t, s)
+}
+
+func TestDroneSeesEveryPlayerAndAgrees(t *testing.T) {
+	s := start(t, Options{Players: 3, Drones: 1, Seed: 16, Strict: true, Link: simnet.Link{LatencyMS: 15}})
+	if err := s.RunTics(500, 60000); err != nil {
+		t.Fatal(err)
+	}
+	drone := s.Peers[3]
+	if drone.Client.Player() != -1 {
+		t.Fatalf("the drone is player %d", drone.Client.Player())
+	}
+	checkSums(t, s, 500)
+}
