@@ -1,20 +1,21 @@
 #!/bin/sh
 # Installs what the end-to-end tests need, when it is missing: Debian's
-# chromium (browser tests), chocolate-doom, freedoom and tcpdump (interop
-# tests), and npm's @webxdc/webxdc-dev into a project-local folder ($1).
+# chromium (browser tests) and brotli (browser benchmarks), the real
+# Chocolate Doom, freedoom and tcpdump (interop tests, e2e/setup-chocolate.sh),
+# and npm's @webxdc/webxdc-dev into a project-local folder ($1).
 set -eu
 npmdir=${1:-.npm-local}
+here=$(dirname "$0")
 need=""
 command -v chromium >/dev/null 2>&1 || need="$need chromium"
-command -v chocolate-doom >/dev/null 2>&1 || need="$need chocolate-doom"
-[ -f /usr/share/games/doom/freedoom2.wad ] || need="$need freedoom"
-command -v tcpdump >/dev/null 2>&1 || need="$need tcpdump"
+command -v brotli >/dev/null 2>&1 || need="$need brotli"
 if [ -n "$need" ]; then
   echo "e2e/setup.sh: installing$need"
   if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $need >/dev/null
 fi
+sh "$here/setup-chocolate.sh"
 if [ ! -x "$npmdir/node_modules/.bin/webxdc-dev" ]; then
   echo "e2e/setup.sh: installing @webxdc/webxdc-dev into $npmdir"
   mkdir -p "$npmdir"

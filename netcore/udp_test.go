@@ -1,0 +1,272 @@
+//go:build !js
+
+package netcore
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"net/netip"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/ticnet/ticnet/netcore/wire"
+)
+
+// checkNoLeak fails the test if it ends with more goroutines than it began
+// with: each UDP transport's reader must be gone once it is closed.
+func checkNoLeak(t *testing.T) {
+	t.Helper()
+	before := runtime.NumGoroutine()
+	t.Cleanup(func() {
+		deadline := time.Now().Add(2 * time.Second)
+		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if after := runtime.NumGoroutine(); after > before {
+			t.Errorf("goroutines leaked: %d before, %d after", before, after)
+		}
+	})
+}
+
+func listen(t *testing.T) *UDP {
+	t.Helper()
+	u, err := ListenUDP("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { u.Close() })
+	return u
+}
+
+// recvWithin polls u until a datagram arrives or the limit passes.
+func recvWithin(t *testing.T, u *UDP, limit time.Duration) (Addr, []byte) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		if from, p, ok := u.Recv(); ok {
+			return from, p
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatalf("nothing received within %v", limit)
+	return 0, nil
+}
+
+func TestUDPNamesAddressesAsTheReference(t *testing.T) {
+	checkNoLeak(t)
+	u := listen(t)
+	def, _ := u.Peer(netip.MustParseAddrPort("127.0.0.1:2342"))
+	other, _ := u.Peer(netip.MustParseAddrPort("127.0.0.1:40123"))
+	if got := u.AddrString(def); got != "127.0.0.1" {
+		t.Errorf("default port shown as %q, want 127.0.0.1", got)
+	}
+	if got := u.AddrString(other); got != "127.0.0.1:40123" {
+		t.Errorf("other port shown as %q, want 127.0.0.1:40123", got)
+	}
+	var _ AddrNamer = u
+}
+
+func TestUDPGivesEachAddressOneStableAddr(t *testing.T) {
+	checkNoLeak(t)
+	a, b, c := listen(t), listen(t), listen(t)
+	toA, _ := b.Peer(a.LocalAddr())
+	if again, _ := b.Peer(a.LocalAddr()); again != toA {
+		t.Fatalf("the same address got %v, then %v", toA, again)
+	}
+	b.Send(toA, []byte("one"))
+	fromB, p := recvWithin(t, a, 2*time.Second)
+	if string(p) != "one" {
+		t.Fatalf("got %q", p)
+	}
+	c.Send(mustPeer(t, c, a.LocalAddr()), []byte("two"))
+	fromC, _ := recvWithin(t, a, 2*time.Second)
+	b.Send(toA, []byte("three"))
+	fromB2, p := recvWithin(t, a, 2*time.Second)
+	if fromB == fromC || fromB2 != fromB || string(p) != "three" {
+		t.Fatalf("b is %v then %v, c is %v", fromB, fromB2, fromC)
+	}
+	if ap, _ := a.AddrPort(fromB); ap != b.LocalAddr() {
+		t.Fatalf("b's Addr stands for %v, b is %v", ap, b.LocalAddr())
+	}
+	a.Send(fromB, []byte("back"))
+	if from, p := recvWithin(t, b, 2*time.Second); from != toA || string(p) != "back" {
+		t.Fatalf("b got %q from %v", p, from)
+	}
+}
+
+func mustPeer(t *testing.T, u *UDP, ap netip.AddrPort) Addr {
+	t.Helper()
+	a, ok := u.Peer(ap)
+	if !ok {
+		t.Fatal("address table full")
+	}
+	return a
+}
+
+func TestUDPReceivesDatagramsUpTo64KiB(t *testing.T) {
+	checkNoLeak(t)
+	a, b := listen(t), listen(t)
+	big := bytes.Repeat([]byte{0xa5, 0x5a, 0x01}, 65000/3)
+	b.Send(mustPeer(t, b, a.LocalAddr()), big)
+	if _, p := recvWithin(t, a, 2*time.Second); !bytes.Equal(p, big) {
+		t.Fatalf("received %d bytes, sent %d", len(p), len(big))
+	}
+	if s := b.Stats(); s.Oversize != 1 {
+		t.Fatalf("a %d-byte datagram not counted as oversize: %+v", len(big), s)
+	}
+}
+
+func TestUDPCountsDatagramsDroppedWhenItsQueueIsFull(t *testing.T) {
+	checkNoLeak(t)
+	conn, err := net.ListenUDP("udp4", net.UDPAddrFromAddrPort(netip.MustParseAddrPort("127.0.0.1:0")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := newUDP(conn, 4)
+	t.Cleanup(func() { a.Close() })
+	b := listen(t)
+	to := mustPeer(t, b, a.LocalAddr())
+	const n = 20
+	for i := range n {
+		b.Send(to, []byte{byte(i)})
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for a.Stats().Dropped < n-4 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	got := 0
+	for {
+		_, p, ok := a.Recv()
+		if !ok {
+			break
+		}
+		if int(p[0]) != got {
+			t.Fatalf("datagram %d arrived as number %d", p[0], got)
+		}
+		got++
+	}
+	if s := a.Stats(); got != 4 || s.Dropped != n-4 || s.Received != 4 {
+		t.Fatalf("received %d, stats %+v; want 4 received and %d dropped", got, s, n-4)
+	}
+}
+
+func TestUDPSendsNothingToAnUnknownAddr(t *testing.T) {
+	checkNoLeak(t)
+	u := listen(t)
+	u.Send(Broadcast, []byte("x"))
+	u.Send(7, []byte("x"))
+	if s := u.Stats(); s.Unroutable != 2 || s.Sent != 0 {
+		t.Fatalf("stats %+v", s)
+	}
+}
+
+func TestUDPCloseStopsItsReader(t *testing.T) {
+	before := runtime.NumGoroutine()
+	var us []*UDP
+	for range 5 {
+		u, err := ListenUDP("127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		us = append(us, u)
+	}
+	if n := runtime.NumGoroutine(); n < before+5 {
+		t.Fatalf("%d goroutines with 5 transports open, %d before", n, before)
+	}
+	for _, u := range us {
+		if err := u.Close(); err != nil {
+			t.Fatal(err)
+		}
+		u.Close() // twice is harmless
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Fatalf("%d goroutines after Close, %d before", n, before)
+	}
+}
+
+// walker is a small deterministic game for games over real sockets.
+type walker struct {
+	me   int
+	x    [MaxPlayers]int32
+	sum  uint32
+	sums []uint32
+}
+
+func (w *walker) BuildTiccmd(tic uint32) TicCmd {
+	return TicCmd{ForwardMove: int8(tic%7) - 3, AngleTurn: int16(w.me*100 + int(tic%5)), Buttons: uint8(tic % 3)}
+}
+
+func (w *walker) RunTic(tic uint32, cmds *[MaxPlayers]TicCmd, ingame *[MaxPlayers]bool) {
+	for p := range MaxPlayers {
+		if ingame[p] {
+			w.x[p] += int32(cmds[p].ForwardMove) + int32(cmds[p].AngleTurn)
+			w.sum = w.sum*31 + uint32(w.x[p]) + uint32(cmds[p].Buttons)
+		}
+	}
+	w.sums = append(w.sums, w.sum)
+}
+
+func (w *walker) Checksum() uint32 { return w.sum }
+
+// TestEngineOverUDPPlaysInStep plays a game on 127.0.0.1 under a real clock:
+// a server and two clients, each on its own socket, driven as the native
+// tools drive them. It asserts no timing, only that the game gets to tic
+// 105 and every copy ran the same tics.
+func TestEngineOverUDPPlaysInStep(t *testing.T) {
+	for _, protos := range [][]string{{wire.ProtocolChocolate}, nil} {
+		name := "proto=chocolate"
+		if protos == nil {
+			name = "proto=ticnet"
+		}
+		t.Run(name, func(t *testing.T) {
+			checkNoLeak(t)
+			srvT := listen(t)
+			srv := NewServer(ServerConfig{Profile: Reference}, srvT)
+			settings := wire.Settings{TicDup: 1, ExtraTics: 1, Episode: 1, Map: 1, Skill: 2, GameVersion: 4,
+				NewSync: true, LoadGame: -1}
+			var clients []*Client
+			var games []*walker
+			start := time.Now()
+			now := func() int64 { return time.Since(start).Milliseconds() }
+			for i := range 2 {
+				ct := listen(t)
+				g := &walker{me: i}
+				c := NewClient(ClientConfig{Name: fmt.Sprintf("p%d", i), Protocols: protos, Profile: Reference,
+					Settings: settings}, ct, mustPeer(t, ct, srvT.LocalAddr()), g, now())
+				clients, games = append(clients, c), append(games, g)
+			}
+			launched := false
+			deadline := time.Now().Add(20 * time.Second)
+			for time.Now().Before(deadline) {
+				n := now()
+				srv.Update(n)
+				for _, c := range clients {
+					c.Update(n)
+				}
+				if !launched && len(srv.Players()) == 2 && clients[0].State() == ClientWaitingLaunch {
+					clients[0].Launch()
+					launched = true
+				}
+				if clients[0].GameTic() >= 105 && clients[1].GameTic() >= 105 {
+					break
+				}
+				time.Sleep(2 * time.Millisecond)
+			}
+			for i, c := range clients {
+				if c.GameTic() < 105 {
+					t.Fatalf("client %d at tic %d (%v), server %v", i, c.GameTic(), c.State(), srv.State())
+				}
+				if c.Extended() != (protos == nil) {
+					t.Fatalf("client %d: extended %v with protocols %v", i, c.Extended(), protos)
+				}
+			}
+			for tic := range 105 {
+				if games[0].sums[tic] != games[1].sums[tic] {
+					t.Fatalf("tic %d: checksums %08x and %08x", tic, games[0].sums[tic], games[1].sums[tic])
+				}
+			}
+		})
+	}
+}
