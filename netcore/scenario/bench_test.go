@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
 )
 
@@ -105,5 +106,44 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 		if a := testing.AllocsPerRun(2000, s.Step); a != 0 {
 			t.Errorf("strict=%v: %v allocations per step of an 8-player game", strict, a)
 		}
+	}
+}
+
+// BenchmarkSubstituteDeadline measures the trade the extension's deadline
+// makes, for several deadlines: the share of commands substituted on the
+// lossy 8-player channel (lower is better: a substitute is input lost), and
+// the longest stall the others see when one player goes silent for 3 s
+// (players notice stalls over about 150 ms).
+func BenchmarkSubstituteDeadline(b *testing.B) {
+	for _, deadline := range []int64{50, 100, 150, 250} {
+		b.Run(fmt.Sprintf("deadline=%dms", deadline), func(b *testing.B) {
+			var substituted, commands float64
+			var worst int64
+			for i := range b.N {
+				s := New(Options{Players: 8, Seed: uint64(200 + i), Quiet: true, Link: lossy,
+					Server: netcore.ServerConfig{SubstituteAfterMS: deadline}})
+				if err := s.Start(); err != nil {
+					b.Fatal(err)
+				}
+				from := s.Server.Counters().Substituted
+				if err := s.RunTics(s.Peers[0].Client.GameTic()+2000, 600000); err != nil {
+					b.Fatal(err)
+				}
+				substituted += float64(s.Server.Counters().Substituted - from)
+				commands += 8 * 2000
+
+				q := New(Options{Players: 8, Seed: uint64(300 + i), Quiet: true, Link: simnet.Link{LatencyMS: 20, JitterMS: 10},
+					Server: netcore.ServerConfig{SubstituteAfterMS: deadline}})
+				if err := q.Start(); err != nil {
+					b.Fatal(err)
+				}
+				q.RunTics(300, 60000)
+				q.Peers[5].Node.SetSilent(true)
+				g, _ := ticGaps(q, q.Peers[1], 100)
+				worst = max(worst, slices.Max(g))
+			}
+			b.ReportMetric(100*substituted/commands, "substituted-%")
+			b.ReportMetric(float64(worst), "worst-stall-ms")
+		})
 	}
 }
