@@ -175,7 +175,19 @@ type demoStatus struct {
 		} `json:"players"`
 		Controller bool `json:"controller"`
 	} `json:"lobby"`
-	Stats json.RawMessage `json:"stats"`
+	Stats struct {
+		FramesInPerSec  int64 `json:"framesInPerSec"`
+		FramesOutPerSec int64 `json:"framesOutPerSec"`
+		BytesInPerSec   int64 `json:"bytesInPerSec"`
+		BytesOutPerSec  int64 `json:"bytesOutPerSec"`
+		PassMedianUS    int64 `json:"passMedianUS"`
+		PassP99US       int64 `json:"passP99US"`
+		Dropped         int64 `json:"dropped"`
+	} `json:"stats"`
+	Timing struct {
+		Role  *float64 `json:"role"`
+		Lobby *float64 `json:"lobby"`
+	} `json:"timing"`
 }
 
 // status reads a tab's status; ok is false while the page is not ready.

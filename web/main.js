@@ -14,6 +14,7 @@ let prev = game.snapshot(), cur = prev, curAt = performance.now();
 const sums = [];            // [tic, checksum] of the last 64 tics
 let role = "undecided", uid = 0, lobby = null, started = false, myPlayer = -1, lastEvent = null;
 const log = [];
+const timing = { role: null, lobby: null }; // ms from navigation to the first role and lobby
 
 // Input: keyboard, touch, or a seeded bot.
 const keys = new Set();
@@ -54,8 +55,8 @@ function onEvent(e) {
   log.push(e);
   if (log.length > 100) log.shift();
   switch (e.kind) {
-    case "role": role = e.role; uid = e.uid; break;
-    case "lobby": lobby = e.lobby; break;
+    case "role": role = e.role; uid = e.uid; if (timing.role === null) timing.role = performance.now(); break;
+    case "lobby": lobby = e.lobby; if (timing.lobby === null) timing.lobby = performance.now(); break;
     case "start":
       // A new game (a new server's, say) starts from the beginning.
       game = new Game(); sums.length = 0; prev = cur = game.snapshot();
@@ -73,7 +74,7 @@ globalThis.ticnetDemo = {
   status() {
     const st = net.stats();
     return JSON.stringify({ role, uid, players: st.players, gametic: st.gametic, started, player: myPlayer,
-      protocol: st.protocol, checksums: sums.map(([tic, sum]) => ({ tic, sum })), lobby, stats: st });
+      protocol: st.protocol, checksums: sums.map(([tic, sum]) => ({ tic, sum })), lobby, stats: st, timing });
   },
   launch() { net.launch(); },
   leave() { net.leave(); },

@@ -1,0 +1,182 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// statuses reads every tab's status.
+func statuses(t *testing.T, tabs []context.Context) []demoStatus {
+	t.Helper()
+	return waitFor(t, tabs, "statuses", 10*time.Second, func([]demoStatus) bool { return true })
+}
+
+// events returns the events a tab's page saw.
+func events(t *testing.T, ctx context.Context) []map[string]any {
+	t.Helper()
+	c, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	text, err := chromedp.Run(c, chromedp.Evaluate[string](`ticnetDemo.events()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []map[string]any
+	if err := json.Unmarshal([]byte(text), &evs); err != nil {
+		t.Fatal(err)
+	}
+	return evs
+}
+
+// closeTab closes a tab as a person closing it would: no goodbye.
+func closeTab(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if err := chromedp.Cancel(ctx); err != nil {
+		t.Fatalf("closing a tab: %v", err)
+	}
+}
+
+// advancing waits d and reports how many tics each tab ran meanwhile.
+func advancing(t *testing.T, tabs []context.Context, d time.Duration) []uint32 {
+	t.Helper()
+	before := statuses(t, tabs)
+	time.Sleep(d)
+	after := statuses(t, tabs)
+	moved := make([]uint32, len(tabs))
+	for i := range tabs {
+		moved[i] = after[i].Gametic - before[i].Gametic
+	}
+	return moved
+}
+
+func TestClosingTabsKeepsTheGameAndElectsANewServer(t *testing.T) {
+	_, tabs, _ := playTogether(t, 4)
+	sts := statuses(t, tabs)
+	server, client := -1, -1
+	for i, st := range sts {
+		if st.Role == "server" {
+			server = i
+		} else if client < 0 {
+			client = i
+		}
+	}
+	// A client's tab closes: the others say it left, and play on in step.
+	leaving := sts[client].Player
+	closeTab(t, tabs[client])
+	rest := []context.Context{}
+	for i, ctx := range tabs {
+		if i != client {
+			rest = append(rest, ctx)
+		}
+	}
+	waitFor(t, rest, "every remaining tab reports the closed tab's player left", 10*time.Second, func([]demoStatus) bool {
+		for _, ctx := range rest {
+			left := false
+			for _, e := range events(t, ctx) {
+				if e["kind"] == "leave" && int(e["player"].(float64)) == leaving {
+					left = true
+				}
+			}
+			if !left {
+				return false
+			}
+		}
+		return true
+	})
+	for i, m := range advancing(t, rest, 2*time.Second) {
+		if m < 50 {
+			t.Fatalf("remaining tab %d ran %d tics in 2 s after a client left", i, m)
+		}
+	}
+	if n := compareSums(t, statuses(t, rest)); n == 0 {
+		t.Fatal("no common tics to compare")
+	}
+	// The server's tab closes: the others meet in a new lobby, without a reload.
+	for _, ctx := range rest {
+		eval(t, ctx, "window.__notReloaded = true")
+	}
+	var survivors []context.Context
+	for i, ctx := range tabs {
+		if i != client && i != server {
+			survivors = append(survivors, ctx)
+		}
+	}
+	closeTab(t, tabs[server])
+	closed := time.Now()
+	waitFor(t, survivors, "a new server and every survivor in its lobby", 15*time.Second, oneServerOneLobby(len(survivors)))
+	t.Logf("survivors in a new lobby %v after the server's tab closed", time.Since(closed).Round(10*time.Millisecond))
+	for _, ctx := range survivors {
+		c, cancel := context.WithTimeout(ctx, 5*time.Second)
+		same, err := chromedp.Run(c, chromedp.Evaluate[bool](`window.__notReloaded === true`))
+		cancel()
+		if err != nil || !same {
+			t.Fatalf("a survivor reloaded its page (%v)", err)
+		}
+	}
+}
+
+func TestTabKeepsPlayingThroughTenThousandJunkMessages(t *testing.T) {
+	_, tabs, _ := playTogether(t, 3)
+	// Tab 0 floods the channel; tabs 1 and 2 receive it all.
+	eval(t, tabs[0], `(() => {
+		let s = 12345;
+		const r = () => (s = (s * 1103515245 + 12345) >>> 0) >>> 8;
+		for (let i = 0; i < 10000; i++) {
+			const f = new Uint8Array(r() % 64);
+			for (let j = 0; j < f.length; j++) f[j] = r() & 255;
+			if (f.length >= 8 && i % 2 === 0) { f[0] = f[1] = f[2] = f[3] = 0; } // to everyone
+			__ticnetShim.send(f);
+		}
+	})()`)
+	for i, m := range advancing(t, tabs, 3*time.Second) {
+		if m < 60 {
+			t.Fatalf("tab %d ran %d tics in 3 s after the junk", i, m)
+		}
+	}
+	sts := statuses(t, tabs)
+	if n := compareSums(t, sts); n == 0 {
+		t.Fatal("no common tics to compare")
+	}
+	for i, st := range sts[1:] {
+		t.Logf("tab %d counted %d dropped frames", i+1, st.Stats.Dropped)
+		if st.Stats.Dropped == 0 {
+			t.Fatalf("tab %d dropped none of the junk", i+1)
+		}
+	}
+}
+
+func TestStalledTabDoesNotFreezeTheOthers(t *testing.T) {
+	_, tabs, _ := playTogether(t, 4)
+	for i, st := range statuses(t, tabs) {
+		if st.Protocol != "TICNET_1" {
+			t.Fatalf("tab %d speaks %q", i, st.Protocol)
+		}
+	}
+	stalled := 2
+	before := statuses(t, tabs)
+	eval(t, tabs[stalled], "__ticnetShim.stall(2000)")
+	time.Sleep(2 * time.Second)
+	after := statuses(t, tabs)
+	for i := range tabs {
+		if i == stalled {
+			continue
+		}
+		moved := after[i].Gametic - before[i].Gametic
+		t.Logf("tab %d ran %d tics during the other's 2 s stall", i, moved)
+		if moved < 63 {
+			t.Fatalf("tab %d ran %d tics in 2 s (want at least 90 %% of 70)", i, moved)
+		}
+	}
+	time.Sleep(3 * time.Second) // the stalled tab's frames flow again
+	if n := compareSums(t, statuses(t, tabs)); n == 0 {
+		t.Fatal("no common tics to compare")
+	}
+	for _, e := range events(t, tabs[0]) {
+		if e["kind"] == "desync" {
+			t.Fatalf("desync: %v", e)
+		}
+	}
+}
