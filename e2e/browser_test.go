@@ -364,3 +364,8 @@ func TestFourTabsElectOneServerAndPlayInStep(t *testing.T) {
 		screenshot(t, ctx, filepath.Join(dir, fmt.Sprintf("tab%d.png", i)))
 	}
 }
+
+// runEval evaluates a script that returns a string.
+func runEval(ctx context.Context, js string) (string, error) {
+	return chromedp.Run(ctx, chromedp.Evaluate[string](js))
+}

@@ -1,0 +1,173 @@
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// webxdcDev is the project-local webxdc-dev that `make test` installs.
+func webxdcDev(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(repoRoot(t), ".npm-local", "node_modules", ".bin", "webxdc-dev")
+	if _, err := os.Stat(bin); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("webxdc-dev is not installed at %s: `make test` installs it (e2e/setup.sh)", bin)
+		}
+		t.Skipf("SKIPPED: webxdc-dev is not installed at %s; run `sh e2e/setup.sh .npm-local`", bin)
+	}
+	return bin
+}
+
+// packXDC builds the demo and packs it as a .xdc, as `make xdc` does.
+func packXDC(t *testing.T) string {
+	t.Helper()
+	dir := buildDemo(t)
+	out := filepath.Join(t.TempDir(), "ticnet-demo.xdc")
+	cmd := exec.Command("go", "run", "./web/serve", "-dir", dir, "-pack", out)
+	cmd.Dir = repoRoot(t)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("packing the .xdc: %v\n%s", err, b)
+	}
+	return out
+}
+
+// startWebxdcDev runs webxdc-dev on the bundle and returns its UI's URL.
+// The process group is killed when the test ends.
+func startWebxdcDev(t *testing.T, xdc string) string {
+	t.Helper()
+	cmd := exec.Command(webxdcDev(t), "run", xdc, "--port", "17300")
+	cmd.Dir = t.TempDir()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = cmd.Stdout
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		cmd.Wait()
+	})
+	started := regexp.MustCompile(`frontend on (http://localhost:\d+)`)
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if m := started.FindStringSubmatch(sc.Text()); m != nil {
+				select {
+				case found <- m[1]:
+				default:
+				}
+			}
+		}
+	}()
+	select {
+	case url := <-found:
+		return strings.Replace(url, "localhost", "127.0.0.1", 1)
+	case <-time.After(30 * time.Second):
+		t.Fatal("webxdc-dev did not start within 30 s")
+		return ""
+	}
+}
+
+type devInstance struct {
+	URL string `json:"url"`
+}
+
+// instances adds instances until there are n and returns their URLs.
+func instances(t *testing.T, ui string, n int) []string {
+	t.Helper()
+	list := func() []devInstance {
+		resp, err := http.Get(ui + "/instances")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var l []devInstance
+		if err := json.NewDecoder(resp.Body).Decode(&l); err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	l := list()
+	for len(l) < n {
+		resp, err := http.Post(ui+"/instances", "application/json", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		l = list()
+	}
+	var urls []string
+	for _, in := range l[:n] {
+		urls = append(urls, strings.Replace(in.URL, "localhost", "127.0.0.1", 1))
+	}
+	return urls
+}
+
+func TestXdcUnderWebxdcDevPlaysOverTheRealtimeChannel(t *testing.T) {
+	ui := startWebxdcDev(t, packXDC(t))
+	urls := instances(t, ui, 3)
+	bctx := browser(t)
+	var tabs []context.Context
+	for i, u := range urls {
+		tabs = append(tabs, tab(t, bctx, fmt.Sprintf("%s/?bot=%d&name=xdc%d", strings.TrimSuffix(u, "/"), 2000+i, i)))
+	}
+	sts := waitFor(t, tabs, "one server and every instance in its lobby", 30*time.Second, oneServerOneLobby(3))
+	for i, st := range sts {
+		var kind struct {
+			Channel struct {
+				Kind string `json:"kind"`
+			} `json:"channel"`
+		}
+		c, cancel := context.WithTimeout(tabs[i], 5*time.Second)
+		text, err := runEval(c, `JSON.stringify(ticnetDemo && JSON.parse(ticnetDemo.status()).stats)`)
+		cancel()
+		if err != nil || json.Unmarshal([]byte(text), &kind) != nil || kind.Channel.Kind != "webxdc" {
+			t.Fatalf("instance %d does not use the realtime channel: %q %v", i, text, err)
+		}
+		_ = st
+	}
+	eval(t, tabs[controller(t, sts)], "ticnetDemo.launch()")
+	waitFor(t, tabs, "every instance in the game", 20*time.Second, func(sts []demoStatus) bool {
+		for _, st := range sts {
+			if !st.Started || st.Gametic < 10 {
+				return false
+			}
+		}
+		return true
+	})
+	compared := 0
+	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); {
+		time.Sleep(2 * time.Second)
+		compared += compareSums(t, statuses(t, tabs))
+	}
+	sts = statuses(t, tabs)
+	for i, st := range sts {
+		t.Logf("instance %d: %s player %d gametic %d protocol %s", i, st.Role, st.Player, st.Gametic, st.Protocol)
+		if st.Gametic < 20*30 {
+			t.Fatalf("instance %d ran only %d tics in 20 s", i, st.Gametic)
+		}
+	}
+	if compared < 100 {
+		t.Fatalf("only %d tics compared", compared)
+	}
+	t.Logf("%d tic checksums compared across three webxdc-dev instances: all equal", compared)
+	dir := outDir(t)
+	for i, ctx := range tabs {
+		screenshot(t, ctx, filepath.Join(dir, fmt.Sprintf("instance%d.png", i)))
+	}
+}
