@@ -182,6 +182,10 @@ type rateWindow struct {
 	at   int64
 	last session.Stats
 	rate [4]int64 // frames in, frames out, bytes in, bytes out per second
+	// the last second's pass times, µs (the browser's clock is coarse:
+	// Chromium rounds performance.now() to 100 µs in a page that is not
+	// cross-origin isolated)
+	passMedian, passP99 int64
 }
 
 func (l *loop) publish() {
@@ -194,11 +198,11 @@ func (l *loop) publish() {
 		r.at, r.last = now, st
 		sort.Slice(l.passes, func(i, j int) bool { return l.passes[i] < l.passes[j] })
 		if n := len(l.passes); n > 0 {
-			st.PassMedianUS = l.passes[n/2].Microseconds()
-			st.PassP99US = l.passes[n*99/100].Microseconds()
+			r.passMedian, r.passP99 = l.passes[n/2].Microseconds(), l.passes[n*99/100].Microseconds()
 		}
 		l.passes = l.passes[:0]
 	}
+	st.PassMedianUS, st.PassP99US = l.rates.passMedian, l.rates.passP99
 	st.FramesInPerSec, st.FramesOutPerSec, st.BytesInPerSec, st.BytesOutPerSec =
 		l.rates.rate[0], l.rates.rate[1], l.rates.rate[2], l.rates.rate[3]
 	if j, err := json.Marshal(st); err == nil {
