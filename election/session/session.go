@@ -104,6 +104,7 @@ type Stats struct {
 	Substituted     int64    `json:"substituted"`
 	PassMedianUS    int64    `json:"passMedianUS"`
 	PassP99US       int64    `json:"passP99US"`
+	PassMeanUS      float64  `json:"passMeanUS"`
 }
 
 func intp(v int) *int { return &v }
