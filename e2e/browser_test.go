@@ -27,14 +27,14 @@ var demoOnce struct {
 }
 
 // repoRoot is the repository's top folder.
-func repoRoot(t *testing.T) string {
+func repoRoot(t testing.TB) string {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Dir(filepath.Dir(file))
 }
 
 // buildDemo builds ticnet.wasm and assembles the demo page, as `make web`.
-func buildDemo(t *testing.T) string {
+func buildDemo(t testing.TB) string {
 	t.Helper()
 	demoOnce.Do(func() {
 		root := repoRoot(t)
@@ -81,7 +81,7 @@ func buildDemo(t *testing.T) string {
 
 // serveDemo serves dir on 127.0.0.1 for the test, with an empty webxdc.js
 // (no messenger: the shim uses a BroadcastChannel).
-func serveDemo(t *testing.T, dir string) string {
+func serveDemo(t testing.TB, dir string) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -106,7 +106,7 @@ func serveDemo(t *testing.T, dir string) string {
 }
 
 // needChromium fails (in CI) or skips loudly (elsewhere) without a browser.
-func needChromium(t *testing.T) string {
+func needChromium(t testing.TB) string {
 	t.Helper()
 	path, err := exec.LookPath("chromium")
 	if err != nil {
@@ -119,7 +119,7 @@ func needChromium(t *testing.T) string {
 }
 
 // browser starts one headless Chromium for the test.
-func browser(t *testing.T) context.Context {
+func browser(t testing.TB) context.Context {
 	t.Helper()
 	exe := needChromium(t)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
@@ -146,7 +146,7 @@ func browser(t *testing.T) context.Context {
 }
 
 // tab opens url in a new tab of the browser.
-func tab(t *testing.T, bctx context.Context, url string) context.Context {
+func tab(t testing.TB, bctx context.Context, url string) context.Context {
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(bctx)
 	t.Cleanup(cancel)
@@ -176,13 +176,14 @@ type demoStatus struct {
 		Controller bool `json:"controller"`
 	} `json:"lobby"`
 	Stats struct {
-		FramesInPerSec  int64 `json:"framesInPerSec"`
-		FramesOutPerSec int64 `json:"framesOutPerSec"`
-		BytesInPerSec   int64 `json:"bytesInPerSec"`
-		BytesOutPerSec  int64 `json:"bytesOutPerSec"`
-		PassMedianUS    int64 `json:"passMedianUS"`
-		PassP99US       int64 `json:"passP99US"`
-		Dropped         int64 `json:"dropped"`
+		PassMeanUS      float64 `json:"passMeanUS"`
+		FramesInPerSec  int64   `json:"framesInPerSec"`
+		FramesOutPerSec int64   `json:"framesOutPerSec"`
+		BytesInPerSec   int64   `json:"bytesInPerSec"`
+		BytesOutPerSec  int64   `json:"bytesOutPerSec"`
+		PassMedianUS    int64   `json:"passMedianUS"`
+		PassP99US       int64   `json:"passP99US"`
+		Dropped         int64   `json:"dropped"`
 	} `json:"stats"`
 	Timing struct {
 		Role  *float64 `json:"role"`
@@ -204,7 +205,7 @@ func status(ctx context.Context) (demoStatus, bool) {
 }
 
 // eval runs a script in a tab.
-func eval(t *testing.T, ctx context.Context, js string) {
+func eval(t testing.TB, ctx context.Context, js string) {
 	t.Helper()
 	c, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
@@ -214,7 +215,7 @@ func eval(t *testing.T, ctx context.Context, js string) {
 }
 
 // waitFor polls the tabs' statuses until done is true for them, or fails.
-func waitFor(t *testing.T, tabs []context.Context, what string, limit time.Duration, done func([]demoStatus) bool) []demoStatus {
+func waitFor(t testing.TB, tabs []context.Context, what string, limit time.Duration, done func([]demoStatus) bool) []demoStatus {
 	t.Helper()
 	end := time.Now().Add(limit)
 	var sts []demoStatus
@@ -253,7 +254,7 @@ func oneServerOneLobby(n int) func([]demoStatus) bool {
 }
 
 // controller returns the index of the tab that may launch.
-func controller(t *testing.T, sts []demoStatus) int {
+func controller(t testing.TB, sts []demoStatus) int {
 	t.Helper()
 	for i, st := range sts {
 		if st.Lobby != nil && st.Lobby.Controller {
@@ -266,7 +267,7 @@ func controller(t *testing.T, sts []demoStatus) int {
 
 // compareSums checks that the tabs agree at every tic they all report, and
 // returns how many tics that is.
-func compareSums(t *testing.T, sts []demoStatus) int {
+func compareSums(t testing.TB, sts []demoStatus) int {
 	t.Helper()
 	byTic := map[uint32][]uint32{}
 	for _, st := range sts {
@@ -290,7 +291,7 @@ func compareSums(t *testing.T, sts []demoStatus) int {
 }
 
 // outDir is the test's output folder, kept after the run.
-func outDir(t *testing.T) string {
+func outDir(t testing.TB) string {
 	t.Helper()
 	dir := filepath.Join(repoRoot(t), "e2e", "out", t.Name())
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -299,7 +300,7 @@ func outDir(t *testing.T) string {
 	return dir
 }
 
-func screenshot(t *testing.T, ctx context.Context, path string) {
+func screenshot(t testing.TB, ctx context.Context, path string) {
 	t.Helper()
 	c, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
@@ -314,7 +315,7 @@ func screenshot(t *testing.T, ctx context.Context, path string) {
 
 // playTogether opens n tabs, waits for one server and one lobby, launches
 // from the controller and waits until every tab runs the game.
-func playTogether(t *testing.T, n int) (context.Context, []context.Context, string) {
+func playTogether(t testing.TB, n int) (context.Context, []context.Context, string) {
 	t.Helper()
 	url := serveDemo(t, buildDemo(t))
 	bctx := browser(t)

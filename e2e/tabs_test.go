@@ -10,13 +10,13 @@ import (
 )
 
 // statuses reads every tab's status.
-func statuses(t *testing.T, tabs []context.Context) []demoStatus {
+func statuses(t testing.TB, tabs []context.Context) []demoStatus {
 	t.Helper()
 	return waitFor(t, tabs, "statuses", 10*time.Second, func([]demoStatus) bool { return true })
 }
 
 // events returns the events a tab's page saw.
-func events(t *testing.T, ctx context.Context) []map[string]any {
+func events(t testing.TB, ctx context.Context) []map[string]any {
 	t.Helper()
 	c, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
@@ -32,7 +32,7 @@ func events(t *testing.T, ctx context.Context) []map[string]any {
 }
 
 // closeTab closes a tab as a person closing it would: no goodbye.
-func closeTab(t *testing.T, ctx context.Context) {
+func closeTab(t testing.TB, ctx context.Context) {
 	t.Helper()
 	if err := chromedp.Cancel(ctx); err != nil {
 		t.Fatalf("closing a tab: %v", err)
@@ -40,7 +40,7 @@ func closeTab(t *testing.T, ctx context.Context) {
 }
 
 // advancing waits d and reports how many tics each tab ran meanwhile.
-func advancing(t *testing.T, tabs []context.Context, d time.Duration) []uint32 {
+func advancing(t testing.TB, tabs []context.Context, d time.Duration) []uint32 {
 	t.Helper()
 	before := statuses(t, tabs)
 	time.Sleep(d)

@@ -17,7 +17,7 @@ import (
 )
 
 // webxdcDev is the project-local webxdc-dev that `make test` installs.
-func webxdcDev(t *testing.T) string {
+func webxdcDev(t testing.TB) string {
 	t.Helper()
 	bin := filepath.Join(repoRoot(t), ".npm-local", "node_modules", ".bin", "webxdc-dev")
 	if _, err := os.Stat(bin); err != nil {
@@ -30,7 +30,7 @@ func webxdcDev(t *testing.T) string {
 }
 
 // packXDC builds the demo and packs it as a .xdc, as `make xdc` does.
-func packXDC(t *testing.T) string {
+func packXDC(t testing.TB) string {
 	t.Helper()
 	dir := buildDemo(t)
 	out := filepath.Join(t.TempDir(), "ticnet-demo.xdc")
@@ -44,7 +44,7 @@ func packXDC(t *testing.T) string {
 
 // startWebxdcDev runs webxdc-dev on the bundle and returns its UI's URL.
 // The process group is killed when the test ends.
-func startWebxdcDev(t *testing.T, xdc string) string {
+func startWebxdcDev(t testing.TB, xdc string) string {
 	t.Helper()
 	cmd := exec.Command(webxdcDev(t), "run", xdc, "--port", "17300")
 	cmd.Dir = t.TempDir()
@@ -88,7 +88,7 @@ type devInstance struct {
 }
 
 // instances adds instances until there are n and returns their URLs.
-func instances(t *testing.T, ui string, n int) []string {
+func instances(t testing.TB, ui string, n int) []string {
 	t.Helper()
 	list := func() []devInstance {
 		resp, err := http.Get(ui + "/instances")

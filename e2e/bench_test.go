@@ -1,0 +1,105 @@
+package e2e
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+)
+
+// BenchmarkWasmSize reports the size of ticnet.wasm: raw, gzip and brotli
+// (brotli with Debian's brotli CLI, at its best level).
+func BenchmarkWasmSize(b *testing.B) {
+	wasm, err := os.ReadFile(filepath.Join(buildDemo(b), "ticnet.wasm"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var gz bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	w.Write(wasm)
+	w.Close()
+	for range b.N {
+	}
+	b.ReportMetric(float64(len(wasm)), "raw-bytes")
+	b.ReportMetric(float64(gz.Len()), "gzip-bytes")
+	if _, err := exec.LookPath("brotli"); err != nil {
+		b.Log("brotli is not installed (e2e/setup.sh installs it): no brotli size")
+		return
+	}
+	br, err := exec.Command("brotli", "-c", "-q", "11", filepath.Join(buildDemo(b), "ticnet.wasm")).Output()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(len(br)), "brotli-bytes")
+}
+
+// BenchmarkLoadToRoleAndLobby loads the demo in one tab, then in more tabs
+// one after another, and reports the median time from navigation to the
+// role being decided and to being in the lobby, for the tabs that join a
+// running server; and the same for the first tab, which waits out the
+// election alone.
+func BenchmarkLoadToRoleAndLobby(b *testing.B) {
+	url := serveDemo(b, buildDemo(b))
+	var role, lobby, firstRole, firstLobby []float64
+	for i := range b.N {
+		bctx := browser(b)
+		tabs := []context.Context{tab(b, bctx, fmt.Sprintf("%s/?name=first%d", url, i))}
+		for j := range 5 {
+			waitFor(b, tabs, "every tab in the lobby", 20*time.Second, oneServerOneLobby(len(tabs)))
+			tabs = append(tabs, tab(b, bctx, fmt.Sprintf("%s/?name=t%d_%d", url, i, j)))
+		}
+		sts := waitFor(b, tabs, "every tab in the lobby", 20*time.Second, oneServerOneLobby(len(tabs)))
+		for j, st := range sts {
+			if st.Timing.Role == nil || st.Timing.Lobby == nil {
+				b.Fatalf("tab %d has no timing", j)
+			}
+			if j == 0 {
+				firstRole, firstLobby = append(firstRole, *st.Timing.Role), append(firstLobby, *st.Timing.Lobby)
+				continue
+			}
+			role, lobby = append(role, *st.Timing.Role), append(lobby, *st.Timing.Lobby)
+		}
+	}
+	med := func(v []float64) float64 { slices.Sort(v); return v[len(v)/2] }
+	b.ReportMetric(med(role), "join-role-ms")
+	b.ReportMetric(med(lobby), "join-lobby-ms")
+	b.ReportMetric(med(firstRole), "first-role-ms")
+	b.ReportMetric(med(firstLobby), "first-lobby-ms")
+}
+
+// BenchmarkFourTabGame plays 10 s in four tabs and reports, per tab, the
+// frames and bytes per second each way and the netcode's time per pass
+// (a pass every 5 ms: the page's net loop).
+func BenchmarkFourTabGame(b *testing.B) {
+	var fin, fout, bin, bout, mean, med, p99 []float64
+	for range b.N {
+		_, tabs, _ := playTogether(b, 4)
+		time.Sleep(10 * time.Second)
+		for _, st := range statuses(b, tabs) {
+			s := st.Stats
+			fin, fout = append(fin, float64(s.FramesInPerSec)), append(fout, float64(s.FramesOutPerSec))
+			bin, bout = append(bin, float64(s.BytesInPerSec)), append(bout, float64(s.BytesOutPerSec))
+			mean, med, p99 = append(mean, s.PassMeanUS), append(med, float64(s.PassMedianUS)), append(p99, float64(s.PassP99US))
+		}
+	}
+	avg := func(v []float64) float64 {
+		t := 0.0
+		for _, x := range v {
+			t += x
+		}
+		return t / float64(len(v))
+	}
+	b.ReportMetric(avg(fin), "frames-in/s/tab")
+	b.ReportMetric(avg(fout), "frames-out/s/tab")
+	b.ReportMetric(avg(bin), "bytes-in/s/tab")
+	b.ReportMetric(avg(bout), "bytes-out/s/tab")
+	b.ReportMetric(avg(mean), "pass-mean-us")
+	b.ReportMetric(slices.Max(med), "pass-median-us")
+	b.ReportMetric(slices.Max(p99), "pass-p99-us")
+}
