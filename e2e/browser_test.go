@@ -323,9 +323,15 @@ func playTogether(t testing.TB, n int) (context.Context, []context.Context, stri
 	for i := range n {
 		tabs = append(tabs, tab(t, bctx, fmt.Sprintf("%s/?bot=%d&name=tab%d", url, 1000+i, i)))
 	}
-	sts := waitFor(t, tabs, "one server and every tab in its lobby", 20*time.Second, oneServerOneLobby(n))
-	eval(t, tabs[controller(t, sts)], "ticnetDemo.launch()")
-	waitFor(t, tabs, "every tab in the game", 15*time.Second, func(sts []demoStatus) bool {
+	launch(t, tabs, waitFor(t, tabs, "one server and every tab in its lobby", 20*time.Second, oneServerOneLobby(n)))
+	return bctx, tabs, url
+}
+
+// launch has the controller start the game and waits until every tab runs it.
+func launch(t testing.TB, tabs []context.Context, lobby []demoStatus) {
+	t.Helper()
+	eval(t, tabs[controller(t, lobby)], "ticnetDemo.launch()")
+	waitFor(t, tabs, "every tab in the game", 20*time.Second, func(sts []demoStatus) bool {
 		for _, st := range sts {
 			if !st.Started || st.Gametic < 10 {
 				return false
@@ -333,36 +339,36 @@ func playTogether(t testing.TB, n int) (context.Context, []context.Context, stri
 		}
 		return true
 	})
-	return bctx, tabs, url
 }
 
 func TestFourTabsElectOneServerAndPlayInStep(t *testing.T) {
 	_, tabs, _ := playTogether(t, 4)
-	deadline := time.Now().Add(20 * time.Second)
+	playAndCompare(t, tabs, "tab")
+}
+
+// playAndCompare lets the tabs play for 20 s, compares their checksums
+// every 2 s, checks that each ran at least 600 tics, and keeps a screenshot
+// of each under the test's output folder.
+func playAndCompare(t *testing.T, tabs []context.Context, label string) {
+	t.Helper()
 	compared := 0
-	for time.Now().Before(deadline) {
+	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); {
 		time.Sleep(2 * time.Second)
-		var sts []demoStatus
-		for _, ctx := range tabs {
-			st, _ := status(ctx)
-			sts = append(sts, st)
-		}
-		compared += compareSums(t, sts)
+		compared += compareSums(t, statuses(t, tabs))
 	}
-	sts := waitFor(t, tabs, "statuses", 5*time.Second, func([]demoStatus) bool { return true })
-	for i, st := range sts {
-		t.Logf("tab %d: %s uid %08x player %d gametic %d protocol %s", i, st.Role, st.UID, st.Player, st.Gametic, st.Protocol)
+	for i, st := range statuses(t, tabs) {
+		t.Logf("%s %d: %s uid %08x player %d gametic %d protocol %s", label, i, st.Role, st.UID, st.Player, st.Gametic, st.Protocol)
 		if st.Gametic < 20*30 {
-			t.Fatalf("tab %d ran only %d tics in 20 s", i, st.Gametic)
+			t.Fatalf("%s %d ran only %d tics in 20 s", label, i, st.Gametic)
 		}
 	}
 	if compared < 100 {
-		t.Fatalf("only %d tics compared across the four tabs", compared)
+		t.Fatalf("only %d tics compared across the %d %ss", compared, len(tabs), label)
 	}
-	t.Logf("%d tic checksums compared across four tabs: all equal", compared)
+	t.Logf("%d tic checksums compared across %d %ss: all equal", compared, len(tabs), label)
 	dir := outDir(t)
 	for i, ctx := range tabs {
-		screenshot(t, ctx, filepath.Join(dir, fmt.Sprintf("tab%d.png", i)))
+		screenshot(t, ctx, filepath.Join(dir, fmt.Sprintf("%s%d.png", label, i)))
 	}
 }
 

@@ -127,7 +127,7 @@ func TestXdcUnderWebxdcDevPlaysOverTheRealtimeChannel(t *testing.T) {
 		tabs = append(tabs, tab(t, bctx, fmt.Sprintf("%s/?bot=%d&name=xdc%d", strings.TrimSuffix(u, "/"), 2000+i, i)))
 	}
 	sts := waitFor(t, tabs, "one server and every instance in its lobby", 30*time.Second, oneServerOneLobby(3))
-	for i, st := range sts {
+	for i := range sts {
 		var kind struct {
 			Channel struct {
 				Kind string `json:"kind"`
@@ -139,35 +139,7 @@ func TestXdcUnderWebxdcDevPlaysOverTheRealtimeChannel(t *testing.T) {
 		if err != nil || json.Unmarshal([]byte(text), &kind) != nil || kind.Channel.Kind != "webxdc" {
 			t.Fatalf("instance %d does not use the realtime channel: %q %v", i, text, err)
 		}
-		_ = st
 	}
-	eval(t, tabs[controller(t, sts)], "ticnetDemo.launch()")
-	waitFor(t, tabs, "every instance in the game", 20*time.Second, func(sts []demoStatus) bool {
-		for _, st := range sts {
-			if !st.Started || st.Gametic < 10 {
-				return false
-			}
-		}
-		return true
-	})
-	compared := 0
-	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); {
-		time.Sleep(2 * time.Second)
-		compared += compareSums(t, statuses(t, tabs))
-	}
-	sts = statuses(t, tabs)
-	for i, st := range sts {
-		t.Logf("instance %d: %s player %d gametic %d protocol %s", i, st.Role, st.Player, st.Gametic, st.Protocol)
-		if st.Gametic < 20*30 {
-			t.Fatalf("instance %d ran only %d tics in 20 s", i, st.Gametic)
-		}
-	}
-	if compared < 100 {
-		t.Fatalf("only %d tics compared", compared)
-	}
-	t.Logf("%d tic checksums compared across three webxdc-dev instances: all equal", compared)
-	dir := outDir(t)
-	for i, ctx := range tabs {
-		screenshot(t, ctx, filepath.Join(dir, fmt.Sprintf("instance%d.png", i)))
-	}
+	launch(t, tabs, sts)
+	playAndCompare(t, tabs, "instance")
 }

@@ -28,18 +28,7 @@ func (c *ClientConfig) fill() {
 	if c.Name == "" {
 		c.Name = "Player"
 	}
-	if c.Version == "" {
-		c.Version = DefaultVersion
-	}
-	if len(c.Protocols) == 0 {
-		c.Protocols = []string{wire.ProtocolTicnet, wire.ProtocolChocolate}
-	}
-	if c.Profile.TimeoutMS == 0 {
-		c.Profile = Browser
-	}
-	if c.Profile.KeepaliveMS == 0 {
-		c.Profile.KeepaliveMS = KeepalivePeriodMS
-	}
+	fillCommon(&c.Version, &c.Protocols, &c.Profile)
 	if c.Settings.TicDup == 0 {
 		c.Settings.TicDup = 1
 	}

@@ -1,5 +1,7 @@
 package netcore
 
+import "github.com/ticnet/ticnet/netcore/wire"
+
 // Timing constants of the reference (spec §13). Names carry their unit.
 const (
 	TicRate           = 35   // tics per second
@@ -22,6 +24,24 @@ const (
 	MaxClientLeadTics   = 8    // a client builds at most this many tics ahead
 	DefaultExtraTics    = 1
 )
+
+// fillCommon gives the settings clients and servers share their defaults:
+// the version string, ticnet then the reference protocol, and the Browser
+// profile (a profile without a keepalive period gets the reference's).
+func fillCommon(version *string, protocols *[]string, p *Profile) {
+	if *version == "" {
+		*version = DefaultVersion
+	}
+	if len(*protocols) == 0 {
+		*protocols = []string{wire.ProtocolTicnet, wire.ProtocolChocolate}
+	}
+	if p.TimeoutMS == 0 {
+		*p = Browser
+	}
+	if p.KeepaliveMS == 0 {
+		p.KeepaliveMS = KeepalivePeriodMS
+	}
+}
 
 // ExtMaxClientLeadTics is the lead under the extension protocol, where the
 // stream does not wait for a late command: a client must build far enough

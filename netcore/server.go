@@ -49,18 +49,7 @@ type TicRecord struct {
 const DefaultSubstituteAfterMS = 100
 
 func (c *ServerConfig) fill() {
-	if c.Version == "" {
-		c.Version = DefaultVersion
-	}
-	if len(c.Protocols) == 0 {
-		c.Protocols = []string{wire.ProtocolTicnet, wire.ProtocolChocolate}
-	}
-	if c.Profile.TimeoutMS == 0 {
-		c.Profile = Browser
-	}
-	if c.Profile.KeepaliveMS == 0 {
-		c.Profile.KeepaliveMS = KeepalivePeriodMS
-	}
+	fillCommon(&c.Version, &c.Protocols, &c.Profile)
 	if c.MaxPlayers <= 0 || c.MaxPlayers > MaxPlayers {
 		c.MaxPlayers = MaxPlayers
 	}
