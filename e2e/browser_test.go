@@ -376,3 +376,12 @@ func playAndCompare(t *testing.T, tabs []context.Context, label string) {
 func runEval(ctx context.Context, js string) (string, error) {
 	return chromedp.Run(ctx, chromedp.Evaluate[string](js))
 }
+
+// TestMain removes the demo built for the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if demoOnce.dir != "" {
+		os.RemoveAll(demoOnce.dir)
+	}
+	os.Exit(code)
+}
