@@ -112,6 +112,9 @@ type serverClient struct {
 	acked          uint32
 	queue          [BackupTics]sentServerTic
 	lastGameDataMS int64
+	stuckAck       uint32 // extension: the ack last seen, and since when
+	stuckSinceMS   int64
+	lastPushMS     int64 // extension: when tics were last pushed again
 }
 
 func (sc *serverClient) connected() bool { return sc != nil && sc.conn.connected() }

@@ -96,6 +96,7 @@ func (s *Server) onGameData(now int64, sc *serverClient, body []byte) error {
 		sc.lastGameDataMS = now
 	}
 	s.takeAck(sc, g.Ack)
+	s.pushMissing(now, sc)
 	// Gap detection: request the run of missing tics just before start.
 	if start-s.recvStart < BackupTics {
 		t := start
@@ -191,6 +192,32 @@ func (s *Server) breakDeadlock(now int64, sc *serverClient) {
 		s.resendTics(now, sc, sc.acked, seq-1)
 	}
 	sc.lastGameDataMS = now
+}
+
+// Under the extension protocol a client acknowledges with every command it
+// sends, a tic apart: an acknowledgement stuck for PushAfterMS while later
+// tics have gone out means tics were lost on the way, and the server sends
+// them again, every PushEveryMS while it stays stuck, without waiting for a
+// resend request that may be lost too.
+const (
+	PushAfterMS = 150
+	PushEveryMS = 100
+)
+
+func (s *Server) pushMissing(now int64, sc *serverClient) {
+	if !s.extended {
+		return
+	}
+	a := sc.acked
+	if a >= s.ext.sendSeq || a != sc.stuckAck {
+		sc.stuckAck, sc.stuckSinceMS = a, now
+		return
+	}
+	if now-sc.stuckSinceMS < PushAfterMS || now-sc.lastPushMS < PushEveryMS {
+		return
+	}
+	sc.lastPushMS = now
+	s.resendTics(now, sc, a, min(a+31, s.ext.sendSeq-1))
 }
 
 // onResendRequest answers a client that missed tics.
