@@ -45,8 +45,8 @@ type TicRecord struct {
 // under the 150 ms players notice. BenchmarkSubstituteDeadline measured, on
 // 8 players over 15 seeds (share of commands substituted on a 50-150 ms,
 // 20 %-loss channel; longest stall when one player falls silent): 50 ms:
-// 4.6 %, 90 ms; 100 ms: 3.9 %, 135 ms; 150 ms: 3.4 %, 185 ms; 250 ms:
-// 2.2 %, 290 ms.
+// 4.1 %, 90 ms; 100 ms: 3.5 %, 135 ms; 150 ms: 3.1 %, 185 ms; 250 ms:
+// 1.9 %, 290 ms.
 const DefaultSubstituteAfterMS = 100
 
 func (c *ServerConfig) fill() {
