@@ -66,6 +66,7 @@ func TestClosingTabsKeepsTheGameAndElectsANewServer(t *testing.T) {
 	// A client's tab closes: the others say it left, and play on in step.
 	leaving := sts[client].Player
 	closeTab(t, tabs[client])
+	clientClosed := time.Now()
 	rest := []context.Context{}
 	for i, ctx := range tabs {
 		if i != client {
@@ -86,6 +87,7 @@ func TestClosingTabsKeepsTheGameAndElectsANewServer(t *testing.T) {
 		}
 		return true
 	})
+	t.Logf("every remaining tab reported the closed tab's player left within %v", time.Since(clientClosed).Round(10*time.Millisecond))
 	for i, m := range advancing(t, rest, 2*time.Second) {
 		if m < 50 {
 			t.Fatalf("remaining tab %d ran %d tics in 2 s after a client left", i, m)

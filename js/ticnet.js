@@ -96,6 +96,10 @@ export async function start(options) {
     onEvent(json) { emit(JSON.parse(json)); },
   };
   core.start(JSON.stringify(config), callbacks);
+  // A closing page says goodbye, so that the others need not wait for the
+  // timeout. (pagehide, not unload: unload is unreliable, and forbidden in
+  // some messengers.)
+  addEventListener("pagehide", (e) => { if (!e.persisted) core.leaveNow(); });
 
   return {
     /** Launches the game; only the controller may. */

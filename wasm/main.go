@@ -150,17 +150,23 @@ func (l *loop) pass() {
 		}
 	}
 	l.filter()
+	l.flush()
+	l.passes = append(l.passes, time.Since(began))
+}
+
+// flush pushes the session's outgoing frames to the shim in one call.
+func (l *loop) flush() {
 	l.out = l.s.AppendOutgoing(l.out[:0])
-	if len(l.out) > 0 {
-		if arr, err := safejs.Global().Get("Uint8Array"); err == nil {
-			if buf, err := arr.New(len(l.out)); err == nil {
-				if _, err := safejs.CopyBytesToJS(buf, l.out); err == nil {
-					l.shim.Call("sendBatch", buf)
-				}
+	if len(l.out) == 0 {
+		return
+	}
+	if arr, err := safejs.Global().Get("Uint8Array"); err == nil {
+		if buf, err := arr.New(len(l.out)); err == nil {
+			if _, err := safejs.CopyBytesToJS(buf, l.out); err == nil {
+				l.shim.Call("sendBatch", buf)
 			}
 		}
 	}
-	l.passes = append(l.passes, time.Since(began))
 }
 
 // filter tells the shim which UIDs to keep frames for, when they change.
@@ -291,6 +297,18 @@ func main() {
 		},
 		"launch": func([]safejs.Value) any { l.launch.Store(true); return nil },
 		"leave":  func([]safejs.Value) any { l.leave.Store(true); return nil },
+		// leaveNow says goodbye at once, for a page that is going away and
+		// will run no further pass: the DISCONNECTs go out in this call.
+		// The loop is parked between passes while JS runs, so the session
+		// is not in use; nothing here blocks.
+		"leaveNow": func([]safejs.Value) any {
+			if l.s != nil {
+				l.s.Leave(l.now())
+				l.s.Update(l.now())
+				l.flush()
+			}
+			return nil
+		},
 		"stats":  func([]safejs.Value) any { return l.stats.Load().(string) },
 	}
 	obj, err := safejs.ValueOf(map[string]any{})
