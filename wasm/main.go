@@ -309,7 +309,7 @@ func main() {
 			}
 			return nil
 		},
-		"stats":  func([]safejs.Value) any { return l.stats.Load().(string) },
+		"stats": func([]safejs.Value) any { return l.stats.Load().(string) },
 	}
 	obj, err := safejs.ValueOf(map[string]any{})
 	if err != nil {
