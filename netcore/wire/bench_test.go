@@ -1,34 +1,58 @@
 package wire
 
-import "testing"
+import (
+	"bytes"
+	"testing"
+)
 
-// A busy 8-player tic: everyone moves, turns and fires.
-func busyDiff(p int) TicDiff {
-	prev := TicCmd{}
-	cur := TicCmd{ForwardMove: int8(25 + p), SideMove: int8(-10 - p), AngleTurn: int16(300 * (p + 1)), Buttons: 1, Consistency: uint8(p * 7)}
+// A busy 8-player game: everyone runs and strafes, most turn, some fire or
+// switch weapons, a consistancy byte changes now and then, one player
+// chats: diffs of 3 to 6 bytes, an 88-byte packet.
+func busyDiff(tic, p int) TicDiff {
+	prev := TicCmd{ForwardMove: 25, SideMove: 0, AngleTurn: 0, Buttons: 0, Consistency: uint8(p)}
+	cur := prev
+	cur.ForwardMove = int8(50 - 10*p)
+	if p%2 == 0 {
+		cur.SideMove = int8(24 - p)
+	}
+	if p != 3 {
+		cur.AngleTurn = int16((p + 1) * (tic + 1) * 320)
+	}
+	if p%3 == 0 {
+		cur.Buttons = 1 | uint8(p%4)<<3
+	}
+	if (tic+p)%4 == 0 {
+		cur.Consistency = uint8(p*31 + tic)
+	}
+	if p == 5 && tic == 1 {
+		cur.ChatChar = 'g'
+	}
 	return Diff(&prev, &cur)
 }
 
+// serverGameData8 is the server's GAMEDATA to a drone: 2 tics, 8 players.
 func serverGameData8() *ServerGameData {
 	m := &ServerGameData{Start: 200}
-	for range 2 {
-		t := ServerTic{Latency: 40, InGame: 0xff}
+	for tic := range 2 {
+		t := ServerTic{Latency: int16(35 + tic), InGame: 0xff}
 		for p := range MaxPlayers {
-			t.Cmds[p] = busyDiff(p)
+			t.Cmds[p] = busyDiff(tic, p)
 		}
 		m.Tics = append(m.Tics, t)
 	}
 	return m
 }
 
+// clientGameData2 is a client's GAMEDATA: its last 2 tics.
 func clientGameData2() *ClientGameData {
-	return &ClientGameData{Ack: 199, Start: 200, Tics: []ClientTic{{Latency: 40, Diff: busyDiff(1)}, {Latency: 40, Diff: busyDiff(2)}}}
+	return &ClientGameData{Ack: 199, Start: 200, Tics: []ClientTic{{Latency: 40, Diff: busyDiff(0, 2)}, {Latency: 41, Diff: busyDiff(1, 2)}}}
 }
 
+// ticSet8 is the extension's broadcast of the same 2 tics.
 func ticSet8() *TicSet {
-	s := &TicSet{Start: 1000}
-	for _, t := range serverGameData8().Tics {
-		s.Tics = append(s.Tics, SetTic{ServerTic: t})
+	s := &TicSet{Start: 1000, Timing: []PlayerTiming{{0, 12}, {3, -4}}}
+	for i, t := range serverGameData8().Tics {
+		s.Tics = append(s.Tics, SetTic{ServerTic: t, Substituted: uint8(i) << 6})
 	}
 	return s
 }
@@ -37,7 +61,7 @@ func benchEncode(b *testing.B, m Message) {
 	buf := Encode(nil, m, false, 0)
 	b.SetBytes(int64(len(buf)))
 	b.ReportAllocs()
-	for range b.N {
+	for b.Loop() {
 		buf = Encode(buf[:0], m, false, 0)
 	}
 }
@@ -47,7 +71,7 @@ func benchDecode(b *testing.B, m Message) {
 	into := fresh(m)
 	b.SetBytes(int64(len(pkt)))
 	b.ReportAllocs()
-	for range b.N {
+	for b.Loop() {
 		if _, err := Decode(pkt, into); err != nil {
 			b.Fatal(err)
 		}
@@ -65,3 +89,71 @@ func BenchmarkDecodeClientGameData(b *testing.B) { benchDecode(b, clientGameData
 // The extension's broadcast: 2 tics, 8 players.
 func BenchmarkEncodeTicSet(b *testing.B) { benchEncode(b, ticSet8()) }
 func BenchmarkDecodeTicSet(b *testing.B) { benchDecode(b, ticSet8()) }
+
+func TestBenchmarkPacketsAreRealistic(t *testing.T) {
+	s := serverGameData8()
+	sizes := map[int]bool{}
+	for _, tic := range s.Tics {
+		for p := range MaxPlayers {
+			sizes[len(encodeDiff(tic.Cmds[p], false))] = true
+		}
+	}
+	if len(sizes) < 4 {
+		t.Fatalf("diff sizes %v: too uniform to be a fair benchmark", sizes)
+	}
+	if n := len(Encode(nil, s, false, 0)); n < 60 || n > 1500 {
+		t.Fatalf("server packet of %d bytes", n)
+	}
+	for _, m := range []Message{s, clientGameData2(), ticSet8()} {
+		got := fresh(m)
+		if _, err := Decode(Encode(nil, m, false, 0), got); err != nil || !sameMessage(got, m) {
+			t.Fatalf("%T does not round-trip: %v", m, err)
+		}
+	}
+}
+
+// assertNoAllocs checks that decoding into a used value and encoding into a
+// used buffer allocate nothing: these run for every packet of a game.
+func assertNoAllocs(t *testing.T, m Message) {
+	t.Helper()
+	pkt := Encode(nil, m, false, 0)
+	buf := make([]byte, 0, len(pkt))
+	into := fresh(m)
+	if _, err := Decode(pkt, into); err != nil { // first decode sizes the value's slices
+		t.Fatal(err)
+	}
+	if a := testing.AllocsPerRun(1000, func() { buf = Encode(buf[:0], m, false, 0) }); a != 0 {
+		t.Errorf("encode %T into a used buffer: %v allocations", m, a)
+	}
+	if !bytes.Equal(buf, pkt) {
+		t.Fatal("encoding into a used buffer gave other bytes")
+	}
+	if a := testing.AllocsPerRun(1000, func() {
+		if _, err := Decode(pkt, into); err != nil {
+			t.Fatal(err)
+		}
+	}); a != 0 {
+		t.Errorf("decode %T into a used value: %v allocations", m, a)
+	}
+	if !sameMessage(into, m) {
+		t.Fatal("decoding into a used value gave another message")
+	}
+}
+
+func TestServerGameDataEncodeAndDecodeAllocateNothing(t *testing.T) {
+	assertNoAllocs(t, serverGameData8())
+}
+
+func TestClientGameDataEncodeAndDecodeAllocateNothing(t *testing.T) {
+	assertNoAllocs(t, clientGameData2())
+}
+
+func TestTicSetEncodeAndDecodeAllocateNothing(t *testing.T) {
+	assertNoAllocs(t, ticSet8())
+}
+
+func TestAckAndResendEncodeAndDecodeAllocateNothing(t *testing.T) {
+	assertNoAllocs(t, &GameDataAck{Ack: 3})
+	assertNoAllocs(t, &ReliableAck{Ack: 3})
+	assertNoAllocs(t, &GameDataResend{Start: 300, Count: 6})
+}

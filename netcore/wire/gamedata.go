@@ -53,13 +53,14 @@ func (m *ClientGameData) DecodeBody(body []byte) error {
 // readTicCount reads a tic count and checks it against the protocol's limit
 // and against the bytes left, minSize being the smallest encoding of a tic.
 func readTicCount(r *Reader, minSize int) int {
+	at := r.Offset()
 	n := int(r.U8("num_tics"))
 	switch {
 	case n > MaxTicsPerPacket:
-		r.Fail("num_tics", fmt.Sprintf("%d tics > limit %d", n, MaxTicsPerPacket))
+		r.failAt(at, "num_tics", fmt.Sprintf("%d tics > limit %d", n, MaxTicsPerPacket))
 		return 0
 	case n*minSize > r.Remaining():
-		r.Fail("num_tics", fmt.Sprintf("%d tics cannot fit in %d bytes", n, r.Remaining()))
+		r.failAt(at, "num_tics", fmt.Sprintf("%d tics cannot fit in %d bytes", n, r.Remaining()))
 		return 0
 	}
 	return n

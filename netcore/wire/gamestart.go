@@ -75,11 +75,12 @@ func (m *GameStart) DecodeBody(body []byte) error {
 	s.TimeLimit = r.U32("timelimit")
 	s.LoadGame = r.S8("loadgame")
 	s.Random = r.U8("random")
+	numAt := r.Offset()
 	s.NumPlayers = r.U8("num_players")
 	s.ConsolePlayer = r.S8("consoleplayer")
 	s.PlayerClasses = [MaxPlayers]uint8{}
 	if int(s.NumPlayers) > MaxPlayers {
-		r.Fail("num_players", fmt.Sprintf("%d players > limit %d", s.NumPlayers, MaxPlayers))
+		r.failAt(numAt, "num_players", fmt.Sprintf("%d players > limit %d", s.NumPlayers, MaxPlayers))
 	} else {
 		r.Bytes(s.PlayerClasses[:s.NumPlayers], "player_classes")
 	}

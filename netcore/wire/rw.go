@@ -57,9 +57,14 @@ func (r *Reader) Remaining() int {
 }
 
 // Fail records a failure at the current offset unless one is recorded.
-func (r *Reader) Fail(field, reason string) {
+func (r *Reader) Fail(field, reason string) { r.failAt(r.Offset(), field, reason) }
+
+// failAt records a failure at packet offset off (a value of Offset taken
+// before the field was read) unless one is recorded: a count or a kind that
+// is refused is reported where it is, not after it.
+func (r *Reader) failAt(off int, field, reason string) {
 	if r.err == nil {
-		r.err = &DecodeError{Offset: r.Offset(), Field: field, Reason: reason}
+		r.err = &DecodeError{Offset: off, Field: field, Reason: reason}
 	}
 }
 

@@ -85,13 +85,14 @@ func (m *SYN) DecodeBody(body []byte) error {
 
 // readProtocols reads a u8 count and that many names into dst.
 func readProtocols(r *Reader, dst []string) []string {
+	at := r.Offset()
 	n := int(r.U8("num_protocols"))
 	if n > MaxProtocols {
-		r.Fail("num_protocols", fmt.Sprintf("%d protocols > limit %d", n, MaxProtocols))
+		r.failAt(at, "num_protocols", fmt.Sprintf("%d protocols > limit %d", n, MaxProtocols))
 		return dst
 	}
 	if n > r.Remaining() { // every name takes at least its NUL
-		r.Fail("num_protocols", fmt.Sprintf("%d protocols in %d bytes", n, r.Remaining()))
+		r.failAt(at, "num_protocols", fmt.Sprintf("%d protocols cannot fit in %d bytes", n, r.Remaining()))
 		return dst
 	}
 	for i := 0; i < n && r.err == nil; i++ {

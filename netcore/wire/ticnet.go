@@ -60,7 +60,7 @@ func (m *TicSet) AppendBody(dst []byte) []byte {
 func (m *TicSet) DecodeBody(body []byte) error {
 	r := NewReader(body, 0)
 	if k := r.U8("kind"); r.err == nil && k != TicnetKindTicSet {
-		r.Fail("kind", fmt.Sprintf("kind %d is not a tic set", k))
+		r.failAt(0, "kind", fmt.Sprintf("kind %d is not a tic set", k))
 	}
 	m.Start = r.U32("start_tic")
 	n := readTicCount(&r, 4)
@@ -68,24 +68,27 @@ func (m *TicSet) DecodeBody(body []byte) error {
 	for i := 0; i < n && r.err == nil; i++ {
 		m.Tics = append(m.Tics, SetTic{})
 		t := &m.Tics[i]
+		at := r.Offset()
 		t.Substituted = r.U8("tic.substituted")
 		readServerTic(&r, &t.ServerTic, m.LowResTurn)
 		if t.Substituted&^t.InGame != 0 {
-			r.Fail("tic.substituted", "substitute for a player not in the tic")
+			r.failAt(at, "tic.substituted", "substitute for a player not in the tic")
 		}
 	}
+	at := r.Offset()
 	k := int(r.U8("num_timings"))
 	m.Timing = m.Timing[:0]
 	switch {
 	case k > MaxPlayers:
-		r.Fail("num_timings", fmt.Sprintf("%d timings > limit %d", k, MaxPlayers))
+		r.failAt(at, "num_timings", fmt.Sprintf("%d timings > limit %d", k, MaxPlayers))
 	case 3*k > r.Remaining():
-		r.Fail("num_timings", fmt.Sprintf("%d timings cannot fit in %d bytes", k, r.Remaining()))
+		r.failAt(at, "num_timings", fmt.Sprintf("%d timings cannot fit in %d bytes", k, r.Remaining()))
 	}
 	for i := 0; i < k && r.err == nil; i++ {
+		at := r.Offset()
 		t := PlayerTiming{Player: r.U8("timing.player"), MarginMS: r.S16("timing.margin")}
 		if t.Player >= MaxPlayers {
-			r.Fail("timing.player", fmt.Sprintf("player %d >= %d", t.Player, MaxPlayers))
+			r.failAt(at, "timing.player", fmt.Sprintf("player %d >= %d", t.Player, MaxPlayers))
 		}
 		m.Timing = append(m.Timing, t)
 	}
@@ -120,16 +123,17 @@ func (m *ChecksumReport) AppendBody(dst []byte) []byte {
 func (m *ChecksumReport) DecodeBody(body []byte) error {
 	r := NewReader(body, 0)
 	if k := r.U8("kind"); r.err == nil && k != TicnetKindChecksum {
-		r.Fail("kind", fmt.Sprintf("kind %d is not a checksum report", k))
+		r.failAt(0, "kind", fmt.Sprintf("kind %d is not a checksum report", k))
 	}
 	m.Start = r.U32("start_tic")
+	at := r.Offset()
 	n := int(r.U8("num_sums"))
 	m.Sums = m.Sums[:0]
 	switch {
 	case n > MaxChecksums:
-		r.Fail("num_sums", fmt.Sprintf("%d checksums > limit %d", n, MaxChecksums))
+		r.failAt(at, "num_sums", fmt.Sprintf("%d checksums > limit %d", n, MaxChecksums))
 	case 4*n > r.Remaining():
-		r.Fail("num_sums", fmt.Sprintf("%d checksums cannot fit in %d bytes", n, r.Remaining()))
+		r.failAt(at, "num_sums", fmt.Sprintf("%d checksums cannot fit in %d bytes", n, r.Remaining()))
 	}
 	for i := 0; i < n && r.err == nil; i++ {
 		m.Sums = append(m.Sums, r.U32("checksum"))
@@ -162,7 +166,7 @@ func (m *ModeNotice) AppendBody(dst []byte) []byte {
 func (m *ModeNotice) DecodeBody(body []byte) error {
 	r := NewReader(body, 0)
 	if k := r.U8("kind"); r.err == nil && k != TicnetKindMode {
-		r.Fail("kind", fmt.Sprintf("kind %d is not a mode notice", k))
+		r.failAt(0, "kind", fmt.Sprintf("kind %d is not a mode notice", k))
 	}
 	m.Extended = r.U8("extended") != 0
 	return bodyErr(&r, TypeTicnet)

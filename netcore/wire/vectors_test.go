@@ -1,266 +1,485 @@
 package wire
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 )
 
-// vector is one annotated packet of shared/spec/vectors.
-type vector struct {
-	file, name string
-	dir        Direction
-	pkt        []byte
-	fields     []annotation
+// The annotated packets of shared/spec/vectors, captured from the Debian
+// build of Chocolate Doom (see the README there). Each file holds packets
+// like
+//
+//	### packet #832  t=9.019s  client:50983 -> server:2342  len=13
+//	HEX 0006c4c302000410120004103a
+//	  @0   00 06                    type(u16 BE)                             6 GAMEDATA
+//	  @2   c4                       ack = recvwindow_start&0xff              196
+//
+// with the field column 40 wide (longer names push the value right).
+
+// vectorPacket is one annotated packet.
+type vectorPacket struct {
+	file   string
+	line   int // of the ### header
+	name   string
+	dir    Direction
+	pkt    []byte
+	fields []vectorField
 }
 
-type annotation struct {
+// vectorField is one "@offset bytes field value" line.
+type vectorField struct {
+	line   int
 	offset int
-	field  string
+	shown  []byte // the bytes column: at most 7 bytes
+	cut    bool   // the bytes column ends in "...": the field is longer
+	name   string
 	value  string
 }
 
-// vectorsDir finds shared/spec/vectors beside the repository.
+func (v *vectorPacket) where() string { return fmt.Sprintf("%s:%d (%s)", v.file, v.line, v.name) }
+
+// vectorsDir finds shared/spec/vectors: ../../../shared/spec/vectors from
+// this package's directory, which is where CI puts it. It looks upwards from
+// the working directory so that a test binary run from elsewhere in the
+// repository finds it too.
 func vectorsDir(t testing.TB) string {
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "spec", "vectors")
-	if _, err := os.Stat(dir); err != nil {
-		t.Fatalf("the test vectors are missing (%v): CI clones ../shared beside the repository", err)
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
 	}
-	return dir
+	tried := []string{}
+	for d := wd; ; d = filepath.Dir(d) {
+		cand := filepath.Join(d, "shared", "spec", "vectors")
+		tried = append(tried, cand)
+		if st, err := os.Stat(cand); err == nil && st.IsDir() {
+			return cand
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	t.Fatalf("the test vectors are missing: CI has ../shared beside the repository (looked in %s)", strings.Join(tried, ", "))
+	return ""
 }
 
-func loadVectors(t testing.TB) []vector {
+var (
+	vecHeaderRe = regexp.MustCompile(`^### packet #(\d+)\s+t=[0-9.]+s\s+(\S+) -> (\S+)\s+len=(\d+)\s*$`)
+	vecHexRe    = regexp.MustCompile(`^HEX ([0-9a-f]+)\s*$`)
+	vecOffsetRe = regexp.MustCompile(`^  @(\d+) +$`)
+	vecBytesRe  = regexp.MustCompile(`^((?:[0-9a-f]{2} )*[0-9a-f]{2})( \.\.\.)?$`)
+)
+
+// vectorFile is what a vector file holds, as counted independently of the
+// parser: the number of packet headers, HEX lines and annotation lines.
+type vectorFile struct {
+	name                  string
+	headers, hexes, notes int
+}
+
+// loadVectors parses every vector file. Any line it does not understand is
+// fatal, so that nothing in the files goes unchecked.
+func loadVectors(t testing.TB) ([]vectorPacket, []vectorFile) {
 	dir := vectorsDir(t)
-	files, err := filepath.Glob(filepath.Join(dir, "vectors-*.txt"))
+	files, err := filepath.Glob(filepath.Join(dir, "*.txt"))
 	if err != nil || len(files) == 0 {
-		t.Fatalf("no vector files in %s", dir)
+		t.Fatalf("no vector files in %s (%v)", dir, err)
 	}
-	var vs []vector
+	var vs []vectorPacket
+	var counts []vectorFile
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sc := bufio.NewScanner(bytes.NewReader(data))
-		var cur *vector
-		for sc.Scan() {
-			line := sc.Text()
+		base := filepath.Base(f)
+		lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+		c := vectorFile{name: base}
+		for _, l := range lines {
 			switch {
-			case strings.HasPrefix(line, "### packet"):
-				vs = append(vs, vector{file: filepath.Base(f), name: line})
+			case strings.HasPrefix(l, "### packet"):
+				c.headers++
+			case strings.HasPrefix(l, "HEX "):
+				c.hexes++
+			case strings.HasPrefix(l, "  @"):
+				c.notes++
+			}
+		}
+		counts = append(counts, c)
+
+		var cur *vectorPacket
+		for i, l := range lines {
+			ln := i + 1
+			if strings.TrimSpace(l) == "" {
+				continue
+			}
+			if m := vecHeaderRe.FindStringSubmatch(l); m != nil {
+				vs = append(vs, vectorPacket{file: base, line: ln, name: "packet #" + m[1]})
 				cur = &vs[len(vs)-1]
-				cur.dir = ClientToServer
-				if strings.Contains(line, "server:2342 ->") {
+				src, dst := m[2], m[3]
+				switch {
+				case strings.HasPrefix(src, "client:") && dst == "server:2342":
+					cur.dir = ClientToServer
+				case src == "server:2342" && strings.HasPrefix(dst, "client:"):
 					cur.dir = ServerToClient
+				default:
+					t.Fatalf("%s:%d: no direction in %q", base, ln, l)
 				}
-			case strings.HasPrefix(line, "HEX "):
-				if cur.pkt, err = hex.DecodeString(strings.TrimSpace(line[4:])); err != nil {
-					t.Fatalf("%s: %v", cur.name, err)
-				}
-			case strings.HasPrefix(line, "  @"):
-				cur.fields = append(cur.fields, parseAnnotation(t, line))
+				n, _ := strconv.Atoi(m[4])
+				cur.pkt = make([]byte, 0, n) // len= is checked against HEX below
+				continue
 			}
+			if cur == nil {
+				t.Fatalf("%s:%d: %q before any packet header", base, ln, l)
+			}
+			if m := vecHexRe.FindStringSubmatch(l); m != nil {
+				if len(cur.pkt) != 0 {
+					t.Fatalf("%s:%d: a second HEX line", base, ln)
+				}
+				want := cap(cur.pkt)
+				if cur.pkt, err = hex.DecodeString(m[1]); err != nil {
+					t.Fatalf("%s:%d: %v", base, ln, err)
+				}
+				if len(cur.pkt) != want {
+					t.Fatalf("%s:%d: HEX has %d bytes, the header says len=%d", base, ln, len(cur.pkt), want)
+				}
+				continue
+			}
+			if strings.HasPrefix(l, "  @") {
+				cur.fields = append(cur.fields, parseVectorField(t, base, ln, l))
+				continue
+			}
+			t.Fatalf("%s:%d: line not understood: %q", base, ln, l)
 		}
 	}
-	return vs
+	return vs, counts
 }
 
-// parseAnnotation reads "  @off  bytes...  field(type)  value".
-func parseAnnotation(t testing.TB, line string) annotation {
-	off, err := strconv.Atoi(strings.Fields(line[3:])[0])
-	if err != nil {
-		t.Fatalf("bad offset in %q", line)
+// parseVectorField reads "  @off  bytes  field  value" by its columns:
+// offset in [0,7), bytes in [7,32), field from 32, 40 wide, then the value.
+func parseVectorField(t testing.TB, file string, ln int, l string) vectorField {
+	if len(l) < 33 {
+		t.Fatalf("%s:%d: annotation too short: %q", file, ln, l)
 	}
-	rest := strings.TrimLeft(line[32:], " ")
-	// The field name ends at the first space outside parentheses.
-	end, depth := len(rest), 0
-	if strings.HasPrefix(rest, "ack = ") {
-		end = len("ack = recvwindow_start&0xff")
-	} else {
-		for i, c := range rest {
-			if c == '(' {
-				depth++
-			} else if c == ')' {
-				depth--
-			} else if c == ' ' && depth == 0 {
-				end = i
-				break
-			}
+	om := vecOffsetRe.FindStringSubmatch(l[:7])
+	bm := vecBytesRe.FindStringSubmatch(strings.TrimRight(l[7:32], " "))
+	if om == nil || bm == nil || l[31] != ' ' {
+		t.Fatalf("%s:%d: annotation columns not understood: %q", file, ln, l)
+	}
+	f := vectorField{line: ln, cut: bm[2] != ""}
+	f.offset, _ = strconv.Atoi(om[1])
+	f.shown, _ = hex.DecodeString(strings.ReplaceAll(bm[1], " ", ""))
+	rest := l[32:]
+	switch {
+	case len(rest) <= 40:
+		f.name = strings.TrimRight(rest, " ")
+	case rest[40] == ' ':
+		f.name, f.value = strings.TrimRight(rest[:40], " "), rest[41:]
+	default: // a name longer than the column: it ends at the next space
+		i := strings.IndexByte(rest[40:], ' ')
+		if i < 0 {
+			f.name = rest
+		} else {
+			f.name, f.value = rest[:40+i], rest[40+i+1:]
 		}
 	}
-	return annotation{offset: off, field: rest[:end], value: strings.TrimSpace(rest[end:])}
+	if f.name == "" || strings.HasPrefix(f.name, " ") {
+		t.Fatalf("%s:%d: no field name in %q", file, ln, l)
+	}
+	return f
 }
 
-// annotate renders a decoded packet's fields the way the vectors annotate
-// them. Byte-array fields render as "" and are checked against the packet.
-func annotate(h Header, m Message) map[string]string {
-	a := map[string]string{}
-	typ := fmt.Sprintf("%d %s", h.Type, h.Type)
+// fieldWant is what the decoder says an annotated field holds: its value as
+// the vectors print it, and its bytes on the wire.
+type fieldWant struct {
+	text string
+	wire []byte
+}
+
+func u8w(v uint8) []byte   { return []byte{v} }
+func u16w(v uint16) []byte { return []byte{byte(v >> 8), byte(v)} }
+func u32w(v uint32) []byte { return []byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)} }
+func strw(s string) []byte { return append([]byte(s), 0) }
+
+// decodedFields maps every field name the vectors use to the decoded value.
+// A field of the vectors that is not here fails the test.
+func decodedFields(h Header, m Message) map[string]fieldWant {
+	fs := map[string]fieldWant{}
+	num := func(name string, v any, wire []byte) { fs[name] = fieldWant{fmt.Sprint(v), wire} }
+	u8 := func(name string, v uint8) { num(name, v, u8w(v)) }
+	s8 := func(name string, v int8) { num(name, v, u8w(uint8(v))) }
+	str := func(name, v string) { fs[name] = fieldWant{v, strw(v)} }
+	sha := func(name string, v [20]byte) { fs[name] = fieldWant{"", v[:]} }
+	flag := func(name string, v bool) { u8(name, b2u(v)) }
+
+	typ := fmt.Sprintf("%d %s", uint16(h.Type), h.Type)
+	t16 := uint16(h.Type)
 	if h.Reliable {
 		typ += " |RELIABLE(0x8000)"
-		a["reliable_seq(u8)"] = fmt.Sprint(h.Seq)
+		t16 |= ReliableFlag
+		u8("reliable_seq(u8)", h.Seq)
 	}
-	a["type(u16 BE)"] = typ
-	d := func(k string, v any) { a[k] = fmt.Sprint(v) }
+	fs["type(u16 BE)"] = fieldWant{typ, u16w(t16)}
+
 	switch m := m.(type) {
 	case *SYN:
-		d("magic(u32 BE)", m.Magic)
-		d("client_version", m.Version)
-		d("num_protocols", len(m.Protocols))
+		num("magic(u32 BE)", m.Magic, u32w(m.Magic))
+		str("client_version", m.Version)
+		u8("num_protocols", uint8(len(m.Protocols)))
 		for i, p := range m.Protocols {
-			d(fmt.Sprintf("protocol[%d]", i), p)
+			str(fmt.Sprintf("protocol[%d]", i), p)
 		}
-		c := m.Connect
-		d("gamemode", c.GameMode)
-		d("gamemission", c.GameMission)
-		d("lowres_turn", b2u(c.LowResTurn))
-		d("drone", b2u(c.Drone))
-		d("max_players", c.MaxPlayers)
-		d("is_freedoom", c.IsFreedoom)
-		d("player_class", c.PlayerClass)
-		d("player_name", m.PlayerName)
+		c := &m.Connect
+		u8("gamemode", c.GameMode)
+		u8("gamemission", c.GameMission)
+		flag("lowres_turn", c.LowResTurn)
+		flag("drone", c.Drone)
+		u8("max_players", c.MaxPlayers)
+		u8("is_freedoom", c.IsFreedoom)
+		sha("wad_sha1[20]", c.WADSHA1)
+		sha("deh_sha1[20]", c.DEHSHA1)
+		u8("player_class", c.PlayerClass)
+		str("player_name", m.PlayerName)
 	case *SYNReply:
-		d("server_version", m.Version)
-		d("protocol", m.Protocol)
+		str("server_version", m.Version)
+		str("protocol", m.Protocol)
 	case *WaitingData:
-		d("num_players", m.NumPlayers)
-		d("num_drones", m.NumDrones)
-		d("ready_players", m.ReadyPlayers)
-		d("max_players", m.MaxPlayers)
-		d("is_controller", b2u(m.IsController))
-		d("consoleplayer(s8)", m.ConsolePlayer)
+		u8("num_players", m.NumPlayers)
+		u8("num_drones", m.NumDrones)
+		u8("ready_players", m.ReadyPlayers)
+		u8("max_players", m.MaxPlayers)
+		flag("is_controller", m.IsController)
+		s8("consoleplayer(s8)", m.ConsolePlayer)
 		for i, p := range m.Players {
-			d(fmt.Sprintf("player_name[%d]", i), p.Name)
-			d(fmt.Sprintf("player_addr[%d]", i), p.Addr)
+			str(fmt.Sprintf("player_name[%d]", i), p.Name)
+			str(fmt.Sprintf("player_addr[%d]", i), p.Addr)
 		}
-		d("is_freedoom", m.IsFreedoom)
+		sha("wad_sha1[20]", m.WADSHA1)
+		sha("deh_sha1[20]", m.DEHSHA1)
+		u8("is_freedoom", m.IsFreedoom)
 	case *Launch:
-		d("num_players", m.NumPlayers)
+		u8("num_players", m.NumPlayers)
 	case *GameStart:
-		s := m.Settings
-		for k, v := range map[string]any{"ticdup": s.TicDup, "extratics": s.ExtraTics, "deathmatch": s.Deathmatch,
-			"nomonsters": s.NoMonsters, "fast_monsters": s.FastMonsters, "respawn_monsters": s.RespawnMonsters,
-			"episode": s.Episode, "map": s.Map, "skill(s8)": s.Skill, "gameversion": s.GameVersion,
-			"lowres_turn": b2u(s.LowResTurn), "new_sync": b2u(s.NewSync), "timelimit(u32 BE)": s.TimeLimit,
-			"loadgame(s8)": s.LoadGame, "random": s.Random, "num_players": s.NumPlayers, "consoleplayer(s8)": s.ConsolePlayer} {
-			d(k, v)
-		}
+		s := &m.Settings
+		u8("ticdup", s.TicDup)
+		u8("extratics", s.ExtraTics)
+		u8("deathmatch", s.Deathmatch)
+		u8("nomonsters", s.NoMonsters)
+		u8("fast_monsters", s.FastMonsters)
+		u8("respawn_monsters", s.RespawnMonsters)
+		u8("episode", s.Episode)
+		u8("map", s.Map)
+		s8("skill(s8)", s.Skill)
+		u8("gameversion", s.GameVersion)
+		flag("lowres_turn", s.LowResTurn)
+		flag("new_sync", s.NewSync)
+		num("timelimit(u32 BE)", s.TimeLimit, u32w(s.TimeLimit))
+		s8("loadgame(s8)", s.LoadGame)
+		u8("random", s.Random)
+		u8("num_players", s.NumPlayers)
+		s8("consoleplayer(s8)", s.ConsolePlayer)
 		for i := range int(s.NumPlayers) {
-			d(fmt.Sprintf("player_classes[%d]", i), s.PlayerClasses[i])
+			u8(fmt.Sprintf("player_classes[%d]", i), s.PlayerClasses[i])
 		}
 	case *GameDataResend:
-		d("start_tic(u32 BE, full)", m.Start)
-		d("num_tics", m.Count)
+		num("start_tic(u32 BE, full)", m.Start, u32w(m.Start))
+		u8("num_tics", m.Count)
 	case *GameDataAck:
-		d("ack(u8)", m.Ack)
+		u8("ack(u8)", m.Ack)
 	case *ReliableAck:
-		d("ack(u8)", m.Ack)
+		u8("ack(u8)", m.Ack)
 	case *ConsoleMessage:
-		d("message", m.Text)
+		str("message", m.Text)
+	case *Rejected:
+		str("message", m.Message)
 	case *ClientGameData:
-		d("ack = recvwindow_start&0xff", m.Ack)
-		d("start_tic&0xff", m.Start)
-		d("num_tics", len(m.Tics))
-		for i, tic := range m.Tics {
-			d(fmt.Sprintf("tic[%d].latency(s16 BE)", i), tic.Latency)
-			annotateDiff(a, fmt.Sprintf("tic[%d].", i), &tic.Diff, m.LowResTurn)
+		u8("ack = recvwindow_start&0xff", m.Ack)
+		u8("start_tic&0xff", m.Start)
+		u8("num_tics", uint8(len(m.Tics)))
+		for i := range m.Tics {
+			tic := &m.Tics[i]
+			num(fmt.Sprintf("tic[%d].latency(s16 BE)", i), tic.Latency, u16w(uint16(tic.Latency)))
+			diffFields(fs, fmt.Sprintf("tic[%d].", i), &tic.Diff, m.LowResTurn)
 		}
 	case *ServerGameData:
-		d("start_tic&0xff", m.Start)
-		d("num_tics", len(m.Tics))
-		for i, tic := range m.Tics {
-			d(fmt.Sprintf("tic[%d].latency(s16 BE)", i), tic.Latency)
-			d(fmt.Sprintf("tic[%d].playeringame_bits", i), tic.InGame)
+		u8("start_tic&0xff", m.Start)
+		u8("num_tics", uint8(len(m.Tics)))
+		for i := range m.Tics {
+			tic := &m.Tics[i]
+			num(fmt.Sprintf("tic[%d].latency(s16 BE)", i), tic.Latency, u16w(uint16(tic.Latency)))
+			u8(fmt.Sprintf("tic[%d].playeringame_bits", i), tic.InGame)
 			for p := range MaxPlayers {
 				if tic.Has(p) {
-					annotateDiff(a, fmt.Sprintf("tic[%d].player%d.", i, p), &tic.Cmds[p], m.LowResTurn)
+					diffFields(fs, fmt.Sprintf("tic[%d].player%d.", i, p), &tic.Cmds[p], m.LowResTurn)
 				}
 			}
 		}
 	}
-	return a
+	return fs
 }
 
-func annotateDiff(a map[string]string, prefix string, df *TicDiff, lowres bool) {
-	a[prefix+"diff_flags"] = fmt.Sprint(df.Flags)
-	c := df.Cmd
-	f := df.Flags
+// diffFields maps the fields of one ticcmd diff; only flagged fields are on
+// the wire, so only those are mapped.
+func diffFields(fs map[string]fieldWant, prefix string, d *TicDiff, lowres bool) {
+	num := func(name string, v any, wire []byte) { fs[prefix+name] = fieldWant{fmt.Sprint(v), wire} }
+	c, f := &d.Cmd, d.Flags
+	num("diff_flags", f, u8w(f))
 	if f&DiffForward != 0 {
-		a[prefix+"forwardmove(s8)"] = fmt.Sprint(c.ForwardMove)
+		num("forwardmove(s8)", c.ForwardMove, u8w(uint8(c.ForwardMove)))
 	}
 	if f&DiffSide != 0 {
-		a[prefix+"sidemove(s8)"] = fmt.Sprint(c.SideMove)
+		num("sidemove(s8)", c.SideMove, u8w(uint8(c.SideMove)))
 	}
 	if f&DiffTurn != 0 {
 		if lowres {
-			a[prefix+"angleturn(lowres s8, x256)"] = fmt.Sprintf("%d -> %d", c.AngleTurn/256, c.AngleTurn)
+			b := int8(int(c.AngleTurn) / 256)
+			fs[prefix+"angleturn(lowres s8, x256)"] = fieldWant{fmt.Sprintf("%d -> %d", b, c.AngleTurn), u8w(uint8(b))}
 		} else {
-			a[prefix+"angleturn(s16 BE)"] = fmt.Sprint(c.AngleTurn)
+			num("angleturn(s16 BE)", c.AngleTurn, u16w(uint16(c.AngleTurn)))
 		}
 	}
 	if f&DiffButtons != 0 {
-		a[prefix+"buttons(u8)"] = fmt.Sprint(c.Buttons)
+		num("buttons(u8)", c.Buttons, u8w(c.Buttons))
 	}
 	if f&DiffConsistency != 0 {
-		a[prefix+"consistancy(u8)"] = fmt.Sprint(c.Consistency)
+		num("consistancy(u8)", c.Consistency, u8w(c.Consistency))
 	}
 	if f&DiffChatChar != 0 {
-		a[prefix+"chatchar(u8)"] = fmt.Sprint(c.ChatChar)
+		num("chatchar(u8)", c.ChatChar, u8w(c.ChatChar))
+	}
+	if f&DiffRaven != 0 {
+		num("lookfly(u8)", c.LookFly, u8w(c.LookFly))
+		num("arti(u8)", c.Arti, u8w(c.Arti))
+	}
+	if f&DiffStrife != 0 {
+		num("buttons2(u8)", c.Buttons2, u8w(c.Buttons2))
+		num("inventory(u16 BE)", c.Inventory, u16w(c.Inventory))
 	}
 }
 
-func TestEveryVectorDecodesToItsAnnotationsAndEncodesBackExactly(t *testing.T) {
-	vs := loadVectors(t)
-	fields := 0
-	for _, v := range vs {
-		lowres := strings.Contains(v.file, "lowres")
+// isLowresVector says whether a vector file's game had lowres_turn set: its
+// GAMEDATA has one-byte turning.
+func isLowresVector(file string) bool { return file == "vectors-run4-lowres.txt" }
+
+func TestEveryVectorPacketDecodesToEveryAnnotatedFieldAndReencodesToItsBytes(t *testing.T) {
+	vs, files := loadVectors(t)
+	wantPackets, wantFields := 0, 0
+	for _, f := range files {
+		if f.headers != f.hexes {
+			t.Fatalf("%s: %d packet headers but %d HEX lines", f.name, f.headers, f.hexes)
+		}
+		wantPackets += f.headers
+		wantFields += f.notes
+	}
+	sawLowres := false
+	packets, fields := 0, 0
+	for i := range vs {
+		v := &vs[i]
+		lowres := isLowresVector(v.file)
 		h, m, err := DecodePacket(v.pkt, v.dir, lowres)
 		if err != nil {
-			t.Fatalf("%s %s: %v", v.file, v.name, err)
+			t.Fatalf("%s: %v", v.where(), err)
 		}
-		got := annotate(h, m)
-		for _, an := range v.fields {
-			if strings.HasSuffix(an.field, "_sha1[20]") {
-				// Raw digest bytes: compare the decoded array with the packet.
-				var sha [20]byte
-				switch mm := m.(type) {
-				case *SYN:
-					sha = map[bool][20]byte{true: mm.Connect.WADSHA1, false: mm.Connect.DEHSHA1}[strings.HasPrefix(an.field, "wad")]
-				case *WaitingData:
-					sha = map[bool][20]byte{true: mm.WADSHA1, false: mm.DEHSHA1}[strings.HasPrefix(an.field, "wad")]
-				default:
-					t.Fatalf("%s: %s in a %T", v.name, an.field, m)
-				}
-				if !bytes.Equal(sha[:], v.pkt[an.offset:an.offset+20]) {
-					t.Fatalf("%s: %s decoded as % x", v.name, an.field, sha)
-				}
-				fields++
-				continue
-			}
-			want, ok := got[an.field]
+		if lowres && h.Type == TypeGameData {
+			sawLowres = true
+		}
+		got := decodedFields(h, m)
+		ends := 0 // the fields must tile the packet: each starts where the one before ended
+		if len(v.fields) == 0 {
+			t.Fatalf("%s: no annotations", v.where())
+		}
+		for _, f := range v.fields {
+			at := fmt.Sprintf("%s:%d %s", v.file, f.line, f.name)
+			w, ok := got[f.name]
 			if !ok {
-				t.Fatalf("%s: annotated field %q is not checked by this test (decoded %T)", v.name, an.field, m)
+				t.Fatalf("%s: annotated field is not mapped to the decoded %T, so it would go unchecked", at, m)
 			}
-			if an.value != want {
-				t.Fatalf("%s: %s = %q, decoded %q", v.name, an.field, an.value, want)
+			if f.value != w.text {
+				t.Fatalf("%s: annotated %q, decoded %q", at, f.value, w.text)
 			}
+			if f.offset != ends {
+				t.Fatalf("%s: annotated at offset %d, the decoded fields before it end at %d", at, f.offset, ends)
+			}
+			end := f.offset + len(w.wire)
+			if end > len(v.pkt) || !bytes.Equal(v.pkt[f.offset:end], w.wire) {
+				t.Fatalf("%s: decoded value is % x on the wire, the packet has % x at @%d", at, w.wire, v.pkt[f.offset:min(end, len(v.pkt))], f.offset)
+			}
+			if !bytes.HasPrefix(w.wire, f.shown) || f.cut != (len(w.wire) > len(f.shown)) {
+				t.Fatalf("%s: the bytes column % x (cut %v) does not show the decoded field % x", at, f.shown, f.cut, w.wire)
+			}
+			ends = end
 			fields++
+		}
+		if ends != len(v.pkt) {
+			t.Fatalf("%s: the annotated fields end at %d of %d bytes", v.where(), ends, len(v.pkt))
 		}
 		again := Encode(nil, m, h.Reliable, h.Seq)
 		if !bytes.Equal(again, v.pkt) {
-			t.Fatalf("%s: re-encoded\n% x\nwant\n% x", v.name, again, v.pkt)
+			t.Fatalf("%s: re-encoded\n% x\nwant\n% x", v.where(), again, v.pkt)
+		}
+		// Decoding into a value of the concrete type gives the same.
+		m2 := fresh(m)
+		if h2, err := Decode(v.pkt, m2); err != nil || h2 != h || !sameMessage(m, m2) {
+			t.Fatalf("%s: Decode into %T gave %+v, %v", v.where(), m2, m2, err)
+		}
+		packets++
+	}
+	if !sawLowres {
+		t.Fatal("no lowres GAMEDATA among the vectors: vectors-run4-lowres.txt went missing")
+	}
+	if packets == 0 || packets != wantPackets || packets != len(vs) {
+		t.Fatalf("checked %d packets, the files hold %d packet headers", packets, wantPackets)
+	}
+	if fields != wantFields {
+		t.Fatalf("checked %d fields, the files hold %d annotation lines", fields, wantFields)
+	}
+	t.Logf("%d files, %d packets, %d annotated fields checked; every packet re-encodes to its bytes", len(files), packets, fields)
+}
+
+func TestLowresVectorsDecodedAsHiresGiveOtherTurning(t *testing.T) {
+	// The lowres flag is not on the wire: decoding a lowres GAMEDATA as hi-res
+	// must not silently give the same commands (so the vector test above
+	// really depends on it).
+	vs, _ := loadVectors(t)
+	differ := 0
+	for i := range vs {
+		v := &vs[i]
+		if !isLowresVector(v.file) || !slices.Equal(v.pkt[:2], []byte{0, byte(TypeGameData)}) {
+			continue
+		}
+		_, lo, err := DecodePacket(v.pkt, v.dir, true)
+		if err != nil {
+			t.Fatalf("%s: %v", v.where(), err)
+		}
+		_, hi, err := DecodePacket(v.pkt, v.dir, false)
+		if err != nil || !sameMessage(normalizeLowres(hi), normalizeLowres(lo)) {
+			differ++
 		}
 	}
-	if len(vs) != 30 {
-		t.Fatalf("read %d annotated packets, the vector files hold 30", len(vs))
+	if differ == 0 {
+		t.Fatal("every lowres GAMEDATA decodes the same as hi-res")
 	}
-	t.Logf("%d packets, %d annotated fields checked; every packet re-encodes to its bytes", len(vs), fields)
+}
+
+// normalizeLowres clears the LowResTurn option so that only wire content is
+// compared.
+func normalizeLowres(m Message) Message {
+	switch v := m.(type) {
+	case *ClientGameData:
+		c := *v
+		c.LowResTurn = false
+		return &c
+	case *ServerGameData:
+		c := *v
+		c.LowResTurn = false
+		return &c
+	}
+	return m
 }

@@ -1,18 +1,50 @@
-// Command ticnet-dump dissects Chocolate Doom 3.x packets (and ticnet's
-// extension): it reads a pcap file, as tcpdump writes it, or lines of hex,
-// and prints one JSON object per packet with every decoded field.
+// Command ticnet-dump dissects Chocolate Doom 3.x network packets (and
+// ticnet's extension of the protocol): it reads a capture and prints one
+// JSON object per packet with every decoded field, to debug ticnet against
+// real Chocolate Doom peers or to read a capture by hand.
 //
-//	go run ./netcore/cmd/ticnet-dump [-port 2342] [-lowres] [FILE...]
+// Usage:
 //
-// With no FILE it reads standard input. A hex line may start with "C>"
-// (client to server) or "S>" (server to client): GAMEDATA and LAUNCH have a
-// different layout each way. In a pcap, packets to -port go client to
-// server, packets from it server to client. A packet that cannot be decoded
-// is printed with the byte offset and the reason, and the command then
-// exits with status 1, after printing everything else.
+//	go run ./netcore/cmd/ticnet-dump [-lowres] [-port 2342] [FILE...]
+//
+// With no FILE it reads standard input. The input is detected:
+//
+//   - a classic pcap file as tcpdump -w writes it: either byte order,
+//     microsecond or nanosecond timestamps; Ethernet, raw IPv4, Linux
+//     cooked (v1, and v2 as tcpdump -i any writes) or BSD loopback link
+//     layers. Only IPv4 UDP is decoded; other records are skipped and
+//     counted on standard error. A packet sent to -port goes client to
+//     server, one sent from it server to client.
+//   - text: one packet of hex per line, optionally prefixed "C>" (client to
+//     server) or "S>" (server to client). Blank lines and lines starting
+//     with '#' are ignored. The vector files' "HEX ..." lines are accepted
+//     too, so a file of shared/spec/vectors can be fed as it is.
+//
+// GAMEDATA and LAUNCH are laid out differently in each direction. When the
+// direction is unknown, both layouts are tried and the one that decodes
+// (and re-encodes to exactly the packet's bytes, if both decode) is used:
+// the object then has "dir":"?" and "layout" names the layout chosen.
+// -lowres decodes GAMEDATA turning as one byte, for games whose GAMESTART
+// had lowres_turn set.
+//
+// Each line of output looks like
+//
+//	{"n":3,"time":1700000000.000123,"src":"127.0.0.1:56096","dst":"127.0.0.1:2342","dir":"C>S",
+//	 "len":13,"type":"GAMEDATA","reliable":false,"fields":{"Ack":196,"Start":195,"Tics":[...]}}
+//
+// (time, src and dst for pcap input only; seq only for a reliable packet;
+// trailing counts bytes after the message that a reader ignores). A packet
+// that does not decode is printed as
+//
+//	{"n":4,...,"error":"parse GAMEDATA: num_tics at offset 3: ...","offset":3,"reason":"num_tics: ..."}
+//
+// and the command exits with status 1 after printing everything. It also
+// exits 1 when an input cannot be read to its end, and 2 on bad flags.
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -21,154 +53,319 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"strconv"
 
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
 func main() {
-	port := flag.Uint("port", 2342, "the server's UDP port (pcap input)")
-	lowres := flag.Bool("lowres", false, "the game sends turning as one byte (lowres_turn)")
-	flag.Parse()
-	out := json.NewEncoder(os.Stdout)
-	bad := false
-	files := flag.Args()
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run is the whole command; it returns the exit status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("ticnet-dump", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	lowres := fs.Bool("lowres", false, "GAMEDATA turning is one byte (the game's lowres_turn)")
+	port := fs.Uint("port", 2342, "the server's UDP `port`, for the direction of pcap packets")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: ticnet-dump [-lowres] [-port 2342] [FILE...]\n\nDissects Chocolate Doom packets from pcap files or hex lines (stdin without FILE) as JSON lines.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *port > 65535 {
+		fmt.Fprintf(stderr, "ticnet-dump: -port %d is not a UDP port\n", *port)
+		return 2
+	}
+	out := bufio.NewWriter(stdout)
+	defer out.Flush()
+	d := dumper{enc: json.NewEncoder(out), lowres: *lowres}
+	d.enc.SetEscapeHTML(false)
+
+	files := fs.Args()
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
+	status := 0
 	for _, name := range files {
 		var data []byte
 		var err error
 		if name == "-" {
-			data, err = io.ReadAll(os.Stdin)
+			data, err = io.ReadAll(stdin)
 		} else {
 			data, err = os.ReadFile(name)
 		}
-		if err == nil {
-			var n int
-			n, err = dump(out, data, uint16(*port), *lowres)
-			bad = bad || n > 0
+		if err != nil {
+			fmt.Fprintf(stderr, "ticnet-dump: %v\n", err)
+			status = 1
+			continue
+		}
+		if len(files) > 1 {
+			d.file = name
+		}
+		in, err := parseInput(data, uint16(*port))
+		for _, p := range in.packets {
+			if !d.describe(p) {
+				status = 1
+			}
+		}
+		if in.skipped > 0 {
+			fmt.Fprintf(stderr, "ticnet-dump: %s: skipped %d pcap records that are not IPv4 UDP (or are fragments)\n", name, in.skipped)
 		}
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "ticnet-dump: %s: %v\n", name, err)
-			bad = true
+			fmt.Fprintf(stderr, "ticnet-dump: %s: %v\n", name, err)
+			status = 1
 		}
 	}
-	if bad {
-		os.Exit(1)
+	if err := out.Flush(); err != nil {
+		fmt.Fprintf(stderr, "ticnet-dump: %v\n", err)
+		return 1
 	}
+	return status
 }
 
-// dump prints every packet of data and returns how many did not decode.
-func dump(out *json.Encoder, data []byte, port uint16, lowres bool) (int, error) {
-	in, err := parseInput(data, port)
-	failed := 0
-	for _, p := range in.packets {
-		if !describe(out, p, lowres) {
-			failed++
-		}
-	}
-	if in.skipped > 0 {
-		fmt.Fprintf(os.Stderr, "ticnet-dump: %d pcap records were not IPv4 UDP (or were fragments) and were skipped\n", in.skipped)
-	}
-	return failed, err
+// dumper prints packets as JSON lines, numbering them across inputs.
+type dumper struct {
+	enc    *json.Encoder
+	lowres bool
+	file   string
+	n      int
 }
 
-// record is one packet's JSON line.
+// record is one packet's JSON object.
 type record struct {
-	N        int      `json:"n"`
-	Time     *float64 `json:"time,omitempty"`
-	Src      string   `json:"src,omitempty"`
-	Dst      string   `json:"dst,omitempty"`
-	Dir      string   `json:"dir"`
-	Len      int      `json:"len"`
-	Type     string   `json:"type,omitempty"`
-	Reliable bool     `json:"reliable"`
-	Seq      *uint8   `json:"seq,omitempty"`
-	Fields   any      `json:"fields,omitempty"`
-	Error    string   `json:"error,omitempty"`
-	Offset   *int     `json:"offset,omitempty"`
-	Reason   string   `json:"reason,omitempty"`
-	Hex      string   `json:"hex,omitempty"`
+	N        int         `json:"n"`
+	File     string      `json:"file,omitempty"`
+	Line     int         `json:"line,omitempty"`
+	Time     json.Number `json:"time,omitempty"`
+	Src      string      `json:"src,omitempty"`
+	Dst      string      `json:"dst,omitempty"`
+	Dir      string      `json:"dir"`
+	Layout   string      `json:"layout,omitempty"`
+	Len      int         `json:"len"`
+	Type     string      `json:"type,omitempty"`
+	Reliable *bool       `json:"reliable,omitempty"`
+	Seq      *uint8      `json:"seq,omitempty"`
+	Fields   any         `json:"fields,omitempty"`
+	Trailing int         `json:"trailing,omitempty"`
+	Error    string      `json:"error,omitempty"`
+	Offset   *int        `json:"offset,omitempty"`
+	Reason   string      `json:"reason,omitempty"`
+	Hex      string      `json:"hex,omitempty"`
 }
 
-// describe prints one packet; false if it did not decode.
-func describe(out *json.Encoder, p packet, lowres bool) bool {
-	r := record{N: p.n, Src: p.src, Dst: p.dst, Len: len(p.data), Dir: "?"}
-	if p.src != "" {
-		r.Time = &p.time
-	}
-	dirs := []wire.Direction{wire.ServerToClient, wire.ClientToServer}
+// describe prints one packet and reports whether it decoded.
+func (d *dumper) describe(p packet) bool {
+	r := record{N: d.n, File: d.file, Line: p.line, Time: json.Number(p.time), Src: p.src, Dst: p.dst,
+		Dir: "?", Len: len(p.data)}
+	d.n++
 	if p.dirKnown {
-		dirs = []wire.Direction{p.dir}
+		r.Dir = p.dir.String()
 	}
-	var h wire.Header
-	var m wire.Message
-	var err error
-	for _, d := range dirs {
-		if h, m, err = wire.DecodePacket(p.data, d, lowres); err == nil {
-			if p.dirKnown {
-				r.Dir = d.String()
-			}
-			break
-		}
-	}
-	r.Reliable = h.Reliable
-	if h.Reliable {
-		r.Seq = &h.Seq
-	}
-	if err != nil {
-		r.Error = err.Error()
-		r.Hex = hex.EncodeToString(p.data)
-		var de *wire.DecodeError
-		if errors.As(err, &de) {
-			r.Offset, r.Reason = &de.Offset, de.Field+": "+de.Reason
-		}
-		out.Encode(r)
+	if p.err != nil {
+		r.Error = p.err.Error()
+		d.enc.Encode(r)
 		return false
 	}
-	r.Type = h.Type.String()
-	r.Fields = fields(reflect.ValueOf(m))
-	out.Encode(r)
+	if len(p.data) >= 2 {
+		r.Type = wire.Type((uint16(p.data[0])<<8 | uint16(p.data[1])) &^ wire.ReliableFlag).String()
+	}
+	if h, _, err := wire.ParseHeader(p.data); err == nil {
+		r.Reliable = &h.Reliable
+		if h.Reliable {
+			r.Seq = &h.Seq
+		}
+	}
+	a := decode(p, d.lowres)
+	if a.err != nil {
+		r.Error = a.err.Error()
+		r.Hex = hex.EncodeToString(p.data)
+		var de *wire.DecodeError
+		if errors.As(a.err, &de) {
+			r.Offset, r.Reason = &de.Offset, de.Field+": "+de.Reason
+		}
+		d.enc.Encode(r)
+		return false
+	}
+	if !p.dirKnown && a.layoutMatters {
+		r.Layout = a.dir.String()
+	}
+	r.Fields = toJSON(reflect.ValueOf(a.m))
+	r.Trailing = a.trailing
+	d.enc.Encode(r)
 	return true
 }
 
-// fields turns a decoded message into JSON-friendly values: byte arrays
-// (hashes) as hex, the rest as they are.
-func fields(v reflect.Value) any {
+// attempt is one way of decoding a packet.
+type attempt struct {
+	dir           wire.Direction
+	h             wire.Header
+	m             wire.Message
+	err           error
+	exact         bool // re-encoding gives exactly the packet
+	trailing      int  // bytes after the message, which readers ignore
+	layoutMatters bool // the other direction has another layout
+}
+
+func try(data []byte, dir wire.Direction, lowres bool) attempt {
+	a := attempt{dir: dir}
+	a.h, a.m, a.err = wire.DecodePacket(data, dir, lowres)
+	if a.err == nil {
+		again := wire.Encode(nil, a.m, a.h.Reliable, a.h.Seq)
+		a.exact = bytes.Equal(again, data)
+		if bytes.HasPrefix(data, again) {
+			a.trailing = len(data) - len(again)
+		}
+	}
+	a.layoutMatters = a.h.Type == wire.TypeGameData || a.h.Type == wire.TypeLaunch
+	return a
+}
+
+// decode decodes a packet in its direction, or, when that is unknown, in
+// the layout that fits best: one that re-encodes exactly, else one that
+// decodes (server to client first), else the error that got furthest.
+func decode(p packet, lowres bool) attempt {
+	if p.dirKnown {
+		return try(p.data, p.dir, lowres)
+	}
+	s := try(p.data, wire.ServerToClient, lowres)
+	if !s.layoutMatters {
+		return s
+	}
+	c := try(p.data, wire.ClientToServer, lowres)
+	switch {
+	case s.exact:
+		return s
+	case c.exact:
+		return c
+	case s.err == nil:
+		return s
+	case c.err == nil:
+		return c
+	}
+	var se, ce *wire.DecodeError
+	if errors.As(c.err, &ce) && errors.As(s.err, &se) && ce.Offset > se.Offset {
+		return c
+	}
+	return s
+}
+
+// kv and object make a JSON object that keeps its keys in order: a
+// message's fields in wire order.
+type kv struct {
+	k string
+	v any
+}
+
+type object []kv
+
+func (o object) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for i, f := range o {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		k, err := json.Marshal(f.k)
+		if err != nil {
+			return nil, err
+		}
+		v, err := json.Marshal(f.v)
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(append(b, k...), ':'), v...)
+	}
+	return append(b, '}'), nil
+}
+
+var (
+	ticDiffType   = reflect.TypeFor[wire.TicDiff]()
+	serverTicType = reflect.TypeFor[wire.ServerTic]()
+)
+
+// toJSON turns a decoded message into values encoding/json prints well:
+// structs as ordered objects, 20-byte hashes as hex, a ticcmd diff as the
+// fields it carries, a full ticcmd as the commands of the players in it.
+func toJSON(v reflect.Value) any {
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:
 		if v.IsNil() {
 			return nil
 		}
-		return fields(v.Elem())
+		return toJSON(v.Elem())
 	case reflect.Struct:
-		m := map[string]any{}
+		switch v.Type() {
+		case ticDiffType:
+			return diffJSON(v.Interface().(wire.TicDiff))
+		case serverTicType:
+			t := v.Interface().(wire.ServerTic)
+			cmds := object{}
+			for p := range wire.MaxPlayers {
+				if t.Has(p) {
+					cmds = append(cmds, kv{strconv.Itoa(p), diffJSON(t.Cmds[p])})
+				}
+			}
+			return object{{"Latency", t.Latency}, {"InGame", t.InGame}, {"Cmds", cmds}}
+		}
+		o := object{}
 		for i := range v.NumField() {
 			f := v.Type().Field(i)
-			if f.IsExported() {
-				if f.Anonymous {
-					for k, x := range fields(v.Field(i)).(map[string]any) {
-						m[k] = x
-					}
-					continue
+			switch {
+			case !f.IsExported():
+			case f.Anonymous:
+				if inner, ok := toJSON(v.Field(i)).(object); ok {
+					o = append(o, inner...)
 				}
-				m[f.Name] = fields(v.Field(i))
+			case v.Type() == reflect.TypeFor[wire.Empty]():
+				// The kind is the packet type, printed already.
+			default:
+				o = append(o, kv{f.Name, toJSON(v.Field(i))})
 			}
 		}
-		return m
-	case reflect.Array:
-		if v.Type().Elem().Kind() == reflect.Uint8 && v.Len() == 20 {
-			b := make([]byte, v.Len())
+		return o
+	case reflect.Array, reflect.Slice:
+		if v.Kind() == reflect.Array && v.Type().Elem().Kind() == reflect.Uint8 && v.Len() == 20 {
+			b := make([]byte, 20)
 			reflect.Copy(reflect.ValueOf(b), v)
 			return hex.EncodeToString(b)
 		}
-		fallthrough
-	case reflect.Slice:
 		l := make([]any, v.Len())
 		for i := range l {
-			l[i] = fields(v.Index(i))
+			l[i] = toJSON(v.Index(i))
 		}
 		return l
+	case reflect.Bool:
+		return v.Bool()
+	case reflect.String:
+		return v.String()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return v.Int()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return v.Uint()
 	}
-	return v.Interface()
+	return fmt.Sprint(v.Interface())
+}
+
+// diffJSON prints a ticcmd diff: its flags and the fields they name.
+func diffJSON(d wire.TicDiff) object {
+	o := object{{"Flags", d.Flags}}
+	c, f := d.Cmd, d.Flags
+	add := func(flag uint8, name string, v any) {
+		if f&flag != 0 {
+			o = append(o, kv{name, v})
+		}
+	}
+	add(wire.DiffForward, "ForwardMove", c.ForwardMove)
+	add(wire.DiffSide, "SideMove", c.SideMove)
+	add(wire.DiffTurn, "AngleTurn", c.AngleTurn)
+	add(wire.DiffButtons, "Buttons", c.Buttons)
+	add(wire.DiffConsistency, "Consistency", c.Consistency)
+	add(wire.DiffChatChar, "ChatChar", c.ChatChar)
+	add(wire.DiffRaven, "LookFly", c.LookFly)
+	add(wire.DiffRaven, "Arti", c.Arti)
+	add(wire.DiffStrife, "Buttons2", c.Buttons2)
+	add(wire.DiffStrife, "Inventory", c.Inventory)
+	return o
 }

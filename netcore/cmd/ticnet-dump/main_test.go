@@ -3,158 +3,680 @@ package main
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
 
-// ethUDP wraps a payload in Ethernet, IPv4 and UDP headers.
-func ethUDP(payload []byte, srcPort, dstPort uint16) []byte {
-	b := make([]byte, 14, 14+28+len(payload))
-	binary.BigEndian.PutUint16(b[12:], 0x0800)
-	ip := make([]byte, 20)
-	ip[0], ip[9] = 0x45, 17
+// vec is one packet of shared/spec/vectors.
+type vec struct {
+	file       string
+	clientPort uint16
+	toServer   bool
+	typ        string // the annotated type name, e.g. "GAMEDATA"
+	reliable   bool
+	pkt        []byte
+}
+
+// loadVectors reads the vector files; CI always has them.
+func loadVectors(t testing.TB) map[string][]vec {
+	wd, _ := os.Getwd()
+	dir := ""
+	for d := wd; ; d = filepath.Dir(d) {
+		if st, err := os.Stat(filepath.Join(d, "shared", "spec", "vectors")); err == nil && st.IsDir() {
+			dir = filepath.Join(d, "shared", "spec", "vectors")
+			break
+		}
+		if filepath.Dir(d) == d {
+			t.Fatalf("shared/spec/vectors not found above %s", wd)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.txt"))
+	if len(files) == 0 {
+		t.Fatalf("no vector files in %s", dir)
+	}
+	header := regexp.MustCompile(`^### packet #\d+ .* (\S+) -> (\S+)\s+len=(\d+)`)
+	typeLine := regexp.MustCompile(`type\(u16 BE\)\s+\d+ (\S+)( \|RELIABLE)?`)
+	out := map[string][]vec{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(f)
+		var cur *vec
+		for _, l := range strings.Split(string(data), "\n") {
+			if m := header.FindStringSubmatch(l); m != nil {
+				out[name] = append(out[name], vec{file: name, toServer: m[2] == "server:2342"})
+				cur = &out[name][len(out[name])-1]
+				peer := m[1]
+				if !cur.toServer {
+					peer = m[2]
+				}
+				p, err := strconv.Atoi(strings.TrimPrefix(peer, "client:"))
+				if err != nil {
+					t.Fatalf("%s: %q", name, l)
+				}
+				cur.clientPort = uint16(p)
+			} else if strings.HasPrefix(l, "HEX ") {
+				cur.pkt, err = hex.DecodeString(l[4:])
+				if err != nil {
+					t.Fatal(err)
+				}
+			} else if m := typeLine.FindStringSubmatch(l); m != nil {
+				cur.typ, cur.reliable = m[1], m[2] != ""
+			}
+		}
+	}
+	return out
+}
+
+// udpFrame wraps a payload in IPv4 and UDP headers (127.0.0.1 both ways).
+func udpFrame(payload []byte, srcPort, dstPort uint16) []byte {
+	ip := make([]byte, 20+8, 28+len(payload))
+	ip[0], ip[8], ip[9] = 0x45, 64, 17
 	binary.BigEndian.PutUint16(ip[2:], uint16(28+len(payload)))
 	copy(ip[12:], []byte{127, 0, 0, 1})
 	copy(ip[16:], []byte{127, 0, 0, 1})
-	u := make([]byte, 8)
-	binary.BigEndian.PutUint16(u, srcPort)
-	binary.BigEndian.PutUint16(u[2:], dstPort)
-	binary.BigEndian.PutUint16(u[4:], uint16(8+len(payload)))
-	return append(append(append(b, ip...), u...), payload...)
+	binary.BigEndian.PutUint16(ip[20:], srcPort)
+	binary.BigEndian.PutUint16(ip[22:], dstPort)
+	binary.BigEndian.PutUint16(ip[24:], uint16(8+len(payload)))
+	return append(ip, payload...)
 }
 
-// pcapOf builds a little-endian microsecond pcap of Ethernet frames.
-func pcapOf(frames ...[]byte) []byte {
+// ethernet puts an IPv4 packet in an Ethernet frame, padded to 60 bytes as
+// on the wire.
+func ethernet(ip []byte) []byte {
+	f := make([]byte, 14, 14+len(ip)+46)
+	copy(f, []byte{2, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 2})
+	binary.BigEndian.PutUint16(f[12:], 0x0800)
+	f = append(f, ip...)
+	for len(f) < 60 {
+		f = append(f, 0)
+	}
+	return f
+}
+
+// pcapFile builds a classic pcap file.
+type pcapFile struct {
+	order binary.ByteOrder
+	nano  bool
+	link  uint32
+}
+
+func (p pcapFile) build(frames ...[]byte) []byte {
+	bo := p.order
+	if bo == nil {
+		bo = binary.LittleEndian
+	}
 	h := make([]byte, 24)
-	binary.LittleEndian.PutUint32(h, 0xa1b2c3d4)
-	binary.LittleEndian.PutUint16(h[4:], 2)
-	binary.LittleEndian.PutUint16(h[6:], 4)
-	binary.LittleEndian.PutUint32(h[16:], 65535)
-	binary.LittleEndian.PutUint32(h[20:], 1)
+	magic := uint32(0xa1b2c3d4)
+	if p.nano {
+		magic = 0xa1b23c4d
+	}
+	bo.PutUint32(h, magic)
+	bo.PutUint16(h[4:], 2)
+	bo.PutUint16(h[6:], 4)
+	bo.PutUint32(h[16:], 262144)
+	bo.PutUint32(h[20:], p.link)
 	for i, f := range frames {
 		r := make([]byte, 16)
-		binary.LittleEndian.PutUint32(r, uint32(1000+i))
-		binary.LittleEndian.PutUint32(r[8:], uint32(len(f)))
-		binary.LittleEndian.PutUint32(r[12:], uint32(len(f)))
+		bo.PutUint32(r, uint32(1700000000+i))
+		bo.PutUint32(r[4:], uint32(1000*i+7))
+		bo.PutUint32(r[8:], uint32(len(f)))
+		bo.PutUint32(r[12:], uint32(len(f)))
 		h = append(append(h, r...), f...)
 	}
 	return h
 }
 
-func run(t *testing.T, data []byte, lowres bool) ([]map[string]any, int) {
-	t.Helper()
-	var buf bytes.Buffer
-	failed, err := dump(json.NewEncoder(&buf), data, 2342, lowres)
-	if err != nil {
-		t.Fatal(err)
+// framesOf wraps vector packets in UDP between their client port and 2342.
+func framesOf(vs []vec, wrap func([]byte) []byte) [][]byte {
+	var fs [][]byte
+	for _, v := range vs {
+		src, dst := v.clientPort, uint16(2342)
+		if !v.toServer {
+			src, dst = dst, src
+		}
+		fs = append(fs, wrap(udpFrame(v.pkt, src, dst)))
 	}
+	return fs
+}
+
+// dumpRun runs the command on inputs written to files (or on stdin when
+// stdin is not nil) and returns the JSON objects, stderr and the status.
+func dumpRun(t *testing.T, args []string, stdin []byte, files ...[]byte) ([]map[string]any, string, int) {
+	t.Helper()
+	dir := t.TempDir()
+	for i, f := range files {
+		name := filepath.Join(dir, fmt.Sprintf("in%d", i))
+		if err := os.WriteFile(name, f, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, name)
+	}
+	var out, errOut bytes.Buffer
+	status := run(args, bytes.NewReader(stdin), &out, &errOut)
 	var recs []map[string]any
-	dec := json.NewDecoder(&buf)
-	for dec.More() {
+	for _, line := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+		if line == "" {
+			continue
+		}
+		dec := json.NewDecoder(strings.NewReader(line))
+		dec.UseNumber()
 		var r map[string]any
 		if err := dec.Decode(&r); err != nil {
-			t.Fatal(err)
+			t.Fatalf("output line is not JSON: %v\n%s", err, line)
 		}
 		recs = append(recs, r)
 	}
-	return recs, failed
+	return recs, errOut.String(), status
 }
 
-// Real packets from the vectors: a client's SYN, the server's GAMEDATA.
-var (
-	synHex  = "000056abe18c43686f636f6c61746520446f6f6d20332e302e30000143484f434f4c4154455f444f4f4d5f30000201000004010f9caf3cac3392deea003d3159a14f6156bd7a46daaf56c1dcc08a2e7668814811b2cab0cc7d52c15b4772756d7079204d616e637562757300"
-	sgdHex  = "0006c3020002021012000402103a"
-	cgdHex  = "0006c4c302000410120004103a"
-	consHex = "800c01436c69656e74202746616b65476f272074696d6564206f757420616e6420646973636f6e6e656374656400"
-)
-
-func unhex(s string) []byte {
-	b := make([]byte, len(s)/2)
-	for i := range b {
-		var v byte
-		for _, c := range s[2*i : 2*i+2] {
-			v <<= 4
-			switch {
-			case c >= '0' && c <= '9':
-				v |= byte(c - '0')
-			default:
-				v |= byte(c-'a') + 10
+// get walks a decoded JSON object: get(r, "fields", "Tics", 0, "Latency").
+func get(t *testing.T, v any, path ...any) any {
+	t.Helper()
+	for _, p := range path {
+		switch k := p.(type) {
+		case string:
+			m, ok := v.(map[string]any)
+			if !ok {
+				t.Fatalf("%v: not an object at %q", path, k)
 			}
+			if v, ok = m[k]; !ok {
+				t.Fatalf("%v: no %q in %v", path, k, m)
+			}
+		case int:
+			l, ok := v.([]any)
+			if !ok || k >= len(l) {
+				t.Fatalf("%v: no element %d", path, k)
+			}
+			v = l[k]
 		}
-		b[i] = v
 	}
-	return b
+	return v
 }
 
-func TestPcapPacketsAreDecodedWithTheirDirection(t *testing.T) {
-	data := pcapOf(ethUDP(unhex(synHex), 56096, 2342), ethUDP(unhex(sgdHex), 2342, 56096), ethUDP(unhex(cgdHex), 50983, 2342))
-	recs, failed := run(t, data, false)
-	if failed != 0 || len(recs) != 3 {
-		t.Fatalf("%d records, %d failed", len(recs), failed)
+func num(t *testing.T, v any) int64 {
+	t.Helper()
+	n, ok := v.(json.Number)
+	if !ok {
+		t.Fatalf("%v is not a number", v)
 	}
-	if recs[0]["type"] != "SYN" || recs[0]["dir"] != "C>S" || recs[0]["src"] != "127.0.0.1:56096" {
-		t.Fatalf("first: %v", recs[0])
+	i, err := n.Int64()
+	if err != nil {
+		t.Fatal(err)
 	}
-	f := recs[0]["fields"].(map[string]any)
-	if f["PlayerName"] != "Grumpy Mancubus" || f["Connect"].(map[string]any)["WADSHA1"] != "0f9caf3cac3392deea003d3159a14f6156bd7a46" {
-		t.Fatalf("SYN fields: %v", f)
+	return i
+}
+
+func TestPcapOfEveryVectorIsDissectedWithDirectionTypeAndFields(t *testing.T) {
+	vectors := loadVectors(t)
+	var vs []vec
+	for _, name := range []string{"vectors-run1-handshake-gamedata.txt", "vectors-run2-consolemsg.txt"} {
+		vs = append(vs, vectors[name]...)
 	}
-	if recs[1]["dir"] != "S>C" || recs[1]["type"] != "GAMEDATA" {
-		t.Fatalf("second: %v", recs[1])
+	data := pcapFile{link: 1}.build(framesOf(vs, ethernet)...)
+	recs, stderr, status := dumpRun(t, nil, nil, data)
+	if status != 0 || stderr != "" {
+		t.Fatalf("status %d, stderr %q", status, stderr)
 	}
-	tics := recs[1]["fields"].(map[string]any)["Tics"].([]any)
-	if len(tics) != 2 || tics[0].(map[string]any)["InGame"].(float64) != 2 {
-		t.Fatalf("server tics: %v", tics)
+	if len(recs) != len(vs) || len(vs) == 0 {
+		t.Fatalf("%d objects for %d packets", len(recs), len(vs))
 	}
-	if recs[2]["fields"].(map[string]any)["Ack"].(float64) != 196 {
-		t.Fatalf("client GAMEDATA: %v", recs[2])
+	prevTime := ""
+	for i, r := range recs {
+		v := vs[i]
+		wantDir, client := "S>C", fmt.Sprintf("127.0.0.1:%d", v.clientPort)
+		if v.toServer {
+			wantDir = "C>S"
+		}
+		if num(t, r["n"]) != int64(i) || r["dir"] != wantDir || r["type"] != v.typ || num(t, r["len"]) != int64(len(v.pkt)) ||
+			r["reliable"] != v.reliable || (r["seq"] != nil) != v.reliable || r["fields"] == nil || r["error"] != nil {
+			t.Fatalf("packet %d (%s %s): %v", i, wantDir, v.typ, r)
+		}
+		if (v.toServer && r["src"] != client) || (!v.toServer && r["dst"] != client) || r["layout"] != nil {
+			t.Fatalf("packet %d: addresses %v -> %v", i, r["src"], r["dst"])
+		}
+		tm := string(r["time"].(json.Number))
+		if !regexp.MustCompile(`^17000000\d\d\.\d{6}$`).MatchString(tm) || tm <= prevTime {
+			t.Fatalf("packet %d: time %q after %q", i, tm, prevTime)
+		}
+		prevTime = tm
+	}
+	// Spot checks of fields, in wire order and the formats promised.
+	if get(t, recs[0], "fields", "PlayerName") != "Grumpy Mancubus" ||
+		get(t, recs[0], "fields", "Connect", "WADSHA1") != "0f9caf3cac3392deea003d3159a14f6156bd7a46" ||
+		num(t, get(t, recs[0], "fields", "Connect", "PlayerClass")) != 0x5b {
+		t.Fatalf("SYN: %v", recs[0]["fields"])
+	}
+	found := 0
+	for i, r := range recs {
+		switch {
+		case r["type"] == "GAMEDATA" && r["dir"] == "S>C" && vs[i].pkt[5] == 2: // #834: player 1's consistancy 0x12, 0x3a
+			for k, want := range []int64{0x12, 0x3a} {
+				if num(t, get(t, r, "fields", "Tics", k, "Cmds", "1", "Consistency")) != want ||
+					num(t, get(t, r, "fields", "Tics", k, "InGame")) != 2 {
+					t.Fatalf("server GAMEDATA: %v", r["fields"])
+				}
+			}
+			if _, ok := get(t, r, "fields", "Tics", 0, "Cmds").(map[string]any)["0"]; ok {
+				t.Fatal("a player not in the tic is printed")
+			}
+			found++
+		case r["type"] == "GAMESTART" && r["dir"] == "S>C":
+			if num(t, get(t, r, "fields", "Settings", "Random")) != 0x40 || num(t, get(t, r, "fields", "Settings", "LoadGame")) != -1 {
+				t.Fatalf("GAMESTART: %v", r["fields"])
+			}
+			found++
+		case r["type"] == "CONSOLE_MESSAGE":
+			if get(t, r, "fields", "Text") != "Client 'FakeGo' timed out and disconnected" || num(t, r["seq"]) != 1 {
+				t.Fatalf("CONSOLE_MESSAGE: %v", r)
+			}
+			found++
+		}
+	}
+	if found != 3 {
+		t.Fatalf("%d of the spot-checked packets found", found)
 	}
 }
 
-func TestHexLinesAndABadPacket(t *testing.T) {
-	in := "# a capture\nC> " + synHex + "\nS> " + consHex + "\n\nS> 0006c30500\nHEX 000a02\n"
-	recs, failed := run(t, []byte(in), false)
-	if len(recs) != 4 || failed != 1 {
-		t.Fatalf("%d records, %d failed: %v", len(recs), failed, recs)
+func TestLowresFlagDecodesOneByteTurningAndWithoutItThePacketsFail(t *testing.T) {
+	vs := loadVectors(t)["vectors-run4-lowres.txt"]
+	data := pcapFile{link: 1}.build(framesOf(vs, ethernet)...)
+	recs, _, status := dumpRun(t, []string{"-lowres"}, nil, data)
+	if status != 0 || len(recs) != len(vs) {
+		t.Fatalf("status %d, %d objects", status, len(recs))
 	}
-	if r := recs[1]; r["reliable"] != true || r["seq"].(float64) != 1 || r["type"] != "CONSOLE_MESSAGE" {
-		t.Fatalf("console message: %v", r)
+	var turns []int64
+	for _, r := range recs {
+		if r["type"] != "GAMEDATA" {
+			continue
+		}
+		path := []any{"fields", "Tics", 0, "Diff", "AngleTurn"}
+		if r["dir"] == "S>C" {
+			path = []any{"fields", "Tics", 0, "Cmds", "0", "AngleTurn"}
+		}
+		turns = append(turns, num(t, get(t, r, path...)))
 	}
-	bad := recs[2]
-	if bad["error"] == nil || bad["offset"].(float64) != 4 || !strings.Contains(bad["reason"].(string), "num_tics") {
-		t.Fatalf("bad packet: %v", bad)
+	if fmt.Sprint(turns) != "[512 512 -1280 -1280 4608 4608]" {
+		t.Fatalf("turns %v", turns)
 	}
-	if recs[3]["type"] != "RELIABLE_ACK" || recs[3]["dir"] != "?" {
-		t.Fatalf("vector-style line: %v", recs[3])
+	recs, _, status = dumpRun(t, nil, nil, data)
+	bad := 0
+	for _, r := range recs {
+		if r["error"] != nil {
+			bad++
+		}
+	}
+	if status != 1 || bad == 0 {
+		t.Fatalf("hi-res decoding of a lowres game: status %d, %d errors", status, bad)
 	}
 }
 
-func TestHostilePcapLengthsAreRefused(t *testing.T) {
-	data := pcapOf(ethUDP(unhex(sgdHex), 2342, 9))
-	binary.LittleEndian.PutUint32(data[24+8:], 1<<30) // the record claims a gigabyte
-	if _, err := parseInput(data, 2342); err == nil || !strings.Contains(err.Error(), "limit") {
+func TestPcapByteOrdersTimestampsAndLinkTypesDecodeTheSame(t *testing.T) {
+	vs := loadVectors(t)["vectors-run1-handshake-gamedata.txt"]
+	base, _, status := dumpRun(t, nil, nil, pcapFile{link: 1}.build(framesOf(vs, ethernet)...))
+	if status != 0 {
+		t.Fatal(status)
+	}
+	vlan := func(ip []byte) []byte {
+		e := ethernet(ip)
+		return append(append(bytes.Clone(e[:12]), 0x81, 0x00, 0x00, 0x05), e[12:]...)
+	}
+	null := func(ip []byte) []byte { return append([]byte{2, 0, 0, 0}, ip...) }
+	nullBE := func(ip []byte) []byte { return append([]byte{0, 0, 0, 2}, ip...) }
+	raw := func(ip []byte) []byte { return ip }
+	sll := func(ip []byte) []byte {
+		h := make([]byte, 16)
+		binary.BigEndian.PutUint16(h[14:], 0x0800)
+		return append(h, ip...)
+	}
+	sll2 := func(ip []byte) []byte {
+		h := make([]byte, 20)
+		binary.BigEndian.PutUint16(h, 0x0800)
+		return append(h, ip...)
+	}
+	for _, tc := range []struct {
+		name string
+		file pcapFile
+		wrap func([]byte) []byte
+	}{
+		{"big-endian", pcapFile{order: binary.BigEndian, link: 1}, ethernet},
+		{"nanoseconds", pcapFile{nano: true, link: 1}, ethernet},
+		{"big-endian nanoseconds", pcapFile{order: binary.BigEndian, nano: true, link: 1}, ethernet},
+		{"VLAN-tagged Ethernet", pcapFile{link: 1}, vlan},
+		{"Ethernet with an FCS note in the link type", pcapFile{link: 1 | 1<<28}, ethernet},
+		{"loopback", pcapFile{link: 0}, null},
+		{"loopback, big-endian host", pcapFile{order: binary.BigEndian, link: 0}, nullBE},
+		{"raw IP", pcapFile{link: 101}, raw},
+		{"raw IPv4", pcapFile{link: 228}, raw},
+		{"Linux cooked", pcapFile{link: 113}, sll},
+		{"Linux cooked v2", pcapFile{link: 276}, sll2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			recs, stderr, status := dumpRun(t, nil, nil, tc.file.build(framesOf(vs, tc.wrap)...))
+			if status != 0 || stderr != "" || len(recs) != len(base) {
+				t.Fatalf("status %d, %d objects, stderr %q", status, len(recs), stderr)
+			}
+			for i := range recs {
+				a, _ := json.Marshal(recs[i]["fields"])
+				b, _ := json.Marshal(base[i]["fields"])
+				if !bytes.Equal(a, b) || recs[i]["dir"] != base[i]["dir"] || recs[i]["src"] != base[i]["src"] {
+					t.Fatalf("packet %d differs:\n%s\n%s", i, a, b)
+				}
+				tm := string(recs[i]["time"].(json.Number))
+				digits := 6
+				if tc.file.nano {
+					digits = 9
+				}
+				if want := fmt.Sprintf("%d.%0*d", 1700000000+i, digits, 1000*i+7); tm != want {
+					t.Fatalf("time %q, want %q", tm, want)
+				}
+			}
+		})
+	}
+}
+
+func TestPcapRecordsThatAreNotIPv4UDPAreSkippedAndCounted(t *testing.T) {
+	udp := udpFrame([]byte{0x00, 0x03}, 40000, 2342)
+	arp := ethernet(udp)
+	binary.BigEndian.PutUint16(arp[12:], 0x0806)
+	ipv6 := ethernet(udp)
+	binary.BigEndian.PutUint16(ipv6[12:], 0x86dd)
+	tcp := bytes.Clone(udp)
+	tcp[9] = 6
+	frag := bytes.Clone(udp)
+	frag[6] = 0x20 // more fragments
+	short := []byte{1, 2, 3}
+	data := pcapFile{link: 1}.build(arp, ethernet(udp), ipv6, ethernet(tcp), ethernet(frag), short, ethernet(udp))
+	recs, stderr, status := dumpRun(t, nil, nil, data)
+	if status != 0 || len(recs) != 2 || !strings.Contains(stderr, "skipped 5 pcap records") {
+		t.Fatalf("status %d, %d objects, stderr %q", status, len(recs), stderr)
+	}
+	if recs[0]["type"] != "KEEPALIVE" || recs[0]["dir"] != "C>S" || num(t, recs[1]["n"]) != 1 {
+		t.Fatalf("%v", recs)
+	}
+	// Other link types are skipped too.
+	_, stderr, status = dumpRun(t, nil, nil, pcapFile{link: 105}.build(udp))
+	if status != 0 || !strings.Contains(stderr, "skipped 1") {
+		t.Fatalf("status %d, stderr %q", status, stderr)
+	}
+}
+
+func TestPcapDirectionFollowsThePortFlag(t *testing.T) {
+	data := pcapFile{link: 101}.build(udpFrame([]byte{0x00, 0x03}, 5000, 6000), udpFrame([]byte{0x00, 0x03}, 6000, 5000), udpFrame([]byte{0x00, 0x03}, 1, 2))
+	recs, _, _ := dumpRun(t, []string{"-port", "6000"}, nil, data)
+	if recs[0]["dir"] != "C>S" || recs[1]["dir"] != "S>C" || recs[2]["dir"] != "?" {
+		t.Fatalf("%v", recs)
+	}
+}
+
+func TestHostilePcapLengthsAreRefusedAfterPrintingWhatCameBefore(t *testing.T) {
+	frame := udpFrame([]byte{0x00, 0x03}, 40000, 2342)
+	data := pcapFile{link: 101}.build(frame, frame)
+	huge := bytes.Clone(data)
+	binary.LittleEndian.PutUint32(huge[24+16+len(frame)+8:], 1<<30) // the second record claims a gigabyte
+	recs, stderr, status := dumpRun(t, nil, nil, huge)
+	if status != 1 || len(recs) != 1 || !strings.Contains(stderr, "limit 262144") {
+		t.Fatalf("status %d, %d objects, stderr %q", status, len(recs), stderr)
+	}
+	// Just over the cap, with the data present, is refused too.
+	binary.LittleEndian.PutUint32(huge[24+16+len(frame)+8:], maxRecord+1)
+	if _, err := parseInput(append(huge, make([]byte, maxRecord+1)...), 2342); err == nil || !strings.Contains(err.Error(), "limit") {
 		t.Fatalf("got %v", err)
 	}
-	if _, err := parseInput(data[:30], 2342); err == nil {
-		t.Fatal("a cut record header was accepted")
+	for _, cut := range []int{10, 24 + 5, len(data) - 1} {
+		recs, stderr, status = dumpRun(t, nil, nil, data[:cut])
+		if status != 1 || !strings.Contains(stderr, "pcap:") || len(recs) != cut/(len(data)-1) {
+			t.Fatalf("cut at %d: status %d, %d objects, stderr %q", cut, status, len(recs), stderr)
+		}
+	}
+	_, stderr, status = dumpRun(t, nil, nil, []byte{0x0a, 0x0d, 0x0d, 0x0a, 0, 0, 0, 0})
+	if status != 1 || !strings.Contains(stderr, "pcapng") {
+		t.Fatalf("pcapng: status %d, stderr %q", status, stderr)
+	}
+}
+
+func TestUDPLengthBeyondTheCaptureIsReportedAsAnError(t *testing.T) {
+	frame := udpFrame([]byte{0x00, 0x06, 0xc3, 0x02}, 2342, 40000)
+	binary.BigEndian.PutUint16(frame[24:], 200)
+	recs, _, status := dumpRun(t, nil, nil, pcapFile{link: 101}.build(frame))
+	if status != 1 || len(recs) != 1 || !strings.Contains(recs[0]["error"].(string), "captured") {
+		t.Fatalf("status %d: %v", status, recs)
+	}
+}
+
+const (
+	synHex = "000056abe18c43686f636f6c61746520446f6f6d20332e302e30000143484f434f4c4154455f444f4f4d5f30000201000004010f9caf3cac3392deea003d3159a14f6156bd7a46daaf56c1dcc08a2e7668814811b2cab0cc7d52c15b4772756d7079204d616e637562757300"
+	sgdHex = "0006c3020002021012000402103a"
+	cgdHex = "0006c4c302000410120004103a"
+)
+
+func TestHexLinesWithDirectionsCommentsAndABadPacketWithItsOffset(t *testing.T) {
+	in := strings.Join([]string{
+		"# a capture, by hand",
+		"C> " + synHex,
+		"",
+		"S>" + sgdHex,
+		"S> 00 06 c3 05 00", // 5 tics cannot fit in 1 byte
+		"   # indented comment",
+		"HEX 000a02",
+		"C> zz",
+		"C> 0003ff", // KEEPALIVE with a trailing byte
+	}, "\n")
+	recs, _, status := dumpRun(t, nil, []byte(in))
+	if status != 1 || len(recs) != 6 {
+		t.Fatalf("status %d, %d objects: %v", status, len(recs), recs)
+	}
+	if recs[0]["type"] != "SYN" || recs[0]["dir"] != "C>S" || recs[0]["time"] != nil || recs[0]["src"] != nil || num(t, recs[0]["line"]) != 2 {
+		t.Fatalf("SYN: %v", recs[0])
+	}
+	if recs[1]["type"] != "GAMEDATA" || recs[1]["dir"] != "S>C" || recs[1]["layout"] != nil {
+		t.Fatalf("GAMEDATA: %v", recs[1])
+	}
+	bad := recs[2]
+	if bad["error"] == nil || num(t, bad["offset"]) != 3 || !strings.Contains(bad["reason"].(string), "num_tics") ||
+		bad["hex"] != "0006c30500" || bad["type"] != "GAMEDATA" || bad["fields"] != nil {
+		t.Fatalf("bad packet: %v", bad)
+	}
+	if recs[3]["type"] != "RELIABLE_ACK" || recs[3]["dir"] != "?" || num(t, get(t, recs[3], "fields", "Ack")) != 2 {
+		t.Fatalf("vector-style line: %v", recs[3])
+	}
+	if !strings.Contains(recs[4]["error"].(string), "line 8 is not hex") {
+		t.Fatalf("non-hex line: %v", recs[4])
+	}
+	if recs[5]["type"] != "KEEPALIVE" || num(t, recs[5]["trailing"]) != 1 {
+		t.Fatalf("trailing byte: %v", recs[5])
+	}
+	// The same without the bad lines exits 0.
+	good := strings.Join([]string{"C> " + synHex, "S> " + sgdHex, "HEX 000a02"}, "\n")
+	if _, _, status := dumpRun(t, nil, []byte(good)); status != 0 {
+		t.Fatalf("status %d", status)
+	}
+}
+
+func TestUnknownDirectionPicksTheLayoutThatFits(t *testing.T) {
+	for _, tc := range []struct {
+		hex, typ, layout, field string
+		want                    int64
+	}{
+		{sgdHex, "GAMEDATA", "S>C", "Start", 0xc3},
+		{cgdHex, "GAMEDATA", "C>S", "Ack", 0xc4},
+		{"0006c4c302000100000100", "GAMEDATA", "C>S", "Start", 0xc3},
+		{"800f0102", "LAUNCH", "S>C", "NumPlayers", 2},
+		{"800f00", "LAUNCH", "C>S", "", 0},
+	} {
+		recs, _, status := dumpRun(t, nil, []byte("HEX "+tc.hex))
+		r := recs[0]
+		if status != 0 || r["type"] != tc.typ || r["dir"] != "?" || r["layout"] != tc.layout {
+			t.Fatalf("%s: status %d, %v", tc.hex, status, r)
+		}
+		if tc.field != "" && num(t, get(t, r, "fields", tc.field)) != tc.want {
+			t.Fatalf("%s: %v", tc.hex, r["fields"])
+		}
+	}
+	// A type with one layout names none.
+	recs, _, _ := dumpRun(t, nil, []byte("HEX "+synHex))
+	if recs[0]["layout"] != nil || recs[0]["type"] != "SYN" {
+		t.Fatalf("%v", recs[0])
+	}
+}
+
+func TestEveryVectorFileFedAsTextDecodesInTheRightLayout(t *testing.T) {
+	for name, vs := range loadVectors(t) {
+		data, err := os.ReadFile(filepath.Join(vectorsDirOf(t), name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var args []string
+		if strings.Contains(name, "lowres") {
+			args = []string{"-lowres"}
+		}
+		recs, _, status := dumpRun(t, args, nil, data)
+		if status != 0 || len(recs) != len(vs) {
+			t.Fatalf("%s: status %d, %d objects for %d packets", name, status, len(recs), len(vs))
+		}
+		for i, r := range recs {
+			if r["type"] != vs[i].typ {
+				t.Fatalf("%s #%d: %v, want %s", name, i, r["type"], vs[i].typ)
+			}
+			if r["layout"] != nil {
+				want := "S>C"
+				if vs[i].toServer {
+					want = "C>S"
+				}
+				if r["layout"] != want {
+					t.Fatalf("%s #%d (%s): layout %v, want %s", name, i, vs[i].typ, r["layout"], want)
+				}
+			}
+		}
+	}
+}
+
+func vectorsDirOf(t *testing.T) string {
+	wd, _ := os.Getwd()
+	for d := wd; filepath.Dir(d) != d; d = filepath.Dir(d) {
+		if c := filepath.Join(d, "shared", "spec", "vectors"); dirExists(c) {
+			return c
+		}
+	}
+	t.Fatal("vectors not found")
+	return ""
+}
+
+func dirExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
+func TestUnreadableInputExitsWith1AfterTheOtherFiles(t *testing.T) {
+	var out, errOut bytes.Buffer
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good")
+	if err := os.WriteFile(good, []byte("C> 0003\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	status := run([]string{filepath.Join(dir, "missing"), good}, nil, &out, &errOut)
+	if status != 1 || !strings.Contains(errOut.String(), "missing") || !strings.Contains(out.String(), `"type":"KEEPALIVE"`) ||
+		!strings.Contains(out.String(), `"file":"`+good+`"`) {
+		t.Fatalf("status %d, out %q, stderr %q", status, out.String(), errOut.String())
+	}
+	if status := run([]string{"-port", "70000"}, nil, &out, &errOut); status != 2 {
+		t.Fatalf("bad port: status %d", status)
+	}
+	if status := run([]string{"-nosuchflag"}, nil, &out, &errOut); status != 2 {
+		t.Fatalf("bad flag: status %d", status)
+	}
+}
+
+func TestStandardInputIsReadWithoutFiles(t *testing.T) {
+	data := pcapFile{link: 101}.build(udpFrame([]byte{0x00, 0x0d}, 40000, 2342))
+	recs, _, status := dumpRun(t, nil, data)
+	if status != 0 || len(recs) != 1 || recs[0]["type"] != "QUERY" {
+		t.Fatalf("status %d: %v", status, recs)
 	}
 }
 
 func FuzzParseInput(f *testing.F) {
-	f.Add(pcapOf(ethUDP(unhex(synHex), 56096, 2342), ethUDP(unhex(sgdHex), 2342, 56096)))
-	f.Add([]byte("C> " + synHex + "\nS> 0006c30500\n"))
+	for _, vs := range loadVectors(f) {
+		f.Add(pcapFile{link: 1}.build(framesOf(vs, ethernet)...))
+		var text []string
+		for _, v := range vs {
+			text = append(text, "HEX "+hex.EncodeToString(v.pkt))
+		}
+		f.Add([]byte(strings.Join(text, "\n")))
+	}
+	for _, name := range []string{"testdata/tcpdump-lo.pcap", "testdata/tcpdump-any-nano.pcap"} {
+		if data, err := os.ReadFile(name); err == nil {
+			f.Add(data)
+		}
+	}
+	raw := udpFrame([]byte{0x00, 0x03}, 1, 2342)
+	f.Add(pcapFile{order: binary.BigEndian, nano: true, link: 101}.build(raw))
+	f.Add(pcapFile{link: 0}.build(append([]byte{2, 0, 0, 0}, raw...)))
+	f.Add(pcapFile{link: 113}.build(append(make([]byte, 14), append([]byte{8, 0}, raw...)...)))
+	f.Add([]byte("C> " + synHex + "\nS> 0006c30500\n# x\nzz\n"))
 	f.Add([]byte{0xd4, 0xc3, 0xb2, 0xa1})
+	f.Add([]byte{0xa1, 0xb2, 0xc3, 0xd4, 0, 2, 0, 4})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		in, _ := parseInput(data, 2342)
+		in, err := parseInput(data, 2342)
 		total := 0
 		for _, p := range in.packets {
 			total += len(p.data)
 		}
-		if total > len(data) {
-			t.Fatalf("%d payload bytes from %d input bytes", total, len(data))
+		// Bounded: nothing kept beyond what the input holds.
+		if total > len(data) || len(in.packets) > len(data) {
+			t.Fatalf("%d packets, %d payload bytes from %d input bytes", len(in.packets), total, len(data))
 		}
-		var buf bytes.Buffer
-		dump(json.NewEncoder(&buf), data, 2342, false)
+		if in.pcap && err == nil && len(in.packets)+in.skipped > (len(data)-24)/16 {
+			t.Fatalf("%d records from %d bytes", len(in.packets)+in.skipped, len(data))
+		}
+		// Printing never panics either, in both turning modes.
+		for _, lowres := range []bool{false, true} {
+			var out bytes.Buffer
+			d := dumper{enc: json.NewEncoder(&out), lowres: lowres}
+			for _, p := range in.packets {
+				d.describe(p)
+			}
+			if n := strings.Count(out.String(), "\n"); n != len(in.packets) {
+				t.Fatalf("%d lines for %d packets", n, len(in.packets))
+			}
+		}
 	})
+}
+
+func TestCapturesWrittenByTcpdumpDecode(t *testing.T) {
+	// testdata: a SYN, a server GAMEDATA and a RELIABLE_ACK sent over
+	// 127.0.0.1 and captured by tcpdump 4.99 on lo (Ethernet, microseconds)
+	// and on any (Linux cooked v2, nanoseconds).
+	for _, tc := range []struct{ file, time string }{
+		{"testdata/tcpdump-lo.pcap", `^\d{10}\.\d{6}$`},
+		{"testdata/tcpdump-any-nano.pcap", `^\d{10}\.\d{9}$`},
+	} {
+		data, err := os.ReadFile(tc.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, stderr, status := dumpRun(t, nil, nil, data)
+		if status != 0 || stderr != "" || len(recs) != 3 {
+			t.Fatalf("%s: status %d, %d objects, stderr %q", tc.file, status, len(recs), stderr)
+		}
+		for i, want := range []struct{ typ, dir string }{{"SYN", "C>S"}, {"GAMEDATA", "S>C"}, {"RELIABLE_ACK", "C>S"}} {
+			r := recs[i]
+			if r["type"] != want.typ || r["dir"] != want.dir || !regexp.MustCompile(tc.time).MatchString(string(r["time"].(json.Number))) {
+				t.Fatalf("%s #%d: %v", tc.file, i, r)
+			}
+		}
+		if get(t, recs[0], "fields", "PlayerName") != "Grumpy Mancubus" || num(t, get(t, recs[1], "fields", "Tics", 1, "Cmds", "1", "Consistency")) != 0x3a ||
+			recs[0]["dst"] != "127.0.0.1:2342" || recs[1]["src"] != "127.0.0.1:2342" {
+			t.Fatalf("%s: %v", tc.file, recs)
+		}
+	}
 }

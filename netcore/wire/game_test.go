@@ -1,0 +1,112 @@
+package wire
+
+import "testing"
+
+func TestValidGameModeAcceptsExactlyTheReferencesPairs(t *testing.T) {
+	// Spec §16, written out independently of the code.
+	valid := map[[2]uint8]bool{
+		{MissionPackChex, ModeRetail}: true,
+		{MissionDoom, ModeShareware}:  true, {MissionDoom, ModeRegistered}: true, {MissionDoom, ModeRetail}: true,
+		{MissionDoom2, ModeCommercial}: true, {MissionPackTNT, ModeCommercial}: true,
+		{MissionPackPlut, ModeCommercial}: true, {MissionPackHacx, ModeCommercial}: true,
+		{MissionHeretic, ModeShareware}: true, {MissionHeretic, ModeRegistered}: true, {MissionHeretic, ModeRetail}: true,
+		{MissionHexen, ModeCommercial}: true, {MissionStrife, ModeCommercial}: true,
+	}
+	n := 0
+	for mission := range 256 {
+		for mode := range 256 {
+			want := valid[[2]uint8{uint8(mission), uint8(mode)}]
+			if got := ValidGameMode(uint8(mission), uint8(mode)); got != want {
+				t.Errorf("ValidGameMode(mission %d, mode %d) = %v, want %v", mission, mode, got, want)
+			}
+			if want {
+				n++
+			}
+		}
+	}
+	if n != 13 {
+		t.Fatalf("%d valid pairs", n)
+	}
+	// doom2f (9) and none are never valid; indetermined never is.
+	for _, m := range []uint8{9, 10} {
+		if ValidGameMode(m, ModeCommercial) {
+			t.Fatalf("mission %d accepted", m)
+		}
+	}
+}
+
+func TestGameVersionNumberingsMatchEachReleaseFamily(t *testing.T) {
+	// Spec §16: the byte each version travels as, per family.
+	pre := []GameVersion{Doom12, Doom1666, Doom17, Doom18, Doom19, Hacx, Ultimate, Final, Final2, Chex, Heretic13, Hexen11}
+	tables := map[Numbering][]GameVersion{
+		Numbering30:  append(append([]GameVersion{}, pre...), Strife12, Strife131),
+		Numbering310: append(append([]GameVersion{}, pre...), Hexen11R2, Strife12, Strife131),
+		Numbering311: {Doom12, Doom15, Doom1666, Doom17, Doom18, Doom19, Hacx, Ultimate, Final, Final2, Chex, Heretic13, Hexen11, Hexen11R2, Strife12, Strife131},
+	}
+	for n, table := range tables {
+		for b, v := range table {
+			if got, ok := n.Decode(uint8(b)); !ok || got != v {
+				t.Errorf("numbering %d: byte %d decodes to %v %v, want %v", n, b, got, ok, v)
+			}
+			if got, ok := n.Encode(v); !ok || got != uint8(b) {
+				t.Errorf("numbering %d: %v encodes to %d %v, want %d", n, v, got, ok, b)
+			}
+		}
+		for b := len(table); b < 256; b++ {
+			if v, ok := n.Decode(uint8(b)); ok {
+				t.Errorf("numbering %d: byte %d decodes to %v", n, b, v)
+			}
+		}
+	}
+	// Versions a family does not have.
+	for _, tc := range []struct {
+		n Numbering
+		v GameVersion
+	}{{Numbering30, Doom15}, {Numbering30, Hexen11R2}, {Numbering310, Doom15}, {Numbering311, numGameVersions}} {
+		if b, ok := tc.n.Encode(tc.v); ok {
+			t.Errorf("numbering %d encodes %v as %d", tc.n, tc.v, b)
+		}
+	}
+}
+
+func TestNumberingForPicksTheFamilyFromTheVersionString(t *testing.T) {
+	for _, tc := range []struct {
+		version string
+		want    Numbering
+		doom19  uint8
+	}{
+		{"Chocolate Doom 3.0.0", Numbering310, 4}, // the Debian snapshot
+		{"Chocolate Doom 3.0.1", Numbering30, 4},
+		{"Chocolate Doom 3.1.0", Numbering310, 4},
+		{"Chocolate Doom 3.1.1", Numbering311, 5},
+		{"Chocolate Doom 3.1.2", Numbering311, 5},
+		{"Chocolate Doom 3.2.0", Numbering311, 5},
+		{"Chocolate Doom 4.0.0", Numbering311, 5},
+		{"Chocolate Doom 2.3.0", Numbering310, 4},
+		{"VectorDoom", Numbering310, 4},
+		{"", Numbering310, 4},
+	} {
+		n := NumberingFor(tc.version)
+		if n != tc.want {
+			t.Errorf("%q: numbering %d, want %d", tc.version, n, tc.want)
+		}
+		if b, ok := n.Encode(Doom19); !ok || b != tc.doom19 {
+			t.Errorf("%q: Doom 1.9 travels as %d, want %d", tc.version, b, tc.doom19)
+		}
+	}
+	// §15: the same byte means different versions across the 3.1.1 split.
+	if v, _ := NumberingFor("Chocolate Doom 3.0.0").Decode(5); v != Hacx {
+		t.Errorf("Debian's 5 is %v, want hacx", v)
+	}
+	if v, _ := NumberingFor("Chocolate Doom 3.1.1").Decode(4); v != Doom18 {
+		t.Errorf("3.1.1's 4 is %v, want doom1.8", v)
+	}
+}
+
+func TestGameVersionsPrintTheirNamesAndUnknownOutOfRange(t *testing.T) {
+	for v, want := range map[GameVersion]string{Doom19: "doom1.9", Doom15: "doom1.5", Strife131: "strife1.31", numGameVersions: "unknown", 200: "unknown"} {
+		if got := v.String(); got != want {
+			t.Errorf("%d: %q, want %q", v, got, want)
+		}
+	}
+}

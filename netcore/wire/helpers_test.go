@@ -1,0 +1,393 @@
+package wire
+
+import (
+	"errors"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// gen makes random values that the wire format can represent exactly, so
+// that decode(encode(m)) must give m back.
+type gen struct {
+	r *rand.Rand
+}
+
+func newGen(seed uint64) gen { return gen{rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))} }
+
+func (g gen) u8() uint8   { return uint8(g.r.Uint32()) }
+func (g gen) u16() uint16 { return uint16(g.r.Uint32()) }
+func (g gen) bool() bool  { return g.r.IntN(2) == 0 }
+
+// oneIn is true with probability 1/n.
+func (g gen) oneIn(n int) bool { return g.r.IntN(n) == 0 }
+
+// str is a string of fewer than max bytes, none of them NUL (a C string
+// cannot hold one). Mostly printable, sometimes any byte.
+func (g gen) str(max int) string {
+	b := make([]byte, g.r.IntN(max))
+	raw := g.oneIn(4)
+	for i := range b {
+		if raw {
+			b[i] = byte(1 + g.r.IntN(255))
+		} else {
+			b[i] = byte(0x20 + g.r.IntN(0x5f))
+		}
+	}
+	return string(b)
+}
+
+func (g gen) sha() (s [20]byte) {
+	for i := range s {
+		s[i] = g.u8()
+	}
+	return s
+}
+
+// cmd is a random command. Each field is often left at a small set of
+// values, so that consecutive commands share fields and diffs are sparse.
+func (g gen) cmd() TicCmd {
+	pick8 := func() uint8 {
+		if g.bool() {
+			return uint8(g.r.IntN(2))
+		}
+		return g.u8()
+	}
+	c := TicCmd{
+		ForwardMove: int8(pick8()),
+		SideMove:    int8(pick8()),
+		AngleTurn:   int16(g.u16()),
+		Buttons:     pick8(),
+		Consistency: pick8(),
+		Buttons2:    pick8(),
+		LookFly:     pick8(),
+	}
+	if g.bool() {
+		c.AngleTurn = int16(g.r.IntN(2)) * 256
+	}
+	if g.oneIn(3) {
+		c.ChatChar = g.u8()
+	}
+	if g.oneIn(3) {
+		c.Arti = g.u8()
+	}
+	if g.oneIn(3) {
+		c.Inventory = g.u16()
+	}
+	return c
+}
+
+// diff is a random diff: random flags, values only in the flagged fields.
+// In lowres mode turning is a multiple of 256, as only those travel.
+func (g gen) diff(lowres bool) TicDiff {
+	d := TicDiff{Flags: g.u8()}
+	if g.oneIn(4) {
+		d.Flags = 0
+	}
+	c := g.cmd()
+	f := d.Flags
+	if f&DiffForward != 0 {
+		d.Cmd.ForwardMove = c.ForwardMove
+	}
+	if f&DiffSide != 0 {
+		d.Cmd.SideMove = c.SideMove
+	}
+	if f&DiffTurn != 0 {
+		d.Cmd.AngleTurn = int16(g.u16())
+		if lowres {
+			d.Cmd.AngleTurn = int16(int8(g.u8())) * 256
+		}
+	}
+	if f&DiffButtons != 0 {
+		d.Cmd.Buttons = g.u8()
+	}
+	if f&DiffConsistency != 0 {
+		d.Cmd.Consistency = g.u8()
+	}
+	if f&DiffChatChar != 0 {
+		d.Cmd.ChatChar = g.u8()
+	}
+	if f&DiffRaven != 0 {
+		d.Cmd.LookFly, d.Cmd.Arti = g.u8(), g.u8()
+	}
+	if f&DiffStrife != 0 {
+		d.Cmd.Buttons2, d.Cmd.Inventory = g.u8(), g.u16()
+	}
+	return d
+}
+
+// count is a random count in [0, max], mostly small, sometimes the maximum.
+func (g gen) count(max int) int {
+	switch {
+	case g.oneIn(20):
+		return max
+	case g.oneIn(5):
+		return g.r.IntN(max + 1)
+	}
+	return g.r.IntN(min(max, 4) + 1)
+}
+
+func (g gen) protocols() []string {
+	var ps []string
+	for range g.count(MaxProtocols) {
+		ps = append(ps, g.str(24))
+	}
+	return ps
+}
+
+func (g gen) syn() *SYN {
+	return &SYN{Magic: g.r.Uint32(), Version: g.str(40), Protocols: g.protocols(), PlayerName: g.str(MaxPlayerName),
+		Connect: ConnectData{GameMode: g.u8(), GameMission: g.u8(), LowResTurn: g.bool(), Drone: g.bool(),
+			MaxPlayers: g.u8(), IsFreedoom: g.u8(), WADSHA1: g.sha(), DEHSHA1: g.sha(), PlayerClass: g.u8()}}
+}
+
+func (g gen) waitingData() *WaitingData {
+	m := &WaitingData{NumPlayers: uint8(g.count(12)), NumDrones: g.u8(), ReadyPlayers: g.u8(), MaxPlayers: g.u8(),
+		IsController: g.bool(), ConsolePlayer: int8(g.u8()), WADSHA1: g.sha(), DEHSHA1: g.sha(), IsFreedoom: g.u8()}
+	if g.oneIn(10) {
+		m.NumPlayers = g.u8() // the list stops at 8 whatever the count says
+	}
+	for range m.listed() {
+		m.Players = append(m.Players, WaitingPlayer{Name: g.str(MaxPlayerName), Addr: g.str(MaxPlayerName)})
+	}
+	return m
+}
+
+func (g gen) gameStart() *GameStart {
+	s := Settings{TicDup: g.u8(), ExtraTics: g.u8(), Deathmatch: g.u8(), NoMonsters: g.u8(), FastMonsters: g.u8(),
+		RespawnMonsters: g.u8(), Episode: g.u8(), Map: g.u8(), Skill: int8(g.u8()), GameVersion: g.u8(),
+		LowResTurn: g.bool(), NewSync: g.bool(), TimeLimit: g.r.Uint32(), LoadGame: int8(g.u8()), Random: g.u8(),
+		NumPlayers: uint8(g.count(MaxPlayers)), ConsolePlayer: int8(g.u8())}
+	for i := range int(s.NumPlayers) {
+		s.PlayerClasses[i] = g.u8()
+	}
+	return &GameStart{Settings: s}
+}
+
+func (g gen) clientGameData(lowres bool) *ClientGameData {
+	m := &ClientGameData{LowResTurn: lowres, Ack: g.u8(), Start: g.u8()}
+	for range g.count(MaxTicsPerPacket) {
+		m.Tics = append(m.Tics, ClientTic{Latency: int16(g.u16()), Diff: g.diff(lowres)})
+	}
+	return m
+}
+
+func (g gen) serverTic(lowres bool) ServerTic {
+	t := ServerTic{Latency: int16(g.u16()), InGame: g.u8()}
+	for p := range MaxPlayers {
+		if t.Has(p) {
+			t.Cmds[p] = g.diff(lowres)
+		}
+	}
+	return t
+}
+
+func (g gen) serverGameData(lowres bool) *ServerGameData {
+	m := &ServerGameData{LowResTurn: lowres, Start: g.u8()}
+	for range g.count(MaxTicsPerPacket) {
+		m.Tics = append(m.Tics, g.serverTic(lowres))
+	}
+	return m
+}
+
+func (g gen) ticSet(lowres bool) *TicSet {
+	m := &TicSet{LowResTurn: lowres, Start: g.r.Uint32()}
+	for range g.count(MaxTicsPerPacket) {
+		t := SetTic{ServerTic: g.serverTic(lowres)}
+		t.Substituted = g.u8() & t.InGame
+		m.Tics = append(m.Tics, t)
+	}
+	for range g.count(MaxPlayers) {
+		m.Timing = append(m.Timing, PlayerTiming{Player: uint8(g.r.IntN(MaxPlayers)), MarginMS: int16(g.u16())})
+	}
+	return m
+}
+
+func (g gen) checksums() *ChecksumReport {
+	m := &ChecksumReport{Start: g.r.Uint32()}
+	for range g.count(MaxChecksums) {
+		m.Sums = append(m.Sums, g.r.Uint32())
+	}
+	return m
+}
+
+func (g gen) queryResponse() *QueryResponse {
+	m := &QueryResponse{Version: g.str(40), State: g.u8(), NumPlayers: g.u8(), MaxPlayers: g.u8(),
+		GameMode: g.u8(), GameMission: g.u8(), Description: g.str(60), HasProtocols: g.bool()}
+	if m.HasProtocols {
+		m.Protocols = g.protocols()
+	}
+	return m
+}
+
+// emptyKinds are the packet types whose message is Empty.
+var emptyKinds = []Type{TypeACK, TypeKeepalive, TypeDisconnect, TypeDisconnectAck, TypeQuery, TypeNATHolePunch, TypeLaunch}
+
+// messages returns one random message of every type.
+func (g gen) messages() []Message {
+	lowres := g.bool()
+	ms := []Message{
+		g.syn(),
+		&SYNReply{Version: g.str(40), Protocol: g.str(24)},
+		&Rejected{Message: g.str(200)},
+		g.waitingData(),
+		g.gameStart(),
+		g.clientGameData(lowres),
+		g.serverGameData(lowres),
+		&GameDataAck{Ack: g.u8()},
+		&GameDataResend{Start: g.r.Uint32(), Count: g.u8()},
+		&ReliableAck{Ack: g.u8()},
+		&ConsoleMessage{Text: g.str(1024)},
+		g.queryResponse(),
+		&Launch{NumPlayers: g.u8()},
+		g.ticSet(lowres),
+		g.checksums(),
+		&ModeNotice{Extended: g.bool()},
+	}
+	for _, k := range emptyKinds {
+		ms = append(ms, &Empty{Kind: k})
+	}
+	return ms
+}
+
+// fresh returns a zero message of m's kind with the same options that are
+// not on the wire (turning resolution, Empty's kind).
+func fresh(m Message) Message {
+	n := reflect.New(reflect.TypeOf(m).Elem()).Interface().(Message)
+	switch v := n.(type) {
+	case *ClientGameData:
+		v.LowResTurn = m.(*ClientGameData).LowResTurn
+	case *ServerGameData:
+		v.LowResTurn = m.(*ServerGameData).LowResTurn
+	case *TicSet:
+		v.LowResTurn = m.(*TicSet).LowResTurn
+	case *Empty:
+		v.Kind = m.(*Empty).Kind
+	}
+	return n
+}
+
+// sameMessage is deep equality where an empty slice equals a nil one (a
+// decoder reuses slices, so it may leave either).
+func sameMessage(a, b Message) bool {
+	if reflect.TypeOf(a) != reflect.TypeOf(b) {
+		return false
+	}
+	return reflect.DeepEqual(normal(a), normal(b))
+}
+
+// normal returns a copy of m with its empty top-level slices set to nil.
+func normal(m Message) any {
+	v := reflect.New(reflect.TypeOf(m).Elem()).Elem()
+	v.Set(reflect.ValueOf(m).Elem())
+	for i := range v.NumField() {
+		if f := v.Field(i); f.Kind() == reflect.Slice && f.Len() == 0 {
+			f.Set(reflect.Zero(f.Type()))
+		}
+	}
+	return v.Interface()
+}
+
+// decodeError checks that err is a *DecodeError (errors.As) whose offset
+// lies inside a packet of n bytes, and returns it.
+func decodeError(t testing.TB, err error, n int) *DecodeError {
+	t.Helper()
+	var de *DecodeError
+	if !errors.As(err, &de) {
+		t.Fatalf("error %v (%T) is not a *DecodeError", err, err)
+	}
+	if de.Offset < 0 || de.Offset > n {
+		t.Fatalf("error offset %d outside a %d-byte packet: %v", de.Offset, n, err)
+	}
+	if de.Field == "" || de.Reason == "" || !strings.Contains(err.Error(), "offset") {
+		t.Fatalf("error without a field or reason: %+v", de)
+	}
+	return de
+}
+
+// wantDecodeErrorAt decodes pkt into m and checks it fails at offset off, in
+// the named field, for a reason containing reason.
+func wantDecodeErrorAt(t testing.TB, pkt []byte, m Message, off int, field, reason string) {
+	t.Helper()
+	_, err := Decode(pkt, m)
+	if err == nil {
+		t.Fatalf("% x decoded into %T: %+v", pkt, m, m)
+	}
+	de := decodeError(t, err, len(pkt))
+	if de.Offset != off || de.Field != field || !strings.Contains(de.Reason, reason) {
+		t.Fatalf("% x: got %v (field %q); want offset %d, field %q, reason containing %q", pkt, err, de.Field, off, field, reason)
+	}
+}
+
+// checkTruncations decodes every proper prefix of m's encoding: each must
+// fail with a DecodeError inside the prefix, without a panic, except the
+// prefixes for which valid(n) says a shorter packet is well formed. It
+// returns the offsets of the errors, by prefix length (-1: decoded).
+func checkTruncations(t testing.TB, m Message, reliable bool, valid func(n int) bool) []int {
+	t.Helper()
+	pkt := Encode(nil, m, reliable, 7)
+	offs := make([]int, len(pkt))
+	for n := range len(pkt) {
+		cut := pkt[:n:n] // no capacity past the cut: a read beyond it would panic
+		_, err := Decode(cut, fresh(m))
+		if err == nil {
+			if valid != nil && valid(n) {
+				offs[n] = -1
+				continue
+			}
+			t.Fatalf("%T cut to %d of %d bytes decoded", m, n, len(pkt))
+		}
+		offs[n] = decodeError(t, err, n).Offset
+		// The any-type decoder must not panic either, and fails the same way.
+		if _, _, err2 := DecodePacket(cut, directionOf(m), lowresOf(m)); err2 != nil {
+			decodeError(t, err2, n)
+		}
+	}
+	return offs
+}
+
+func directionOf(m Message) Direction {
+	switch m.(type) {
+	case *ServerGameData, *Launch:
+		return ServerToClient
+	}
+	return ClientToServer
+}
+
+func lowresOf(m Message) bool {
+	switch v := m.(type) {
+	case *ClientGameData:
+		return v.LowResTurn
+	case *ServerGameData:
+		return v.LowResTurn
+	case *TicSet:
+		return v.LowResTurn
+	}
+	return false
+}
+
+func mustHex(t testing.TB, s string) []byte {
+	t.Helper()
+	b := make([]byte, 0, len(s)/2)
+	s = strings.ReplaceAll(s, " ", "")
+	for i := 0; i+1 < len(s); i += 2 {
+		var v byte
+		for _, c := range s[i : i+2] {
+			v <<= 4
+			switch {
+			case c >= '0' && c <= '9':
+				v |= byte(c - '0')
+			case c >= 'a' && c <= 'f':
+				v |= byte(c-'a') + 10
+			default:
+				t.Fatalf("bad hex %q", s)
+			}
+		}
+		b = append(b, v)
+	}
+	if len(s)%2 != 0 {
+		t.Fatalf("odd hex %q", s)
+	}
+	return b
+}

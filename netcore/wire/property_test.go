@@ -1,0 +1,247 @@
+package wire
+
+import (
+	"fmt"
+	"testing"
+)
+
+// Property tests: random values from a fixed seed, thousands of times.
+
+// cmdPair returns two random commands, often close to each other so that
+// diffs of every size occur.
+func (g gen) cmdPair() (TicCmd, TicCmd) {
+	a, b := g.cmd(), g.cmd()
+	switch g.r.IntN(4) {
+	case 0: // nothing but events may differ
+		b = a
+		b.ChatChar, b.Arti, b.Inventory = 0, 0, 0
+		if g.bool() {
+			b.ChatChar = g.u8()
+		}
+	case 1: // one field changed
+		b = a
+		b.ChatChar, b.Arti, b.Inventory = 0, 0, 0
+		switch g.r.IntN(7) {
+		case 0:
+			b.ForwardMove++
+		case 1:
+			b.SideMove--
+		case 2:
+			b.AngleTurn += 256
+		case 3:
+			b.Buttons ^= 1
+		case 4:
+			b.Consistency++
+		case 5:
+			b.LookFly++
+		case 6:
+			b.Buttons2++
+		}
+	}
+	return a, b
+}
+
+func TestPropertyPatchOfDiffGivesTheNewCommand(t *testing.T) {
+	g := newGen(1)
+	for i := range 20000 {
+		a, b := g.cmdPair()
+		d := Diff(&a, &b)
+		if got := Patch(&a, &d); got != b {
+			t.Fatalf("#%d: Patch(%+v, Diff) = %+v, want %+v (diff %+v)", i, a, got, b, d)
+		}
+	}
+}
+
+func TestPropertyDiffThroughTheWireThenPatchGivesTheNewCommand(t *testing.T) {
+	g := newGen(2)
+	for i := range 20000 {
+		a, b := g.cmdPair()
+		lowres := g.bool()
+		if lowres { // only multiples of 256 survive one-byte turning
+			a.AngleTurn = a.AngleTurn / 256 * 256
+			b.AngleTurn = b.AngleTurn / 256 * 256
+		}
+		d := Diff(&a, &b)
+		buf := encodeDiff(d, lowres)
+		got, r := decodeDiff(buf, lowres)
+		if r.Err() != nil || r.Remaining() != 0 {
+			t.Fatalf("#%d: % x: %v, %d left", i, buf, r.Err(), r.Remaining())
+		}
+		if got != d {
+			t.Fatalf("#%d lowres=%v: diff %+v came back %+v", i, lowres, d, got)
+		}
+		if c := Patch(&a, &got); c != b {
+			t.Fatalf("#%d lowres=%v: patched %+v, want %+v", i, lowres, c, b)
+		}
+	}
+}
+
+func TestPropertyACommandStreamSurvivesClientAndServerGameData(t *testing.T) {
+	// A sender diffs each tic against the one before; the receiver patches
+	// in tic order, starting from zero (spec §8.2 "Diff base").
+	g := newGen(3)
+	for i := range 500 {
+		lowres := g.bool()
+		n := 1 + g.r.IntN(MaxTicsPerPacket)
+		cmds := make([]TicCmd, n)
+		prev := TicCmd{}
+		c := &ClientGameData{LowResTurn: lowres, Ack: g.u8(), Start: g.u8()}
+		s := &ServerGameData{LowResTurn: lowres, Start: c.Start}
+		for k := range cmds {
+			_, cmds[k] = g.cmdPair()
+			if k > 0 && g.bool() {
+				_, cmds[k] = cmdPairFrom(g, cmds[k-1])
+			}
+			if lowres {
+				cmds[k].AngleTurn = cmds[k].AngleTurn / 256 * 256
+			}
+			d := Diff(&prev, &cmds[k])
+			prev = cmds[k]
+			c.Tics = append(c.Tics, ClientTic{Latency: int16(g.u16()), Diff: d})
+			tic := ServerTic{InGame: 1 << (k % MaxPlayers)}
+			tic.Cmds[k%MaxPlayers] = d
+			s.Tics = append(s.Tics, tic)
+		}
+		gotC := &ClientGameData{LowResTurn: lowres}
+		if _, err := Decode(Encode(nil, c, false, 0), gotC); err != nil {
+			t.Fatalf("#%d: %v", i, err)
+		}
+		gotS := &ServerGameData{LowResTurn: lowres}
+		if _, err := Decode(Encode(nil, s, false, 0), gotS); err != nil {
+			t.Fatalf("#%d: %v", i, err)
+		}
+		base := TicCmd{}
+		for k := range cmds {
+			sd := gotS.Tics[k].Cmds[k%MaxPlayers]
+			if gotC.Tics[k].Diff != sd {
+				t.Fatalf("#%d tic %d: client and server layouts disagree", i, k)
+			}
+			base = Patch(&base, &gotC.Tics[k].Diff)
+			if base != cmds[k] {
+				t.Fatalf("#%d lowres=%v tic %d: %+v, want %+v", i, lowres, k, base, cmds[k])
+			}
+		}
+	}
+}
+
+// cmdPairFrom returns a command close to a.
+func cmdPairFrom(g gen, a TicCmd) (TicCmd, TicCmd) {
+	b := a
+	b.ChatChar, b.Arti, b.Inventory = 0, 0, 0
+	if g.bool() {
+		b.ForwardMove = int8(g.u8())
+	}
+	if g.bool() {
+		b.AngleTurn = int16(g.u16())
+	}
+	if g.oneIn(4) {
+		b.Inventory = g.u16()
+	}
+	return a, b
+}
+
+func TestPropertyEveryMessageTypeDecodesToWhatWasEncoded(t *testing.T) {
+	g := newGen(4)
+	seen := map[string]int{}
+	for i := range 3000 {
+		for _, m := range g.messages() {
+			reliable, seq := g.bool(), g.u8()
+			pkt := Encode(nil, m, reliable, seq)
+			got := fresh(m)
+			h, err := Decode(pkt, got)
+			if err != nil {
+				t.Fatalf("#%d %T: %v\n% x", i, m, err, pkt)
+			}
+			if h.Type != m.Type() || h.Reliable != reliable || (reliable && h.Seq != seq) {
+				t.Fatalf("#%d %T: header %+v", i, m, h)
+			}
+			if !sameMessage(got, m) {
+				t.Fatalf("#%d %T:\n got %+v\nwant %+v", i, m, got, m)
+			}
+			// Encoding is a function of the message: the decoded copy
+			// encodes to the same bytes.
+			if again := Encode(nil, got, reliable, seq); string(again) != string(pkt) {
+				t.Fatalf("#%d %T: re-encoded differently", i, m)
+			}
+			key := fmt.Sprintf("%T", m)
+			if e, ok := m.(*Empty); ok {
+				key += e.Kind.String()
+			}
+			seen[key]++
+		}
+	}
+	// Every type was exercised, the Empty kinds each on their own.
+	if len(seen) != 16+len(emptyKinds) {
+		t.Fatalf("exercised %d kinds: %v", len(seen), seen)
+	}
+}
+
+func TestPropertyDecodingIntoAUsedValueEqualsDecodingIntoAFreshOne(t *testing.T) {
+	g := newGen(5)
+	for i := range 2000 {
+		a, b := g.messages(), g.messages()
+		for k := range a {
+			if fmt.Sprintf("%T", a[k]) != fmt.Sprintf("%T", b[k]) {
+				t.Fatal("generator order changed")
+			}
+			lowres := lowresOf(a[k])
+			m := fresh(b[k])
+			setLowres(m, lowres)
+			if _, err := Decode(Encode(nil, a[k], false, 0), m); err != nil {
+				t.Fatalf("#%d %T: %v", i, a[k], err)
+			}
+			setLowres(m, lowresOf(b[k]))
+			if _, err := Decode(Encode(nil, b[k], false, 0), m); err != nil {
+				t.Fatalf("#%d %T: %v", i, b[k], err)
+			}
+			if !sameMessage(m, b[k]) {
+				t.Fatalf("#%d %T: stale data from the first decode:\n got %+v\nwant %+v", i, m, m, b[k])
+			}
+		}
+	}
+}
+
+func setLowres(m Message, lowres bool) {
+	switch v := m.(type) {
+	case *ClientGameData:
+		v.LowResTurn = lowres
+	case *ServerGameData:
+		v.LowResTurn = lowres
+	case *TicSet:
+		v.LowResTurn = lowres
+	}
+}
+
+func TestPropertyEveryMessageTypeCutAtEveryLengthFailsAtANonDecreasingOffsetWithinTheCut(t *testing.T) {
+	g := newGen(6)
+	for range 40 { // each message is cut at every length: O(n²) per message
+		for _, m := range g.messages() {
+			_, isSYN := m.(*SYN)
+			_, isReply := m.(*SYNReply)
+			reliable := isReply || (!isSYN && g.bool())
+			var valid func(int) bool
+			switch v := m.(type) {
+			case *Empty: // the header alone is the whole message
+				valid = func(n int) bool { return n >= (Header{Reliable: reliable}).Len() }
+			case *QueryResponse: // the protocol list is optional
+				if v.HasProtocols {
+					c := *v
+					c.HasProtocols = false
+					listAt := len(Encode(nil, &c, reliable, 0))
+					valid = func(n int) bool { return n == listAt }
+				}
+			}
+			offs := checkTruncations(t, m, reliable, valid)
+			last := 0
+			for n, off := range offs {
+				if off < 0 {
+					continue
+				}
+				if off < last {
+					t.Fatalf("%T: cut at %d fails at %d, before the failure at %d of a shorter cut", m, n, off, last)
+				}
+				last = off
+			}
+		}
+	}
+}

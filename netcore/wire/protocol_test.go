@@ -1,0 +1,44 @@
+package wire
+
+import "testing"
+
+func TestChooseProtocolTakesTheServersFirstPreferenceThatTheClientOffers(t *testing.T) {
+	both := []string{ProtocolTicnet, ProtocolChocolate}
+	for _, tc := range []struct {
+		name      string
+		offered   []string
+		preferred []string
+		want      string
+		ok        bool
+	}{
+		{"reference client", []string{ProtocolChocolate}, both, ProtocolChocolate, true},
+		{"ticnet client, either order", []string{ProtocolChocolate, ProtocolTicnet}, both, ProtocolTicnet, true},
+		{"ticnet client listing it first", []string{ProtocolTicnet, ProtocolChocolate}, both, ProtocolTicnet, true},
+		{"reference server", []string{ProtocolTicnet, ProtocolChocolate}, []string{ProtocolChocolate}, ProtocolChocolate, true},
+		{"unknown names are skipped", []string{"FORK_9", ProtocolChocolate, "FORK_10"}, both, ProtocolChocolate, true},
+		{"nothing in common", []string{"FORK_9"}, both, "", false},
+		{"empty offer", nil, both, "", false},
+		{"server speaks nothing", []string{ProtocolChocolate}, nil, "", false},
+		{"names compare exactly", []string{"chocolate_doom_0", ProtocolChocolate + " "}, both, "", false},
+	} {
+		got, ok := ChooseProtocol(tc.offered, tc.preferred)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("%s: got %q %v, want %q %v", tc.name, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestKnownAcceptsOnlyASupportedProtocolName(t *testing.T) {
+	if !Known(ProtocolChocolate, []string{ProtocolTicnet, ProtocolChocolate}) || Known(ProtocolTicnet, []string{ProtocolChocolate}) || Known("", nil) {
+		t.Fatal("Known is wrong")
+	}
+}
+
+func TestProtocolNamesAreTheOnesOnTheWire(t *testing.T) {
+	if ProtocolChocolate != "CHOCOLATE_DOOM_0" {
+		t.Fatal(ProtocolChocolate)
+	}
+	if len(ProtocolTicnet) >= MaxPlayerName || ProtocolTicnet == ProtocolChocolate {
+		t.Fatal(ProtocolTicnet)
+	}
+}

@@ -1,0 +1,139 @@
+package wire
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestReaderReadsBigEndianAndSignExtendsOnlySignedReads(t *testing.T) {
+	r := NewReader([]byte{0xff, 0xff, 0x80, 0x01, 0xfe, 0xdc, 0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc}, 0)
+	if v := r.U8("a"); v != 0xff {
+		t.Fatalf("U8 = %#x", v)
+	}
+	if v := r.S8("b"); v != -1 {
+		t.Fatalf("S8(0xff) = %d, want -1", v)
+	}
+	if v := r.U16("c"); v != 0x8001 {
+		t.Fatalf("U16 = %#x, want 0x8001 (big-endian)", v)
+	}
+	if v := r.S16("d"); v != -292 { // 0xfedc
+		t.Fatalf("S16(0xfedc) = %d, want -292", v)
+	}
+	if v := r.U32("e"); v != 0x12345678 {
+		t.Fatalf("U32 = %#x", v)
+	}
+	if v := r.S16("f"); v != -25924 { // 0x9abc
+		t.Fatalf("S16(0x9abc) = %d", v)
+	}
+	if r.Err() != nil || r.Remaining() != 0 || r.Offset() != 12 {
+		t.Fatalf("err %v, remaining %d, offset %d", r.Err(), r.Remaining(), r.Offset())
+	}
+}
+
+func TestReaderShortReadFailsAtTheFieldsOffsetAndKeepsTheFirstError(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		read func(r *Reader)
+		data int // bytes available
+	}{
+		{"U8", func(r *Reader) { r.U8("x") }, 0},
+		{"U16", func(r *Reader) { r.U16("x") }, 1},
+		{"S16", func(r *Reader) { r.S16("x") }, 1},
+		{"U32", func(r *Reader) { r.U32("x") }, 3},
+		{"Bytes", func(r *Reader) { r.Bytes(make([]byte, 20), "x") }, 19},
+		{"String", func(r *Reader) { r.String("x") }, 5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			buf := append([]byte{1, 2}, bytes.Repeat([]byte{'a'}, tc.data)...)
+			r := NewReader(buf, 3) // 3 header bytes before this body
+			r.U16("lead")
+			tc.read(&r)
+			err := r.Err()
+			var de *DecodeError
+			if !errors.As(err, &de) || de.Offset != 5 || de.Field != "x" {
+				t.Fatalf("got %v, want a failure of x at offset 5 (3 + 2)", err)
+			}
+			// Later reads return zero and keep the first error.
+			if r.U8("y") != 0 || r.U32("z") != 0 || r.String("s") != "" || r.Remaining() != 0 {
+				t.Fatal("a read after a failure returned data")
+			}
+			r.Fail("w", "later")
+			if r.Err().(*DecodeError).Field != "x" {
+				t.Fatalf("first error replaced: %v", r.Err())
+			}
+		})
+	}
+}
+
+func TestReaderStringNeedsItsNULAndStopsAtTheFirstOne(t *testing.T) {
+	r := NewReader([]byte("ab\x00\x00cd\x00"), 0)
+	if s := r.String("a"); s != "ab" {
+		t.Fatalf("got %q", s)
+	}
+	if s := r.String("b"); s != "" {
+		t.Fatalf("empty string read as %q", s)
+	}
+	if s := r.String("c"); s != "cd" || r.Remaining() != 0 {
+		t.Fatalf("got %q, %d left", s, r.Remaining())
+	}
+	r = NewReader([]byte("abc"), 0)
+	r.String("name")
+	var de *DecodeError
+	if !errors.As(r.Err(), &de) || de.Offset != 0 || !strings.Contains(de.Reason, "NUL") {
+		t.Fatalf("unterminated string: %v", r.Err())
+	}
+}
+
+func TestWriterTruncatesToTheFieldWidthLikeTheReference(t *testing.T) {
+	w := Writer{}
+	w.U8(0xab)
+	w.S8(-2)
+	w.U16(0x1234)
+	w.S16(-2)
+	w.U32(0xdeadbeef)
+	w.Bytes([]byte{9, 8})
+	w.String("hi")
+	w.String("")
+	w.String("ab\x00cd") // a C string ends at its NUL
+	want := []byte{0xab, 0xfe, 0x12, 0x34, 0xff, 0xfe, 0xde, 0xad, 0xbe, 0xef, 9, 8, 'h', 'i', 0, 0, 'a', 'b', 0}
+	if !bytes.Equal(w.Buf, want) {
+		t.Fatalf("got % x\nwant % x", w.Buf, want)
+	}
+}
+
+func TestWriterAppendsToTheGivenBuffer(t *testing.T) {
+	buf := make([]byte, 1, 64)
+	w := Writer{Buf: buf}
+	w.U32(1)
+	if len(w.Buf) != 5 || &w.Buf[0] != &buf[0] {
+		t.Fatal("writer did not append in place")
+	}
+}
+
+func TestPrintableKeepsOnlyPrintableASCIIAndNewline(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"Client 'x' timed out", "Client 'x' timed out"},
+		{"ok\n\x1b[31mred\x00\xff\t~\x7f", "ok\n[31mred~"},
+		{"\r\n", "\n"},
+		{"caf\xc3\xa9", "caf"}, // isprint in the C locale: no bytes >= 0x80
+		{"", ""},
+		{" !/09:@AZ[`az{~", " !/09:@AZ[`az{~"},
+	} {
+		if got := Printable(tc.in); got != tc.want {
+			t.Errorf("Printable(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestDecodeErrorNamesTypeFieldOffsetAndReason(t *testing.T) {
+	e := &DecodeError{Type: "GAMEDATA", Offset: 4, Field: "num_tics", Reason: "too many"}
+	if got := e.Error(); got != "parse GAMEDATA: num_tics at offset 4: too many" {
+		t.Fatalf("got %q", got)
+	}
+	e.Type = ""
+	if got := e.Error(); !strings.HasPrefix(got, "parse packet: ") {
+		t.Fatalf("got %q", got)
+	}
+}

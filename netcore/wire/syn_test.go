@@ -1,0 +1,96 @@
+package wire
+
+import (
+	"bytes"
+	"testing"
+)
+
+// The Debian client's SYN (vectors-run1, packet #1).
+const synVectorHex = "000056abe18c43686f636f6c61746520446f6f6d20332e302e30000143484f434f4c4154455f444f4f4d5f30000201000004010f9caf3cac3392deea003d3159a14f6156bd7a46daaf56c1dcc08a2e7668814811b2cab0cc7d52c15b4772756d7079204d616e637562757300"
+
+func TestSYNDecodesTheDebianClientsRequest(t *testing.T) {
+	pkt := mustHex(t, synVectorHex)
+	m := &SYN{}
+	h, err := Decode(pkt, m)
+	if err != nil || h.Reliable {
+		t.Fatal(h, err)
+	}
+	wad := mustHex(t, "0f9caf3cac3392deea003d3159a14f6156bd7a46")
+	if m.Magic != Magic || m.Version != "Chocolate Doom 3.0.0" || len(m.Protocols) != 1 || m.Protocols[0] != ProtocolChocolate ||
+		m.Connect.GameMode != ModeCommercial || m.Connect.GameMission != MissionDoom2 || m.Connect.LowResTurn || m.Connect.Drone ||
+		m.Connect.MaxPlayers != 4 || m.Connect.IsFreedoom != 1 || !bytes.Equal(m.Connect.WADSHA1[:], wad) ||
+		m.Connect.PlayerClass != 0x5b || m.PlayerName != "Grumpy Mancubus" {
+		t.Fatalf("%+v", m)
+	}
+	if got := Encode(nil, m, false, 0); !bytes.Equal(got, pkt) {
+		t.Fatalf("re-encoded % x", got)
+	}
+}
+
+func TestSYNRefusesMoreThan16Protocols(t *testing.T) {
+	body := []byte{0x56, 0xab, 0xe1, 0x8c, 'v', 0}
+	body = append(body, 17)
+	body = append(body, bytes.Repeat([]byte{'p', 0}, 17)...)
+	body = append(body, make([]byte, 47+2)...)
+	pkt := append([]byte{0, 0}, body...)
+	wantDecodeErrorAt(t, pkt, &SYN{}, 8, "num_protocols", "17 protocols > limit 16")
+	// 16 is the limit and decodes.
+	pkt[8] = 16
+	m := &SYN{}
+	if _, err := Decode(pkt[:len(pkt)-2], m); err != nil || len(m.Protocols) != 16 {
+		t.Fatalf("16 protocols: %v, %d", err, len(m.Protocols))
+	}
+}
+
+func TestSYNRefusesAProtocolCountLargerThanTheBytesLeft(t *testing.T) {
+	// 10 names need at least 10 NULs: 3 bytes left cannot hold them.
+	pkt := []byte{0, 0, 0x56, 0xab, 0xe1, 0x8c, 'v', 0, 10, 'a', 0, 0}
+	wantDecodeErrorAt(t, pkt, &SYN{}, 8, "num_protocols", "cannot fit")
+}
+
+func TestSYNCarriesTheOldMagicAndGarbageAsData(t *testing.T) {
+	// The decoder does not judge: the server answers the old magic with
+	// REJECTED, and player_class is whatever the client left there.
+	m := &SYN{Magic: OldMagic, Version: "Chocolate Doom 2.3.0", Protocols: nil, PlayerName: "x",
+		Connect: ConnectData{GameMode: 0xee, GameMission: 0xdd, MaxPlayers: 200, PlayerClass: 0x5b}}
+	got := &SYN{}
+	if _, err := Decode(Encode(nil, m, false, 0), got); err != nil || !sameMessage(got, m) {
+		t.Fatalf("%+v, %v", got, err)
+	}
+}
+
+func TestSYNConnectFlagsDecodeAnyNonZeroByteAsTrue(t *testing.T) {
+	pkt := mustHex(t, synVectorHex)
+	pkt[47], pkt[48] = 2, 0xff // lowres_turn, drone
+	m := &SYN{}
+	if _, err := Decode(pkt, m); err != nil || !m.Connect.LowResTurn || !m.Connect.Drone {
+		t.Fatalf("%+v, %v", m.Connect, err)
+	}
+}
+
+func TestSYNTruncatedAtEveryLengthFailsInsideThePacket(t *testing.T) {
+	m := &SYN{}
+	if _, err := Decode(mustHex(t, synVectorHex), m); err != nil {
+		t.Fatal(err)
+	}
+	offs := checkTruncations(t, m, false, nil)
+	// Spot checks: the field being read when the bytes ran out.
+	for n, want := range map[int]int{0: 0, 2: 2, 5: 2, 6: 6, 26: 6, 27: 27, 28: 27, 45: 45, 50: 50, 51: 51, 70: 51, 71: 71, 91: 91, 92: 92, 107: 92} {
+		if offs[n] != want {
+			t.Errorf("cut at %d: error at %d, want %d", n, offs[n], want)
+		}
+	}
+}
+
+func TestSYNReplyDecodesTheServersAnswerAndFailsWhenCut(t *testing.T) {
+	pkt := mustHex(t, "80000043686f636f6c61746520446f6f6d20332e302e300043484f434f4c4154455f444f4f4d5f3000")
+	h, m, err := DecodePacket(pkt, ServerToClient, false)
+	r, ok := m.(*SYNReply)
+	if err != nil || !ok || !h.Reliable || h.Seq != 0 || r.Version != "Chocolate Doom 3.0.0" || r.Protocol != ProtocolChocolate {
+		t.Fatalf("%+v %+v %v", h, m, err)
+	}
+	offs := checkTruncations(t, r, true, nil)
+	if offs[3] != 3 || offs[23] != 3 || offs[24] != 24 || offs[40] != 24 {
+		t.Fatalf("offsets %v", offs)
+	}
+}
