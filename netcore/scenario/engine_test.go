@@ -5,47 +5,97 @@ import (
 	"os"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
 )
 
 // TestMain fails the run if any test leaves a goroutine behind: the engine
-// is sans-IO and starts none.
+// is sans-IO and starts none. The tests' own workers (the fault runs') and
+// the testing package's end after their test returns, not before: the guard
+// waits up to leakGraceMS for the count to come back down.
 func TestMain(m *testing.M) {
 	before := runtime.NumGoroutine()
 	code := m.Run()
-	if after := runtime.NumGoroutine(); code == 0 && after > before {
-		fmt.Fprintf(os.Stderr, "goroutines leaked: %d before the tests, %d after\n", before, after)
-		code = 1
+	if code == 0 {
+		if after := settledGoroutines(before, leakGraceMS*time.Millisecond); after > before {
+			fmt.Fprintf(os.Stderr, "goroutines leaked: %d before the tests, %d after %d ms\n%s\n",
+				before, after, leakGraceMS, allStacks())
+			code = 1
+		}
 	}
 	os.Exit(code)
+}
+
+// leakGraceMS is how long a goroutine may take to end after the tests.
+const leakGraceMS = 2000
+
+// settledGoroutines polls the goroutine count until it is at most want or
+// grace has passed, and returns the last count.
+func settledGoroutines(want int, grace time.Duration) int {
+	deadline := time.Now().Add(grace)
+	for {
+		n := runtime.NumGoroutine()
+		if n <= want || time.Now().After(deadline) {
+			return n
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// allStacks is every goroutine's stack, to name a leak.
+func allStacks() string {
+	buf := make([]byte, 1<<16)
+	return string(buf[:runtime.Stack(buf, true)])
 }
 
 // lossy is the hostile channel of the acceptance scenarios: 20 % loss,
 // 50-150 ms delay, 2 % duplication, and 5 % of frames held back 80 ms.
 var lossy = simnet.Link{LatencyMS: 50, JitterMS: 100, Loss: 0.2, Duplicate: 0.02, Reorder: 0.05, ReorderMS: 80}
 
-func start(t *testing.T, o Options) *Scenario {
+// build builds a scenario whose commands are checked when the test ends:
+// every scenario proves that every peer ran what the players built, not
+// only that the peers agree.
+func build(t *testing.T, o Options) *Scenario {
 	t.Helper()
 	s := New(o)
+	if !o.Quiet {
+		t.Cleanup(func() {
+			if t.Failed() {
+				return // the check that failed has said it
+			}
+			if _, err := s.CheckCommands(); err != nil {
+				t.Errorf("commands: %v", err)
+			}
+		})
+	}
+	return s
+}
+
+// start builds a scenario and starts its game.
+func start(t *testing.T, o Options) *Scenario {
+	t.Helper()
+	s := build(t, o)
 	if err := s.Start(); err != nil {
 		t.Fatal(err)
 	}
 	return s
 }
 
-// checkSums fails unless every tic that two peers ran has equal checksums
-// everywhere, and at least want tics were compared.
-func checkSums(t *testing.T, s *Scenario, want int) {
+// check fails unless every peer ran what the players built and every tic
+// that two peers ran has equal checksums everywhere, and at least want
+// tics were compared.
+func check(t *testing.T, s *Scenario, want int) Checked {
 	t.Helper()
-	n, err := s.CheckSums()
+	c, err := s.Check()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n < want {
-		t.Fatalf("compared %d tics, want at least %d", n, want)
+	if c.Tics < want {
+		t.Fatalf("compared %d tics, want at least %d", c.Tics, want)
 	}
+	return c
 }
 
 func TestReferenceGameWithoutLossAgreesEverywhereAndNeverResends(t *testing.T) {
@@ -58,7 +108,7 @@ func TestReferenceGameWithoutLossAgreesEverywhereAndNeverResends(t *testing.T) {
 			if err := s.RunTics(10000, 400000); err != nil {
 				t.Fatal(err)
 			}
-			checkSums(t, s, 10000)
+			check(t, s, 10000)
 			requests := s.Server.Counters().ResendRequests
 			for _, p := range s.Peers {
 				requests += p.Client.Counters().ResendRequests
@@ -75,7 +125,7 @@ func TestReferenceGameOnLossyChannelAgreesAndEndsOnlyWhenTold(t *testing.T) {
 	if err := s.RunTics(10000, 3000000); err != nil {
 		t.Fatal(err)
 	}
-	checkSums(t, s, 10000)
+	check(t, s, 10000)
 	for _, kind := range []netcore.EventKind{netcore.EventPlayerLeft, netcore.EventDisconnected} {
 		if n := s.Count(kind); n != 0 {
 			t.Fatalf("%d %v events before anyone was told to leave", n, kind)
@@ -119,7 +169,7 @@ func TestReferenceStallsWhileAPlayerIsSilentAndResumes(t *testing.T) {
 	if n := s.Count(netcore.EventPlayerLeft); n != 0 {
 		t.Fatalf("%d players left after a 3 s silence under a 4 s timeout", n)
 	}
-	checkSums(t, s, int(during[0])+300)
+	check(t, s, int(during[0])+300)
 }
 
 func TestReferenceDropsAPlayerSilentPastTheTimeoutAndPlaysOn(t *testing.T) {
@@ -153,7 +203,7 @@ func TestReferenceDropsAPlayerSilentPastTheTimeoutAndPlaysOn(t *testing.T) {
 	if err := s.RunTics(was+350, 15000); err != nil {
 		t.Fatal(err)
 	}
-	checkSums(t, s, int(was)+350)
+	check(t, s, int(was)+350)
 }
 
 func TestCleanLeaveIsReportedByEveryPeerWithinASecond(t *testing.T) {
@@ -182,7 +232,7 @@ func TestCleanLeaveIsReportedByEveryPeerWithinASecond(t *testing.T) {
 	if err := s.RunTics(s.Peers[0].Client.GameTic()+100, 10000); err != nil {
 		t.Fatal(err)
 	}
-	checkSums(t, s, 300)
+	check(t, s, 300)
 }
 
 func TestServerLeavingDisconnectsEveryClient(t *testing.T) {
@@ -221,7 +271,7 @@ func TestServerThatVanishesTimesOutEveryClient(t *testing.T) {
 }
 
 func TestFastClockStaysWithinTwoTicsOfTheOthers(t *testing.T) {
-	s := New(Options{Players: 4, Seed: 8, Strict: true, Link: simnet.Link{LatencyMS: 10}})
+	s := build(t, Options{Players: 4, Seed: 8, Strict: true, Link: simnet.Link{LatencyMS: 10}})
 	s.Peers[2].ClockRate = 1.02
 	if err := s.Start(); err != nil {
 		t.Fatal(err)
@@ -238,7 +288,7 @@ func TestFastClockStaysWithinTwoTicsOfTheOthers(t *testing.T) {
 	if err := s.RunTics(10000, 400000); err != nil {
 		t.Fatal(err)
 	}
-	checkSums(t, s, 10000)
+	check(t, s, 10000)
 	t.Logf("largest gametic spread over 10000 tics: %d", worst)
 	if worst > 2 {
 		t.Fatalf("gametics spread by %d tics", worst)

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"sync"
@@ -91,7 +92,7 @@ func TestSilentPlayerDoesNotStallOthersAndNobodyDesyncs(t *testing.T) {
 	if n := s.Server.Counters().Substituted; n < 90 {
 		t.Fatalf("only %d commands substituted over a 3 s silence", n)
 	}
-	checkSums(t, s, int(after[0])+300)
+	check(t, s, int(after[0])+300)
 	noDesync(t, s)
 	if n := s.Count(netcore.EventPlayerLeft); n != 0 {
 		t.Fatalf("%d players left", n)
@@ -104,7 +105,7 @@ func TestExtensionOnLossyChannelAgreesAtNearlyFullRate(t *testing.T) {
 	if err := s.RunTics(10000, 600000); err != nil {
 		t.Fatal(err)
 	}
-	checkSums(t, s, 10000)
+	check(t, s, 10000)
 	noDesync(t, s)
 	rate := float64(s.Peers[0].Client.GameTic()-from) / (float64(s.Now()-at) / nominalTicMS)
 	c := s.Server.Counters()
@@ -160,10 +161,18 @@ func faults(s *Scenario, r *rand.Rand) func(now int64) {
 	}
 }
 
+// faultRuns overrides the number of fault runs, so that the test binary
+// can be run many times over quickly (its goroutines are what TestMain's
+// leak guard must not mistake for a leak).
+var faultRuns = flag.Int("faultruns", 0, "fault runs of TestRandomFaultsNeverDesync (default 1000, 100 with -short)")
+
 func TestRandomFaultsNeverDesync(t *testing.T) {
 	runs := 1000
 	if testing.Short() {
 		runs = 100
+	}
+	if *faultRuns > 0 {
+		runs = *faultRuns
 	}
 	type result struct {
 		worst int64
@@ -206,7 +215,7 @@ func faultRun(seed uint64) struct {
 		worst int64
 		err   error
 	}
-	s := New(Options{Players: 8, Seed: seed, Quiet: false,
+	s := New(Options{Players: 8, Seed: seed,
 		Link: simnet.Link{LatencyMS: 30, JitterMS: 40, Duplicate: 0.02, Reorder: 0.05, ReorderMS: 60}})
 	if r.err = s.Start(); r.err != nil {
 		return r
@@ -217,7 +226,7 @@ func faultRun(seed uint64) struct {
 	if r.err = s.RunTics(2000, 600000); r.err != nil {
 		return r
 	}
-	if _, r.err = s.CheckSums(); r.err != nil {
+	if _, r.err = s.Check(); r.err != nil {
 		return r
 	}
 	if n := s.Count(netcore.EventDesyncSuspected); n != 0 {
@@ -254,14 +263,14 @@ func TestReferenceOnlyPeerMakesTheGameStrictAndItStillPlays(t *testing.T) {
 	if err := s.RunTics(10000, 3000000); err != nil {
 		t.Fatal(err)
 	}
-	checkSums(t, s, 10000)
+	check(t, s, 10000)
 	if n := s.Server.Counters().Substituted; n != 0 {
 		t.Fatalf("a strict game substituted %d commands", n)
 	}
 }
 
 func TestBrokenPeerIsNamedByTheServerAtTheTicItDiverged(t *testing.T) {
-	s := New(Options{Players: 8, Seed: 14, Link: simnet.Link{LatencyMS: 20, JitterMS: 10}})
+	s := build(t, Options{Players: 8, Seed: 14, Link: simnet.Link{LatencyMS: 20, JitterMS: 10}})
 	broken := s.Peers[6]
 	broken.Game.BreakAt = 5000
 	if err := s.Start(); err != nil {
@@ -309,7 +318,7 @@ func TestForgedTicSetsAreDroppedAndCounted(t *testing.T) {
 	if err := s.RunTics(s.Peers[0].Client.GameTic()+200, 30000); err != nil {
 		t.Fatal(err)
 	}
-	checkSums(t, s, 300)
+	check(t, s, 300)
 	noDesync(t, s)
 }
 
@@ -322,5 +331,5 @@ func TestDroneSeesEveryPlayerAndAgrees(t *testing.T) {
 	if drone.Client.Player() != -1 {
 		t.Fatalf("the drone is player %d", drone.Client.Player())
 	}
-	checkSums(t, s, 500)
+	check(t, s, 500)
 }

@@ -134,7 +134,7 @@ func TestHostilePeerCannotCrashOrDesyncTheGame(t *testing.T) {
 	if h.sent < junk {
 		t.Fatalf("only %d junk frames sent", h.sent)
 	}
-	checkSums(t, s, 10000)
+	check(t, s, 10000)
 	s.Net.AdvanceTo(s.Now() + 1) // every junk frame delivered
 	s.Step()
 	counted := junkCounted(s) - baseline

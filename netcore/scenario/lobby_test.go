@@ -94,7 +94,7 @@ func TestOldMagicIsRejectedWithTheReferenceText(t *testing.T) {
 }
 
 func TestFullServerRejectsWithTheReferenceText(t *testing.T) {
-	s := New(Options{Players: 3, Seed: 3, Strict: true, Server: netcore.ServerConfig{MaxPlayers: 2}})
+	s := build(t, Options{Players: 3, Seed: 3, Strict: true, Server: netcore.ServerConfig{MaxPlayers: 2}})
 	s.RunFor(3000)
 	var rejected []string
 	for _, p := range s.Peers {

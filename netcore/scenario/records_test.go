@@ -3,31 +3,22 @@ package scenario
 import (
 	"testing"
 
-	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
 )
 
-// recordTics collects the server's tic records after every step.
-func recordTics(s *Scenario) *[]netcore.TicRecord {
-	var recs []netcore.TicRecord
-	s.OnStep = func(int64) { recs = append(recs, s.Server.TicRecords()...) }
-	return &recs
-}
-
 func TestServerRecordsEveryPlayersCommandForEveryReferenceTic(t *testing.T) {
-	s := New(Options{Players: 3, Seed: 5, Strict: true, Link: simnet.Link{LatencyMS: 10},
-		Server: netcore.ServerConfig{RecordTics: true}})
-	recs := recordTics(s)
+	s := build(t, Options{Players: 3, Seed: 5, Strict: true, Link: simnet.Link{LatencyMS: 10}})
 	if err := s.Start(); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.RunTics(300, 60000); err != nil {
 		t.Fatal(err)
 	}
-	if len(*recs) < 250 {
-		t.Fatalf("%d tics recorded", len(*recs))
+	recs := s.Records()
+	if len(recs) < 250 {
+		t.Fatalf("%d tics recorded", len(recs))
 	}
-	for i, r := range *recs {
+	for i, r := range recs {
 		if r.Tic != uint32(i) || r.Players != 0b111 || r.Received != 0b111 {
 			t.Fatalf("record %d: %+v", i, r)
 		}
@@ -35,9 +26,7 @@ func TestServerRecordsEveryPlayersCommandForEveryReferenceTic(t *testing.T) {
 }
 
 func TestServerRecordsWhichCommandsItSubstituted(t *testing.T) {
-	s := New(Options{Players: 3, Seed: 6, Link: simnet.Link{LatencyMS: 10},
-		Server: netcore.ServerConfig{RecordTics: true}})
-	recs := recordTics(s)
+	s := build(t, Options{Players: 3, Seed: 6, Link: simnet.Link{LatencyMS: 10}})
 	if err := s.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +36,8 @@ func TestServerRecordsWhichCommandsItSubstituted(t *testing.T) {
 	s.Peers[2].Node.SetSilent(true)
 	s.RunFor(1000)
 	substituted := 0
-	for i, r := range *recs {
+	recs := s.Records()
+	for i, r := range recs {
 		if r.Tic != uint32(i) || r.Players != 0b111 || r.Received&0b011 != 0b011 {
 			t.Fatalf("record %d: %+v", i, r)
 		}
@@ -56,6 +46,6 @@ func TestServerRecordsWhichCommandsItSubstituted(t *testing.T) {
 		}
 	}
 	if substituted < 20 {
-		t.Fatalf("%d of %d tics recorded without the silent player's command", substituted, len(*recs))
+		t.Fatalf("%d of %d tics recorded without the silent player's command", substituted, len(recs))
 	}
 }

@@ -1,7 +1,9 @@
 // Package testgame is the reference game of ticnet's tests: deterministic,
 // cheap, and such that its state depends on every field of every command of
 // every player, so any difference in what two copies ran shows in their
-// checksums. It records its checksum after every tic for comparison.
+// checksums. It records its checksum after every tic, the commands it was
+// asked to build and the commands it ran, so that a test can check both
+// that the copies agree and that they ran what the players built.
 package testgame
 
 import (
@@ -17,13 +19,32 @@ type Game struct {
 	BreakAt uint32
 	// Idle makes BuildTiccmd return empty commands.
 	Idle bool
-	// Quiet games keep no checksum history (for benchmarks).
+	// Quiet games keep no history (for benchmarks).
 	Quiet bool
 
-	rng   *rand.Rand
-	state [netcore.MaxPlayers]player
-	hash  uint32
-	sums  []uint32 // checksum after each tic, by tic
+	rng     *rand.Rand
+	state   [netcore.MaxPlayers]player
+	hash    uint32
+	sums    []uint32 // checksum after each tic, by tic
+	built   []Built  // the commands BuildTiccmd returned, by tic
+	ran     []Ran    // the commands RunTic was given, by tic
+	rebuilt int      // tics BuildTiccmd was asked for more than once
+}
+
+// InitialChecksum is the checksum of a game that has run no tic.
+const InitialChecksum uint32 = 2166136261
+
+// Built is the command BuildTiccmd returned for a tic, if it was asked.
+type Built struct {
+	Cmd netcore.TicCmd
+	OK  bool
+}
+
+// Ran is what RunTic was given for a tic.
+type Ran struct {
+	Cmds   [netcore.MaxPlayers]netcore.TicCmd
+	InGame uint8 // bit p: player p was in the game
+	OK     bool  // the tic ran
 }
 
 type player struct {
@@ -33,12 +54,32 @@ type player struct {
 
 // New returns a game whose local input is drawn from seed.
 func New(seed uint64) *Game {
-	return &Game{rng: rand.New(rand.NewPCG(seed, seed*0x9e3779b97f4a7c15+1)), hash: 2166136261}
+	return &Game{rng: rand.New(rand.NewPCG(seed, seed*0x9e3779b97f4a7c15+1)), hash: InitialChecksum}
 }
 
 // BuildTiccmd returns random input that exercises every field, the
 // event-like ones now and then.
 func (g *Game) BuildTiccmd(tic uint32) netcore.TicCmd {
+	c := g.newCmd()
+	if !g.Quiet {
+		g.built = grow(g.built, tic)
+		if g.built[tic].OK {
+			g.rebuilt++
+		}
+		g.built[tic] = Built{Cmd: c, OK: true}
+	}
+	return c
+}
+
+// grow extends s so that it holds index i.
+func grow[T any](s []T, i uint32) []T {
+	if n := int(i) + 1; n > len(s) {
+		s = append(s, make([]T, n-len(s))...)
+	}
+	return s
+}
+
+func (g *Game) newCmd() netcore.TicCmd {
 	if g.Idle {
 		return netcore.TicCmd{}
 	}
@@ -70,6 +111,16 @@ func (g *Game) mix(v uint32) { g.hash = (g.hash ^ v) * 16777619 }
 
 // RunTic moves every player by its command and mixes every field in.
 func (g *Game) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, ingame *[netcore.MaxPlayers]bool) {
+	if !g.Quiet {
+		g.ran = grow(g.ran, tic)
+		r := Ran{Cmds: *cmds, OK: true}
+		for p, in := range ingame {
+			if in {
+				r.InGame |= 1 << p
+			}
+		}
+		g.ran[tic] = r
+	}
 	g.mix(tic)
 	for p := range netcore.MaxPlayers {
 		if !ingame[p] {
@@ -107,3 +158,18 @@ func (g *Game) Checksum() uint32 { return g.hash }
 
 // Sums returns the checksum after each tic this copy ran, by tic.
 func (g *Game) Sums() []uint32 { return g.sums }
+
+// Built returns the command BuildTiccmd returned for tic, if it was asked.
+func (g *Game) Built(tic uint32) Built {
+	if int(tic) < len(g.built) {
+		return g.built[tic]
+	}
+	return Built{}
+}
+
+// Ran returns the tics this copy ran, by tic, with the commands it ran.
+func (g *Game) Ran() []Ran { return g.ran }
+
+// Rebuilt is how many times BuildTiccmd was asked for a tic it had built
+// before: an engine builds each tic once.
+func (g *Game) Rebuilt() int { return g.rebuilt }

@@ -1,0 +1,190 @@
+package scenario
+
+import (
+	"fmt"
+
+	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/testgame"
+	"github.com/ticnet/ticnet/netcore/wire"
+)
+
+// Checked is what Check compared.
+type Checked struct {
+	Tics        int // tics whose checksum two or more peers had
+	Commands    int // commands run, on every peer, checked against what their player built
+	Substituted int // of those, commands the server substituted
+}
+
+// Check proves that every peer ran what the players built, and that the
+// copies agree: CheckCommands, then CheckSums.
+func (s *Scenario) Check() (Checked, error) {
+	c, err := s.CheckCommands()
+	if err != nil {
+		return c, err
+	}
+	c.Tics, err = s.CheckSums()
+	return c, err
+}
+
+// CheckCommands proves that every tic every peer ran had exactly the
+// commands the players built for it: for every player in the game, the
+// command its copy's game returned from BuildTiccmd for that tic, with the
+// consistency byte its engine added, unless the server substituted it, in
+// which case the player's command of the tic before with its events
+// cleared. Substitutions are read from the server's tic records, and the
+// reference protocol must have none. Under the extension, who was in the
+// game must match the records too. Agreement alone would let every copy run the same wrong
+// command; this would not.
+func (s *Scenario) CheckCommands() (Checked, error) {
+	var c Checked
+	if s.quiet {
+		return c, fmt.Errorf("a quiet scenario records no commands")
+	}
+	if d := s.Peers[0].Client.Settings().TicDup; d > 1 {
+		return c, fmt.Errorf("commands are checked with ticdup 1 only, not %d", d)
+	}
+	extended := s.Server.Extended()
+	builders := map[int]*Peer{}
+	for _, p := range s.Peers {
+		if pl := p.Client.Player(); pl >= 0 {
+			builders[pl] = p
+		}
+	}
+	for _, r := range s.records {
+		if !extended && r.Received != r.Players {
+			return c, fmt.Errorf("tic %d: the reference protocol substituted players %08b", r.Tic, r.Players&^r.Received)
+		}
+	}
+	for _, p := range s.Peers {
+		if n := p.Game.Rebuilt(); n != 0 {
+			return c, fmt.Errorf("peer %d was asked %d times to build a tic it had built", p.Index, n)
+		}
+		ran := p.Game.Ran()
+		for t := range ran {
+			tic := uint32(t)
+			r := &ran[t]
+			if !r.OK {
+				continue // not run by this peer (a late joiner's early tics)
+			}
+			rec, ok := s.record(tic)
+			if !ok && extended {
+				return c, fmt.Errorf("peer %d ran tic %d, which the server never sent", p.Index, tic)
+			}
+			// The reference server records a tic when it drops it from its
+			// window, with the players in the game then, which is after a
+			// leave that the clients ran the tic before; under the
+			// extension the record is the tic as sent.
+			if extended && r.InGame != rec.Players {
+				return c, fmt.Errorf("peer %d ran tic %d with players %08b in the game, the server had %08b",
+					p.Index, tic, r.InGame, rec.Players)
+			}
+			for pl := range netcore.MaxPlayers {
+				if r.InGame&(1<<pl) == 0 {
+					if r.Cmds[pl] != (netcore.TicCmd{}) {
+						return c, fmt.Errorf("peer %d ran tic %d with a command for player %d, who is not in the game", p.Index, tic, pl)
+					}
+					continue
+				}
+				got := r.Cmds[pl]
+				var want netcore.TicCmd
+				substituted := extended && rec.Received&(1<<pl) == 0
+				if substituted {
+					// The server's substitute: the command everyone ran
+					// the tic before, its events cleared.
+					if t > 0 && ran[t-1].OK {
+						want = wire.ClearEvents(ran[t-1].Cmds[pl])
+					}
+					c.Substituted++
+				} else {
+					b := builders[pl]
+					if b == nil {
+						return c, fmt.Errorf("peer %d ran tic %d with a command for player %d, whom no peer plays", p.Index, tic, pl)
+					}
+					built := b.Game.Built(tic)
+					if !built.OK {
+						return c, fmt.Errorf("peer %d ran tic %d with a command for player %d, who never built one for it",
+							p.Index, tic, pl)
+					}
+					want = built.Cmd
+					want.Consistency = consistency(b.Game, tic)
+				}
+				if got != want {
+					return c, fmt.Errorf("peer %d ran tic %d with player %d's command %+v, want %+v (substituted: %v)",
+						p.Index, tic, pl, got, want, substituted)
+				}
+				c.Commands++
+			}
+		}
+	}
+	return c, nil
+}
+
+// consistency is the byte the engine adds to a command it builds for tic:
+// the low byte of its game's checksum before it ran tic - BackupTics (the
+// reference's consistancy[][], spec §11.4); zero for the first BackupTics
+// tics.
+func consistency(g *testgame.Game, tic uint32) uint8 {
+	switch {
+	case tic < netcore.BackupTics:
+		return 0
+	case tic == netcore.BackupTics:
+		return uint8(testgame.InitialChecksum & 0xff)
+	default:
+		return uint8(g.Sums()[tic-netcore.BackupTics-1])
+	}
+}
+
+// record returns the server's record of tic.
+func (s *Scenario) record(tic uint32) (netcore.TicRecord, bool) {
+	if int(tic) < len(s.records) && s.records[tic].Tic == tic && s.records[tic].Players != 0 {
+		return s.records[tic], true
+	}
+	return netcore.TicRecord{}, false
+}
+
+// keepRecords stores the records of the server's last Update, by tic.
+func (s *Scenario) keepRecords() {
+	for _, r := range s.Server.TicRecords() {
+		if n := int(r.Tic) + 1; n > len(s.records) {
+			s.records = append(s.records, make([]netcore.TicRecord, n-len(s.records))...)
+		}
+		s.records[r.Tic] = r
+	}
+}
+
+// Records returns the server's tic records, by tic.
+func (s *Scenario) Records() []netcore.TicRecord { return s.records }
+
+// CheckSums compares the checksum after every tic that two or more peers
+// ran. It returns the number of tics compared, and an error naming the
+// first tic and peer that differ.
+func (s *Scenario) CheckSums() (int, error) {
+	longest := 0
+	for _, p := range s.Peers {
+		longest = max(longest, len(p.Game.Sums()))
+	}
+	compared := 0
+	for t := 0; t < longest; t++ {
+		var want uint32
+		var ref *Peer
+		peers := 0
+		for _, p := range s.Peers {
+			if ran := p.Game.Ran(); t >= len(ran) || !ran[t].OK {
+				continue
+			}
+			peers++
+			sum := p.Game.Sums()[t]
+			if ref == nil {
+				ref, want = p, sum
+				continue
+			}
+			if sum != want {
+				return compared, fmt.Errorf("tic %d: peer %d has %08x, peer %d has %08x", t, p.Index, sum, ref.Index, want)
+			}
+		}
+		if peers >= 2 {
+			compared++
+		}
+	}
+	return compared, nil
+}
