@@ -35,6 +35,9 @@
 //   - A copy that hears no server declares itself server once it has waited
 //     WaitMS and no live candidate it knows of comes before it; if one does,
 //     it waits for that one's beacon (and forgets it if it falls silent).
+//     A server heard within CandidateTTLMS counts as a live candidate: a
+//     client still following a server that left, which hears the new one,
+//     joins it when it drops the old one instead of serving beside it.
 //   - A server in its lobby that hears a server before it steps down and
 //     joins it; its clients, hearing the earlier server too, follow. Once a
 //     game runs, both keep running and the split is reported.

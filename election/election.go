@@ -116,7 +116,6 @@ const (
 const maxCandidates = 64
 
 type candidate struct {
-	uid    uint32
 	id     Identity
 	seenMS int64
 }
@@ -261,7 +260,9 @@ func (e *Election) onServer(now int64, id Identity) {
 	if id == e.self {
 		return // our own beacon, echoed by someone: nothing to learn
 	}
-	e.forget(id)
+	// A server is a live candidate too: a client that hears the survivors'
+	// new server before its own has timed out must wait for it, not serve.
+	e.remember(now, id)
 	switch e.role {
 	case Undecided:
 		e.decide(Client, id)
@@ -310,16 +311,20 @@ func (e *Election) onCandidate(now int64, uid uint32, id Identity) {
 		e.uid = e.draw() // two copies drew the same UID: ours goes
 		e.emit(UIDChanged)
 	}
-	if id == e.self {
-		return
+	if id != e.self {
+		e.remember(now, id)
 	}
+}
+
+// remember records that id, a candidate or a server, was heard at now.
+func (e *Election) remember(now int64, id Identity) {
 	for i := range e.cands {
 		if e.cands[i].id == id {
-			e.cands[i].uid, e.cands[i].seenMS = uid, now
+			e.cands[i].seenMS = now
 			return
 		}
 	}
-	c := candidate{uid: uid, id: id, seenMS: now}
+	c := candidate{id: id, seenMS: now}
 	if len(e.cands) < maxCandidates {
 		e.cands = append(e.cands, c)
 		return
@@ -333,7 +338,7 @@ func (e *Election) onCandidate(now int64, uid uint32, id Identity) {
 	e.cands[oldest] = c
 }
 
-// forget drops a candidate: it turned out to be a server.
+// forget drops a candidate: the server this copy lost.
 func (e *Election) forget(id Identity) {
 	for i := range e.cands {
 		if e.cands[i].id == id {

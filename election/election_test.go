@@ -67,6 +67,11 @@ type electionSim struct {
 	net   *simnet.Network
 	insts []*instance
 	step  int64
+
+	// How long two or more open copies have served at once, sampled after
+	// every tick (so to the step), and the longest such stretch so far.
+	overlapMS    int64
+	maxOverlapMS int64
 }
 
 func newElectionSim(seed uint64, link simnet.Link) *electionSim {
@@ -96,6 +101,12 @@ func (s *electionSim) tick() {
 			}
 		}
 	}
+	if s.servers() >= 2 {
+		s.overlapMS += s.step
+	} else {
+		s.overlapMS = 0
+	}
+	s.maxOverlapMS = max(s.maxOverlapMS, s.overlapMS)
 }
 
 // servers counts the open instances that serve.
@@ -129,8 +140,24 @@ func (s *electionSim) agreed() bool {
 	return true
 }
 
-// run plays one election: n instances start at random offsets within 10 s.
-func electionRun(p Profile, seed uint64, link simnet.Link) (*electionSim, error) {
+// electionRun is what one seeded run measured.
+type electionRun struct {
+	decidedMS []int64 // each copy's start to its first role decided
+	// In the lobby: decisions after a copy's first (a server stepping down
+	// or a client switching servers), summed over the copies, and the
+	// longest time two or more copies served at once.
+	roleChanges, overlapMS int64
+	// The same after the server left, a survivor's first new decision not
+	// counted as a change.
+	reelectChanges, reelectOverlapMS int64
+}
+
+// playElection plays one election: 2-8 copies start at random offsets
+// within 10 s; 20 s after the last start the server leaves, and the
+// survivors elect another. It fails if either election ends without one
+// server followed by all, or a copy decides more than twice in either.
+func playElection(p Profile, seed uint64, link simnet.Link) (electionRun, error) {
+	var run electionRun
 	r := rand.New(rand.NewPCG(seed, 42))
 	s := newElectionSim(seed, link)
 	n := 2 + r.IntN(7)
@@ -148,41 +175,245 @@ func electionRun(p Profile, seed uint64, link simnet.Link) (*electionSim, error)
 		s.tick()
 	}
 	if !s.agreed() {
-		return s, fmt.Errorf("%d instances, %d servers", n, s.servers())
+		return run, fmt.Errorf("%d copies, %d servers", n, s.servers())
 	}
+	before := make([]int64, n)
 	for i, in := range s.insts {
-		if c := in.r.Election.Counters().RoleChanges; c > 1 {
-			return s, fmt.Errorf("instance %d changed role %d times", i, c)
+		c := in.r.Election.Counters().RoleChanges
+		if c > 1 {
+			return run, fmt.Errorf("copy %d changed role %d times", i, c)
+		}
+		run.decidedMS = append(run.decidedMS, in.decidedAt)
+		run.roleChanges += c
+		before[i] = c
+	}
+	run.overlapMS, s.maxOverlapMS = s.maxOverlapMS, 0
+
+	for _, in := range s.insts {
+		if in.r.Election.Role() == Server {
+			in.open = false
+			in.node.SetSilent(true)
 		}
 	}
-	return s, nil
+	// Once they agree, nothing changes: every survivor follows a live server.
+	for gone := s.net.Now(); !s.agreed(); s.tick() {
+		if s.net.Now()-gone > p.ServerTimeoutMS+10000 {
+			return run, fmt.Errorf("after the server left: %d survivors, %d servers", n-1, s.servers())
+		}
+	}
+	for i, in := range s.insts {
+		if in.open {
+			c := in.r.Election.Counters().RoleChanges - before[i] - 1
+			if c > 1 {
+				return run, fmt.Errorf("after the server left: copy %d changed role %d times", i, c)
+			}
+			run.reelectChanges += c
+		}
+	}
+	run.reelectOverlapMS = s.maxOverlapMS
+	return run, nil
+}
+
+// runCase is a profile on the link it is meant for, with 20 % loss, and
+// what its 1000 seeded runs measured. The simulation is deterministic, so
+// the measured worst cases are asserted as they are: a change that makes
+// any of them worse fails.
+type runCase struct {
+	p    Profile
+	link simnet.Link
+	// Role changes summed over the runs (see electionRun), in the lobby and
+	// after the server left: a copy that heard nothing of an earlier one
+	// before it served (every message lost, or with Gossip late) steps
+	// down, and its clients switch.
+	roleChanges, reelectChanges int64
+	// The longest time two copies served at once, in the lobby and after
+	// the server left (see TestTwoServersOverlapOnlyBriefly).
+	overlapMS, reelectOverlapMS int64
+}
+
+var runCases = []runCase{
+	{p: Local, link: simnet.Link{LatencyMS: 1, JitterMS: 4, Loss: 0.2},
+		roleChanges: 5, reelectChanges: 0, overlapMS: 220, reelectOverlapMS: 0},
+	{p: Gossip, link: simnet.Link{LatencyMS: 50, JitterMS: 1950, Loss: 0.2},
+		roleChanges: 1, reelectChanges: 4, overlapMS: 260, reelectOverlapMS: 1020},
+}
+
+// seededRunsByProfile holds the 1000 seeded runs of each profile, played
+// once for all the tests that read them.
+var seededRunsByProfile = map[string][]electionRun{}
+
+func seededRuns(t *testing.T, c runCase) []electionRun {
+	if runs, ok := seededRunsByProfile[c.p.Name]; ok {
+		return runs
+	}
+	runs := make([]electionRun, 1000)
+	for seed := range runs {
+		run, err := playElection(c.p, uint64(seed), c.link)
+		if err != nil {
+			t.Fatalf("%s seed %d: %v", c.p.Name, seed, err)
+		}
+		runs[seed] = run
+	}
+	seededRunsByProfile[c.p.Name] = runs
+	return runs
 }
 
 func TestElectionRuns(t *testing.T) {
-	for _, tc := range []struct {
-		p    Profile
-		link simnet.Link
-	}{
-		{Local, simnet.Link{LatencyMS: 1, JitterMS: 4, Loss: 0.2}},
-		{Gossip, simnet.Link{LatencyMS: 50, JitterMS: 1950, Loss: 0.2}},
-	} {
-		t.Run(tc.p.Name, func(t *testing.T) {
+	for _, c := range runCases {
+		t.Run(c.p.Name, func(t *testing.T) {
 			var decided []int64
-			changes := 0
-			for seed := range uint64(1000) {
-				s, err := electionRun(tc.p, seed, tc.link)
-				if err != nil {
-					t.Fatalf("seed %d: %v", seed, err)
-				}
-				for _, in := range s.insts {
-					decided = append(decided, in.decidedAt)
-					changes += int(in.r.Election.Counters().RoleChanges)
-				}
+			for _, run := range seededRuns(t, c) {
+				decided = append(decided, run.decidedMS...)
 			}
 			slices.Sort(decided)
-			t.Logf("%s: 1000 runs, one server each; %d instances, %d changed role once; start to role decided: median %d ms, p99 %d ms",
-				tc.p.Name, len(decided), changes, decided[len(decided)/2], decided[len(decided)*99/100])
+			t.Logf("%s: 1000 runs, one server each, and one again after it left; %d copies; start to role decided: median %d ms, p99 %d ms",
+				c.p.Name, len(decided), decided[len(decided)/2], decided[len(decided)*99/100])
 		})
+	}
+}
+
+// A copy that hears no server but knows of an earlier candidate waits for
+// it, so that the first copy serves and nobody has to step down: over the
+// 1000 runs of each profile, only the few copies that heard nothing of an
+// earlier one change role. (Were every copy to serve after its wait, 24
+// would change role in the lobby with Local instead of 5, and 4607 instead
+// of none after the server left.)
+func TestCopiesWaitForAnEarlierCandidateInsteadOfSteppingDown(t *testing.T) {
+	for _, c := range runCases {
+		t.Run(c.p.Name, func(t *testing.T) {
+			var changes, reelectChanges int64
+			for _, run := range seededRuns(t, c) {
+				changes += run.roleChanges
+				reelectChanges += run.reelectChanges
+			}
+			t.Logf("%s: %d role changes in the lobby (at most %d), %d after the server left (at most %d)",
+				c.p.Name, changes, c.roleChanges, reelectChanges, c.reelectChanges)
+			if changes > c.roleChanges || reelectChanges > c.reelectChanges {
+				t.Fatalf("%d role changes in the lobby, %d after the server left: more than the %d and %d measured",
+					changes, reelectChanges, c.roleChanges, c.reelectChanges)
+			}
+		})
+	}
+}
+
+// Two copies serve at once only until one hears the other: the later one
+// steps down. The bound asserted is the worst measured over the 1000 runs
+// of each profile, in the lobby and after the server left, sampled every
+// 10 ms. The overlap is harmless because it happens in the lobby: a server
+// steps down only while its game has not started (an election that lost
+// its server is back in the lobby), its clients hear the earlier server
+// and follow it, and the session restarts their engines against it, so no
+// tic is ever run under the wrong server. Were a game launched within
+// the overlap, the two would keep running and the split be reported
+// (TestSplitDuringAGameIsReportedNotResolved).
+func TestTwoServersOverlapOnlyBriefly(t *testing.T) {
+	for _, c := range runCases {
+		t.Run(c.p.Name, func(t *testing.T) {
+			var overlap, reelectOverlap int64
+			runs, reelectRuns := 0, 0
+			for _, run := range seededRuns(t, c) {
+				overlap, reelectOverlap = max(overlap, run.overlapMS), max(reelectOverlap, run.reelectOverlapMS)
+				if run.overlapMS > 0 {
+					runs++
+				}
+				if run.reelectOverlapMS > 0 {
+					reelectRuns++
+				}
+			}
+			t.Logf("%s: two servers at once in %d runs of 1000, at worst %d ms (bound %d ms); after the server left in %d runs, at worst %d ms (bound %d ms)",
+				c.p.Name, runs, overlap, c.overlapMS, reelectRuns, reelectOverlap, c.reelectOverlapMS)
+			if overlap > c.overlapMS || reelectOverlap > c.reelectOverlapMS {
+				t.Fatalf("two servers for %d ms in the lobby, %d ms after the server left: more than the %d and %d ms measured",
+					overlap, reelectOverlap, c.overlapMS, c.reelectOverlapMS)
+			}
+		})
+	}
+}
+
+// Copies that start within a few milliseconds of each other all know the
+// first one before their waits end, and wait for it: it alone ever serves.
+func TestCopiesStartingTogetherLetTheFirstServe(t *testing.T) {
+	for seed := range uint64(100) {
+		s := newElectionSim(seed, simnet.Link{LatencyMS: 1, JitterMS: 4})
+		s.step = 1
+		r := rand.New(rand.NewPCG(seed, 11))
+		for i := range 5 {
+			s.add(Local, 1000+float64(i), r)
+			s.tick()
+		}
+		for range 1000 {
+			s.tick()
+			for i, in := range s.insts[1:] {
+				if in.r.Election.Role() == Server {
+					t.Fatalf("seed %d: copy %d, started %d ms after the first, serves", seed, i+1, i+1)
+				}
+			}
+		}
+		if !s.agreed() || s.insts[0].r.Election.Role() != Server {
+			t.Fatalf("seed %d: %d servers; the first copy is %v", seed, s.servers(), s.insts[0].r.Election.Role())
+		}
+	}
+}
+
+// A survivor whose engine noticed the loss first serves at once; another,
+// still following the old server, hears the new one's beacons, and when it
+// too drops the old server it joins the new one instead of serving.
+func TestASurvivorThatHeardTheNewServerJoinsIt(t *testing.T) {
+	s := newElectionSim(1, simnet.Link{LatencyMS: 2})
+	r := rand.New(rand.NewPCG(1, 1))
+	old, a, b := s.add(Local, 1000, r), s.add(Local, 2000, r), s.add(Local, 3000, r)
+	for !s.agreed() {
+		s.tick()
+	}
+	old.open = false
+	old.node.SetSilent(true)
+	a.r.Election.ServerGone(s.net.Now())
+	for range 50 {
+		s.tick()
+	}
+	if a.r.Election.Role() != Server || b.r.Election.Server() != old.r.Election.Self() {
+		t.Fatalf("before b drops the old server: a %v, b follows %v", a.r.Election.Role(), b.r.Election.Server())
+	}
+	b.r.Election.ServerGone(s.net.Now())
+	for range 50 {
+		s.tick()
+		if s.servers() > 1 {
+			t.Fatal("b serves beside a")
+		}
+	}
+	if !s.agreed() || b.r.Election.Counters().RoleChanges != 1 {
+		t.Fatalf("b is %v of %v, %d role changes", b.r.Election.Role(), b.r.Election.Server(), b.r.Election.Counters().RoleChanges)
+	}
+}
+
+// A copy that knew of an earlier candidate which then closed before
+// serving waits only until that one's last announcement is CandidateTTLMS
+// old, then serves.
+func TestAnEarlierCandidateThatFallsSilentIsForgotten(t *testing.T) {
+	s := newElectionSim(1, simnet.Link{LatencyMS: 2})
+	r := rand.New(rand.NewPCG(1, 1))
+	early := s.add(Local, 1000, r)
+	s.tick()
+	late := s.add(Local, 1010, r)
+	for s.net.Now() < Local.WaitMS-100 {
+		s.tick()
+	}
+	early.open = false
+	early.node.SetSilent(true)
+	heard := int64(-1)
+	for late.r.Election.Role() != Server {
+		for _, c := range late.r.Election.cands {
+			if c.id == early.r.Election.Self() {
+				heard = c.seenMS
+			}
+		}
+		if s.net.Now() > Local.WaitMS+Local.CandidateTTLMS+1000 {
+			t.Fatalf("still %v at %d ms, waiting for a copy that closed", late.r.Election.Role(), s.net.Now())
+		}
+		s.tick()
+	}
+	if heard < 0 || s.net.Now()-heard < Local.CandidateTTLMS {
+		t.Fatalf("served at %d ms, the closed copy last heard at %d ms", s.net.Now(), heard)
 	}
 }
 
@@ -356,23 +587,15 @@ func FuzzRouteNeverPanics(f *testing.F) {
 // 20 % loss; delays up to 2 s with Gossip) and reports the time from a
 // copy's start to its role being decided: median and 99th percentile.
 func BenchmarkElection(b *testing.B) {
-	for _, tc := range []struct {
-		p    Profile
-		link simnet.Link
-	}{
-		{Local, simnet.Link{LatencyMS: 1, JitterMS: 4, Loss: 0.2}},
-		{Gossip, simnet.Link{LatencyMS: 50, JitterMS: 1950, Loss: 0.2}},
-	} {
-		b.Run(tc.p.Name, func(b *testing.B) {
+	for _, c := range runCases {
+		b.Run(c.p.Name, func(b *testing.B) {
 			var decided []int64
 			for i := range b.N {
-				s, err := electionRun(tc.p, uint64(i), tc.link)
+				run, err := playElection(c.p, uint64(i), c.link)
 				if err != nil {
 					b.Fatal(err)
 				}
-				for _, in := range s.insts {
-					decided = append(decided, in.decidedAt)
-				}
+				decided = append(decided, run.decidedMS...)
 			}
 			slices.Sort(decided)
 			b.ReportMetric(float64(decided[len(decided)/2]), "median-ms")
