@@ -6,14 +6,18 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
+	"net/netip"
+	"slices"
 	"strings"
+	"time"
+
+	"github.com/gopacket/gopacket"
+	"github.com/gopacket/gopacket/layers"
+	"github.com/gopacket/gopacket/pcapgo"
 
 	"github.com/ticnet/ticnet/netcore/wire"
 )
-
-// maxRecord bounds a pcap record. Its length field is input, so it may be
-// hostile: a larger one is an error, not an allocation.
-const maxRecord = 256 << 10
 
 // packet is one datagram found in the input.
 type packet struct {
@@ -21,41 +25,40 @@ type packet struct {
 	dir      wire.Direction
 	dirKnown bool
 	line     int    // hex input: the line it came from
-	time     string // pcap: seconds since the epoch, as exactly as the file has it
-	src, dst string // pcap: ip:port
+	time     string // captures: seconds since the epoch, to the file's resolution
+	src, dst string // captures: ip:port
 	err      error  // the input held something here that is not a packet
 }
 
 // input is what parseInput found.
 type input struct {
-	pcap    bool
+	capture string // "pcap" or "pcapng"; "" for hex lines
 	packets []packet
-	skipped int // pcap records that are not IPv4 UDP (or are fragments)
+	skipped int // capture records that are not IPv4 UDP (or are fragments)
 }
 
-// pcap magic numbers, as read little-endian from the file's first 4 bytes.
+// Magic numbers, as read little-endian from a file's first 4 bytes.
 const (
-	pcapMicroLE = 0xa1b2c3d4 // written little-endian, microseconds
+	pcapMicroLE = 0xa1b2c3d4 // classic pcap written little-endian, microseconds
 	pcapNanoLE  = 0xa1b23c4d
 	pcapMicroBE = 0xd4c3b2a1 // written big-endian
 	pcapNanoBE  = 0x4d3cb2a1
-	pcapngMagic = 0x0a0d0d0a
+	pcapngMagic = 0x0a0d0d0a // a pcapng section header block, either byte order
 )
 
-// parseInput reads a classic pcap file (detected by its magic number) or
-// lines of hex. port is the server's UDP port: it gives the direction of a
-// pcap packet. What parseInput keeps is bounded by the input: every packet
-// is a slice of data or decoded from a line of it. An error means the input
-// could not be read to its end; the packets before that are returned.
+// parseInput reads a capture file, classic pcap or pcapng (detected by the
+// magic number), or lines of hex. port is the server's UDP port: it gives
+// the direction of a captured packet. What parseInput keeps is bounded by
+// the input: every packet holds bytes read from data once, or is decoded
+// from a line of it. An error means the input could not be read to its
+// end; the packets before that are returned.
 func parseInput(data []byte, port uint16) (input, error) {
 	if len(data) >= 4 {
 		switch binary.LittleEndian.Uint32(data) {
-		case pcapMicroLE, pcapNanoLE:
-			return parsePcap(data, binary.LittleEndian, port)
-		case pcapMicroBE, pcapNanoBE:
-			return parsePcap(data, binary.BigEndian, port)
+		case pcapMicroLE, pcapNanoLE, pcapMicroBE, pcapNanoBE:
+			return readPcap(data, port)
 		case pcapngMagic:
-			return input{}, errors.New("pcapng is not supported: write classic pcap (tcpdump -w, or editcap -F pcap)")
+			return readPcapng(data, port)
 		}
 	}
 	return parseHex(data), nil
@@ -93,46 +96,97 @@ func parseHex(data []byte) input {
 	return in
 }
 
-func parsePcap(data []byte, bo binary.ByteOrder, port uint16) (input, error) {
-	in := input{pcap: true}
-	if len(data) < 24 {
-		return in, fmt.Errorf("pcap: file header cut short (%d of 24 bytes)", len(data))
+// frame is one record of a capture file: the link-layer frame, its link
+// type and how many decimal digits of its timestamp the file holds.
+type frame struct {
+	data   []byte
+	ci     gopacket.CaptureInfo
+	link   layers.LinkType
+	digits int
+}
+
+func readPcap(data []byte, port uint16) (input, error) {
+	r, err := pcapgo.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return input{capture: "pcap"}, fmt.Errorf("pcap: file header: %w", readErr(err))
 	}
-	magic := bo.Uint32(data)
-	nano := magic == pcapNanoLE
-	if major := bo.Uint16(data[4:]); major != 2 {
-		return in, fmt.Errorf("pcap: version %d.%d, want 2.x", major, bo.Uint16(data[6:]))
+	digits := 6
+	if r.Resolution().Exponent == -9 {
+		digits = 9
 	}
-	link := bo.Uint32(data[20:]) & 0xffff // the upper bits describe an FCS
-	for off := 24; off < len(data); {
-		if len(data)-off < 16 {
-			return in, fmt.Errorf("pcap: record header at byte %d cut short", off)
+	return readFrames("pcap", port, func() (frame, error) {
+		b, ci, err := r.ReadPacketData()
+		return frame{b, ci, r.LinkType(), digits}, err
+	})
+}
+
+// readPcapng reads every interface's packets, whatever its link type (a
+// capture on several interfaces may mix them), with each interface's
+// timestamp resolution.
+func readPcapng(data []byte, port uint16) (input, error) {
+	r, err := pcapgo.NewNgReader(bytes.NewReader(data), pcapgo.NgReaderOptions{WantMixedLinkType: true})
+	if err != nil {
+		return input{capture: "pcapng"}, fmt.Errorf("pcapng: section header: %w", readErr(err))
+	}
+	return readFrames("pcapng", port, func() (frame, error) {
+		b, ci, err := r.ReadPacketData()
+		if err != nil {
+			return frame{}, err
 		}
-		sec, frac := bo.Uint32(data[off:]), bo.Uint32(data[off+4:])
-		incl := bo.Uint32(data[off+8:]) // the original length at off+12 may be more: see udpPayload
-		if incl > maxRecord {
-			return in, fmt.Errorf("pcap: record at byte %d claims %d bytes (limit %d)", off, incl, maxRecord)
+		f := frame{data: b, ci: ci, digits: 9}
+		if len(ci.AncillaryData) > 0 {
+			f.link, _ = ci.AncillaryData[0].(layers.LinkType)
 		}
-		if int(incl) > len(data)-off-16 {
-			return in, fmt.Errorf("pcap: record at byte %d claims %d bytes, the file has %d", off, incl, len(data)-off-16)
+		if intf, err := r.Interface(ci.InterfaceIndex); err == nil && !intf.TimestampResolution.Binary() {
+			f.digits = min(int(intf.TimestampResolution.Exponent()), 9)
 		}
-		rec := data[off+16 : off+16+int(incl)]
-		off += 16 + int(incl)
-		p, ok := udpPayload(rec, link)
+		return f, nil
+	})
+}
+
+// readFrames reads frames until the end of the file or the first error.
+func readFrames(capture string, port uint16, next func() (frame, error)) (input, error) {
+	in := input{capture: capture}
+	links := newLinkLayers()
+	for n := 1; ; n++ {
+		f, err := next()
+		if err == io.EOF {
+			return in, nil
+		}
+		if err != nil {
+			return in, fmt.Errorf("%s: record %d: %w", capture, n, readErr(err))
+		}
+		d, ok := links.udpPayload(f.data, f.link)
 		if !ok {
 			in.skipped++
 			continue
 		}
-		if nano {
-			ns := uint64(sec)*1e9 + uint64(frac)
-			p.time = fmt.Sprintf("%d.%09d", ns/1e9, ns%1e9)
-		} else {
-			us := uint64(sec)*1e6 + uint64(frac)
-			p.time = fmt.Sprintf("%d.%06d", us/1e6, us%1e6)
+		p := d.withDirection(port)
+		if !f.ci.Timestamp.IsZero() { // a pcapng simple packet block has none
+			p.time = formatTime(f.ci.Timestamp, f.digits)
 		}
-		in.packets = append(in.packets, p.withDirection(port))
+		in.packets = append(in.packets, p)
 	}
-	return in, nil
+}
+
+// readErr names a cut file as such: the readers say only "unexpected EOF".
+func readErr(err error) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF {
+		return fmt.Errorf("file cut short (%w)", err)
+	}
+	return err
+}
+
+// formatTime prints t as seconds with the given number of decimals.
+func formatTime(t time.Time, digits int) string {
+	if digits == 0 {
+		return fmt.Sprint(t.Unix())
+	}
+	frac := t.Nanosecond()
+	for range 9 - digits {
+		frac /= 10
+	}
+	return fmt.Sprintf("%d.%0*d", t.Unix(), digits, frac)
 }
 
 // datagram is a UDP datagram found in a link-layer frame.
@@ -152,80 +206,71 @@ func (d datagram) withDirection(port uint16) packet {
 	return p
 }
 
-// Link types (www.tcpdump.org/linktypes.html).
-const (
-	linkNull     = 0   // BSD loopback: 4-byte address family, host byte order
-	linkEthernet = 1   //
-	linkRaw      = 101 // raw IP
-	linkSLL      = 113 // Linux cooked capture
-	linkIPv4     = 228 // raw IPv4
-	linkSLL2     = 276 // Linux cooked capture v2 (tcpdump -i any)
-)
+// firstLayers are the link types read, and the layer each begins with.
+var firstLayers = map[layers.LinkType]gopacket.LayerType{
+	layers.LinkTypeEthernet:  layers.LayerTypeEthernet,
+	layers.LinkTypeRaw:       layers.LayerTypeIPv4,
+	layers.LinkTypeIPv4:      layers.LayerTypeIPv4,
+	layers.LinkTypeLinuxSLL:  layers.LayerTypeLinuxSLL,
+	layers.LinkTypeLinuxSLL2: layers.LayerTypeLinuxSLL2,
+	layers.LinkTypeNull:      layers.LayerTypeLoopback, // BSD loopback
+}
+
+// linkLayers finds UDP datagrams in frames with gopacket's layers: a
+// parser for each link type, decoding into the same layers.
+type linkLayers struct {
+	eth     layers.Ethernet
+	vlan    layers.Dot1Q
+	lo      layers.Loopback
+	sll     layers.LinuxSLL
+	sll2    layers.LinuxSLL2
+	ip4     layers.IPv4
+	udp     layers.UDP
+	parsers map[layers.LinkType]*gopacket.DecodingLayerParser
+	found   []gopacket.LayerType
+}
+
+func newLinkLayers() *linkLayers {
+	l := &linkLayers{parsers: map[layers.LinkType]*gopacket.DecodingLayerParser{}}
+	for link, first := range firstLayers {
+		p := gopacket.NewDecodingLayerParser(first, &l.eth, &l.vlan, &l.lo, &l.sll, &l.sll2, &l.ip4, &l.udp)
+		// Decoding stops, without an error, at a layer not listed: ARP,
+		// IPv6, TCP, a fragment (not reassembled), UDP's payload.
+		p.IgnoreUnsupported = true
+		l.parsers[link] = p
+	}
+	return l
+}
 
 // udpPayload finds the IPv4 UDP datagram in a frame. ok is false for
-// anything else: other link types, ARP, IPv6, TCP, fragments.
-func udpPayload(rec []byte, link uint32) (d datagram, ok bool) {
-	var ip []byte
-	switch link {
-	case linkEthernet:
-		if len(rec) < 14 {
-			return d, false
-		}
-		etype, rest := binary.BigEndian.Uint16(rec[12:]), rec[14:]
-		for (etype == 0x8100 || etype == 0x88a8) && len(rest) >= 4 { // VLAN tags
-			etype, rest = binary.BigEndian.Uint16(rest[2:]), rest[4:]
-		}
-		if etype != 0x0800 {
-			return d, false
-		}
-		ip = rest
-	case linkRaw, linkIPv4:
-		ip = rec
-	case linkSLL:
-		if len(rec) < 16 || binary.BigEndian.Uint16(rec[14:]) != 0x0800 {
-			return d, false
-		}
-		ip = rec[16:]
-	case linkSLL2:
-		if len(rec) < 20 || binary.BigEndian.Uint16(rec) != 0x0800 {
-			return d, false
-		}
-		ip = rec[20:]
-	case linkNull:
-		if len(rec) < 4 || (binary.LittleEndian.Uint32(rec) != 2 && binary.BigEndian.Uint32(rec) != 2) {
-			return d, false // 2 is AF_INET everywhere
-		}
-		ip = rec[4:]
-	default:
+// anything else.
+func (l *linkLayers) udpPayload(frame []byte, link layers.LinkType) (d datagram, ok bool) {
+	p := l.parsers[link]
+	if p == nil {
 		return d, false
 	}
-	if len(ip) < 20 || ip[0]>>4 != 4 || ip[9] != 17 {
+	// An error only says which layer did not decode: the datagram is there
+	// or not.
+	_ = p.DecodeLayers(frame, &l.found)
+	// Raw IP may be IPv6, which the IPv4 layer would read without checking.
+	if !slices.Contains(l.found, layers.LayerTypeUDP) || l.ip4.Version != 4 {
 		return d, false
 	}
-	ihl := int(ip[0]&0x0f) * 4
-	if ihl < 20 || len(ip) < ihl+8 {
-		return d, false
-	}
-	if frag := binary.BigEndian.Uint16(ip[6:]); frag&0x3fff != 0 {
-		return d, false // a fragment: not reassembled
-	}
-	if total := int(binary.BigEndian.Uint16(ip[2:])); total >= ihl+8 && total < len(ip) {
-		ip = ip[:total] // drop link-layer padding
-	}
-	u := ip[ihl:]
-	d.srcPort, d.dstPort = binary.BigEndian.Uint16(u), binary.BigEndian.Uint16(u[2:])
-	d.src = fmt.Sprintf("%d.%d.%d.%d:%d", ip[12], ip[13], ip[14], ip[15], d.srcPort)
-	d.dst = fmt.Sprintf("%d.%d.%d.%d:%d", ip[16], ip[17], ip[18], ip[19], d.dstPort)
-	ulen := int(binary.BigEndian.Uint16(u[4:]))
-	switch {
-	case ulen < 8:
-		d.data = u[8:]
-		d.err = fmt.Errorf("UDP length %d is less than its header", ulen)
-	case ulen > len(u):
-		d.data = u[8:]
-		d.err = fmt.Errorf("UDP length %d, %d bytes captured (snaplen or a cut frame)", ulen, len(u))
-	default:
-		d.data = u[8:ulen]
+	d.srcPort, d.dstPort = uint16(l.udp.SrcPort), uint16(l.udp.DstPort)
+	d.src, d.dst = addrPort(l.ip4.SrcIP, d.srcPort), addrPort(l.ip4.DstIP, d.dstPort)
+	d.data = l.udp.Payload
+	// The layer takes 0 for a jumbogram (IPv6 only) and cuts the payload
+	// to what was captured; lengths 1 to 7 do not decode.
+	switch ulen := int(l.udp.Length); {
+	case ulen == 0:
+		d.err = errors.New("UDP length 0 is less than its header")
+	case ulen > 8+len(d.data):
+		d.err = fmt.Errorf("UDP length %d, %d bytes captured (snaplen or a cut frame)", ulen, 8+len(d.data))
 	}
 	return d, true
+}
+
+func addrPort(ip []byte, port uint16) string {
+	a, _ := netip.AddrFromSlice(ip)
+	return netip.AddrPortFrom(a, port).String()
 }

@@ -5,16 +5,19 @@
 //
 // Usage:
 //
-//	go run ./netcore/cmd/ticnet-dump [-lowres] [-port 2342] [FILE...]
+//	go run ./netcore/cmd/ticnet-dump [-lowres[=false]] [-port 2342] [FILE...]
 //
 // With no FILE it reads standard input. The input is detected:
 //
-//   - a classic pcap file as tcpdump -w writes it: either byte order,
-//     microsecond or nanosecond timestamps; Ethernet, raw IPv4, Linux
-//     cooked (v1, and v2 as tcpdump -i any writes) or BSD loopback link
-//     layers. Only IPv4 UDP is decoded; other records are skipped and
-//     counted on standard error. A packet sent to -port goes client to
-//     server, one sent from it server to client.
+//   - a capture file, read with gopacket's pcapgo: classic pcap as
+//     tcpdump -w writes it (either byte order, microsecond or nanosecond
+//     timestamps), or pcapng as Wireshark and dumpcap write it (any
+//     number of interfaces, link types mixed, each interface's timestamp
+//     resolution). Link layers: Ethernet (VLAN-tagged too), raw IPv4,
+//     Linux cooked (v1, and v2 as tcpdump -i any writes) and BSD loopback.
+//     Only IPv4 UDP is decoded; other records are skipped and counted on
+//     standard error. A packet sent to -port goes client to server, one
+//     sent from it server to client.
 //   - text: one packet of hex per line, optionally prefixed "C>" (client to
 //     server) or "S>" (server to client). Blank lines and lines starting
 //     with '#' are ignored. The vector files' "HEX ..." lines are accepted
@@ -24,17 +27,32 @@
 // direction is unknown, both layouts are tried and the one that decodes
 // (and re-encodes to exactly the packet's bytes, if both decode) is used:
 // the object then has "dir":"?" and "layout" names the layout chosen.
-// -lowres decodes GAMEDATA turning as one byte, for games whose GAMESTART
-// had lowres_turn set.
+//
+// GAMEDATA (and ticnet's tic set) carries turning in one byte when the
+// game's GAMESTART had lowres_turn set, in two otherwise; that is the only
+// game setting that changes how a later packet decodes. ticnet-dump
+// follows the capture: a GAMESTART from the server (or of unknown
+// direction) sets the turning of its flow, the client and server addresses
+// it travels between, from the next packet on; a client's own GAMESTART
+// does not, as the server decides. Hex input is one flow. Each input file
+// starts over. A packet whose turning a GAMESTART decided has
+// "gamestart":N, N being that GAMESTART's "n"; fields.LowResTurn says
+// which turning was used. Flows without a GAMESTART are decoded with
+// two-byte turning, which may read a lowres packet without an error, so
+// when another flow's GAMESTART set lowres_turn standard error says how
+// many such packets there were. -lowres forces one-byte turning for every
+// packet, -lowres=false two-byte turning: for a capture that began after
+// the GAMESTART.
 //
 // Each line of output looks like
 //
 //	{"n":3,"time":1700000000.000123,"src":"127.0.0.1:56096","dst":"127.0.0.1:2342","dir":"C>S",
-//	 "len":13,"type":"GAMEDATA","reliable":false,"fields":{"Ack":196,"Start":195,"Tics":[...]}}
+//	 "len":13,"type":"GAMEDATA","reliable":false,"gamestart":1,"fields":{"LowResTurn":true,"Ack":196,"Start":195,"Tics":[...]}}
 //
-// (time, src and dst for pcap input only; seq only for a reliable packet;
-// trailing counts bytes after the message that a reader ignores). A packet
-// that does not decode is printed as
+// (time, src and dst for capture input only, time with as many decimals
+// as the file's timestamps have; seq only for a reliable packet; trailing
+// counts bytes after the message that a reader ignores). A packet that
+// does not decode is printed as
 //
 //	{"n":4,...,"error":"parse GAMEDATA: num_tics at offset 3: ...","offset":3,"reason":"num_tics: ..."}
 //
@@ -66,10 +84,12 @@ func main() {
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ticnet-dump", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	lowres := fs.Bool("lowres", false, "GAMEDATA turning is one byte (the game's lowres_turn)")
-	port := fs.Uint("port", 2342, "the server's UDP `port`, for the direction of pcap packets")
+	lowres := fs.Bool("lowres", false, "decode GAMEDATA turning as one byte whatever a GAMESTART says (-lowres=false: as two bytes)")
+	port := fs.Uint("port", 2342, "the server's UDP `port`, for the direction of captured packets")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ticnet-dump [-lowres] [-port 2342] [FILE...]\n\nDissects Chocolate Doom packets from pcap files or hex lines (stdin without FILE) as JSON lines.")
+		fmt.Fprintln(stderr, "usage: ticnet-dump [-lowres[=false]] [-port 2342] [FILE...]\n\n"+
+			"Dissects Chocolate Doom packets from pcap or pcapng files, or hex lines (stdin without FILE), as JSON lines.\n"+
+			"GAMEDATA turning follows each flow's GAMESTART (lowres_turn) unless -lowres is given.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -79,9 +99,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ticnet-dump: -port %d is not a UDP port\n", *port)
 		return 2
 	}
+	var forced *bool
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "lowres" {
+			forced = lowres
+		}
+	})
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
-	d := dumper{enc: json.NewEncoder(out), lowres: *lowres}
+	d := dumper{enc: json.NewEncoder(out), turn: newTurning(forced)}
 	d.enc.SetEscapeHTML(false)
 
 	files := fs.Args()
@@ -105,14 +131,18 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if len(files) > 1 {
 			d.file = name
 		}
+		d.turn.forget() // each input is a capture of its own
 		in, err := parseInput(data, uint16(*port))
 		for _, p := range in.packets {
 			if !d.describe(p) {
 				status = 1
 			}
 		}
+		if w := d.turn.warning(); w != "" {
+			fmt.Fprintf(stderr, "ticnet-dump: %s: %s\n", name, w)
+		}
 		if in.skipped > 0 {
-			fmt.Fprintf(stderr, "ticnet-dump: %s: skipped %d pcap records that are not IPv4 UDP (or are fragments)\n", name, in.skipped)
+			fmt.Fprintf(stderr, "ticnet-dump: %s: skipped %d %s records that are not IPv4 UDP (or are fragments)\n", name, in.skipped, in.capture)
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "ticnet-dump: %s: %v\n", name, err)
@@ -128,32 +158,33 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // dumper prints packets as JSON lines, numbering them across inputs.
 type dumper struct {
-	enc    *json.Encoder
-	lowres bool
-	file   string
-	n      int
+	enc  *json.Encoder
+	turn *turning
+	file string
+	n    int
 }
 
 // record is one packet's JSON object.
 type record struct {
-	N        int         `json:"n"`
-	File     string      `json:"file,omitempty"`
-	Line     int         `json:"line,omitempty"`
-	Time     json.Number `json:"time,omitempty"`
-	Src      string      `json:"src,omitempty"`
-	Dst      string      `json:"dst,omitempty"`
-	Dir      string      `json:"dir"`
-	Layout   string      `json:"layout,omitempty"`
-	Len      int         `json:"len"`
-	Type     string      `json:"type,omitempty"`
-	Reliable *bool       `json:"reliable,omitempty"`
-	Seq      *uint8      `json:"seq,omitempty"`
-	Fields   any         `json:"fields,omitempty"`
-	Trailing int         `json:"trailing,omitempty"`
-	Error    string      `json:"error,omitempty"`
-	Offset   *int        `json:"offset,omitempty"`
-	Reason   string      `json:"reason,omitempty"`
-	Hex      string      `json:"hex,omitempty"`
+	N         int         `json:"n"`
+	File      string      `json:"file,omitempty"`
+	Line      int         `json:"line,omitempty"`
+	Time      json.Number `json:"time,omitempty"`
+	Src       string      `json:"src,omitempty"`
+	Dst       string      `json:"dst,omitempty"`
+	Dir       string      `json:"dir"`
+	Layout    string      `json:"layout,omitempty"`
+	Len       int         `json:"len"`
+	Type      string      `json:"type,omitempty"`
+	Reliable  *bool       `json:"reliable,omitempty"`
+	Seq       *uint8      `json:"seq,omitempty"`
+	GameStart *int        `json:"gamestart,omitempty"`
+	Fields    any         `json:"fields,omitempty"`
+	Trailing  int         `json:"trailing,omitempty"`
+	Error     string      `json:"error,omitempty"`
+	Offset    *int        `json:"offset,omitempty"`
+	Reason    string      `json:"reason,omitempty"`
+	Hex       string      `json:"hex,omitempty"`
 }
 
 // describe prints one packet and reports whether it decoded.
@@ -178,7 +209,11 @@ func (d *dumper) describe(p packet) bool {
 			r.Seq = &h.Seq
 		}
 	}
-	a := decode(p, d.lowres)
+	lowres, from := d.turn.lowres(p)
+	a := decode(p, lowres)
+	if from >= 0 && turnMatters(a.m) {
+		r.GameStart = &from
+	}
 	if a.err != nil {
 		r.Error = a.err.Error()
 		r.Hex = hex.EncodeToString(p.data)
@@ -189,6 +224,7 @@ func (d *dumper) describe(p packet) bool {
 		d.enc.Encode(r)
 		return false
 	}
+	d.turn.decoded(p, a.m, r.N, from)
 	if !p.dirKnown && a.layoutMatters {
 		r.Layout = a.dir.String()
 	}

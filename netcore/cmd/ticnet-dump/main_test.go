@@ -6,12 +6,22 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/gopacket/gopacket"
+	"github.com/gopacket/gopacket/layers"
+	"github.com/gopacket/gopacket/pcapgo"
+
+	"github.com/ticnet/ticnet/netcore/wire"
 )
 
 // vec is one packet of shared/spec/vectors.
@@ -134,6 +144,47 @@ func (p pcapFile) build(frames ...[]byte) []byte {
 		h = append(append(h, r...), f...)
 	}
 	return h
+}
+
+// pcapngOf rewrites a classic pcap file as pcapng with pcapgo's writer
+// (which keeps nanoseconds), each file's packets on an interface of its
+// own.
+func pcapngOf(t testing.TB, pcaps ...[]byte) []byte {
+	var b bytes.Buffer
+	var w *pcapgo.NgWriter
+	for i, data := range pcaps {
+		r, err := pcapgo.NewReader(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		intf := pcapgo.DefaultNgInterface
+		intf.LinkType = r.LinkType()
+		if i == 0 {
+			w, err = pcapgo.NewNgWriterInterface(&b, intf, pcapgo.DefaultNgWriterOptions)
+		} else {
+			_, err = w.AddInterface(intf)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for {
+			frame, ci, err := r.ReadPacketData()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			ci.InterfaceIndex = i
+			if err := w.WritePacket(ci, frame); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }
 
 // framesOf wraps vector packets in UDP between their client port and 2342.
@@ -287,36 +338,226 @@ func TestPcapOfEveryVectorIsDissectedWithDirectionTypeAndFields(t *testing.T) {
 	}
 }
 
-func TestLowresFlagDecodesOneByteTurningAndWithoutItThePacketsFail(t *testing.T) {
-	vs := loadVectors(t)["vectors-run4-lowres.txt"]
-	data := pcapFile{link: 1}.build(framesOf(vs, ethernet)...)
-	recs, _, status := dumpRun(t, []string{"-lowres"}, nil, data)
-	if status != 0 || len(recs) != len(vs) {
-		t.Fatalf("status %d, %d objects", status, len(recs))
-	}
-	var turns []int64
-	for _, r := range recs {
-		if r["type"] != "GAMEDATA" {
-			continue
-		}
-		path := []any{"fields", "Tics", 0, "Diff", "AngleTurn"}
-		if r["dir"] == "S>C" {
-			path = []any{"fields", "Tics", 0, "Cmds", "0", "AngleTurn"}
-		}
-		turns = append(turns, num(t, get(t, r, path...)))
-	}
-	if fmt.Sprint(turns) != "[512 512 -1280 -1280 4608 4608]" {
-		t.Fatalf("turns %v", turns)
-	}
-	recs, _, status = dumpRun(t, nil, nil, data)
+// errorsIn counts the objects that report an error.
+func errorsIn(recs []map[string]any) int {
 	bad := 0
 	for _, r := range recs {
 		if r["error"] != nil {
 			bad++
 		}
 	}
-	if status != 1 || bad == 0 {
-		t.Fatalf("hi-res decoding of a lowres game: status %d, %d errors", status, bad)
+	return bad
+}
+
+// chocolateLowres is a real lowres game: chocolate-doom 3.0.0 -privateserver
+// -shorttics -nodes 2 (its own player on the in-process loopback) and
+// ticnet-client -input doom on UDP, 80 tics, captured by tcpdump 4.99 on lo.
+// The client's GAMESTART (n=7) has lowres_turn 0, the server's (n=11) 1,
+// and the client turns by -2048 twice.
+const chocolateLowres = "testdata/chocolate-lowres.pcap"
+
+func TestLowresIsLearntFromTheServersGameStartOfARealCapture(t *testing.T) {
+	data, err := os.ReadFile(chocolateLowres)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, stderr, status := dumpRun(t, nil, nil, data)
+	if status != 0 || stderr != "" || len(recs) != 179 || errorsIn(recs) != 0 {
+		t.Fatalf("status %d, %d objects, %d errors, stderr %q", status, len(recs), errorsIn(recs), stderr)
+	}
+	var turns []int64
+	gamedata := 0
+	for _, r := range recs {
+		if r["type"] != "GAMEDATA" {
+			continue
+		}
+		gamedata++
+		if num(t, r["n"]) < 11 || num(t, r["gamestart"]) != 11 || get(t, r, "fields", "LowResTurn") != true {
+			t.Fatalf("GAMEDATA not decoded by the server's GAMESTART: %v", r)
+		}
+		for k := range get(t, r, "fields", "Tics").([]any) {
+			if d := get(t, r, "fields", "Tics", k).(map[string]any)["Diff"]; d != nil {
+				if turn, ok := d.(map[string]any)["AngleTurn"]; ok && num(t, turn) != 0 {
+					turns = append(turns, num(t, turn))
+				}
+			}
+		}
+	}
+	if gamedata != 160 || fmt.Sprint(turns) != "[-2048 -2048]" {
+		t.Fatalf("%d GAMEDATA, turns %v", gamedata, turns)
+	}
+	for _, n := range []int{7, 11} {
+		if r := recs[n]; r["type"] != "GAMESTART" || r["gamestart"] != nil {
+			t.Fatalf("%v", r)
+		}
+	}
+	// Forced to two-byte turning, the turning packets fail.
+	recs, _, status = dumpRun(t, []string{"-lowres=false"}, nil, data)
+	if status != 1 || errorsIn(recs) == 0 || recs[84]["error"] == nil || recs[84]["gamestart"] != nil {
+		t.Fatalf("-lowres=false: status %d, %d errors: %v", status, errorsIn(recs), recs[84])
+	}
+}
+
+// startPacket is a server's (or a ready client's) GAMESTART.
+func startPacket(lowres bool, seq uint8) []byte {
+	return wire.Encode(nil, &wire.GameStart{Settings: wire.Settings{TicDup: 1, Skill: 2, LowResTurn: lowres, LoadGame: -1, NumPlayers: 2}}, true, seq)
+}
+
+// turnData is GAMEDATA with one tic that turns by 0x1234 (0x1200 in a
+// lowres game): decoded with the other encoding it reads another turn.
+func turnData(dir wire.Direction, lowres bool) []byte {
+	d := wire.TicDiff{Flags: wire.DiffTurn, Cmd: wire.TicCmd{AngleTurn: 0x1234}}
+	if lowres {
+		d.Cmd.AngleTurn = 0x1200
+	}
+	if dir == wire.ClientToServer {
+		return wire.Encode(nil, &wire.ClientGameData{LowResTurn: lowres, Ack: 1, Start: 2, Tics: []wire.ClientTic{{Diff: d}}}, false, 0)
+	}
+	t := wire.ServerTic{InGame: 3}
+	t.Cmds[0], t.Cmds[1] = d, d
+	return wire.Encode(nil, &wire.ServerGameData{LowResTurn: lowres, Start: 2, Tics: []wire.ServerTic{t}}, false, 0)
+}
+
+// dgram is a UDP datagram between two ports of 127.0.0.1.
+type dgram struct {
+	from, to uint16
+	payload  []byte
+}
+
+// pcapOf writes datagrams in Ethernet frames with pcapgo, one millisecond
+// apart.
+func pcapOf(t *testing.T, dgrams ...dgram) []byte {
+	var b bytes.Buffer
+	w := pcapgo.NewWriter(&b)
+	if err := w.WriteFileHeader(262144, layers.LinkTypeEthernet); err != nil {
+		t.Fatal(err)
+	}
+	for i, d := range dgrams {
+		f := ethernet(udpFrame(d.payload, d.from, d.to))
+		ci := gopacket.CaptureInfo{Timestamp: time.Unix(1700000000, int64(i)*1e6), CaptureLength: len(f), Length: len(f)}
+		if err := w.WritePacket(ci, f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.Bytes()
+}
+
+// twoClients is a capture of clients A (port 40001, in a lowres game) and
+// B (40002, whose GAMESTART from the server is not in it, but whose own
+// "ready" GAMESTART asks for lowres).
+func twoClients(t *testing.T) []byte {
+	const a, b, srv = 40001, 40002, 2342
+	c2s, s2c := wire.ClientToServer, wire.ServerToClient
+	return pcapOf(t, []dgram{
+		{b, srv, startPacket(true, 0)}, // 0: B is ready
+		{srv, a, startPacket(true, 2)}, // 1: A's game starts, lowres
+		{a, srv, turnData(c2s, true)},  // 2
+		{b, srv, turnData(c2s, false)}, // 3
+		{srv, a, turnData(s2c, true)},  // 4
+		{srv, b, turnData(s2c, false)}, // 5
+	}...)
+}
+
+// turnsOf returns each GAMEDATA's first turn (in the server's, player p's)
+// and "@n" when GAMESTART n decided its turning.
+func turnsOf(t *testing.T, recs []map[string]any, p string) string {
+	var out []string
+	for _, r := range recs {
+		if r["type"] != "GAMEDATA" {
+			continue
+		}
+		path := []any{"fields", "Tics", 0, "Diff", "AngleTurn"}
+		if r["dir"] == "S>C" {
+			path = []any{"fields", "Tics", 0, "Cmds", p, "AngleTurn"}
+		}
+		s := fmt.Sprint(num(t, get(t, r, path...)))
+		if r["gamestart"] != nil {
+			s += fmt.Sprintf("@%v", r["gamestart"])
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, " ")
+}
+
+func TestGameStartToOneClientDoesNotSwitchAnotherClientsFlow(t *testing.T) {
+	recs, stderr, status := dumpRun(t, nil, nil, twoClients(t))
+	if status != 0 || errorsIn(recs) != 0 || !strings.Contains(stderr, ": 2 packets on flows without a GAMESTART") {
+		t.Fatalf("status %d, stderr %q: %v", status, stderr, recs)
+	}
+	// A's packets, 2 and 4, are lowres by GAMESTART 1; B's are not, its own
+	// GAMESTART notwithstanding.
+	if got := turnsOf(t, recs, "1"); got != "4608@1 4660 4608@1 4660" {
+		t.Fatalf("turns %s", got)
+	}
+	for _, n := range []int{2, 3, 4, 5} {
+		if want := n%2 == 0; get(t, recs[n], "fields", "LowResTurn") != want || recs[n]["trailing"] != nil {
+			t.Fatalf("packet %d: %v", n, recs[n])
+		}
+	}
+}
+
+func TestLowresFlagOverridesWhatTheCaptureSays(t *testing.T) {
+	data := twoClients(t)
+	recs, _, _ := dumpRun(t, []string{"-lowres"}, nil, data)
+	// B's two-byte turns read as one byte: its own with a trailing byte, and
+	// in the server's, the rest of player 0's turn as player 1's flags.
+	if got := turnsOf(t, recs, "1"); got != "4608 4608 4608 1024" || num(t, recs[3]["trailing"]) != 1 {
+		t.Fatalf("-lowres: turns %s: %v", got, recs[3])
+	}
+	// A's one-byte turns do not decode as two bytes.
+	recs, stderr, status := dumpRun(t, []string{"-lowres=false"}, nil, data)
+	if status != 1 || recs[2]["error"] == nil || recs[2]["gamestart"] != nil || num(t, get(t, recs[3], "fields", "Tics", 0, "Diff", "AngleTurn")) != 0x1234 {
+		t.Fatalf("-lowres=false: status %d: %v", status, recs)
+	}
+	// The vector file holds the GAMESTART of only one of its two clients:
+	// -lowres decodes the other's too.
+	vs := loadVectors(t)["vectors-run4-lowres.txt"]
+	pcap := pcapFile{link: 1}.build(framesOf(vs, ethernet)...)
+	recs, stderr, status = dumpRun(t, []string{"-lowres"}, nil, pcap)
+	if status != 0 || stderr != "" || len(recs) != len(vs) {
+		t.Fatalf("status %d, %d objects, stderr %q", status, len(recs), stderr)
+	}
+	if got := turnsOf(t, recs, "0"); got != "512 512 -1280 -1280 4608 4608" {
+		t.Fatalf("turns %s", got)
+	}
+	// Without it, that client's packets decode with two-byte turning, wrongly
+	// but without an error, and the command says so.
+	recs, stderr, status = dumpRun(t, nil, nil, pcap)
+	for _, r := range recs {
+		if r["type"] == "GAMEDATA" && (r["gamestart"] != nil) != (r["dir"] == "C>S") {
+			t.Fatalf("%v", r)
+		}
+	}
+	if status != 0 || !strings.Contains(stderr, ": 3 packets on flows without a GAMESTART were decoded with two-byte turning") {
+		t.Fatalf("without the other client's GAMESTART: status %d, stderr %q", status, stderr)
+	}
+}
+
+func TestHexInputLearnsLowresFromAGameStartForTheRestOfTheStream(t *testing.T) {
+	sgd := hex.EncodeToString(turnData(wire.ServerToClient, true))
+	in := strings.Join([]string{
+		"S> " + sgd, // before any GAMESTART: two-byte turning
+		"C> " + hex.EncodeToString(startPacket(true, 0)), // a client's: not the game's
+		"S> " + sgd, //
+		"HEX " + hex.EncodeToString(startPacket(true, 1)), // unknown direction: taken
+		"S> " + sgd,
+		"HEX " + hex.EncodeToString(startPacket(false, 2)),
+		"S> " + hex.EncodeToString(turnData(wire.ServerToClient, false)),
+	}, "\n")
+	recs, _, _ := dumpRun(t, nil, []byte(in))
+	if len(recs) != 7 || recs[0]["error"] == nil || recs[2]["error"] == nil ||
+		num(t, recs[4]["gamestart"]) != 3 || num(t, get(t, recs[4], "fields", "Tics", 0, "Cmds", "1", "AngleTurn")) != 0x1200 ||
+		num(t, recs[6]["gamestart"]) != 5 || num(t, get(t, recs[6], "fields", "Tics", 0, "Cmds", "1", "AngleTurn")) != 0x1234 {
+		t.Fatalf("%v", recs)
+	}
+	// Each input starts over.
+	var out, errOut bytes.Buffer
+	dir := t.TempDir()
+	first, second := filepath.Join(dir, "1"), filepath.Join(dir, "2")
+	os.WriteFile(first, []byte("HEX "+hex.EncodeToString(startPacket(true, 1))), 0o600)
+	os.WriteFile(second, []byte("S> "+sgd), 0o600)
+	if status := run([]string{first, second}, nil, &out, &errOut); status != 1 || !strings.Contains(out.String(), `"error"`) {
+		t.Fatalf("status %d: %s", status, out.String())
 	}
 }
 
@@ -384,6 +625,69 @@ func TestPcapByteOrdersTimestampsAndLinkTypesDecodeTheSame(t *testing.T) {
 	}
 }
 
+// inNanoseconds writes a decoded record's time with 9 decimals, as a
+// pcapng file written by pcapgo holds it, and drops its number.
+func inNanoseconds(t *testing.T, r map[string]any) string {
+	c := maps.Clone(r)
+	delete(c, "n")
+	if tm, ok := r["time"].(json.Number); ok {
+		sec, frac, _ := strings.Cut(string(tm), ".")
+		c["time"] = sec + "." + frac + strings.Repeat("0", 9-len(frac))
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestPcapngOfEveryCaptureDecodesAsThePcapDoes(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*.pcap")
+	if len(files) < 3 {
+		t.Fatalf("captures: %v", files)
+	}
+	var pcaps [][]byte
+	var want []string
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pcaps = append(pcaps, data)
+		before := len(want)
+		base, _, status := dumpRun(t, nil, nil, data)
+		recs, stderr, ngStatus := dumpRun(t, nil, nil, pcapngOf(t, data))
+		t.Logf("%s: %d packets, %d undecodable as pcap; %d packets, %d undecodable as pcapng", name, len(base), errorsIn(base), len(recs), errorsIn(recs))
+		if status != 0 || ngStatus != 0 || stderr != "" || len(recs) != len(base) || errorsIn(recs) != 0 {
+			t.Fatalf("%s: status %d (pcap %d), %d objects for %d, stderr %q", name, ngStatus, status, len(recs), len(base), stderr)
+		}
+		for i := range recs {
+			if a, b := inNanoseconds(t, recs[i]), inNanoseconds(t, base[i]); a != b {
+				t.Fatalf("%s #%d:\n%s\n%s", name, i, a, b)
+			}
+			if !regexp.MustCompile(`^\d{10}\.\d{9}$`).MatchString(string(recs[i]["time"].(json.Number))) {
+				t.Fatalf("%s #%d: time %v", name, i, recs[i]["time"])
+			}
+			if g, ok := base[i]["gamestart"]; ok { // numbered in the merged file
+				base[i]["gamestart"] = num(t, g) + int64(before)
+			}
+			want = append(want, inNanoseconds(t, base[i]))
+		}
+	}
+	// All of them in one file, an interface each, link types mixed. Each
+	// capture is a game of its own, so that the lowres one's flow does not
+	// meet the others'.
+	recs, stderr, status := dumpRun(t, nil, nil, pcapngOf(t, pcaps...))
+	if status != 0 || !strings.Contains(stderr, ": 2 packets on flows without a GAMESTART") || len(recs) != len(want) {
+		t.Fatalf("mixed: status %d, %d objects for %d, stderr %q", status, len(recs), len(want), stderr)
+	}
+	for i := range recs {
+		if got := inNanoseconds(t, recs[i]); got != want[i] {
+			t.Fatalf("mixed #%d:\n%s\n%s", i, got, want[i])
+		}
+	}
+}
+
 func TestPcapRecordsThatAreNotIPv4UDPAreSkippedAndCounted(t *testing.T) {
 	udp := udpFrame([]byte{0x00, 0x03}, 40000, 2342)
 	arp := ethernet(udp)
@@ -408,6 +712,15 @@ func TestPcapRecordsThatAreNotIPv4UDPAreSkippedAndCounted(t *testing.T) {
 	if status != 0 || !strings.Contains(stderr, "skipped 1") {
 		t.Fatalf("status %d, stderr %q", status, stderr)
 	}
+	// So is IPv6 as raw IP, even where its header reads as an IPv4 header
+	// of UDP: 15 words long, not fragmented, protocol 17.
+	v6 := make([]byte, 40+40)
+	v6[0], v6[3], v6[9] = 0x6f, 80, 17
+	copy(v6[60:], []byte{0x9c, 0x40, 0x09, 0x26, 0, 20})
+	_, stderr, status = dumpRun(t, nil, nil, pcapFile{link: 101}.build(v6, udp))
+	if status != 0 || !strings.Contains(stderr, "skipped 1") {
+		t.Fatalf("IPv6: status %d, stderr %q", status, stderr)
+	}
 }
 
 func TestPcapDirectionFollowsThePortFlag(t *testing.T) {
@@ -418,29 +731,68 @@ func TestPcapDirectionFollowsThePortFlag(t *testing.T) {
 	}
 }
 
+// allocated returns the bytes f allocates.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
 func TestHostilePcapLengthsAreRefusedAfterPrintingWhatCameBefore(t *testing.T) {
 	frame := udpFrame([]byte{0x00, 0x03}, 40000, 2342)
 	data := pcapFile{link: 101}.build(frame, frame)
 	huge := bytes.Clone(data)
 	binary.LittleEndian.PutUint32(huge[24+16+len(frame)+8:], 1<<30) // the second record claims a gigabyte
 	recs, stderr, status := dumpRun(t, nil, nil, huge)
-	if status != 1 || len(recs) != 1 || !strings.Contains(stderr, "limit 262144") {
+	if status != 1 || len(recs) != 1 || !strings.Contains(stderr, "pcap: record 2: capture length exceeds snap length: 1073741824 > 262144") {
 		t.Fatalf("status %d, %d objects, stderr %q", status, len(recs), stderr)
 	}
-	// Just over the cap, with the data present, is refused too.
-	binary.LittleEndian.PutUint32(huge[24+16+len(frame)+8:], maxRecord+1)
-	if _, err := parseInput(append(huge, make([]byte, maxRecord+1)...), 2342); err == nil || !strings.Contains(err.Error(), "limit") {
-		t.Fatalf("got %v", err)
+	// Under a snap length that allows it, the gigabyte is not allocated
+	// before the file runs out.
+	binary.LittleEndian.PutUint32(huge[16:], 1<<31)
+	binary.LittleEndian.PutUint32(huge[24+16+len(frame)+12:], 1<<30) // the original length too
+	var err error
+	if n := allocated(func() { _, err = parseInput(huge, 2342) }); n > 1<<20 || err == nil || !strings.Contains(err.Error(), "record 2: file cut short") {
+		t.Fatalf("%d bytes allocated: %v", n, err)
 	}
 	for _, cut := range []int{10, 24 + 5, len(data) - 1} {
 		recs, stderr, status = dumpRun(t, nil, nil, data[:cut])
-		if status != 1 || !strings.Contains(stderr, "pcap:") || len(recs) != cut/(len(data)-1) {
+		if status != 1 || !strings.Contains(stderr, "pcap:") || !strings.Contains(stderr, "cut short") || len(recs) != cut/(len(data)-1) {
 			t.Fatalf("cut at %d: status %d, %d objects, stderr %q", cut, status, len(recs), stderr)
 		}
 	}
-	_, stderr, status = dumpRun(t, nil, nil, []byte{0x0a, 0x0d, 0x0d, 0x0a, 0, 0, 0, 0})
-	if status != 1 || !strings.Contains(stderr, "pcapng") {
-		t.Fatalf("pcapng: status %d, stderr %q", status, stderr)
+}
+
+// blocks returns the offsets of a pcapng file's blocks.
+func blocks(ng []byte) []int {
+	var offs []int
+	for off := 0; off+8 <= len(ng); off += int(binary.LittleEndian.Uint32(ng[off+4:])) {
+		offs = append(offs, off)
+	}
+	return offs
+}
+
+func TestHostilePcapngLengthsAreRefusedAfterPrintingWhatCameBefore(t *testing.T) {
+	frame := udpFrame([]byte{0x00, 0x03}, 40000, 2342)
+	ng := pcapngOf(t, pcapFile{link: 101}.build(frame, frame))
+	offs := blocks(ng) // section, interface, two packets
+	if len(offs) != 4 {
+		t.Fatalf("blocks at %v", offs)
+	}
+	huge := bytes.Clone(ng)
+	binary.LittleEndian.PutUint32(huge[offs[3]+20:], 1<<30) // the second packet claims a gigabyte
+	var in input
+	var err error
+	if n := allocated(func() { in, err = parseInput(huge, 2342) }); n > 1<<20 || len(in.packets) != 1 || err == nil || !strings.Contains(err.Error(), "pcapng: record 2: file cut short") {
+		t.Fatalf("%d bytes allocated, %d packets: %v", n, len(in.packets), err)
+	}
+	for cut, want := range map[int]int{4: 0, offs[1] + 5: 0, offs[3] - 1: 0, len(ng) - 1: 1} {
+		recs, stderr, status := dumpRun(t, nil, nil, ng[:cut])
+		if status != 1 || !strings.Contains(stderr, "pcapng:") || len(recs) != want {
+			t.Fatalf("cut at %d: status %d, %d objects, stderr %q", cut, status, len(recs), stderr)
+		}
 	}
 }
 
@@ -535,11 +887,8 @@ func TestEveryVectorFileFedAsTextDecodesInTheRightLayout(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var args []string
-		if strings.Contains(name, "lowres") {
-			args = []string{"-lowres"}
-		}
-		recs, _, status := dumpRun(t, args, nil, data)
+		// The lowres file's GAMESTART sets its turning.
+		recs, _, status := dumpRun(t, nil, nil, data)
 		if status != 0 || len(recs) != len(vs) {
 			t.Fatalf("%s: status %d, %d objects for %d packets", name, status, len(recs), len(vs))
 		}
@@ -606,25 +955,31 @@ func TestStandardInputIsReadWithoutFiles(t *testing.T) {
 
 func FuzzParseInput(f *testing.F) {
 	for _, vs := range loadVectors(f) {
-		f.Add(pcapFile{link: 1}.build(framesOf(vs, ethernet)...))
+		pcap := pcapFile{link: 1}.build(framesOf(vs, ethernet)...)
+		f.Add(pcap)
+		f.Add(pcapngOf(f, pcap))
 		var text []string
 		for _, v := range vs {
 			text = append(text, "HEX "+hex.EncodeToString(v.pkt))
 		}
 		f.Add([]byte(strings.Join(text, "\n")))
 	}
-	for _, name := range []string{"testdata/tcpdump-lo.pcap", "testdata/tcpdump-any-nano.pcap"} {
+	captures, _ := filepath.Glob("testdata/*.pcap")
+	for _, name := range captures {
 		if data, err := os.ReadFile(name); err == nil {
 			f.Add(data)
+			f.Add(pcapngOf(f, data))
 		}
 	}
 	raw := udpFrame([]byte{0x00, 0x03}, 1, 2342)
 	f.Add(pcapFile{order: binary.BigEndian, nano: true, link: 101}.build(raw))
 	f.Add(pcapFile{link: 0}.build(append([]byte{2, 0, 0, 0}, raw...)))
 	f.Add(pcapFile{link: 113}.build(append(make([]byte, 14), append([]byte{8, 0}, raw...)...)))
+	f.Add(pcapngOf(f, pcapFile{link: 101}.build(raw), pcapFile{link: 276}.build(append([]byte{8, 0}, append(make([]byte, 18), raw...)...))))
 	f.Add([]byte("C> " + synHex + "\nS> 0006c30500\n# x\nzz\n"))
 	f.Add([]byte{0xd4, 0xc3, 0xb2, 0xa1})
 	f.Add([]byte{0xa1, 0xb2, 0xc3, 0xd4, 0, 2, 0, 4})
+	f.Add([]byte{0x0a, 0x0d, 0x0d, 0x0a, 28, 0, 0, 0, 0x4d, 0x3c, 0x2b, 0x1a})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		in, err := parseInput(data, 2342)
 		total := 0
@@ -635,13 +990,16 @@ func FuzzParseInput(f *testing.F) {
 		if total > len(data) || len(in.packets) > len(data) {
 			t.Fatalf("%d packets, %d payload bytes from %d input bytes", len(in.packets), total, len(data))
 		}
-		if in.pcap && err == nil && len(in.packets)+in.skipped > (len(data)-24)/16 {
+		// A record takes 16 bytes at least in either format.
+		if in.capture != "" && err == nil && len(in.packets)+in.skipped > len(data)/16 {
 			t.Fatalf("%d records from %d bytes", len(in.packets)+in.skipped, len(data))
 		}
-		// Printing never panics either, in both turning modes.
-		for _, lowres := range []bool{false, true} {
+		// Printing never panics either, forced to either turning or
+		// following the input's GAMESTARTs.
+		no, yes := false, true
+		for _, forced := range []*bool{&no, &yes, nil} {
 			var out bytes.Buffer
-			d := dumper{enc: json.NewEncoder(&out), lowres: lowres}
+			d := dumper{enc: json.NewEncoder(&out), turn: newTurning(forced)}
 			for _, p := range in.packets {
 				d.describe(p)
 			}
