@@ -474,7 +474,10 @@ func (c *Client) runTic(g uint32, r *readyTic) {
 			c.stats.ConsistencyFailures++
 			if !c.loop.reported[p] {
 				c.loop.reported[p] = true
-				c.emit(Event{Kind: EventDesyncSuspected, Player: p, Tic: g - BackupTics, Players: []int{p},
+				// The byte is the sender's state before tic g-BackupTics,
+				// the result of tic g-BackupTics-1: the tic whose result
+				// differs, as the server names it under the extension.
+				c.emit(Event{Kind: EventDesyncSuspected, Player: p, Tic: g - BackupTics - 1, Players: []int{p},
 					Reason: "consistency byte differs"})
 			}
 		}

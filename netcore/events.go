@@ -17,8 +17,9 @@ const (
 	EventPlayerJoined
 	// EventPlayerLeft: Player left the game; Reason says why.
 	EventPlayerLeft
-	// EventDesyncSuspected: the copies of the game differ at Tic. Players
-	// lists the players whose copy differs, where known.
+	// EventDesyncSuspected: the copies of the game differ after running
+	// Tic (the first tic whose result differs, as far as the check can
+	// tell). Players lists the players whose copy differs, where known.
 	EventDesyncSuspected
 	// EventDisconnected: this endpoint's connection ended; Reason says why.
 	EventDisconnected

@@ -269,34 +269,6 @@ func TestReferenceOnlyPeerMakesTheGameStrictAndItStillPlays(t *testing.T) {
 	}
 }
 
-func TestBrokenPeerIsNamedByTheServerAtTheTicItDiverged(t *testing.T) {
-	s := build(t, Options{Players: 8, Seed: 14, Link: simnet.Link{LatencyMS: 20, JitterMS: 10}})
-	broken := s.Peers[6]
-	broken.Game.BreakAt = 5000
-	if err := s.Start(); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.RunTics(5200, 300000); err != nil {
-		t.Fatal(err)
-	}
-	var found []Logged
-	for _, l := range s.Log {
-		if l.Kind == netcore.EventDesyncSuspected && l.Peer == -1 {
-			found = append(found, l)
-		}
-	}
-	if len(found) != 1 {
-		t.Fatalf("server desync events: %v", found)
-	}
-	e := found[0]
-	want := fmt.Sprintf("player%d", broken.Index)
-	if e.Tic != 5000 || len(e.Players) != 1 || e.Players[0] != broken.Client.Player() || e.Name != want {
-		t.Fatalf("got tic %d players %v name %q; want tic 5000, player %d, %q",
-			e.Tic, e.Players, e.Name, broken.Client.Player(), want)
-	}
-	t.Logf("server: %v at tic %d, %s", e.Event, e.Tic, e.Name)
-}
-
 func TestForgedTicSetsAreDroppedAndCounted(t *testing.T) {
 	s := start(t, Options{Players: 3, Seed: 15, Link: simnet.Link{LatencyMS: 10}})
 	if err := s.RunTics(100, 30000); err != nil {
