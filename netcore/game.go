@@ -27,3 +27,19 @@ type Game interface {
 type PlayerConsistency interface {
 	Consistency(player int) uint8
 }
+
+// Snapshotter is optional beside Game: a game that implements it can be
+// saved and loaded whole, which is what lets a copy join a game in
+// progress (it loads a snapshot at a confirmed tic and runs the tics
+// after it). A game without it plays as before; a copy of it cannot join
+// late, and the engine says so in an event.
+type Snapshotter interface {
+	// SaveState returns the whole game state after the last RunTic. The
+	// engine may keep the slice: return a new one each time.
+	SaveState() []byte
+	// LoadState replaces the game state with one SaveState returned,
+	// possibly by another copy of the game. It must refuse (an error, the
+	// game unchanged) a state it cannot read: the bytes come from the
+	// network.
+	LoadState(state []byte) error
+}

@@ -24,6 +24,7 @@ type Game struct {
 
 	rng     *rand.Rand
 	state   [netcore.MaxPlayers]player
+	world   []byte // the rest of the state, as large as the test wants
 	hash    uint32
 	sums    []uint32 // checksum after each tic, by tic
 	built   []Built  // the commands BuildTiccmd returned, by tic
@@ -52,9 +53,21 @@ type player struct {
 	acc         uint32 // everything else, mixed
 }
 
+// DefaultWorldBytes is the size of a new game's world: with the players,
+// a saved state of a little over 1 KB.
+const DefaultWorldBytes = 1024
+
 // New returns a game whose local input is drawn from seed.
 func New(seed uint64) *Game {
-	return &Game{rng: rand.New(rand.NewPCG(seed, seed*0x9e3779b97f4a7c15+1)), hash: InitialChecksum}
+	return NewSized(seed, DefaultWorldBytes)
+}
+
+// NewSized returns a game with a world of worldBytes, so that its saved
+// state is about that large (tests and benchmarks of state transfer use
+// up to 4 MB). Every copy starts with the same world.
+func NewSized(seed uint64, worldBytes int) *Game {
+	return &Game{rng: rand.New(rand.NewPCG(seed, seed*0x9e3779b97f4a7c15+1)), hash: InitialChecksum,
+		world: make([]byte, worldBytes)}
 }
 
 // BuildTiccmd returns random input that exercises every field, the
@@ -135,6 +148,13 @@ func (g *Game) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, inga
 		s.acc = s.acc*31 + uint32(c.Buttons) + uint32(c.ChatChar)<<8 + uint32(c.Consistency)<<16 +
 			uint32(c.Buttons2)<<24
 		s.acc = s.acc*31 + uint32(c.Inventory) + uint32(c.LookFly)<<16 + uint32(c.Arti)<<24
+		if len(g.world) > 0 {
+			// Each player leaves a mark somewhere in the world, so that a
+			// copy that loaded a wrong world soon differs.
+			i := (g.hash ^ uint32(p)*0x9e3779b9) % uint32(len(g.world))
+			g.world[i] += uint8(s.acc) | 1
+			g.mix(uint32(g.world[i]) << 8)
+		}
 		g.mix(uint32(s.x))
 		g.mix(uint32(s.y))
 		g.mix(uint32(s.angle))
