@@ -120,7 +120,10 @@ func (c *Client) Protocol() string { return c.protocol }
 func (c *Client) Extended() bool { return c.extended }
 
 // GameTic is the number of tics run so far.
-func (c *Client) GameTic() uint32 { return c.loop.gametic }
+func (c *Client) GameTic() uint32 { return c.loop.tl.GameTic() }
+
+// Timeline is the game's confirmed history as this client holds it.
+func (c *Client) Timeline() *Timeline { return &c.loop.tl }
 
 // RecvTic is the number of complete tics received so far.
 func (c *Client) RecvTic() uint32 { return c.recv.recvtic }

@@ -40,24 +40,6 @@ type recvSide struct {
 	lastGameDataMS int64
 }
 
-// readyTic is a complete tic waiting to be run.
-type readyTic struct {
-	cmds        [MaxPlayers]TicCmd
-	ingame      [MaxPlayers]bool
-	substituted uint8
-}
-
-// loopSide runs tics on the game.
-type loopSide struct {
-	gametic     uint32
-	ready       [BackupTics]readyTic
-	consistency [MaxPlayers][BackupTics]uint8
-	wasInGame   [MaxPlayers]bool
-	reported    [MaxPlayers]bool // a consistency failure was reported
-	cmds        [MaxPlayers]TicCmd
-	started     bool
-}
-
 // clockSync is the reference's PID clock synchronisation (spec §11.3): it
 // moves this client's tic clock so that its commands reach the server at
 // the same time as the slowest other player's.
@@ -77,7 +59,7 @@ func (c *Client) startGame(now int64) {
 	c.send = sendSide{}
 	c.report.Sums = c.report.Sums[:0]
 	c.recv = recvSide{lastGameDataMS: now}
-	c.loop = loopSide{}
+	c.loop.reset()
 	c.send.firstMS = now
 	if !c.extended {
 		c.send.firstMS += ReferenceStartDelayMS
@@ -112,6 +94,7 @@ func (c *Client) clockTic(now int64) int64 {
 func (c *Client) runGame(now int64) {
 	c.buildTics(now)
 	c.requestMissing(now)
+	c.advanceWindow()
 	if c.send.ackPending && now-c.send.ackSinceMS > GameDataAckDelayMS {
 		c.sendAck(now)
 	}
@@ -146,7 +129,7 @@ func (c *Client) buildTics(now int64) {
 		lead = ExtMaxClientLeadTics
 	}
 	for ; n > 0; n-- {
-		if c.send.maketic-c.loop.gametic > lead {
+		if c.send.maketic-c.loop.tl.GameTic() > lead {
 			break
 		}
 		c.buildTic(now)
@@ -235,7 +218,7 @@ func (c *Client) onTicSet(now int64) {
 // inWindow reports whether tic fits the receive window: not received yet,
 // and not so far ahead that the loop could not hold it.
 func (c *Client) inWindow(tic uint32) bool {
-	return tic-c.recv.start < BackupTics && tic-c.loop.gametic < BackupTics
+	return tic-c.recv.start < BackupTics && tic-c.loop.tl.GameTic() < BackupTics
 }
 
 func (c *Client) storeTic(now int64, tic uint32, t *wire.ServerTic, substituted uint8) {
@@ -370,25 +353,25 @@ func (c *Client) requestMissing(now int64) {
 	}
 }
 
-// advanceWindow moves every tic received in order to the loop.
+// advanceWindow confirms every tic received in order: it moves them to the
+// timeline.
 func (c *Client) advanceWindow() {
-	for {
+	for c.loop.tl.Room() > 0 {
 		t := c.recv.start
 		s := &c.recv.win[t%BackupTics]
 		if s.seq != t || !s.active {
 			return
 		}
-		r := &c.loop.ready[t%BackupTics]
-		r.substituted = s.substituted
+		ct := ConfirmedTic{Substituted: s.substituted}
 		for p := range MaxPlayers {
-			r.ingame[p] = s.tic.Has(p)
-			if !r.ingame[p] {
-				r.cmds[p] = TicCmd{}
+			if !s.tic.Has(p) {
 				continue
 			}
-			r.cmds[p] = wire.Patch(&c.recv.base[p], &s.tic.Cmds[p])
-			c.recv.base[p] = r.cmds[p]
+			ct.InGame |= 1 << p
+			ct.Cmds[p] = wire.Patch(&c.recv.base[p], &s.tic.Cmds[p])
+			c.recv.base[p] = ct.Cmds[p]
 		}
+		c.loop.tl.Confirm(ct)
 		*s = recvSlot{seq: t + BackupTics}
 		c.recv.start++
 		c.recv.recvtic = c.recv.start
@@ -428,93 +411,18 @@ func (c *Client) onResendRequest(now int64, body []byte) error {
 	return nil
 }
 
-// runTics runs every tic that is ready (spec §11.2).
-func (c *Client) runTics() {
-	for range maxTicsPerUpdate {
-		g := c.loop.gametic
-		limit := c.recv.recvtic
-		if !c.cfg.Drone && !c.extended {
-			limit = min(limit, c.send.maketic)
-		}
-		if g >= limit {
-			return
-		}
-		r := &c.loop.ready[g%BackupTics]
-		if !c.cfg.Drone && !c.extended {
-			// The reference never sends a client its own commands: it runs
-			// the ones it built.
-			r.cmds[c.player] = c.send.queue[g%BackupTics].cmd
-			r.ingame[c.player] = true
-		}
-		c.runTic(g, r)
-		c.loop.gametic++
-	}
-}
-
-func (c *Client) runTic(g uint32, r *readyTic) {
-	if !c.loop.started {
-		c.loop.started = true
-		c.loop.wasInGame = r.ingame
-	}
-	for p := range MaxPlayers {
-		if c.loop.wasInGame[p] && !r.ingame[p] {
-			c.emit(Event{Kind: EventPlayerLeft, Player: p, Tic: g, Reason: ReasonLeft})
-		}
-		c.loop.wasInGame[p] = r.ingame[p]
-	}
-	pc, perPlayer := c.game.(PlayerConsistency)
-	sum := uint8(c.game.Checksum())
-	slot := g % BackupTics
-	for p := range MaxPlayers {
-		if !r.ingame[p] {
-			continue
-		}
-		recorded := &c.loop.consistency[p][slot]
-		if g > BackupTics && r.substituted&(1<<p) == 0 && *recorded != r.cmds[p].Consistency {
-			c.stats.ConsistencyFailures++
-			if !c.loop.reported[p] {
-				c.loop.reported[p] = true
-				// The byte is the sender's state before tic g-BackupTics,
-				// the result of tic g-BackupTics-1: the tic whose result
-				// differs, as the server names it under the extension.
-				c.emit(Event{Kind: EventDesyncSuspected, Player: p, Tic: g - BackupTics - 1, Players: []int{p},
-					Reason: "consistency byte differs"})
-			}
-		}
-		if perPlayer {
-			*recorded = pc.Consistency(p)
-		} else {
-			*recorded = sum
-		}
-	}
-	dup := uint32(c.settings.TicDup)
-	cmds := &c.loop.cmds // the game may keep no pointer into the window
-	*cmds = r.cmds
-	for k := range dup {
-		if k > 0 {
-			for p := range cmds {
-				cmds[p] = wire.ClearEvents(cmds[p])
-			}
-		}
-		c.game.RunTic(g*dup+k, cmds, &r.ingame)
-	}
-	if c.extended && !c.cfg.Drone {
-		c.reportChecksum(g)
-	}
-}
-
 // ChecksumReportTics is how many tics' checksums a client reports at once
 // under the extension protocol: 4 bytes a tic, one frame every 8 tics.
 const ChecksumReportTics = 8
 
 // reportChecksum collects the checksum after tic g and sends a report every
 // ChecksumReportTics tics.
-func (c *Client) reportChecksum(g uint32) {
+func (c *Client) reportChecksum(g uint32, sum uint32) {
 	r := &c.report
 	if len(r.Sums) == 0 {
 		r.Start = g
 	}
-	r.Sums = append(r.Sums, c.game.Checksum())
+	r.Sums = append(r.Sums, sum)
 	if len(r.Sums) == ChecksumReportTics {
 		c.pkt = wire.Encode(c.pkt[:0], r, false, 0)
 		c.conn.send(c.nowMS, c.pkt)

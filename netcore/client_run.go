@@ -1,0 +1,118 @@
+package netcore
+
+import "github.com/ticnet/ticnet/netcore/wire"
+
+// loopSide runs the game from the timeline: the one place the client calls
+// its Game, in tic order, after the packets of a pass are handled.
+type loopSide struct {
+	tl          Timeline
+	consistency [MaxPlayers][BackupTics]uint8 // each player's byte, by tic
+	wasInGame   uint8
+	reported    [MaxPlayers]bool // a consistency failure was reported
+	cmds        [MaxPlayers]TicCmd
+	ingame      [MaxPlayers]bool
+	started     bool
+}
+
+func (l *loopSide) reset() {
+	tl := l.tl
+	tl.Reset(0)
+	*l = loopSide{tl: tl}
+}
+
+// runTics runs every confirmed tic the game may run now (spec §11.2), at
+// most maxTicsPerUpdate of them.
+func (c *Client) runTics() {
+	limit := c.loop.tl.Confirmed()
+	if !c.cfg.Drone && !c.extended {
+		// The reference runs a tic only once it has built its own command
+		// for it.
+		if int32(c.send.maketic-limit) < 0 {
+			limit = c.send.maketic
+		}
+	}
+	c.runRequests(c.loop.tl.Requests(limit, maxTicsPerUpdate))
+}
+
+// runRequests does what the timeline asks of the game, in order.
+func (c *Client) runRequests(reqs []Request) {
+	for i := range reqs {
+		r := &reqs[i]
+		switch r.Kind {
+		case RequestAdvance:
+			c.advance(r.Tic, r.Confirmed)
+		}
+	}
+}
+
+// advance runs tic g on the game: the checks of what it is about to run,
+// the game's tic, then this copy's checksum report.
+func (c *Client) advance(g uint32, t *ConfirmedTic) {
+	cmds := &c.loop.cmds // the game may keep no pointer into the timeline
+	*cmds = t.Cmds
+	in := t.InGame
+	if !c.cfg.Drone && !c.extended {
+		// The reference never sends a client its own commands: it runs
+		// the ones it built.
+		cmds[c.player] = c.send.queue[g%BackupTics].cmd
+		in |= 1 << c.player
+	}
+	if !c.loop.started {
+		c.loop.started = true
+		c.loop.wasInGame = in
+	}
+	for p := range MaxPlayers {
+		if c.loop.wasInGame&(1<<p) != 0 && in&(1<<p) == 0 {
+			c.emit(Event{Kind: EventPlayerLeft, Player: p, Tic: g, Reason: ReasonLeft})
+		}
+		c.loop.ingame[p] = in&(1<<p) != 0
+	}
+	c.loop.wasInGame = in
+	c.checkConsistency(g, cmds, in, t.Substituted)
+	dup := uint32(c.settings.TicDup)
+	for k := range dup {
+		if k > 0 {
+			for p := range cmds {
+				cmds[p] = wire.ClearEvents(cmds[p])
+			}
+		}
+		c.game.RunTic(g*dup+k, cmds, &c.loop.ingame)
+	}
+	sum := c.game.Checksum()
+	c.loop.tl.Ran(g, sum)
+	if c.extended && !c.cfg.Drone {
+		c.reportChecksum(g, sum)
+	}
+}
+
+// checkConsistency compares each player's consistency byte for tic g with
+// what this copy recorded BackupTics tics earlier (spec §11.4), then
+// records this copy's own for the tic. The game's state is still the state
+// before g.
+func (c *Client) checkConsistency(g uint32, cmds *[MaxPlayers]TicCmd, in, substituted uint8) {
+	pc, perPlayer := c.game.(PlayerConsistency)
+	sum := uint8(c.game.Checksum())
+	slot := g % BackupTics
+	for p := range MaxPlayers {
+		if in&(1<<p) == 0 {
+			continue
+		}
+		recorded := &c.loop.consistency[p][slot]
+		if g > BackupTics && substituted&(1<<p) == 0 && *recorded != cmds[p].Consistency {
+			c.stats.ConsistencyFailures++
+			if !c.loop.reported[p] {
+				c.loop.reported[p] = true
+				// The byte is the sender's state before tic g-BackupTics,
+				// the result of tic g-BackupTics-1: the tic whose result
+				// differs, as the server names it under the extension.
+				c.emit(Event{Kind: EventDesyncSuspected, Player: p, Tic: g - BackupTics - 1, Players: []int{p},
+					Reason: "consistency byte differs"})
+			}
+		}
+		if perPlayer {
+			*recorded = pc.Consistency(p)
+		} else {
+			*recorded = sum
+		}
+	}
+}

@@ -1,0 +1,194 @@
+package netcore
+
+import "fmt"
+
+// ConfirmedTic is one tic of the confirmed history: what every copy runs.
+type ConfirmedTic struct {
+	Cmds        [MaxPlayers]TicCmd
+	InGame      uint8 // bit p: player p is in the game
+	Substituted uint8 // bit p: Cmds[p] is the server's substitute for a late command
+	// Sum is this copy's checksum after it ran the tic; valid once Ran.
+	Sum uint32
+	Ran bool
+}
+
+// Playing reports whether player p is in the game at this tic.
+func (t *ConfirmedTic) Playing(p int) bool { return t.InGame&(1<<p) != 0 }
+
+// Snapshot is a game state saved at a confirmed tic: the state before that
+// tic ran.
+type Snapshot struct {
+	Tic   uint32
+	State []byte
+}
+
+// RequestKind says what the engine asks of the game.
+type RequestKind uint8
+
+const (
+	// RequestAdvance: run tic Tic with the commands of Confirmed.
+	RequestAdvance RequestKind = iota + 1
+	// RequestSave: save the state before tic Tic (after the tic before it).
+	RequestSave
+	// RequestLoad: load State, the state before tic Tic.
+	RequestLoad
+)
+
+var requestNames = [...]string{RequestAdvance: "advance", RequestSave: "save", RequestLoad: "load"}
+
+func (k RequestKind) String() string {
+	if int(k) < len(requestNames) && requestNames[k] != "" {
+		return requestNames[k]
+	}
+	return fmt.Sprintf("request(%d)", uint8(k))
+}
+
+// Request is one thing the engine asks of the game, in the order returned.
+type Request struct {
+	Kind      RequestKind
+	Tic       uint32
+	Confirmed *ConfirmedTic // RequestAdvance: valid until the timeline changes
+	State     []byte        // RequestLoad
+}
+
+// DefaultKeepTics is how many tics a timeline keeps behind the game: as
+// many as a tic window holds, so that anything the protocol can still ask
+// about (a resend, a checksum report, a consistency byte) is there.
+const DefaultKeepTics = BackupTics
+
+// Timeline is the confirmed history of one game as this copy holds it:
+// the tics confirmed in order, from First to Confirmed (exclusive), of
+// which those before GameTic have run; and a snapshot at a confirmed tic.
+// It belongs to the game, not to a connection: a connection feeds it, and
+// the game is run from it, one request at a time, in tic order.
+//
+// It keeps KeepTics tics behind GameTic and every tic not yet run, up to
+// MaxTics in all; older ones are dropped as the game advances.
+type Timeline struct {
+	KeepTics int // default DefaultKeepTics
+	MaxTics  int // confirmed tics held at most; default 2*BackupTics
+
+	first     uint32 // the oldest tic held
+	confirmed uint32 // the first tic not confirmed yet
+	gametic   uint32 // the first tic not run yet
+	ring      []ConfirmedTic
+	snap      Snapshot
+	reqs      []Request
+}
+
+// Reset starts the timeline over at tic start: the game is at start (its
+// state is the state before start), and the next tic to confirm is start.
+func (tl *Timeline) Reset(start uint32) {
+	tl.first, tl.confirmed, tl.gametic = start, start, start
+	tl.snap = Snapshot{}
+	clear(tl.ring)
+}
+
+func (tl *Timeline) keep() int {
+	if tl.KeepTics <= 0 {
+		return DefaultKeepTics
+	}
+	return tl.KeepTics
+}
+
+func (tl *Timeline) max() int {
+	if tl.MaxTics <= 0 {
+		return 2 * BackupTics
+	}
+	return tl.MaxTics
+}
+
+// First is the oldest tic held.
+func (tl *Timeline) First() uint32 { return tl.first }
+
+// Confirmed is the first tic not confirmed yet: tics before it are.
+func (tl *Timeline) Confirmed() uint32 { return tl.confirmed }
+
+// GameTic is the first tic the game has not run yet.
+func (tl *Timeline) GameTic() uint32 { return tl.gametic }
+
+// Room reports how many more tics Confirm can take now.
+func (tl *Timeline) Room() int {
+	tl.trim()
+	return tl.max() - int(tl.confirmed-tl.first)
+}
+
+// slot returns tic's place in the ring, growing the ring to hold it.
+func (tl *Timeline) slot(tic uint32) *ConfirmedTic {
+	need := int(tl.confirmed-tl.first) + 1
+	if need > len(tl.ring) {
+		n := max(16, len(tl.ring))
+		for n < need {
+			n *= 2
+		}
+		ring := make([]ConfirmedTic, n)
+		for t := tl.first; t != tl.confirmed; t++ {
+			ring[int(t)%n] = tl.ring[int(t)%len(tl.ring)]
+		}
+		tl.ring = ring
+	}
+	return &tl.ring[int(tic)%len(tl.ring)]
+}
+
+// Tic returns a held tic, or nil.
+func (tl *Timeline) Tic(tic uint32) *ConfirmedTic {
+	if tic-tl.first >= tl.confirmed-tl.first {
+		return nil
+	}
+	return &tl.ring[int(tic)%len(tl.ring)]
+}
+
+// Confirm appends the next tic. It reports false, and keeps nothing, when
+// the timeline is full: the caller keeps the tic and offers it again.
+func (tl *Timeline) Confirm(t ConfirmedTic) bool {
+	tl.trim()
+	if tl.Room() <= 0 {
+		return false
+	}
+	t.Sum, t.Ran = 0, false
+	*tl.slot(tl.confirmed) = t
+	tl.confirmed++
+	return true
+}
+
+// trim drops the tics more than KeepTics behind the game.
+func (tl *Timeline) trim() {
+	if k := uint32(tl.keep()); tl.gametic-tl.first > k {
+		tl.first = tl.gametic - k
+	}
+}
+
+// Requests returns the requests that run every confirmed tic not yet run
+// before tic limit, at most n of them; nil when there is none. The
+// requests are valid until the next call. The caller runs each, in order,
+// then tells the timeline with Ran.
+func (tl *Timeline) Requests(limit uint32, n int) []Request {
+	tl.reqs = tl.reqs[:0]
+	if int32(limit-tl.gametic) <= 0 {
+		return nil
+	}
+	if int32(limit-tl.confirmed) > 0 {
+		limit = tl.confirmed
+	}
+	for t := tl.gametic; t != limit && len(tl.reqs) < n; t++ {
+		tl.reqs = append(tl.reqs, Request{Kind: RequestAdvance, Tic: t, Confirmed: tl.Tic(t)})
+	}
+	return tl.reqs
+}
+
+// Ran records that the game ran tic, the next one, and had checksum sum
+// after it.
+func (tl *Timeline) Ran(tic uint32, sum uint32) {
+	if tic != tl.gametic || tic-tl.first >= tl.confirmed-tl.first {
+		panic(fmt.Sprintf("timeline: ran tic %d, the next to run is %d of [%d, %d)", tic, tl.gametic, tl.first, tl.confirmed))
+	}
+	t := tl.Tic(tic)
+	t.Sum, t.Ran = sum, true
+	tl.gametic++
+}
+
+// Snapshot returns the snapshot held, if any.
+func (tl *Timeline) Snapshot() (Snapshot, bool) { return tl.snap, tl.snap.State != nil }
+
+// SetSnapshot keeps a snapshot.
+func (tl *Timeline) SetSnapshot(s Snapshot) { tl.snap = s }
