@@ -22,6 +22,12 @@ type ClientConfig struct {
 	// Settings are the game settings this client asks for if it is the
 	// controller. TicDup 0 means 1.
 	Settings wire.Settings
+	// Transfer tunes the bulk streams of late join (the snapshot this copy
+	// receives when it joins, or sends when the server asks it for one).
+	Transfer TransferConfig
+	// CatchUpTics bounds the tics a joining copy holds while its snapshot
+	// arrives and it catches up; default DefaultCatchUpTics.
+	CatchUpTics int
 }
 
 func (c *ClientConfig) fill() {
@@ -31,6 +37,9 @@ func (c *ClientConfig) fill() {
 	fillCommon(&c.Version, &c.Protocols, &c.Profile)
 	if c.Settings.TicDup == 0 {
 		c.Settings.TicDup = 1
+	}
+	if c.CatchUpTics <= 0 {
+		c.CatchUpTics = DefaultCatchUpTics
 	}
 	if c.Connect.MaxPlayers == 0 {
 		c.Connect.MaxPlayers = MaxPlayers
@@ -79,6 +88,10 @@ type Client struct {
 	recv recvSide
 	loop loopSide
 	sync clockSync
+	join joinSide
+
+	xfer       *Transfers
+	xferEvents []TransferEvent
 
 	pkt   []byte // scratch for outgoing packets
 	inSGD wire.ServerGameData
@@ -95,6 +108,8 @@ func NewClient(cfg ClientConfig, tr Transport, server Addr, game Game, now int64
 	cfg.fill()
 	c := &Client{cfg: cfg, tr: tr, server: server, game: game, player: -1}
 	c.conn = newConn(server, tr, cfg.Profile, now, connConnecting, &c.stats)
+	c.xfer = NewTransfers(cfg.Transfer, tr)
+	c.xfer.AcceptFrom(server)
 	c.synFirstMS = now
 	c.synLastMS = now - SYNResendMS - 1
 	return c
@@ -168,8 +183,21 @@ func (c *Client) Update(now int64) []Event {
 		c.receive(now, from, pkt)
 	}
 	c.run(now)
+	// Streams last: their chunks queue behind the pass's commands.
+	c.xferEvents = c.xfer.Pump(now, c.xferEvents[:0])
+	for _, ev := range c.xferEvents {
+		c.onTransfer(ev)
+	}
+	c.joinProgress(now)
 	return c.events
 }
+
+// Transfers is this client's bulk streams (late join).
+func (c *Client) Transfers() *Transfers { return c.xfer }
+
+// Joining reports whether this client is joining a game in progress and
+// is not in it yet.
+func (c *Client) Joining() bool { return c.join.active }
 
 func (c *Client) emit(e Event) { c.events = append(c.events, e) }
 
@@ -358,6 +386,15 @@ func (c *Client) onTicnet(now int64, h wire.Header, body []byte) error {
 		}
 		c.onTicSet(now)
 		return nil
+	case wire.IsTransferKind(kind):
+		if ev, ok := c.xfer.Handle(now, c.server, body); ok {
+			c.onTransfer(ev)
+		}
+		return nil
+	case kind == wire.TicnetKindJoinStart && h.Reliable:
+		return c.onJoinStart(now, body)
+	case kind == wire.TicnetKindSnapshotRequest && h.Reliable:
+		return c.onSnapshotRequest(now, body)
 	}
 	return errUnexpected{}
 }

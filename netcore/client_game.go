@@ -116,8 +116,8 @@ func (c *Client) buildTics(now int64) {
 	}
 	n := clock - c.send.lastClock
 	c.send.lastClock = clock
-	if c.cfg.Drone {
-		return
+	if c.player < 0 || c.join.active {
+		return // a drone, a spectator, or not in the game yet
 	}
 	if c.extended && c.send.maketic < c.recv.recvtic {
 		// Those tics are complete already: what we would build for them
@@ -218,7 +218,15 @@ func (c *Client) onTicSet(now int64) {
 // inWindow reports whether tic fits the receive window: not received yet,
 // and not so far ahead that the loop could not hold it.
 func (c *Client) inWindow(tic uint32) bool {
-	return tic-c.recv.start < BackupTics && tic-c.loop.tl.GameTic() < BackupTics
+	if tic-c.recv.start >= BackupTics {
+		return false
+	}
+	if c.join.active {
+		// A joiner holds what arrives while its snapshot does, as far as
+		// its timeline reaches.
+		return int(tic-c.loop.tl.First()) < c.loop.tl.max()
+	}
+	return tic-c.loop.tl.GameTic() < BackupTics
 }
 
 func (c *Client) storeTic(now int64, tic uint32, t *wire.ServerTic, substituted uint8) {

@@ -8,7 +8,9 @@ type loopSide struct {
 	tl          Timeline
 	consistency [MaxPlayers][BackupTics]uint8 // each player's byte, by tic
 	wasInGame   uint8
-	reported    [MaxPlayers]bool // a consistency failure was reported
+	firstRun    uint32             // the first tic this copy ran (a joiner's snapshot tic)
+	entered     [MaxPlayers]uint32 // the tic each player last entered the game
+	reported    [MaxPlayers]bool   // a consistency failure was reported
 	cmds        [MaxPlayers]TicCmd
 	ingame      [MaxPlayers]bool
 	started     bool
@@ -41,6 +43,13 @@ func (c *Client) runRequests(reqs []Request) {
 		switch r.Kind {
 		case RequestAdvance:
 			c.advance(r.Tic, r.Confirmed)
+		case RequestSave:
+			c.save(r.Tic)
+		case RequestLoad:
+			c.load(r.Tic, r.State)
+			if c.state == ClientDisconnected {
+				return
+			}
 		}
 	}
 }
@@ -60,12 +69,21 @@ func (c *Client) advance(g uint32, t *ConfirmedTic) {
 	if !c.loop.started {
 		c.loop.started = true
 		c.loop.wasInGame = in
+		c.loop.firstRun = g
+		for p := range c.loop.entered {
+			c.loop.entered[p] = g
+		}
 	}
 	for p := range MaxPlayers {
-		if c.loop.wasInGame&(1<<p) != 0 && in&(1<<p) == 0 {
+		was, is := c.loop.wasInGame&(1<<p) != 0, in&(1<<p) != 0
+		switch {
+		case was && !is:
 			c.emit(Event{Kind: EventPlayerLeft, Player: p, Tic: g, Reason: ReasonLeft})
+		case !was && is:
+			c.loop.entered[p] = g
+			c.emit(Event{Kind: EventPlayerEntered, Player: p, Tic: g})
 		}
-		c.loop.ingame[p] = in&(1<<p) != 0
+		c.loop.ingame[p] = is
 	}
 	c.loop.wasInGame = in
 	c.checkConsistency(g, cmds, in, t.Substituted)
@@ -80,7 +98,7 @@ func (c *Client) advance(g uint32, t *ConfirmedTic) {
 	}
 	sum := c.game.Checksum()
 	c.loop.tl.Ran(g, sum)
-	if c.extended && !c.cfg.Drone {
+	if c.extended && c.player >= 0 {
 		c.reportChecksum(g, sum)
 	}
 }
@@ -98,7 +116,10 @@ func (c *Client) checkConsistency(g uint32, cmds *[MaxPlayers]TicCmd, in, substi
 			continue
 		}
 		recorded := &c.loop.consistency[p][slot]
-		if g > BackupTics && substituted&(1<<p) == 0 && *recorded != cmds[p].Consistency {
+		// A byte is checked once both ends had run the tic it is about: the
+		// player since it entered, this copy since its first tic.
+		checked := g > c.loop.entered[p]+BackupTics && g > c.loop.firstRun+BackupTics
+		if checked && substituted&(1<<p) == 0 && *recorded != cmds[p].Consistency {
 			c.stats.ConsistencyFailures++
 			if !c.loop.reported[p] {
 				c.loop.reported[p] = true

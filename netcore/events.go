@@ -30,6 +30,13 @@ const (
 	// EventLaunched: the controller launched the game; it starts when every
 	// client is ready.
 	EventLaunched
+	// EventPlayerEntered: Player, who joined the game in progress, plays
+	// from Tic on (the same tic on every copy).
+	EventPlayerEntered
+	// EventCatchUp: this copy, joining a game in progress, has Done of
+	// Total: bytes of the game state while it arrives (Tic is the tic it
+	// starts from), then tics run of those to run to catch up.
+	EventCatchUp
 )
 
 var eventNames = [...]string{
@@ -37,6 +44,7 @@ var eventNames = [...]string{
 	EventPlayerJoined: "player joined", EventPlayerLeft: "player left",
 	EventDesyncSuspected: "desync suspected", EventDisconnected: "disconnected",
 	EventRejected: "rejected", EventConsoleMessage: "console message", EventLaunched: "launched",
+	EventPlayerEntered: "player entered", EventCatchUp: "catch up",
 }
 
 func (k EventKind) String() string {
@@ -56,11 +64,16 @@ type Event struct {
 	Tic      uint32
 	Players  []int // players concerned (desync)
 	Protocol string
+	// Done and Total: EventCatchUp's progress, and what it counts (Unit:
+	// "bytes" or "tics").
+	Done, Total int64
+	Unit        string
 }
 
 func (e Event) String() string {
 	s := e.Kind.String()
-	if e.Player >= 0 && (e.Kind == EventPlayerJoined || e.Kind == EventPlayerLeft || e.Kind == EventDesyncSuspected) {
+	if e.Player >= 0 && (e.Kind == EventPlayerJoined || e.Kind == EventPlayerLeft || e.Kind == EventDesyncSuspected ||
+		e.Kind == EventPlayerEntered) {
 		s += fmt.Sprintf(" player=%d", e.Player)
 	}
 	if e.Reason != "" {

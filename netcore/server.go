@@ -25,6 +25,9 @@ type ServerConfig struct {
 	// RecordTics makes the server note, for every tic it lets go, which
 	// players' commands it had (TicRecords): for logs and tests.
 	RecordTics bool
+	// Transfer tunes the bulk streams that carry snapshots to copies
+	// joining a game in progress.
+	Transfer TransferConfig
 }
 
 // TicRecord says which players' commands the server had for a tic when it
@@ -114,7 +117,8 @@ type serverClient struct {
 	lastGameDataMS int64
 	stuckAck       uint32 // extension: the ack last seen, and since when
 	stuckSinceMS   int64
-	lastPushMS     int64 // extension: when tics were last pushed again
+	lastPushMS     int64   // extension: when tics were last pushed again
+	join           *joiner // joined mid-game, not in the game yet
 }
 
 func (sc *serverClient) connected() bool { return sc != nil && sc.conn.connected() }
@@ -144,6 +148,11 @@ type Server struct {
 
 	records []TicRecord
 
+	// Late join: bulk streams (snapshots) and the last stream id used.
+	xfer       *Transfers
+	xferEvents []TransferEvent
+	nextStream uint32
+
 	pkt   []byte
 	plist []*serverClient // players' scratch
 	inGD  wire.ClientGameData
@@ -153,7 +162,7 @@ type Server struct {
 // NewServer returns a server that talks through tr.
 func NewServer(cfg ServerConfig, tr Transport) *Server {
 	cfg.fill()
-	return &Server{cfg: cfg, tr: tr}
+	return &Server{cfg: cfg, tr: tr, xfer: NewTransfers(cfg.Transfer, tr)}
 }
 
 // State returns the server's state.
@@ -294,7 +303,7 @@ func (s *Server) receive(now int64, from Addr, pkt []byte) {
 	case wire.TypeGameDataResend:
 		s.count(s.onResendRequest(now, sc, body))
 	case wire.TypeTicnet:
-		s.count(s.onTicnet(sc, body))
+		s.count(s.onTicnet(now, sc, body))
 	default:
 		s.stats.Unexpected++
 	}
@@ -349,6 +358,9 @@ func (s *Server) onSYN(now int64, from Addr, body []byte) error {
 	if sc := s.slotOf(from); sc != nil && sc.conn.state != connDisconnected {
 		return nil // a duplicate: the reliable layer resends our reply
 	}
+	if s.state == ServerInGame && s.admitLate(now, from, &m, proto) {
+		return nil
+	}
 	if s.state != ServerWaitingLaunch {
 		s.reject(from, "Server is not currently accepting connections")
 		return nil
@@ -378,6 +390,18 @@ func (s *Server) onSYN(now int64, from Addr, body []byte) error {
 			srvMission, srvMode, missionName(m.Connect.GameMission), modeName(m.Connect.GameMode)))
 		return nil
 	}
+	sc := s.newSlot(now, from, &m, proto)
+	if sc == nil {
+		return errUnexpected{}
+	}
+	s.assignPlayers()
+	s.emit(Event{Kind: EventPlayerJoined, Player: sc.player, Addr: from, Name: sc.name, Protocol: proto})
+	return nil
+}
+
+// newSlot connects a client in a free slot and sends its SYN reply; nil if
+// no slot is free.
+func (s *Server) newSlot(now int64, from Addr, m *wire.SYN, proto string) *serverClient {
 	slot := -1
 	for i, sc := range s.slots {
 		if sc != nil && sc.addr == from { // reconnecting from a slot that ended
@@ -388,7 +412,7 @@ func (s *Server) onSYN(now int64, from Addr, body []byte) error {
 		}
 	}
 	if slot < 0 {
-		return errUnexpected{}
+		return nil
 	}
 	sc := &serverClient{addr: from, connectMS: now, name: wire.Printable(m.PlayerName),
 		version: m.Version, protocol: proto, data: m.Connect, player: -1,
@@ -400,9 +424,7 @@ func (s *Server) onSYN(now int64, from Addr, body []byte) error {
 	sc.live = true
 	s.slots[slot] = sc
 	sc.conn.sendReliable(&wire.SYNReply{Version: s.cfg.Version, Protocol: proto})
-	s.assignPlayers()
-	s.emit(Event{Kind: EventPlayerJoined, Player: sc.player, Addr: from, Name: sc.name, Protocol: proto})
-	return nil
+	return sc
 }
 
 // maxPlayers is the reference's NET_SV_MaxPlayers: the first connected
@@ -446,7 +468,7 @@ func (s *Server) assignPlayers() {
 func (s *Server) players() []*serverClient {
 	s.plist = s.plist[:0]
 	for _, sc := range s.slots {
-		if sc.connected() && !sc.drone() && sc.player >= 0 {
+		if sc.connected() && !sc.drone() && sc.player >= 0 && (s.state != ServerInGame || sc.inGame) {
 			s.plist = append(s.plist, sc)
 		}
 	}
@@ -661,11 +683,17 @@ func (s *Server) run(now int64) {
 		}
 		s.requestMissing(now)
 	}
+	// Streams last: their chunks queue behind the pass's tics.
+	s.xferEvents = s.xfer.Pump(now, s.xferEvents[:0])
+	for _, ev := range s.xferEvents {
+		s.onTransfer(now, ev)
+	}
 }
 
 // clientGone handles a connection that stopped being connected: it timed
 // out, left, or was told to go.
 func (s *Server) clientGone(now int64, sc *serverClient) {
+	s.xfer.DropPeer(now, sc.addr)
 	if sc.conn.reason == ReasonTimeout {
 		for _, o := range s.slots {
 			if o.connected() {

@@ -477,7 +477,7 @@ func (s *Server) extPump(now int64) {
 			s.sendSet(now, nil, first, seq)
 		} else {
 			for _, sc := range s.slots {
-				if sc.connected() && sc.inGame {
+				if sc.connected() && (sc.inGame || sc.join != nil) {
 					s.sendSet(now, sc, first, seq)
 				}
 			}
@@ -515,13 +515,27 @@ func (s *Server) sendSet(now int64, sc *serverClient, first, last uint32) {
 	}
 }
 
-// onTicnet takes an extension message from a client: checksum reports.
-func (s *Server) onTicnet(sc *serverClient, body []byte) error {
+// onTicnet takes an extension message from a client: checksum reports,
+// bulk streams, a joiner's readiness.
+func (s *Server) onTicnet(now int64, sc *serverClient, body []byte) error {
+	kind, err := wire.TicnetKind(body)
+	if err != nil {
+		return err
+	}
+	switch {
+	case wire.IsTransferKind(kind):
+		if ev, ok := s.xfer.Handle(now, sc.addr, body); ok {
+			s.onTransfer(now, ev)
+		}
+		return nil
+	case kind == wire.TicnetKindJoinReady:
+		return s.onJoinReady(now, sc, body)
+	}
 	m := &s.ext.in
 	if err := m.DecodeBody(body); err != nil {
 		return err
 	}
-	if s.state != ServerInGame || !s.extended || sc.player < 0 {
+	if s.state != ServerInGame || !s.extended || sc.player < 0 || !sc.inGame {
 		return errUnexpected{}
 	}
 	x := &s.ext

@@ -74,6 +74,9 @@ type Timeline struct {
 	ring      []ConfirmedTic
 	snap      Snapshot
 	reqs      []Request
+	waitLoad  bool      // nothing runs before a snapshot is loaded
+	load      *Snapshot // the snapshot to load, once given
+	saves     []uint32  // tics before which the game's state is wanted
 }
 
 // Reset starts the timeline over at tic start: the game is at start (its
@@ -81,7 +84,50 @@ type Timeline struct {
 func (tl *Timeline) Reset(start uint32) {
 	tl.first, tl.confirmed, tl.gametic = start, start, start
 	tl.snap = Snapshot{}
+	tl.waitLoad, tl.load, tl.saves = false, nil, tl.saves[:0]
 	clear(tl.ring)
+}
+
+// ResetToLoad starts the timeline over at tic start for a copy whose game
+// must first load the state before start: nothing runs until Load gives it.
+func (tl *Timeline) ResetToLoad(start uint32) {
+	tl.Reset(start)
+	tl.waitLoad = true
+}
+
+// Loading reports whether the timeline waits for a snapshot to load.
+func (tl *Timeline) Loading() bool { return tl.waitLoad }
+
+// Load gives the snapshot a ResetToLoad timeline waits for: the next
+// requests load it, then run the tics after it. It reports false for a
+// snapshot of another tic, or when none is awaited.
+func (tl *Timeline) Load(s Snapshot) bool {
+	if !tl.waitLoad || s.Tic != tl.gametic || s.State == nil {
+		return false
+	}
+	tl.load = &s
+	return true
+}
+
+// SaveBefore asks for the game's state before tic: a RequestSave comes
+// when the game gets there. It reports false when the game is past it.
+func (tl *Timeline) SaveBefore(tic uint32) bool {
+	if int32(tic-tl.gametic) < 0 {
+		return false
+	}
+	tl.saves = append(tl.saves, tic)
+	return true
+}
+
+// saveDue takes a pending save of the state before tic, if any.
+func (tl *Timeline) saveDue(tic uint32) bool {
+	for i, t := range tl.saves {
+		if t == tic {
+			tl.saves = append(tl.saves[:i], tl.saves[i+1:]...)
+			return true
+		}
+	}
+	return false
 }
 
 func (tl *Timeline) keep() int {
@@ -162,16 +208,34 @@ func (tl *Timeline) trim() {
 // before tic limit, at most n of them; nil when there is none. The
 // requests are valid until the next call. The caller runs each, in order,
 // then tells the timeline with Ran.
+//
+// A copy waiting for a snapshot gets a RequestLoad first, once Load gave
+// one; a save asked with SaveBefore comes as a RequestSave once the game
+// has run every tic before it.
 func (tl *Timeline) Requests(limit uint32, n int) []Request {
 	tl.reqs = tl.reqs[:0]
-	if int32(limit-tl.gametic) <= 0 {
-		return nil
+	if tl.waitLoad {
+		if tl.load == nil {
+			return nil
+		}
+		tl.reqs = append(tl.reqs, Request{Kind: RequestLoad, Tic: tl.load.Tic, State: tl.load.State})
+		tl.waitLoad, tl.load = false, nil
 	}
 	if int32(limit-tl.confirmed) > 0 {
 		limit = tl.confirmed
 	}
-	for t := tl.gametic; t != limit && len(tl.reqs) < n; t++ {
+	t := tl.gametic
+	for ; len(tl.reqs) < n; t++ {
+		if tl.saveDue(t) {
+			tl.reqs = append(tl.reqs, Request{Kind: RequestSave, Tic: t})
+		}
+		if int32(limit-t) <= 0 {
+			break
+		}
 		tl.reqs = append(tl.reqs, Request{Kind: RequestAdvance, Tic: t, Confirmed: tl.Tic(t)})
+	}
+	if len(tl.reqs) == 0 {
+		return nil
 	}
 	return tl.reqs
 }

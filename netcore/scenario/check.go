@@ -44,11 +44,20 @@ func (s *Scenario) CheckCommands() (Checked, error) {
 		return c, fmt.Errorf("commands are checked with ticdup 1 only, not %d", d)
 	}
 	extended := s.Server.Extended()
-	builders := map[int]*Peer{}
+	builders := map[int][]*Peer{}
 	for _, p := range s.Peers {
 		if pl := p.Client.Player(); pl >= 0 {
-			builders[pl] = p
+			builders[pl] = append(builders[pl], p)
 		}
+	}
+	// builder is the peer that built player pl's command for tic, if any.
+	builder := func(pl int, tic uint32) *Peer {
+		for _, b := range builders[pl] {
+			if b.Game.Built(tic).OK {
+				return b
+			}
+		}
+		return nil
 	}
 	for _, r := range s.records {
 		if !extended && r.Received != r.Players {
@@ -96,17 +105,13 @@ func (s *Scenario) CheckCommands() (Checked, error) {
 					}
 					c.Substituted++
 				} else {
-					b := builders[pl]
+					b := builder(pl, tic)
 					if b == nil {
-						return c, fmt.Errorf("peer %d ran tic %d with a command for player %d, whom no peer plays", p.Index, tic, pl)
-					}
-					built := b.Game.Built(tic)
-					if !built.OK {
 						return c, fmt.Errorf("peer %d ran tic %d with a command for player %d, who never built one for it",
 							p.Index, tic, pl)
 					}
-					want = built.Cmd
-					want.Consistency = consistency(b.Game, tic)
+					want = b.Game.Built(tic).Cmd
+					want.Consistency = consistency(b.Game, b.Client.Player(), tic)
 				}
 				if got != want {
 					return c, fmt.Errorf("peer %d ran tic %d with player %d's command %+v, want %+v (substituted: %v)",
@@ -120,18 +125,18 @@ func (s *Scenario) CheckCommands() (Checked, error) {
 }
 
 // consistency is the byte the engine adds to a command it builds for tic:
-// the low byte of its game's checksum before it ran tic - BackupTics (the
-// reference's consistancy[][], spec §11.4); zero for the first BackupTics
-// tics.
-func consistency(g *testgame.Game, tic uint32) uint8 {
-	switch {
-	case tic < netcore.BackupTics:
-		return 0
-	case tic == netcore.BackupTics:
-		return uint8(testgame.InitialChecksum & 0xff)
-	default:
-		return uint8(g.Sums()[tic-netcore.BackupTics-1])
+// what it recorded for its player when it last ran a tic BackupTics (or a
+// multiple of it) before, with its player in the game: the low byte of its
+// game's checksum before that tic (the reference's consistancy[][], spec
+// §11.4); zero if it never did.
+func consistency(g *testgame.Game, player int, tic uint32) uint8 {
+	ran := g.Ran()
+	for t := int64(tic) - netcore.BackupTics; t >= 0; t -= netcore.BackupTics {
+		if t < int64(len(ran)) && ran[t].OK && ran[t].InGame&(1<<player) != 0 {
+			return uint8(ran[t].Before)
+		}
 	}
+	return 0
 }
 
 // record returns the server's record of tic.

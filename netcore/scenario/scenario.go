@@ -36,6 +36,9 @@ type Options struct {
 	// Quiet games record no checksums, commands or tic records (for
 	// benchmarks); they cannot be checked.
 	Quiet bool
+	// StateBytes is the size of each game's world (testgame.NewSized):
+	// what a snapshot carries. Default testgame.DefaultWorldBytes.
+	StateBytes int
 }
 
 // Peer is one copy of the game.
@@ -71,6 +74,7 @@ type Scenario struct {
 	serverDown bool
 	numPlayers int
 	quiet      bool
+	opts       Options
 	records    []netcore.TicRecord // the server's, by tic
 }
 
@@ -106,35 +110,56 @@ func New(o Options) *Scenario {
 	srvEnd, cliEnd := netcore.NewLoopback(ServerUID)
 	s.Server = netcore.NewServer(o.Server, &netcore.HostTransport{Channel: s.hostFrame, Local: srvEnd})
 
-	settings := wire.Settings{TicDup: 1, ExtraTics: 1, Deathmatch: 1, Episode: 1, Map: 1, Skill: 3,
-		GameVersion: 4, NewSync: true, LoadGame: -1}
-	mk := func(i int, tr netcore.Transport, drone bool) *Peer {
-		g := testgame.New(o.Seed*1000 + uint64(i))
-		if o.Quiet {
-			g.Quiet = true
-		}
-		protos := o.Protocols[i]
-		if o.Strict {
-			protos = []string{wire.ProtocolChocolate}
-		}
-		cfg := netcore.ClientConfig{Name: fmt.Sprintf("player%d", i), Drone: drone, Profile: o.Profile,
-			Settings: settings, Protocols: protos}
-		p := &Peer{Index: i, Game: g, ClockRate: 1}
-		p.Client = netcore.NewClient(cfg, tr, ServerUID, g, 0)
-		return p
+	if o.StateBytes == 0 {
+		o.StateBytes = testgame.DefaultWorldBytes
 	}
-	host := mk(0, cliEnd, false)
+	s.opts = o
+	// The host's client hands its snapshots to the server in the same
+	// process: nothing to pace.
+	host := s.newPeer(0, cliEnd, false, netcore.TransferConfig{RateBytesPerSec: 1 << 40, BurstBytes: 1 << 30,
+		MaxInFlightBytes: 1 << 30, ChunkBytes: wire.MaxTransferChunkSize})
 	host.UID = netcore.LocalClientAddr
 	s.Peers = append(s.Peers, host)
 	for i := 1; i < o.Players+o.Drones; i++ {
 		nd := n.AddNode()
 		uid := netcore.Addr(0x1000 + i)
 		ft := simnet.NewFrameTransport(nd, uid)
-		p := mk(i, ft, i >= o.Players)
+		p := s.newPeer(i, ft, i >= o.Players, netcore.TransferConfig{})
 		p.Node, p.UID, p.Frame = nd, uid, ft
 		s.Peers = append(s.Peers, p)
 	}
 	return s
+}
+
+// settings are what the host's client asks for as controller.
+var settings = wire.Settings{TicDup: 1, ExtraTics: 1, Deathmatch: 1, Episode: 1, Map: 1, Skill: 3,
+	GameVersion: 4, NewSync: true, LoadGame: -1}
+
+// newPeer makes peer i's game and client.
+func (s *Scenario) newPeer(i int, tr netcore.Transport, drone bool, xfer netcore.TransferConfig) *Peer {
+	o := s.opts
+	g := testgame.NewSized(o.Seed*1000+uint64(i), o.StateBytes)
+	g.Quiet = o.Quiet
+	protos := o.Protocols[i]
+	if o.Strict {
+		protos = []string{wire.ProtocolChocolate}
+	}
+	cfg := netcore.ClientConfig{Name: fmt.Sprintf("player%d", i), Drone: drone, Profile: o.Profile,
+		Settings: settings, Protocols: protos, Transfer: xfer}
+	return &Peer{Index: i, Game: g, ClockRate: 1, Client: netcore.NewClient(cfg, tr, ServerUID, g, s.Now())}
+}
+
+// Join opens a new copy of the game on its own node now, as a tab opened
+// while the game runs; it connects on its next step.
+func (s *Scenario) Join() *Peer {
+	i := len(s.Peers)
+	nd := s.Net.AddNode()
+	uid := netcore.Addr(0x1000 + i)
+	ft := simnet.NewFrameTransport(nd, uid)
+	p := s.newPeer(i, ft, false, netcore.TransferConfig{})
+	p.Node, p.UID, p.Frame = nd, uid, ft
+	s.Peers = append(s.Peers, p)
+	return p
 }
 
 // Now is the virtual time.

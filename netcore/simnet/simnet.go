@@ -8,6 +8,12 @@
 // moves only when the test calls AdvanceTo, and every random choice comes
 // from the seed, so a run is reproducible and ten minutes of play take well
 // under a second.
+//
+// A node's uplink can have a bandwidth (SetBandwidth, SetDefaultBandwidth):
+// its frames then queue behind each other, each occupying the uplink for
+// its length divided by the rate, before a link's latency applies. Without
+// one (the default) a frame takes no time to send, and a run is exactly
+// what it was before bandwidths existed.
 package simnet
 
 import (
@@ -43,7 +49,10 @@ type Network struct {
 	pending eventHeap
 	seq     uint64
 	free    []*buffer
-	Stats   Stats
+	// defBandwidth is the uplink rate of a node without its own, in bytes
+	// per second; 0 is unlimited.
+	defBandwidth int64
+	Stats        Stats
 }
 
 // New returns an empty network whose links all behave as def until set.
@@ -138,6 +147,16 @@ func (n *Network) AdvanceTo(t int64) {
 	}
 }
 
+// SetDefaultBandwidth sets the uplink rate, in bytes per second, of every
+// node that has none of its own; 0 (the default) is unlimited.
+func (n *Network) SetDefaultBandwidth(bytesPerSec int64) { n.defBandwidth = max(bytesPerSec, 0) }
+
+// SetBandwidth sets nd's uplink rate in bytes per second: a frame of b bytes
+// occupies the uplink b/rate seconds, after the frames sent before it. 0
+// gives nd the network's default again; a negative rate makes nd's uplink
+// unlimited whatever the default.
+func (n *Network) SetBandwidth(nd *Node, bytesPerSec int64) { nd.bandwidth = bytesPerSec }
+
 // Node is one peer's attachment to the channel.
 type Node struct {
 	net     *Network
@@ -146,6 +165,48 @@ type Node struct {
 	inbox   []*buffer
 	head    int
 	current *buffer
+	// bandwidth is the uplink rate in bytes per second: 0 takes the
+	// network's default, negative is unlimited.
+	bandwidth int64
+	// linkFreeUS is when the uplink has sent every frame queued so far, in
+	// microseconds of virtual time.
+	linkFreeUS int64
+}
+
+// rate is nd's uplink rate in bytes per second; 0 is unlimited.
+func (nd *Node) rate() int64 {
+	switch {
+	case nd.bandwidth > 0:
+		return nd.bandwidth
+	case nd.bandwidth < 0:
+		return 0
+	}
+	return nd.net.defBandwidth
+}
+
+// QueueDelayMS is how long a frame sent now would wait behind the frames
+// queued on nd's uplink before its first byte goes (0 when the uplink is
+// idle or unlimited), rounded up to a whole millisecond.
+func (nd *Node) QueueDelayMS() int64 {
+	wait := nd.linkFreeUS - nd.net.now*1000
+	if wait <= 0 {
+		return 0
+	}
+	return (wait + 999) / 1000
+}
+
+// transmit queues a frame of size bytes on nd's uplink and returns when its
+// last byte has left, to the nearest millisecond (the clock's resolution: a
+// frame that takes a few microseconds on an idle uplink leaves when it was
+// sent). An unlimited uplink sends at once.
+func (nd *Node) transmit(size int) int64 {
+	rate := nd.rate()
+	if rate == 0 {
+		return nd.net.now
+	}
+	start := max(nd.linkFreeUS, nd.net.now*1000)
+	nd.linkFreeUS = start + (int64(size)*1_000_000+rate-1)/rate
+	return (nd.linkFreeUS + 500) / 1000
 }
 
 // SetSilent makes a node go silent (true) or come back (false). A silent
@@ -165,6 +226,10 @@ func (nd *Node) Broadcast(frame []byte) {
 	n.Stats.Frames++
 	n.Stats.Bytes += int64(len(frame))
 	buf := n.get(frame)
+	sent := n.now // when the frame has left the sender's uplink
+	if !nd.silent {
+		sent = nd.transmit(len(frame))
+	}
 	for _, to := range n.nodes {
 		if to == nd {
 			continue
@@ -179,7 +244,7 @@ func (nd *Node) Broadcast(frame []byte) {
 				n.Stats.Lost++
 				continue
 			}
-			at := n.now + l.LatencyMS
+			at := sent + l.LatencyMS
 			if l.JitterMS > 0 {
 				at += n.rng.Int64N(l.JitterMS + 1)
 			}

@@ -44,8 +44,9 @@ type Built struct {
 // Ran is what RunTic was given for a tic.
 type Ran struct {
 	Cmds   [netcore.MaxPlayers]netcore.TicCmd
-	InGame uint8 // bit p: player p was in the game
-	OK     bool  // the tic ran
+	InGame uint8  // bit p: player p was in the game
+	Before uint32 // the checksum before the tic
+	OK     bool   // the tic ran
 }
 
 type player struct {
@@ -126,7 +127,7 @@ func (g *Game) mix(v uint32) { g.hash = (g.hash ^ v) * 16777619 }
 func (g *Game) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, ingame *[netcore.MaxPlayers]bool) {
 	if !g.Quiet {
 		g.ran = grow(g.ran, tic)
-		r := Ran{Cmds: *cmds, OK: true}
+		r := Ran{Cmds: *cmds, Before: g.hash, OK: true}
 		for p, in := range ingame {
 			if in {
 				r.InGame |= 1 << p

@@ -54,6 +54,18 @@ func NewMessage(h Header, body []byte, dir Direction, lowres bool) (Message, err
 			return &ChecksumReport{}, nil
 		case TicnetKindMode:
 			return &ModeNotice{}, nil
+		case TicnetKindJoinStart:
+			return &JoinStart{}, nil
+		case TicnetKindSnapshotRequest:
+			return &SnapshotRequest{}, nil
+		case TicnetKindJoinReady:
+			return &JoinReady{}, nil
+		case TicnetKindTransferChunk:
+			return &TransferChunk{}, nil
+		case TicnetKindTransferAck:
+			return &TransferAck{}, nil
+		case TicnetKindTransferAbort:
+			return &TransferAbort{}, nil
 		}
 		return nil, &DecodeError{Type: "TICNET", Offset: h.Len(), Field: "kind", Reason: fmt.Sprintf("unknown kind %d", k)}
 	}

@@ -36,6 +36,9 @@ func TestNewMessagePicksTheLayoutByTypeReliabilityAndDirection(t *testing.T) {
 		{Header{Type: TypeTicnet}, []byte{TicnetKindTicSet}, ServerToClient, "*wire.TicSet"},
 		{Header{Type: TypeTicnet}, []byte{TicnetKindChecksum}, ClientToServer, "*wire.ChecksumReport"},
 		{Header{Type: TypeTicnet, Reliable: true}, []byte{TicnetKindMode}, ServerToClient, "*wire.ModeNotice"},
+		{Header{Type: TypeTicnet}, []byte{TicnetKindTransferChunk}, ServerToClient, "*wire.TransferChunk"},
+		{Header{Type: TypeTicnet}, []byte{TicnetKindTransferAck}, ClientToServer, "*wire.TransferAck"},
+		{Header{Type: TypeTicnet}, []byte{TicnetKindTransferAbort}, ClientToServer, "*wire.TransferAbort"},
 	} {
 		m, err := NewMessage(tc.h, tc.body, tc.dir, true)
 		if err != nil {
@@ -65,7 +68,7 @@ func TestNewMessageRefusesUnknownTypesAndTicnetKinds(t *testing.T) {
 		{[]byte{0x7f, 0xff, 1, 2}, 0, "type"},
 		{[]byte{0x00, 0x70}, 2, "kind"},
 		{[]byte{0x80, 0x70, 0x01}, 3, "kind"},
-		{[]byte{0x00, 0x70, 0x09, 0, 0}, 2, "kind"},
+		{[]byte{0x00, 0x70, 0xff, 0, 0}, 2, "kind"},
 	} {
 		_, _, err := DecodePacket(tc.pkt, ServerToClient, false)
 		de := decodeError(t, err, len(tc.pkt))

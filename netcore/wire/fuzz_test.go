@@ -130,6 +130,14 @@ func checkBounds(t *testing.T, m Message, n int) {
 		if len(v.Sums) > n/4 || len(v.Sums) > MaxChecksums {
 			bad("sums", len(v.Sums), n/4)
 		}
+	case *TransferChunk:
+		if len(v.Data) > n-TransferChunkHeaderLen || len(v.Data) > MaxTransferChunkSize {
+			bad("data bytes", len(v.Data), n-TransferChunkHeaderLen)
+		}
+	case *TransferAck:
+		if len(v.Bitmap) > n-10 || len(v.Bitmap) > MaxTransferAckBitmap {
+			bad("bitmap bytes", len(v.Bitmap), n-10)
+		}
 	case *GameStart:
 		if v.Settings.NumPlayers > MaxPlayers {
 			bad("players", int(v.Settings.NumPlayers), MaxPlayers)
@@ -200,6 +208,9 @@ func FuzzLaunch(f *testing.F)         { fuzzBody(f, func() Message { return &Lau
 func FuzzEmpty(f *testing.F)          { fuzzBody(f, func() Message { return &Empty{Kind: TypeKeepalive} }) }
 func FuzzChecksumReport(f *testing.F) { fuzzBody(f, func() Message { return &ChecksumReport{} }) }
 func FuzzModeNotice(f *testing.F)     { fuzzBody(f, func() Message { return &ModeNotice{} }) }
+func FuzzTransferChunk(f *testing.F)  { fuzzBody(f, func() Message { return &TransferChunk{} }) }
+func FuzzTransferAck(f *testing.F)    { fuzzBody(f, func() Message { return &TransferAck{} }) }
+func FuzzTransferAbort(f *testing.F)  { fuzzBody(f, func() Message { return &TransferAbort{} }) }
 
 func FuzzClientGameData(f *testing.F) {
 	fuzzBodyLowres(f, func(lowres bool) Message { return &ClientGameData{LowResTurn: lowres} })
@@ -217,13 +228,13 @@ func FuzzTicSet(f *testing.F) {
 // fully replace.
 func reusable(lowres bool) []Message {
 	return []Message{&ClientGameData{LowResTurn: lowres}, &ServerGameData{LowResTurn: lowres}, &TicSet{LowResTurn: lowres},
-		&WaitingData{}, &SYN{}, &QueryResponse{}, &ChecksumReport{}, &GameStart{}}
+		&WaitingData{}, &SYN{}, &QueryResponse{}, &ChecksumReport{}, &GameStart{}, &TransferChunk{}, &TransferAck{}}
 }
 
 // FuzzDecodeIntoAUsedValueLeavesNothingStale decodes body a, then body b,
 // into one value: that must equal decoding b into a fresh value. GAMEDATA
-// both ways and TicSet are the hot paths that reuse their values; the other
-// types with lists are checked too.
+// both ways, TicSet and the transfer's chunk and ack are the hot paths that
+// reuse their values; the other types with lists are checked too.
 func FuzzDecodeIntoAUsedValueLeavesNothingStale(f *testing.F) {
 	var bodies [][]byte
 	for _, m := range reusable(false) {

@@ -33,8 +33,19 @@ type GameStart struct {
 func (*GameStart) Type() Type { return TypeGameStart }
 
 func (m *GameStart) AppendBody(dst []byte) []byte {
-	s := &m.Settings
 	w := Writer{Buf: dst}
+	appendSettings(&w, &m.Settings)
+	return w.Buf
+}
+
+func (m *GameStart) DecodeBody(body []byte) error {
+	r := NewReader(body, 0)
+	readSettings(&r, &m.Settings)
+	return bodyErr(&r, TypeGameStart)
+}
+
+// appendSettings writes net_gamesettings_t.
+func appendSettings(w *Writer, s *Settings) {
 	w.U8(s.TicDup)
 	w.U8(s.ExtraTics)
 	w.U8(s.Deathmatch)
@@ -54,12 +65,10 @@ func (m *GameStart) AppendBody(dst []byte) []byte {
 	w.U8(uint8(n))
 	w.S8(s.ConsolePlayer)
 	w.Bytes(s.PlayerClasses[:n])
-	return w.Buf
 }
 
-func (m *GameStart) DecodeBody(body []byte) error {
-	s := &m.Settings
-	r := NewReader(body, 0)
+// readSettings reads net_gamesettings_t.
+func readSettings(r *Reader, s *Settings) {
 	s.TicDup = r.U8("ticdup")
 	s.ExtraTics = r.U8("extratics")
 	s.Deathmatch = r.U8("deathmatch")
@@ -84,5 +93,4 @@ func (m *GameStart) DecodeBody(body []byte) error {
 	} else {
 		r.Bytes(s.PlayerClasses[:s.NumPlayers], "player_classes")
 	}
-	return bodyErr(&r, TypeGameStart)
 }

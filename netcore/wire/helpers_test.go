@@ -212,6 +212,38 @@ func (g gen) checksums() *ChecksumReport {
 	return m
 }
 
+// transferChunk is a chunk of a random stream: small sizes mostly, now and
+// then the largest chunk or the last chunk of a stream.
+func (g gen) transferChunk() *TransferChunk {
+	m := &TransferChunk{Stream: g.r.Uint32(), Total: 1 + uint32(g.r.IntN(5000)), ChunkSize: 1 + uint32(g.r.IntN(300))}
+	switch {
+	case g.oneIn(20):
+		m.ChunkSize = MaxTransferChunkSize
+	case g.oneIn(10):
+		m.Total = g.r.Uint32() | 1<<31
+	}
+	m.Index = uint32(g.r.IntN(int(min(m.Count(), 1<<20))))
+	if g.oneIn(4) {
+		m.Index = m.Count() - 1
+	}
+	for i := range m.Hash {
+		m.Hash[i] = g.u8()
+	}
+	m.Data = make([]byte, m.chunkLen())
+	for i := range m.Data {
+		m.Data[i] = g.u8()
+	}
+	return m
+}
+
+func (g gen) transferAck() *TransferAck {
+	m := &TransferAck{Stream: g.r.Uint32(), Base: g.r.Uint32()}
+	for range g.count(MaxTransferAckBitmap) {
+		m.Bitmap = append(m.Bitmap, g.u8())
+	}
+	return m
+}
+
 func (g gen) queryResponse() *QueryResponse {
 	m := &QueryResponse{Version: g.str(40), State: g.u8(), NumPlayers: g.u8(), MaxPlayers: g.u8(),
 		GameMode: g.u8(), GameMission: g.u8(), Description: g.str(60), HasProtocols: g.bool()}
@@ -244,6 +276,9 @@ func (g gen) messages() []Message {
 		g.ticSet(lowres),
 		g.checksums(),
 		&ModeNotice{Extended: g.bool()},
+		g.transferChunk(),
+		g.transferAck(),
+		&TransferAbort{Stream: g.r.Uint32(), FromReceiver: g.bool(), Reason: TransferReason(g.u8())},
 	}
 	for _, k := range emptyKinds {
 		ms = append(ms, &Empty{Kind: k})

@@ -1,0 +1,177 @@
+package netcore
+
+import (
+	"fmt"
+
+	"github.com/ticnet/ticnet/netcore/wire"
+)
+
+// joinSide is a client's part in late join: as a joiner, the snapshot it
+// waits for and its progress; as a copy that holds the state, the streams
+// the server asked it for.
+type joinSide struct {
+	active  bool   // joining a game in progress: not in it yet
+	stream  uint32 // the snapshot's stream, from the server
+	start   uint32 // the snapshot's tic
+	loaded  bool
+	ready   bool // JoinReady sent
+	lastPct int64
+	saves   []pendingSave
+}
+
+// pendingSave is a snapshot the server asked for: the state before Tic, to
+// be streamed to the server as Stream.
+type pendingSave struct {
+	tic, stream uint32
+}
+
+// DefaultCatchUpTics is how far behind the game a joining copy may fall
+// while its snapshot arrives and it catches up: the tics it holds meanwhile
+// (about 120 bytes each with 8 players), a minute of play.
+const DefaultCatchUpTics = 60 * TicRate
+
+// ReasonCannotLoad ends a joining copy whose game cannot load a state.
+const ReasonCannotLoad = "the game cannot load a saved state, so it cannot join a game in progress"
+
+// onJoinStart takes the server's word that this copy joins the game in
+// progress.
+func (c *Client) onJoinStart(now int64, body []byte) error {
+	var m wire.JoinStart
+	if err := m.DecodeBody(body); err != nil {
+		return err
+	}
+	s := m.Settings
+	if c.state != ClientWaitingLaunch || c.protocol != wire.ProtocolTicnet ||
+		s.NumPlayers > MaxPlayers || int(s.ConsolePlayer) >= int(s.NumPlayers) || s.TicDup == 0 {
+		return errUnexpected{}
+	}
+	if _, ok := c.game.(Snapshotter); !ok {
+		c.conn.disconnect(now, ReasonCannotLoad)
+		c.finish(EventDisconnected, ReasonCannotLoad)
+		return nil
+	}
+	c.settings = s
+	c.player = int(s.ConsolePlayer)
+	c.extended = true
+	c.state = ClientInGame
+	c.inSet.LowResTurn = s.LowResTurn
+	c.outGD.LowResTurn = s.LowResTurn
+	c.startGame(now)
+	c.recv.start, c.recv.recvtic = m.Start, m.Start
+	for t := range c.recv.win {
+		c.recv.win[t].seq = m.Start + uint32(t) // slots of the window from Start on
+	}
+	for p := range MaxPlayers {
+		c.recv.base[p] = TicCmd{}
+		if m.Base.Has(p) {
+			c.recv.base[p] = wire.Patch(&TicCmd{}, &m.Base.Cmds[p])
+		}
+	}
+	c.send.maketic = m.Start
+	c.loop.tl.MaxTics = BackupTics + c.cfg.CatchUpTics
+	c.loop.tl.ResetToLoad(m.Start)
+	c.join = joinSide{active: true, stream: m.Stream, start: m.Start, lastPct: -1}
+	c.emit(Event{Kind: EventGameStarted, Player: c.player, Protocol: c.protocol, Tic: m.Start})
+	return nil
+}
+
+// onSnapshotRequest takes the server's request for the state before a tic.
+func (c *Client) onSnapshotRequest(now int64, body []byte) error {
+	var m wire.SnapshotRequest
+	if err := m.DecodeBody(body); err != nil {
+		return err
+	}
+	if c.state != ClientInGame || !c.extended || c.join.active {
+		return errUnexpected{}
+	}
+	if _, ok := c.game.(Snapshotter); !ok || !c.loop.tl.SaveBefore(m.Tic) {
+		c.xfer.Refuse(now, c.server, m.Stream, wire.TransferReasonNoSnapshot)
+		return nil
+	}
+	c.join.saves = append(c.join.saves, pendingSave{tic: m.Tic, stream: m.Stream})
+	return nil
+}
+
+// save runs a RequestSave: the state goes to the server as the stream it
+// asked for.
+func (c *Client) save(tic uint32) {
+	for i, ps := range c.join.saves {
+		if ps.tic != tic {
+			continue
+		}
+		c.join.saves = append(c.join.saves[:i], c.join.saves[i+1:]...)
+		state := c.game.(Snapshotter).SaveState()
+		if err := c.xfer.Send(c.nowMS, c.server, ps.stream, state); err != nil {
+			c.xfer.Refuse(c.nowMS, c.server, ps.stream, wire.TransferReasonNoSnapshot)
+		}
+		return
+	}
+}
+
+// load runs a RequestLoad.
+func (c *Client) load(tic uint32, state []byte) {
+	if err := c.game.(Snapshotter).LoadState(state); err != nil {
+		reason := fmt.Sprintf("the game could not load the state of tic %d: %v", tic, err)
+		c.conn.disconnect(c.nowMS, reason)
+		c.finish(EventDisconnected, reason)
+		return
+	}
+	c.join.loaded = true
+	c.loop.started = false // who is in the game: from the first tic run
+	c.loop.firstRun = tic
+}
+
+// onTransfer handles the end of a stream.
+func (c *Client) onTransfer(ev TransferEvent) {
+	if !c.join.active || ev.Outgoing || ev.Stream != c.join.stream {
+		return
+	}
+	switch ev.Kind {
+	case TransferReceived:
+		c.loop.tl.Load(Snapshot{Tic: c.join.start, State: ev.Data})
+	case TransferDropped:
+		reason := fmt.Sprintf("the game state did not arrive (%v)", ev.Reason)
+		c.conn.disconnect(c.nowMS, reason)
+		c.finish(EventDisconnected, reason)
+	}
+}
+
+// joinProgress reports a joiner's progress, and says it is ready once it
+// has run every tic it holds: it enters the game at the next tic the
+// server sends, and builds commands from the next it receives.
+func (c *Client) joinProgress(now int64) {
+	j := &c.join
+	if !j.active {
+		return
+	}
+	if !j.loaded {
+		if got, total, ok := c.xfer.ReceiveProgress(c.server, j.stream); ok && total > 0 {
+			c.catchUp(int64(got), int64(total), "bytes")
+		}
+		return
+	}
+	tl := &c.loop.tl
+	behind := int64(tl.Confirmed() - tl.GameTic())
+	c.catchUp(int64(tl.GameTic()-j.start), int64(tl.GameTic()-j.start)+behind, "tics")
+	if behind > 0 || j.ready {
+		return
+	}
+	j.ready, j.active = true, false
+	c.conn.sendReliable(&wire.JoinReady{Tic: tl.GameTic()})
+	c.send.maketic = c.recv.recvtic
+	c.send.firstMS = now
+	c.send.lastClock = c.clockTic(now) - 1
+}
+
+// catchUp emits progress when it moved by a percent or more.
+func (c *Client) catchUp(done, total int64, unit string) {
+	pct := 100 * done / max(total, 1)
+	if unit == "tics" {
+		pct += 1000 // a new phase
+	}
+	if pct == c.join.lastPct {
+		return
+	}
+	c.join.lastPct = pct
+	c.emit(Event{Kind: EventCatchUp, Player: c.player, Tic: c.join.start, Done: done, Total: total, Unit: unit})
+}

@@ -1,0 +1,170 @@
+package netcore
+
+import (
+	"github.com/ticnet/ticnet/netcore/wire"
+)
+
+// Late join, under the extension protocol: a copy that connects while the
+// game runs gets a free player number (or a spectator's place when the game
+// is full), is told the tic C it starts from, and receives the game state
+// before C. The state comes from a copy that has it: the server asks one
+// of its clients (its own, in a browser, where it runs beside a player) to
+// save the state before C and stream it to the server, which streams it on
+// to the joiner. The joiner runs the tics from C that it hears meanwhile,
+// says when it has caught up, and enters the game at the next tic the
+// server sends: every copy sees it enter at that tic, in the tic's
+// in-game bits.
+
+// joiner is the server's state of a client that joined mid-game and is not
+// in the game yet.
+type joiner struct {
+	start  uint32 // C: the snapshot is the state before it
+	stream uint32 // the snapshot's stream, from the source and to the joiner
+	source Addr   // the client asked for the snapshot
+	sent   bool   // the snapshot is on its way to the joiner
+}
+
+// ReasonNoSnapshot is why a joiner is sent away when no copy can give it
+// the game state.
+const ReasonNoSnapshot = "no copy can send the game state"
+
+// admitLate takes a copy that connects to a running extension game. It
+// returns false when the copy cannot join (the caller then refuses it as
+// the reference does).
+func (s *Server) admitLate(now int64, from Addr, m *wire.SYN, proto string) bool {
+	if proto != wire.ProtocolTicnet || !s.extended || !s.ext.started {
+		return false
+	}
+	source := s.snapshotSource()
+	if source == nil {
+		return false
+	}
+	taken := [MaxPlayers]bool{}
+	clients := 0
+	for _, sc := range s.slots {
+		if sc.connected() {
+			clients++
+			if sc.player >= 0 {
+				taken[sc.player] = true
+			}
+		}
+	}
+	player := -1
+	if !m.Connect.Drone {
+		for p := range s.maxPlayers() {
+			if !taken[p] {
+				player = p
+				break
+			}
+		}
+	}
+	if clients >= wire.MaxNodes {
+		return false
+	}
+	sc := s.newSlot(now, from, m, proto)
+	if sc == nil {
+		return false
+	}
+	sc.player = player
+	if player < 0 {
+		sc.data.Drone = true // a spectator: the game is full
+	}
+	x := &s.ext
+	s.nextStream++
+	sc.join = &joiner{start: x.sendSeq, stream: s.nextStream, source: source.addr}
+	sc.acked, sc.sendSeq, sc.stuckAck = x.sendSeq, x.sendSeq, x.sendSeq
+	sc.lastGameDataMS = now
+	st := s.settings
+	st.ConsolePlayer = int8(player)
+	st.NumPlayers = max(st.NumPlayers, uint8(player+1))
+	js := wire.JoinStart{Settings: st, Start: x.sendSeq, Stream: s.nextStream}
+	if x.sendSeq > 0 {
+		// The diffs of tic C are against the commands of the tic before.
+		prev := &x.history[(x.sendSeq-1)%BackupTics].tic
+		js.Base.InGame = prev.InGame
+		for p := range MaxPlayers {
+			if prev.Has(p) {
+				js.Base.Cmds[p] = wire.Diff(&TicCmd{}, &x.auth[p])
+			}
+		}
+	}
+	sc.conn.sendReliable(&js)
+	source.conn.sendReliable(&wire.SnapshotRequest{Tic: x.sendSeq, Stream: s.nextStream})
+	s.xfer.AcceptFrom(source.addr)
+	s.emit(Event{Kind: EventPlayerJoined, Player: player, Addr: from, Name: sc.name, Protocol: proto, Tic: x.sendSeq})
+	return true
+}
+
+// snapshotSource picks the client to ask for the game state: the server's
+// own (no traffic on the channel), else the longest connected player.
+func (s *Server) snapshotSource() *serverClient {
+	var best *serverClient
+	for _, sc := range s.slots {
+		if !sc.connected() || !sc.inGame || sc.join != nil {
+			continue
+		}
+		if sc.addr == LocalClientAddr {
+			return sc
+		}
+		if best == nil || sc.connectMS < best.connectMS {
+			best = sc
+		}
+	}
+	return best
+}
+
+// onTransfer handles the end of a stream.
+func (s *Server) onTransfer(now int64, ev TransferEvent) {
+	for _, sc := range s.slots {
+		j := sc.joining()
+		if j == nil || j.stream != ev.Stream {
+			continue
+		}
+		switch {
+		case ev.Kind == TransferReceived && !ev.Outgoing && ev.Peer == j.source && !j.sent:
+			if err := s.xfer.Send(now, sc.addr, j.stream, ev.Data); err != nil {
+				sc.conn.disconnect(now, ReasonNoSnapshot)
+				return
+			}
+			j.sent = true
+		case ev.Kind == TransferDropped:
+			s.stats.Unexpected++
+			sc.conn.disconnect(now, ReasonNoSnapshot)
+		}
+		return
+	}
+}
+
+// onJoinReady puts a joiner that has caught up in the game, from the next
+// tic sent.
+func (s *Server) onJoinReady(now int64, sc *serverClient, body []byte) error {
+	var m wire.JoinReady
+	if err := m.DecodeBody(body); err != nil {
+		return err
+	}
+	if sc.joining() == nil || s.state != ServerInGame {
+		return errUnexpected{}
+	}
+	sc.join = nil
+	sc.inGame = true
+	sc.lastGameDataMS = now
+	x := &s.ext
+	if p := sc.player; p >= 0 {
+		x.auth[p] = TicCmd{}
+		x.lagging[p] = true // not waited for until its commands come
+		x.measuredTic[p] = x.sendSeq
+		x.desynced[p] = false
+		for t := range s.recvWin {
+			s.recvWin[t][p] = recvCmd{}
+		}
+	}
+	s.emit(Event{Kind: EventPlayerEntered, Player: sc.player, Addr: sc.addr, Name: sc.name, Tic: x.sendSeq})
+	return nil
+}
+
+func (sc *serverClient) joining() *joiner {
+	if sc.connected() {
+		return sc.join
+	}
+	return nil
+}

@@ -1,0 +1,246 @@
+package netcore
+
+import (
+	"crypto/sha256"
+	"hash"
+
+	"github.com/ticnet/ticnet/netcore/wire"
+)
+
+// inStream is a stream this end receives. Its buffer is allocated whole
+// when the first chunk arrives, whichever chunk that is (every chunk
+// carries the stream's length), and chunks are copied straight into place;
+// the buffer becomes the caller's when the stream completes.
+type inStream struct {
+	from       Addr
+	id         uint32
+	total      uint32
+	chunk      uint32
+	count      uint32
+	hash       [wire.TransferHashLen]byte
+	buf        []byte
+	have       bitset
+	got        uint32 // chunks held
+	gotBytes   int
+	base       uint32 // the first chunk missing
+	progressMS int64  // opened, or a chunk new to the stream
+	ackDue     bool   // a chunk arrived since the last ack
+	held       int64  // what the stream counts in BytesHeld
+
+	// The SHA-256 runs over the stream's contiguous prefix as it grows, so
+	// that the last chunk costs one chunk's hashing, not the whole stream's.
+	sum    hash.Hash
+	hashed int
+}
+
+// CancelReceive drops an incoming stream at once, frees its memory and
+// tells its sender why. It reports whether there was such a stream.
+func (t *Transfers) CancelReceive(now int64, from Addr, id uint32, reason wire.TransferReason) bool {
+	i := t.findIn(from, id)
+	if i < 0 {
+		return false
+	}
+	t.c.StreamsCancelled++
+	t.dropIn(now, i, reason)
+	return true
+}
+
+// ReceiveProgress is how many bytes of an incoming stream have arrived, of
+// how many: what a progress bar shows. ok is false for a stream not open.
+func (t *Transfers) ReceiveProgress(from Addr, id uint32) (received, total int, ok bool) {
+	i := t.findIn(from, id)
+	if i < 0 {
+		return 0, 0, false
+	}
+	s := t.in[i]
+	return s.gotBytes, int(s.total), true
+}
+
+func (t *Transfers) findIn(from Addr, id uint32) int {
+	for i, s := range t.in {
+		if s.from == from && s.id == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// sameStream reports whether a chunk describes the stream as its first
+// chunk did: a chunk that does not is of another stream under the same id.
+// A stream refused before any chunk came (total 0) matches every chunk.
+func sameStream(total, chunk uint32, hash *[wire.TransferHashLen]byte, m *wire.TransferChunk) bool {
+	return total == 0 || m.Total == total && m.ChunkSize == chunk && m.Hash == *hash
+}
+
+// onChunk takes a chunk: into its stream, opening the stream if it is new.
+func (t *Transfers) onChunk(now int64, from Addr, m *wire.TransferChunk) (TransferEvent, bool) {
+	if !t.accepts(from) {
+		t.c.Forged++
+		return TransferEvent{}, false
+	}
+	if i := t.findIn(from, m.Stream); i >= 0 {
+		s := t.in[i]
+		switch {
+		case !sameStream(s.total, s.chunk, &s.hash, m):
+			t.c.OutOfRange++
+		case s.have.has(m.Index):
+			t.c.Duplicates++
+			s.ackDue = true // the sender missed an ack
+		default:
+			return t.store(now, i, m)
+		}
+		return TransferEvent{}, false
+	}
+	if e := t.closedIn.find(from, m.Stream); e != nil {
+		switch {
+		case !sameStream(e.total, e.chunk, &e.hash, m):
+			t.c.OutOfRange++
+			return TransferEvent{}, false
+		case e.completed:
+			t.c.Duplicates++ // the sender missed the final ack
+		default:
+			t.c.Stale++ // the sender missed the abort
+		}
+		e.asked = true
+		return TransferEvent{}, false
+	}
+	count := m.Count()
+	need := int64(m.Total) + newBitsetBytes(count)
+	switch {
+	case int64(m.Total) > int64(t.cfg.MaxStreamBytes):
+		t.c.OutOfRange++
+		t.refuse(now, from, m, wire.TransferReasonTooLarge)
+		return TransferEvent{}, false
+	case len(t.in) >= t.cfg.MaxIncoming || t.held+need > t.cfg.MaxHeldBytes:
+		t.c.NoRoom++
+		t.refuse(now, from, m, wire.TransferReasonNoRoom)
+		return TransferEvent{}, false
+	}
+	s := &inStream{from: from, id: m.Stream, total: m.Total, chunk: m.ChunkSize, count: count, hash: m.Hash,
+		buf: make([]byte, m.Total), have: newBitset(count), progressMS: now, held: need, sum: sha256.New()}
+	t.in = append(t.in, s)
+	t.held += need
+	t.c.PeakBytesHeld = max(t.c.PeakBytesHeld, t.held)
+	t.c.StreamsOpened++
+	return t.store(now, len(t.in)-1, m)
+}
+
+func newBitsetBytes(n uint32) int64 { return int64((uint64(n)+63)/64) * 8 }
+
+// refuse turns a new stream away and tells its sender why (once at the
+// next Pump; again when more of its chunks come, at most every
+// transferReplyMS).
+func (t *Transfers) refuse(now int64, from Addr, m *wire.TransferChunk, reason wire.TransferReason) {
+	t.c.StreamsRefused++
+	t.closedIn.add(closedStream{peer: from, stream: m.Stream, total: m.Total, chunk: m.ChunkSize, hash: m.Hash,
+		count: m.Count(), reason: reason, untilMS: now + 2*t.cfg.StallMS, copiesLeft: 1, nextMS: now})
+}
+
+// store copies a chunk new to stream i into place; the last one completes
+// the stream.
+func (t *Transfers) store(now int64, i int, m *wire.TransferChunk) (TransferEvent, bool) {
+	s := t.in[i]
+	copy(s.buf[m.Offset():], m.Data)
+	s.have.set(m.Index)
+	s.got++
+	s.gotBytes += len(m.Data)
+	s.progressMS = now
+	s.ackDue = true
+	t.c.ChunksReceived++
+	t.c.ChunkBytesReceived += int64(len(m.Data))
+	for s.base < s.count && s.have.has(s.base) {
+		s.base++
+	}
+	if end := int(min(uint64(s.base)*uint64(s.chunk), uint64(s.total))); end > s.hashed {
+		s.sum.Write(s.buf[s.hashed:end])
+		s.hashed = end
+	}
+	if s.got < s.count {
+		return TransferEvent{}, false
+	}
+	var sum [wire.TransferHashLen]byte
+	if s.sum.Sum(sum[:0]); sum != s.hash {
+		t.c.HashMismatches++
+		return t.dropIn(now, i, wire.TransferReasonHashMismatch), true
+	}
+	t.c.StreamsCompleted++
+	t.removeIn(now, i, true, 0, transferCopies)
+	return TransferEvent{Kind: TransferReceived, Peer: s.from, Stream: s.id, Data: s.buf}, true
+}
+
+// sendAcks acknowledges every stream that received a chunk since its last
+// ack: the first missing chunk, and a bitmap of the up to 512 after it.
+func (t *Transfers) sendAcks() {
+	for _, s := range t.in {
+		if !s.ackDue {
+			continue
+		}
+		s.ackDue = false
+		a := &t.ack
+		a.Stream, a.Base, a.Bitmap = s.id, s.base, a.Bitmap[:0]
+		span := min(uint64(s.count)-uint64(s.base), 8*wire.MaxTransferAckBitmap+1)
+		last := 0 // bytes of bitmap up to the last set bit
+		for d := uint64(1); d < span; d++ {
+			k := int((d - 1) / 8)
+			if k == len(a.Bitmap) {
+				a.Bitmap = append(a.Bitmap, 0)
+			}
+			if s.have.has(s.base + uint32(d)) {
+				a.Bitmap[k] |= 1 << ((d - 1) % 8)
+				last = k + 1
+			}
+		}
+		a.Bitmap = a.Bitmap[:last]
+		t.send(s.from, a)
+		t.c.AcksSent++
+	}
+}
+
+// onAbortIn ends an incoming stream its sender aborted. An abort from an
+// accepted peer about a stream not begun says the stream will not come
+// (Refuse): it is reported dropped, and remembered so that no chunk of it
+// opens it later.
+func (t *Transfers) onAbortIn(now int64, from Addr, m *wire.TransferAbort) (TransferEvent, bool) {
+	if !t.accepts(from) {
+		t.c.Forged++
+		return TransferEvent{}, false
+	}
+	ev := TransferEvent{Kind: TransferDropped, Peer: from, Stream: m.Stream, Reason: m.Reason, ByPeer: true}
+	i := t.findIn(from, m.Stream)
+	switch {
+	case i >= 0:
+		t.removeIn(now, i, false, m.Reason, 0)
+	case t.closedIn.find(from, m.Stream) != nil:
+		t.c.Stale++
+		return TransferEvent{}, false
+	default:
+		t.closedIn.add(closedStream{peer: from, stream: m.Stream, reason: m.Reason, untilMS: now + 2*t.cfg.StallMS})
+	}
+	t.c.StreamsAborted++
+	return ev, true
+}
+
+// dropIn ends incoming stream i for reason, frees it and tells its sender.
+func (t *Transfers) dropIn(now int64, i int, reason wire.TransferReason) TransferEvent {
+	s := t.in[i]
+	t.sendAbort(s.from, s.id, true, reason)
+	t.removeIn(now, i, false, reason, transferCopies-1)
+	return TransferEvent{Kind: TransferDropped, Peer: s.from, Stream: s.id, Reason: reason}
+}
+
+// removeIn forgets incoming stream i, remembering how it ended, with
+// copies answers (final acks or aborts) still to send: a completed
+// stream's first at the next Pump, a dropped stream's (whose first abort
+// has gone) after transferRepeatMS.
+func (t *Transfers) removeIn(now int64, i int, completed bool, reason wire.TransferReason, copies int) {
+	s := t.in[i]
+	next := now + transferRepeatMS
+	if completed {
+		next = now
+	}
+	t.closedIn.add(closedStream{peer: s.from, stream: s.id, total: s.total, chunk: s.chunk, hash: s.hash,
+		count: s.count, completed: completed, reason: reason, untilMS: now + 2*t.cfg.StallMS,
+		copiesLeft: copies, nextMS: next})
+	t.held -= s.held
+	t.in = deleteStream(t.in, i)
+}

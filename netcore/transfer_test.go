@@ -1,0 +1,759 @@
+package netcore
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"testing"
+
+	"github.com/ticnet/ticnet/netcore/wire"
+)
+
+// Unit tests of the bulk transfer over a hand-driven link: every packet is
+// seen, and can be lost, forged or replayed on purpose. Simulated channels
+// are in transfer_sim_test.go.
+
+// xferPacket is a packet one end sent.
+type xferPacket struct {
+	to  Addr
+	pkt []byte
+}
+
+// xferWire records what an end sends.
+type xferWire struct{ sent []xferPacket }
+
+func (w *xferWire) Send(to Addr, p []byte)     { w.sent = append(w.sent, xferPacket{to, bytes.Clone(p)}) }
+func (w *xferWire) Recv() (Addr, []byte, bool) { return 0, nil, false }
+func (w *xferWire) take() (ps []xferPacket)    { ps, w.sent = w.sent, nil; return ps }
+func (p xferPacket) body() []byte              { return p.pkt[2:] }
+func (p xferPacket) kind() uint8               { return p.pkt[2] }
+func (p xferPacket) chunk(t *testing.T) *wire.TransferChunk {
+	t.Helper()
+	var m wire.TransferChunk
+	if err := m.DecodeBody(p.body()); err != nil {
+		t.Fatal(err)
+	}
+	return &m
+}
+
+// xferEnd is one end of the hand-driven link.
+type xferEnd struct {
+	addr   Addr
+	w      *xferWire
+	x      *Transfers
+	events []TransferEvent
+}
+
+func newXferEnd(addr Addr, cfg TransferConfig) *xferEnd {
+	w := &xferWire{}
+	return &xferEnd{addr: addr, w: w, x: NewTransfers(cfg, w)}
+}
+
+func (e *xferEnd) handle(now int64, from Addr, body []byte) {
+	if ev, ok := e.x.Handle(now, from, body); ok {
+		e.events = append(e.events, ev)
+	}
+}
+
+// xferLink is a sender a (UID 1) and a receiver b (UID 2), and any other
+// ends a test adds; drop decides which packets are lost.
+type xferLink struct {
+	a, b *xferEnd
+	ends []*xferEnd
+	now  int64
+	drop func(from *xferEnd, p xferPacket) bool
+}
+
+func newXferLink(cfg TransferConfig) *xferLink {
+	l := &xferLink{a: newXferEnd(1, cfg), b: newXferEnd(2, cfg)}
+	l.ends = []*xferEnd{l.a, l.b}
+	l.b.x.AcceptFrom(1)
+	return l
+}
+
+// step runs one 5 ms pass: each end pumps, and what it sent arrives at the
+// start of the next pass.
+func (l *xferLink) step() {
+	l.now += 5
+	for _, e := range l.ends {
+		e.events = e.x.Pump(l.now, e.events)
+	}
+	l.deliver()
+}
+
+// deliver hands every packet sent to its addressee.
+func (l *xferLink) deliver() {
+	for _, from := range l.ends {
+		for _, p := range from.w.take() {
+			if l.drop != nil && l.drop(from, p) {
+				continue
+			}
+			for _, to := range l.ends {
+				if to.addr == p.to {
+					to.handle(l.now, from.addr, p.body())
+				}
+			}
+		}
+	}
+}
+
+// run steps until both ends have reported an event, or ms have passed.
+func (l *xferLink) run(t *testing.T, ms int64) {
+	t.Helper()
+	for end := l.now + ms; l.now < end; {
+		l.step()
+		if len(l.a.events) > 0 && len(l.b.events) > 0 {
+			return
+		}
+	}
+}
+
+func xferData(n int, seed byte) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(i*7) ^ byte(i>>9) ^ seed
+	}
+	return b
+}
+
+// small is a configuration with 1000-byte chunks, so that a test stream
+// has many.
+var small = TransferConfig{ChunkBytes: 1000}
+
+func TestTransferDeliversAStreamWholeAndCountsEveryChunkOnce(t *testing.T) {
+	l := newXferLink(small)
+	data := xferData(10500, 1)
+	if err := l.a.x.Send(0, 2, 77, data); err != nil {
+		t.Fatal(err)
+	}
+	l.run(t, 5000)
+	if len(l.b.events) != 1 || len(l.a.events) != 1 {
+		t.Fatalf("events: sender %v, receiver %v", l.a.events, l.b.events)
+	}
+	got, sent := l.b.events[0], l.a.events[0]
+	if got.Kind != TransferReceived || got.Peer != 1 || got.Stream != 77 || got.Outgoing || !bytes.Equal(got.Data, data) {
+		t.Fatalf("receiver: %+v", got)
+	}
+	if sent.Kind != TransferDelivered || sent.Peer != 2 || sent.Stream != 77 || !sent.Outgoing {
+		t.Fatalf("sender: %+v", sent)
+	}
+	ca, cb := l.a.x.Counters(), l.b.x.Counters()
+	if ca.ChunksSent != 11 || ca.ChunkBytesSent != 10500 || ca.ChunksResent != 0 || ca.StreamsDelivered != 1 {
+		t.Fatalf("sender counters %+v", ca)
+	}
+	if cb.ChunksReceived != 11 || cb.ChunkBytesReceived != 10500 || cb.StreamsCompleted != 1 || cb.Dropped() != 0 || ca.Dropped() != 0 {
+		t.Fatalf("receiver counters %+v", cb)
+	}
+	// 10 500 bytes and 11 bits of bookkeeping (one word) held, then nothing.
+	if cb.PeakBytesHeld != 10508 || l.b.x.BytesHeld() != 0 || l.a.x.BytesReferenced() != 0 {
+		t.Fatalf("peak %d, held %d, referenced %d", cb.PeakBytesHeld, l.b.x.BytesHeld(), l.a.x.BytesReferenced())
+	}
+	if o, i := l.a.x.Open(); o != 0 || i != 0 {
+		t.Fatal("streams left open", o, i)
+	}
+}
+
+func TestTransferChunkCarriesItsStreamAndTheDataUncopiedUntilSent(t *testing.T) {
+	l := newXferLink(small)
+	data := xferData(2500, 2)
+	l.a.x.Send(0, 2, 0x01020304, data)
+	l.a.events = l.a.x.Pump(5, nil)
+	ps := l.a.w.take()
+	if len(ps) != 1 || ps[0].to != 2 {
+		t.Fatalf("%d packets", len(ps))
+	}
+	p := ps[0].pkt
+	want := []byte{0x00, 0x70, wire.TicnetKindTransferChunk, 1, 2, 3, 4, 0, 0, 0x09, 0xc4, 0, 0, 0x03, 0xe8, 0, 0, 0, 0}
+	h := sha256.Sum256(data)
+	want = append(append(want, h[:]...), data[:1000]...)
+	if !bytes.Equal(p, want) {
+		t.Fatalf("chunk 0:\n% x\nwant\n% x", p[:60], want[:60])
+	}
+	if l.a.x.BytesReferenced() != 2500 {
+		t.Fatal(l.a.x.BytesReferenced())
+	}
+}
+
+func TestTransferLosingTheFirstChunkCostsOneResendNotAStall(t *testing.T) {
+	l := newXferLink(small)
+	lost := false
+	l.drop = func(from *xferEnd, p xferPacket) bool {
+		if from == l.a && !lost && p.kind() == wire.TicnetKindTransferChunk && p.chunk(t).Index == 0 {
+			lost = true
+			return true
+		}
+		return false
+	}
+	data := xferData(5000, 3)
+	l.a.x.Send(0, 2, 1, data)
+	l.step()
+	l.step()
+	// Chunk 1 opened the stream: its length came with it.
+	if got, total, ok := l.b.x.ReceiveProgress(1, 1); !ok || got != 1000 || total != 5000 {
+		t.Fatalf("progress %d of %d, %v", got, total, ok)
+	}
+	l.run(t, 5000)
+	if len(l.b.events) != 1 || !bytes.Equal(l.b.events[0].Data, data) {
+		t.Fatalf("events %+v", l.b.events)
+	}
+	if c := l.a.x.Counters(); c.ChunksResent != 1 {
+		t.Fatalf("%d resends", c.ChunksResent)
+	}
+}
+
+func TestTransferSelectiveAcksResendOnlyTheLostChunks(t *testing.T) {
+	l := newXferLink(small)
+	seen := map[uint32]bool{}
+	l.drop = func(from *xferEnd, p xferPacket) bool {
+		if from != l.a || p.kind() != wire.TicnetKindTransferChunk {
+			return false
+		}
+		i := p.chunk(t).Index
+		first := !seen[i]
+		seen[i] = true
+		return first && (i == 2 || i == 5 || i == 6)
+	}
+	data := xferData(9000, 4)
+	l.a.x.Send(0, 2, 1, data)
+	l.run(t, 5000)
+	if len(l.b.events) != 1 || !bytes.Equal(l.b.events[0].Data, data) {
+		t.Fatalf("events %+v", l.b.events)
+	}
+	if c := l.a.x.Counters(); c.ChunksResent != 3 || c.ChunksSent != 9 {
+		t.Fatalf("sent %d, resent %d", c.ChunksSent, c.ChunksResent)
+	}
+	if c := l.b.x.Counters(); c.Duplicates != 0 {
+		t.Fatalf("%d duplicates", c.Duplicates)
+	}
+}
+
+func TestTransferAckSaysTheFirstMissingChunkAndABitmapOfTheRest(t *testing.T) {
+	l := newXferLink(small)
+	var last *wire.TransferAck
+	l.drop = func(from *xferEnd, p xferPacket) bool {
+		if from == l.b && p.kind() == wire.TicnetKindTransferAck {
+			last = &wire.TransferAck{}
+			if err := last.DecodeBody(p.body()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return from == l.a && p.kind() == wire.TicnetKindTransferChunk && (p.chunk(t).Index == 1 || p.chunk(t).Index == 3)
+	}
+	l.a.x.Send(0, 2, 9, xferData(20000, 5))
+	// One chunk a pass (the burst is one chunk frame): chunk k goes in pass
+	// k+1 and arrives for pass k+2, whose ack says what it found.
+	for range 8 {
+		l.step()
+	}
+	if last == nil || last.Stream != 9 || last.Base != 1 || len(last.Bitmap) != 1 || last.Bitmap[0] != 0b11101 {
+		t.Fatalf("ack %+v", last)
+	}
+	// Bit j of byte i is chunk Base+1+8i+j: 2 and 4 to 6 held, 3 not.
+	if !last.Holds(0) || last.Holds(1) || !last.Holds(2) || last.Holds(3) || !last.Holds(6) || last.Holds(7) {
+		t.Fatalf("ack %+v", last)
+	}
+}
+
+func TestTransferPacesItsChunksAndBoundsWhatIsInFlight(t *testing.T) {
+	cfg := TransferConfig{ChunkBytes: 1000, RateBytesPerSec: 100_000, MaxInFlightBytes: 5000}
+	l := newXferLink(cfg)
+	l.drop = func(from *xferEnd, p xferPacket) bool { return from == l.b } // no acks ever arrive
+	l.a.x.Send(0, 2, 1, xferData(100_000, 6))
+	var sentBytes int64
+	for range 40 { // 200 ms
+		l.now += 5
+		l.a.events = l.a.x.Pump(l.now, l.a.events)
+		for _, p := range l.a.w.take() {
+			sentBytes += int64(len(p.pkt) + FrameHeaderLen)
+		}
+		// Never more than the burst plus the rate since the first pass.
+		if limit := int64(l.a.x.Config().BurstBytes) + (l.now-5)*100; sentBytes > limit {
+			t.Fatalf("at %d ms %d bytes sent, limit %d", l.now, sentBytes, limit)
+		}
+	}
+	// 5000 bytes in flight: 4 chunks of 1059-byte frames; no acks, so the
+	// rest waits. The first resend comes after three times the assumed
+	// 200 ms round trip.
+	if c := l.a.x.Counters(); c.ChunksSent != 4 || c.ChunksResent != 0 {
+		t.Fatalf("sent %d, resent %d", c.ChunksSent, c.ChunksResent)
+	}
+}
+
+func TestTransferResendTimerFollowsTheMeasuredRoundTripWithinItsBounds(t *testing.T) {
+	s := &outStream{srttUS: 200_000, rttvarUS: 100_000, count: 10}
+	cfg := TransferConfig{}
+	cfg.fill()
+	if got := s.resendAfterMS(&cfg); got != 600 {
+		t.Fatalf("before a measurement: %d ms", got)
+	}
+	s.next = 10 // every chunk sent: the tail
+	if got := s.resendAfterMS(&cfg); got != 300 {
+		t.Fatalf("in the tail, before a measurement: %d ms", got)
+	}
+	s.next = 0
+	for range 50 {
+		s.measure(40)
+	}
+	if got := s.resendAfterMS(&cfg); got != cfg.MinResendMS {
+		t.Fatalf("steady 40 ms round trip: %d ms, want the floor %d", got, cfg.MinResendMS)
+	}
+	for range 50 {
+		s.measure(900)
+	}
+	if got := s.resendAfterMS(&cfg); got < 900 || got > 1000 {
+		t.Fatalf("steady 900 ms round trip: %d ms", got)
+	}
+	s.measure(60_000)
+	if got := s.resendAfterMS(&cfg); got != cfg.MaxResendMS {
+		t.Fatalf("after a 60 s outlier: %d ms, want the cap %d", got, cfg.MaxResendMS)
+	}
+}
+
+// xferChunkBody encodes a chunk body.
+func xferChunkBody(stream, total, size, index uint32, hash [32]byte, data []byte) []byte {
+	m := wire.TransferChunk{Stream: stream, Total: total, ChunkSize: size, Index: index, Hash: hash, Data: data}
+	return m.AppendBody(nil)
+}
+
+func TestTransferDropsEveryBadPacketUnderExactlyOneCounter(t *testing.T) {
+	l := newXferLink(small)
+	data := xferData(10000, 7)
+	l.a.x.Send(0, 2, 5, data)
+	l.a.x.Send(0, 2, 6, xferData(3000, 8))
+	for range 3 {
+		l.step()
+	}
+	h := sha256.Sum256(data)
+	real := xferChunkBody(5, 10000, 1000, 0, h, data[:1000])
+	inflight := l.b.x.BytesHeld()
+	cfg := l.b.x.Config()
+	var other [32]byte
+	for _, tc := range []struct {
+		name  string
+		to    *xferEnd
+		from  Addr
+		body  []byte
+		count func(c *TransferCounters) int64
+	}{
+		{"empty body", l.b, 1, nil, func(c *TransferCounters) int64 { return c.Malformed }},
+		{"not a transfer kind", l.b, 1, []byte{wire.TicnetKindMode, 1}, func(c *TransferCounters) int64 { return c.Malformed }},
+		{"chunk cut short", l.b, 1, real[:len(real)-1], func(c *TransferCounters) int64 { return c.Malformed }},
+		{"chunk index past its stream", l.b, 1, func() []byte { b := bytes.Clone(real); b[16] = 10; return b }(), func(c *TransferCounters) int64 { return c.Malformed }},
+		{"ack with a bitmap too long", l.a, 2, append([]byte{wire.TicnetKindTransferAck, 0, 0, 0, 5, 0, 0, 0, 0, 65}, make([]byte, 65)...), func(c *TransferCounters) int64 { return c.Malformed }},
+		{"abort with unknown flags", l.b, 1, []byte{wire.TicnetKindTransferAbort, 4, 0, 0, 0, 5, 1}, func(c *TransferCounters) int64 { return c.Malformed }},
+		{"chunk from a stranger", l.b, 99, real, func(c *TransferCounters) int64 { return c.Forged }},
+		{"abort from a stranger", l.b, 99, (&wire.TransferAbort{Stream: 5, Reason: 1}).AppendBody(nil), func(c *TransferCounters) int64 { return c.Forged }},
+		{"ack from a stranger", l.a, 99, (&wire.TransferAck{Stream: 5, Base: 1}).AppendBody(nil), func(c *TransferCounters) int64 { return c.Forged }},
+		{"ack of a stream never sent", l.a, 2, (&wire.TransferAck{Stream: 1234, Base: 1}).AppendBody(nil), func(c *TransferCounters) int64 { return c.Forged }},
+		{"abort of a stream never sent", l.a, 2, (&wire.TransferAbort{Stream: 1234, FromReceiver: true, Reason: 1}).AppendBody(nil), func(c *TransferCounters) int64 { return c.Forged }},
+		{"chunk of another length under the stream's id", l.b, 1, xferChunkBody(5, 20000, 1000, 3, h, data[:1000]), func(c *TransferCounters) int64 { return c.OutOfRange }},
+		{"chunk of another hash under the stream's id", l.b, 1, xferChunkBody(5, 10000, 1000, 3, other, data[:1000]), func(c *TransferCounters) int64 { return c.OutOfRange }},
+		{"chunk of another chunk size under the stream's id", l.b, 1, xferChunkBody(5, 10000, 500, 3, h, data[:500]), func(c *TransferCounters) int64 { return c.OutOfRange }},
+		{"ack of chunks never sent", l.a, 2, (&wire.TransferAck{Stream: 5, Base: 9}).AppendBody(nil), func(c *TransferCounters) int64 { return c.OutOfRange }},
+		{"ack bitmap past the chunks sent", l.a, 2, (&wire.TransferAck{Stream: 5, Base: 0, Bitmap: []byte{0, 0, 1}}).AppendBody(nil), func(c *TransferCounters) int64 { return c.OutOfRange }},
+		{"chunk already held", l.b, 1, real, func(c *TransferCounters) int64 { return c.Duplicates }},
+	} {
+		before := tc.to.x.Counters()
+		tc.to.handle(l.now, tc.from, tc.body)
+		after := tc.to.x.Counters()
+		if tc.count(&after) != tc.count(&before)+1 || after.Dropped() != before.Dropped()+1 {
+			t.Errorf("%s: counters went from %+v to %+v", tc.name, before, after)
+		}
+	}
+	if l.b.x.BytesHeld() != inflight || len(l.a.events)+len(l.b.events) != 0 {
+		t.Fatalf("bad packets changed the streams: held %d (was %d), events %v %v", l.b.x.BytesHeld(), inflight, l.a.events, l.b.events)
+	}
+	// A stream above the receiver's limit is refused: out of range, its
+	// sender told, and its next chunks stale.
+	big := xferChunkBody(40, uint32(cfg.MaxStreamBytes)+1, 1000, 0, h, data[:1000])
+	before := l.b.x.Counters()
+	l.b.handle(l.now, 1, big)
+	l.b.handle(l.now, 1, big)
+	after := l.b.x.Counters()
+	if after.OutOfRange != before.OutOfRange+1 || after.Stale != before.Stale+1 || after.StreamsRefused != before.StreamsRefused+1 {
+		t.Fatalf("too large: %+v", after)
+	}
+	// Both real streams still arrive whole.
+	l.run(t, 5000)
+	for l.now < 10000 && len(l.b.events) < 2 {
+		l.step()
+	}
+	if len(l.b.events) != 2 || l.b.events[0].Stream != 6 || l.b.events[1].Stream != 5 || !bytes.Equal(l.b.events[1].Data, data) {
+		t.Fatalf("receiver events %v", l.b.events)
+	}
+}
+
+func TestTransferAStaleStreamsChunksCannotCorruptANewerOne(t *testing.T) {
+	l := newXferLink(small)
+	old, cur := xferData(4000, 9), xferData(4000, 10)
+	l.a.x.Send(0, 2, 1, old)
+	l.run(t, 5000)
+	var replay [][]byte // the old stream's chunks, as an attacker recorded them
+	hOld := sha256.Sum256(old)
+	for i := range uint32(4) {
+		replay = append(replay, xferChunkBody(1, 4000, 1000, i, hOld, old[i*1000:(i+1)*1000]))
+	}
+	l.a.events, l.b.events = nil, nil
+	l.a.x.Send(l.now, 2, 2, cur)
+	l.step()
+	for _, b := range replay { // under the new stream's id: the hash differs
+		b = bytes.Clone(b)
+		binary.BigEndian.PutUint32(b[1:], 2)
+		l.b.handle(l.now, 1, b)
+	}
+	for _, b := range replay { // under their own id: a finished stream
+		l.b.handle(l.now, 1, b)
+	}
+	l.run(t, 5000)
+	if len(l.b.events) != 1 || !bytes.Equal(l.b.events[0].Data, cur) {
+		t.Fatalf("events %+v", l.b.events)
+	}
+	if c := l.b.x.Counters(); c.OutOfRange != 4 || c.Duplicates != 4 {
+		t.Fatalf("counters %+v", c)
+	}
+}
+
+func TestTransferRefusedStreamIsReportedDroppedAtOnceAndNeverOpens(t *testing.T) {
+	l := newXferLink(small)
+	// b asked a for stream 12 (the server asked a client for a snapshot);
+	// a cannot give it.
+	l.a.x.Refuse(0, 2, 12, wire.TransferReasonNoSnapshot)
+	l.deliver()
+	if len(l.b.events) != 1 || l.b.events[0].String() != "transfer dropped from 1 stream 12: no snapshot (by the peer)" {
+		t.Fatalf("events %v", l.b.events)
+	}
+	// A chunk of that id arriving late does not open it; the abort's
+	// copies are stale; the id is spent at a.
+	l.b.handle(l.now, 1, xferChunkBody(12, 10, 10, 0, [32]byte{}, make([]byte, 10)))
+	for range 60 {
+		l.step()
+	}
+	if c := l.b.x.Counters(); c.Stale != 3 || c.StreamsAborted != 1 || c.StreamsOpened != 0 || l.b.x.BytesHeld() != 0 {
+		t.Fatalf("counters %+v", c)
+	}
+	if err := l.a.x.Send(l.now, 2, 12, []byte{1}); err != ErrTransferIDInUse {
+		t.Fatal(err)
+	}
+	// Refusing a stream already on its way cancels it.
+	l.a.x.Send(l.now, 2, 13, xferData(50000, 1))
+	l.step()
+	l.step()
+	l.a.x.Refuse(l.now, 2, 13, wire.TransferReasonNoSnapshot)
+	l.deliver()
+	if o, i := l.a.x.Open(); o != 0 || i != 0 || len(l.b.events) != 2 || l.b.x.BytesHeld() != 0 {
+		t.Fatalf("open %d/%d, events %v", o, i, l.b.events)
+	}
+}
+
+func TestTransferHashMismatchDropsTheStreamAtBothEnds(t *testing.T) {
+	l := newXferLink(small)
+	data := xferData(3000, 11)
+	l.a.x.Send(0, 2, 3, data)
+	// A forged chunk 2 with the right header and wrong bytes gets there first.
+	h := sha256.Sum256(data)
+	l.b.handle(0, 1, xferChunkBody(3, 3000, 1000, 2, h, make([]byte, 1000)))
+	l.run(t, 5000)
+	for l.now < 5000 && len(l.a.events) == 0 {
+		l.step()
+	}
+	if len(l.b.events) != 1 || l.b.events[0].Kind != TransferDropped || l.b.events[0].Reason != wire.TransferReasonHashMismatch || l.b.events[0].ByPeer {
+		t.Fatalf("receiver %+v", l.b.events)
+	}
+	if len(l.a.events) != 1 || l.a.events[0].Kind != TransferDropped || l.a.events[0].Reason != wire.TransferReasonHashMismatch || !l.a.events[0].ByPeer {
+		t.Fatalf("sender %+v", l.a.events)
+	}
+	if c := l.b.x.Counters(); c.HashMismatches != 1 || l.b.x.BytesHeld() != 0 || l.a.x.BytesReferenced() != 0 {
+		t.Fatalf("counters %+v", c)
+	}
+}
+
+func TestTransferCancelFreesTheOtherEndAsSoonAsTheAbortArrives(t *testing.T) {
+	for _, bySender := range []bool{true, false} {
+		l := newXferLink(small)
+		l.a.x.Send(0, 2, 4, xferData(50000, 12))
+		for range 4 {
+			l.step()
+		}
+		if l.b.x.BytesHeld() == 0 {
+			t.Fatal("nothing received yet")
+		}
+		var ok bool
+		if bySender {
+			ok = l.a.x.CancelSend(l.now, 2, 4, wire.TransferReasonCancelled)
+		} else {
+			ok = l.b.x.CancelReceive(l.now, 1, 4, wire.TransferReasonCancelled)
+		}
+		if !ok {
+			t.Fatal("no stream to cancel")
+		}
+		l.deliver() // the abort goes at once, not at the next Pump
+		if l.b.x.BytesHeld() != 0 || l.a.x.BytesReferenced() != 0 {
+			t.Fatalf("bySender=%v: held %d, referenced %d", bySender, l.b.x.BytesHeld(), l.a.x.BytesReferenced())
+		}
+		other := l.b
+		if !bySender {
+			other = l.a
+		}
+		if len(other.events) != 1 || other.events[0].Reason != wire.TransferReasonCancelled || !other.events[0].ByPeer {
+			t.Fatalf("bySender=%v: events %+v", bySender, other.events)
+		}
+		// The abort is sent three times in all; the copies are stale.
+		for range 60 {
+			l.step()
+		}
+		ca, cb := l.a.x.Counters(), l.b.x.Counters()
+		if ca.AbortsSent+cb.AbortsSent != 3 || ca.Stale+cb.Stale < 2 || ca.StreamsCancelled+cb.StreamsCancelled != 1 {
+			t.Fatalf("bySender=%v: sender %+v receiver %+v", bySender, ca, cb)
+		}
+	}
+}
+
+func TestTransferStreamsWithoutProgressAreDroppedAtBothEndsAtTheDeadline(t *testing.T) {
+	l := newXferLink(small)
+	cut := false
+	l.drop = func(*xferEnd, xferPacket) bool { return cut }
+	l.a.x.Send(0, 2, 8, xferData(50000, 13))
+	for range 4 {
+		l.step()
+	}
+	cut = true
+	lastProgress := l.now
+	stall := l.a.x.Config().StallMS
+	for l.now < lastProgress+stall+10 {
+		l.step()
+		if o, _ := l.a.x.Open(); o == 0 && l.now < lastProgress+stall-5 {
+			t.Fatalf("sender dropped at %d, before the deadline", l.now)
+		}
+	}
+	if o, i := l.a.x.Open(); o != 0 || i != 0 || l.b.x.BytesHeld() != 0 || l.a.x.BytesReferenced() != 0 {
+		t.Fatalf("left open: %d out, %d in, %d held", o, i, l.b.x.BytesHeld())
+	}
+	for _, e := range []*xferEnd{l.a, l.b} {
+		if len(e.events) != 1 || e.events[0].Reason != wire.TransferReasonStalled || e.events[0].ByPeer {
+			t.Fatalf("events %+v", e.events)
+		}
+		if c := e.x.Counters(); c.StreamsStalled != 1 {
+			t.Fatalf("counters %+v", c)
+		}
+	}
+}
+
+func TestTransferRefusesStreamsBeyondItsRoomAndTellsTheSender(t *testing.T) {
+	cfg := small
+	cfg.MaxIncoming = 1
+	l := newXferLink(cfg)
+	c := newXferEnd(3, cfg)
+	l.ends = append(l.ends, c)
+	l.b.x.AcceptFrom(3)
+	l.a.x.Send(0, 2, 1, xferData(20000, 14))
+	c.x.Send(0, 2, 1, xferData(20000, 15))
+	for range 3 {
+		l.step()
+	}
+	if len(c.events) != 1 || c.events[0].Reason != wire.TransferReasonNoRoom || !c.events[0].ByPeer || c.x.BytesReferenced() != 0 {
+		t.Fatalf("refused sender's events %v", c.events)
+	}
+	// c sent a chunk a pass: the first is refused, the second stale; the
+	// abort reached c before its third.
+	if cb := l.b.x.Counters(); cb.NoRoom != 1 || cb.Stale != 1 || cb.StreamsRefused != 1 || cb.StreamsOpened != 1 {
+		t.Fatalf("receiver %+v", cb)
+	}
+	l.run(t, 5000)
+	if len(l.b.events) != 1 || l.b.events[0].Peer != 1 {
+		t.Fatalf("receiver events %v", l.b.events)
+	}
+}
+
+func TestTransferSendRefusesWhatItCannotSend(t *testing.T) {
+	x := NewTransfers(TransferConfig{MaxStreamBytes: 100, MaxOutgoing: 1}, &xferWire{})
+	for _, tc := range []struct {
+		to   Addr
+		id   uint32
+		n    int
+		want error
+	}{
+		{2, 1, 0, ErrTransferEmpty},
+		{Broadcast, 1, 10, ErrTransferBroadcast},
+		{2, 1, 101, ErrTransferTooLarge},
+		{2, 1, 100, nil},
+		{2, 1, 10, ErrTransferBusy},
+	} {
+		if err := x.Send(0, tc.to, tc.id, make([]byte, tc.n)); err != tc.want {
+			t.Errorf("Send(to %d, %d bytes) = %v, want %v", tc.to, tc.n, err, tc.want)
+		}
+	}
+	x.CancelSend(0, 2, 1, wire.TransferReasonCancelled)
+	if err := x.Send(0, 2, 1, []byte{1}); err != ErrTransferIDInUse {
+		t.Fatalf("reusing a cancelled id at once: %v", err)
+	}
+	x.Pump(2*x.Config().StallMS+1, nil)
+	if err := x.Send(2*x.Config().StallMS+1, 2, 1, []byte{1}); err != nil {
+		t.Fatalf("reusing an id after 2×StallMS: %v", err)
+	}
+}
+
+func TestTransferConfigDefaultsAndBounds(t *testing.T) {
+	var c TransferConfig
+	c.fill()
+	if c.ChunkBytes != 16000 || c.RateBytesPerSec != 750_000 || c.BurstBytes != 16059 || c.StallMS != 4000 ||
+		c.MaxStreamBytes != 8<<20 || c.MaxHeldBytes != 16<<20 {
+		t.Fatalf("%+v", c)
+	}
+	// A 16 000-byte chunk's frame takes 16 ms of a 1 MB/s uplink, and the
+	// pacer lets the next go only after the uplink has drained it.
+	frame := int64(c.ChunkBytes + transferChunkOverhead)
+	if busyMS, gapMS := frame*1000/1_000_000, frame*1000/c.RateBytesPerSec; busyMS >= 1000/TicRate || gapMS <= busyMS {
+		t.Fatalf("a chunk busies a 1 MB/s uplink %d ms, one goes every %d ms", busyMS, gapMS)
+	}
+	tiny := TransferConfig{ChunkBytes: 1}
+	tiny.fill()
+	if tiny.ChunkBytes != MinTransferChunkBytes {
+		t.Fatalf("%+v", tiny)
+	}
+	big := TransferConfig{ChunkBytes: 1 << 20, BurstBytes: 10, MaxInFlightBytes: 10}
+	big.fill()
+	if big.ChunkBytes != wire.MaxTransferChunkSize || big.ChunkBytes+transferChunkOverhead != MaxFrame ||
+		big.BurstBytes != MaxFrame || big.MaxInFlightBytes != MaxFrame {
+		t.Fatalf("%+v", big)
+	}
+}
+
+// xferSink is a transport that drops what it is given.
+type xferSink struct{ frames int }
+
+func (s *xferSink) Send(Addr, []byte)          { s.frames++ }
+func (s *xferSink) Recv() (Addr, []byte, bool) { return 0, nil, false }
+
+func TestTransferSteadyStateAllocatesNothing(t *testing.T) {
+	sender := NewTransfers(TransferConfig{}, &xferSink{})
+	receiver := NewTransfers(TransferConfig{}, &xferSink{})
+	receiver.AcceptFrom(1)
+	data := xferData(4<<20, 16)
+	h := sha256.Sum256(data)
+	var chunks [][]byte
+	for i := range uint32(150) {
+		chunks = append(chunks, xferChunkBody(1, 4<<20, 16000, i, h, data[i*16000:(i+1)*16000]))
+	}
+	sender.Send(0, 2, 1, data)
+	receiver.Handle(0, 1, chunks[0]) // opens the stream: its one allocation
+	now, next := int64(0), 1
+	if a := testing.AllocsPerRun(100, func() {
+		now += 5
+		receiver.Handle(now, 1, chunks[next])
+		next++
+		receiver.Pump(now, nil)
+		sender.Pump(now, nil)
+	}); a != 0 {
+		t.Errorf("a pass that takes a chunk and acks it, and sends chunks: %v allocations", a)
+	}
+	ack := (&wire.TransferAck{Stream: 1, Base: 1, Bitmap: []byte{1}}).AppendBody(nil)
+	if a := testing.AllocsPerRun(100, func() { sender.Handle(now, 2, ack) }); a != 0 {
+		t.Errorf("handling an ack: %v allocations", a)
+	}
+}
+
+func TestTransferRefusesAStreamBeyondTheBytesItMayHold(t *testing.T) {
+	cfg := small
+	cfg.MaxHeldBytes = 30000
+	l := newXferLink(cfg)
+	c := newXferEnd(3, cfg)
+	l.ends = append(l.ends, c)
+	l.b.x.AcceptFrom(3)
+	l.a.x.Send(0, 2, 1, xferData(20000, 17))
+	l.step()
+	c.x.Send(l.now, 2, 1, xferData(20000, 18))
+	for range 3 {
+		l.step()
+	}
+	if len(c.events) != 1 || c.events[0].Reason != wire.TransferReasonNoRoom {
+		t.Fatalf("events %v", c.events)
+	}
+	if cb := l.b.x.Counters(); cb.NoRoom != 1 || cb.PeakBytesHeld != 20008 {
+		t.Fatalf("receiver %+v", cb)
+	}
+}
+
+func TestTransferDropPeerEndsItsStreamsBothWaysAndStopsTakingItsStreams(t *testing.T) {
+	l := newXferLink(small)
+	l.a.x.AcceptFrom(2)
+	l.a.x.Send(0, 2, 1, xferData(30000, 19))
+	l.b.x.Send(0, 1, 1, xferData(30000, 20))
+	for range 4 {
+		l.step()
+	}
+	if o, i := l.a.x.Open(); o != 1 || i != 1 {
+		t.Fatalf("open %d/%d", o, i)
+	}
+	if acked, total, ok := l.a.x.SendProgress(2, 1); !ok || acked == 0 || total != 30000 {
+		t.Fatalf("send progress %d of %d, %v", acked, total, ok)
+	}
+	if n := l.a.x.DropPeer(l.now, 2); n != 2 {
+		t.Fatalf("dropped %d streams", n)
+	}
+	if o, i := l.a.x.Open(); o != 0 || i != 0 || l.a.x.BytesHeld() != 0 || l.a.x.BytesReferenced() != 0 {
+		t.Fatalf("still open %d/%d", o, i)
+	}
+	l.deliver()
+	if o, i := l.b.x.Open(); o != 0 || i != 0 {
+		t.Fatalf("the peer still has %d/%d open", o, i)
+	}
+	before := l.a.x.Counters().Forged
+	l.b.x.Send(l.now, 1, 2, []byte{1, 2, 3})
+	l.step()
+	if l.a.x.Counters().Forged != before+1 {
+		t.Fatal("a dropped peer's new stream was taken")
+	}
+}
+
+// FuzzTransfersHandle feeds any packet, three times, to both ends of a
+// stream in progress: nothing panics, each is used or dropped exactly once
+// (counted), what an end holds stays within its limit, and five seconds
+// later every stream has ended, the real one delivered or not.
+func FuzzTransfersHandle(f *testing.F) {
+	data := xferData(20000, 21)
+	h := sha256.Sum256(data)
+	f.Add(xferChunkBody(1, 20000, 1000, 3, h, data[3000:4000]), byte(1))
+	f.Add(xferChunkBody(9, 5, 5, 0, h, data[:5]), byte(1))
+	f.Add((&wire.TransferAck{Stream: 1, Base: 2, Bitmap: []byte{3}}).AppendBody(nil), byte(2))
+	f.Add((&wire.TransferAbort{Stream: 1, Reason: 1}).AppendBody(nil), byte(1))
+	f.Add((&wire.TransferAbort{Stream: 1, FromReceiver: true, Reason: 2}).AppendBody(nil), byte(2))
+	f.Add([]byte{wire.TicnetKindTransferChunk, 0, 0}, byte(7))
+	f.Fuzz(func(t *testing.T, body []byte, who byte) { transfersHandleOnce(t, data, body, who) })
+}
+
+// transfersHandleOnce is one run of FuzzTransfersHandle.
+func transfersHandleOnce(t *testing.T, data, body []byte, who byte) {
+	cfg := small
+	cfg.MaxHeldBytes = 40000
+	l := newXferLink(cfg)
+	l.a.x.Send(0, 2, 1, data)
+	for range 3 {
+		l.step()
+	}
+	from := Addr(who % 4) // 0 and 3: strangers; 1: the sender; 2: the receiver
+	tally := func(e *xferEnd) int64 {
+		c := e.x.Counters()
+		return c.ChunksReceived + c.AcksReceived + c.StreamsAborted + c.Dropped()
+	}
+	for _, to := range []*xferEnd{l.a, l.b} {
+		for range 3 { // new, then again as replays
+			before := tally(to)
+			to.handle(l.now, from, body)
+			if got := tally(to) - before; got != 1 {
+				t.Fatalf("one packet used or dropped %d times: %+v", got, to.x.Counters())
+			}
+		}
+	}
+	for l.now < 5000 { // past the deadline of any stream the packet opened
+		l.step()
+	}
+	for _, e := range []*xferEnd{l.a, l.b} {
+		c := e.x.Counters()
+		if e.x.BytesHeld() > cfg.MaxHeldBytes || c.PeakBytesHeld > cfg.MaxHeldBytes {
+			t.Fatalf("held %d, peak %d", e.x.BytesHeld(), c.PeakBytesHeld)
+		}
+		if o, i := e.x.Open(); o != 0 || i != 0 {
+			t.Fatalf("streams still open after 5 s: %d out, %d in", o, i)
+		}
+	}
+}

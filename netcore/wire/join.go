@@ -1,0 +1,101 @@
+package wire
+
+import "fmt"
+
+// The late join's messages (ProtocolTicnet): a copy that connects while a
+// game runs is told where it enters, loads a snapshot the server streams to
+// it (TransferChunk), runs the tics after it, and says when it has caught
+// up; the server asks a copy that holds the game state for the snapshot.
+const (
+	TicnetKindJoinStart       = 7 // JoinStart: server to joiner, reliable
+	TicnetKindSnapshotRequest = 8 // SnapshotRequest: server to a copy with the state, reliable
+	TicnetKindJoinReady       = 9 // JoinReady: joiner to server, reliable
+)
+
+// JoinStart tells a copy that connected during a game that it joins it: the
+// game's settings (ConsolePlayer is its player number, -1 to watch), the
+// first tic it will be sent, whose state before it is the snapshot that
+// comes as stream Stream, and the commands of the tic before Start, which
+// the diffs of tic Start are against (diffed against zero; full turning).
+type JoinStart struct {
+	Settings Settings
+	Start    uint32 // the snapshot is the state before this tic; tics from it on follow
+	Stream   uint32 // the snapshot's stream
+	Base     ServerTic
+}
+
+func (*JoinStart) Type() Type { return TypeTicnet }
+
+func (m *JoinStart) AppendBody(dst []byte) []byte {
+	w := Writer{Buf: dst}
+	w.U8(TicnetKindJoinStart)
+	w.U32(m.Start)
+	w.U32(m.Stream)
+	appendSettings(&w, &m.Settings)
+	appendServerTic(&w, &m.Base, false)
+	return w.Buf
+}
+
+func (m *JoinStart) DecodeBody(body []byte) error {
+	r := NewReader(body, 0)
+	if k := r.U8("kind"); r.err == nil && k != TicnetKindJoinStart {
+		r.failAt(0, "kind", fmt.Sprintf("kind %d is not a join start", k))
+	}
+	m.Start = r.U32("start")
+	m.Stream = r.U32("stream")
+	readSettings(&r, &m.Settings)
+	readServerTic(&r, &m.Base, false)
+	return bodyErr(&r, TypeTicnet)
+}
+
+// SnapshotRequest asks a client for the game state before tic Tic, to be
+// streamed to the server as stream Stream.
+type SnapshotRequest struct {
+	Tic    uint32
+	Stream uint32
+}
+
+func (*SnapshotRequest) Type() Type { return TypeTicnet }
+
+func (m *SnapshotRequest) AppendBody(dst []byte) []byte {
+	w := Writer{Buf: dst}
+	w.U8(TicnetKindSnapshotRequest)
+	w.U32(m.Tic)
+	w.U32(m.Stream)
+	return w.Buf
+}
+
+func (m *SnapshotRequest) DecodeBody(body []byte) error {
+	r := NewReader(body, 0)
+	if k := r.U8("kind"); r.err == nil && k != TicnetKindSnapshotRequest {
+		r.failAt(0, "kind", fmt.Sprintf("kind %d is not a snapshot request", k))
+	}
+	m.Tic = r.U32("tic")
+	m.Stream = r.U32("stream")
+	return bodyErr(&r, TypeTicnet)
+}
+
+// JoinReady tells the server that a joining copy has loaded the snapshot
+// and run the tics up to Tic: it can play from the next tic the server
+// sends.
+type JoinReady struct {
+	Tic uint32
+}
+
+func (*JoinReady) Type() Type { return TypeTicnet }
+
+func (m *JoinReady) AppendBody(dst []byte) []byte {
+	w := Writer{Buf: dst}
+	w.U8(TicnetKindJoinReady)
+	w.U32(m.Tic)
+	return w.Buf
+}
+
+func (m *JoinReady) DecodeBody(body []byte) error {
+	r := NewReader(body, 0)
+	if k := r.U8("kind"); r.err == nil && k != TicnetKindJoinReady {
+		r.failAt(0, "kind", fmt.Sprintf("kind %d is not a join ready", k))
+	}
+	m.Tic = r.U32("tic")
+	return bodyErr(&r, TypeTicnet)
+}

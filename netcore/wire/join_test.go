@@ -1,0 +1,74 @@
+package wire
+
+import (
+	"bytes"
+	"testing"
+)
+
+func joinStartFixture() *JoinStart {
+	m := &JoinStart{Start: 0x01020304, Stream: 0x0a0b0c0d}
+	m.Settings = Settings{TicDup: 1, ExtraTics: 1, Deathmatch: 1, Skill: 3, LoadGame: -1, NewSync: true,
+		NumPlayers: 3, ConsolePlayer: 2, PlayerClasses: [MaxPlayers]uint8{0, 1, 2}}
+	m.Base.InGame = 0b101
+	m.Base.Cmds[0] = TicDiff{Flags: DiffForward, Cmd: TicCmd{ForwardMove: 25}}
+	m.Base.Cmds[2] = TicDiff{Flags: DiffTurn, Cmd: TicCmd{AngleTurn: -640}}
+	return m
+}
+
+func TestJoinStartLayoutIsKindStartStreamSettingsThenBaseTic(t *testing.T) {
+	m := joinStartFixture()
+	pkt := Encode(nil, m, true, 9)
+	settings := (&GameStart{Settings: m.Settings}).AppendBody(nil)
+	want := append([]byte{0x80, 0x70, 9, TicnetKindJoinStart, 1, 2, 3, 4, 0x0a, 0x0b, 0x0c, 0x0d}, settings...)
+	want = append(want, 0, 0, 0b101, DiffForward, 25, DiffTurn, 0xfd, 0x80)
+	if !bytes.Equal(pkt, want) {
+		t.Fatalf("got  % x\nwant % x", pkt, want)
+	}
+	got := &JoinStart{}
+	if _, err := Decode(pkt, got); err != nil || !sameMessage(got, m) {
+		t.Fatalf("%+v %v", got, err)
+	}
+	if _, dm, err := DecodePacket(pkt, ServerToClient, false); err != nil || !sameMessage(dm, m) {
+		t.Fatalf("DecodePacket: %T %v", dm, err)
+	}
+}
+
+func TestSnapshotRequestAndJoinReadyLayouts(t *testing.T) {
+	for _, tc := range []struct {
+		m    Message
+		want []byte
+	}{
+		{&SnapshotRequest{Tic: 0x01020304, Stream: 5}, []byte{0x80, 0x70, 0, TicnetKindSnapshotRequest, 1, 2, 3, 4, 0, 0, 0, 5}},
+		{&JoinReady{Tic: 0x0a0b0c0d}, []byte{0x80, 0x70, 0, TicnetKindJoinReady, 0x0a, 0x0b, 0x0c, 0x0d}},
+	} {
+		pkt := Encode(nil, tc.m, true, 0)
+		if !bytes.Equal(pkt, tc.want) {
+			t.Fatalf("%T: got % x, want % x", tc.m, pkt, tc.want)
+		}
+		if _, dm, err := DecodePacket(pkt, ClientToServer, false); err != nil || !sameMessage(dm, tc.m) {
+			t.Fatalf("%T: decoded %T %+v, %v", tc.m, dm, dm, err)
+		}
+	}
+}
+
+func TestJoinMessagesRefuseOtherKindsAndTooManyPlayers(t *testing.T) {
+	good := Encode(nil, joinStartFixture(), true, 0)
+	bad := bytes.Clone(good)
+	bad[3] = TicnetKindSnapshotRequest
+	wantDecodeErrorAt(t, bad, &JoinStart{}, 3, "kind", "not a join start")
+	bad = bytes.Clone(good)
+	bad[12+18] = 9 // num_players, after kind, start, stream and 18 bytes of settings
+	wantDecodeErrorAt(t, bad, &JoinStart{}, 12+18, "num_players", "9 players > limit 8")
+	wantDecodeErrorAt(t, Encode(nil, &JoinReady{}, true, 0), &SnapshotRequest{}, 3, "kind", "not a snapshot request")
+	wantDecodeErrorAt(t, Encode(nil, &SnapshotRequest{}, true, 0), &JoinReady{}, 3, "kind", "not a join ready")
+}
+
+func TestJoinMessagesTruncatedAtEveryLengthFail(t *testing.T) {
+	for _, m := range []Message{joinStartFixture(), &SnapshotRequest{Tic: 1, Stream: 2}, &JoinReady{Tic: 3}} {
+		checkTruncations(t, m, true, nil)
+	}
+}
+
+func FuzzJoinStart(f *testing.F)       { fuzzBody(f, func() Message { return &JoinStart{} }) }
+func FuzzSnapshotRequest(f *testing.F) { fuzzBody(f, func() Message { return &SnapshotRequest{} }) }
+func FuzzJoinReady(f *testing.F)       { fuzzBody(f, func() Message { return &JoinReady{} }) }

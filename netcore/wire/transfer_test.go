@@ -1,0 +1,173 @@
+package wire
+
+import (
+	"bytes"
+	"testing"
+)
+
+func chunkFixture() *TransferChunk {
+	m := &TransferChunk{Stream: 0x01020304, Total: 10, ChunkSize: 4, Index: 2, Data: []byte{0xaa, 0xbb}}
+	for i := range m.Hash {
+		m.Hash[i] = byte(i)
+	}
+	return m
+}
+
+func TestTransferChunkLayoutIsKindStreamTotalSizeIndexHashThenData(t *testing.T) {
+	pkt := Encode(nil, chunkFixture(), false, 0)
+	want := []byte{0x00, 0x70, TicnetKindTransferChunk, 1, 2, 3, 4, 0, 0, 0, 10, 0, 0, 0, 4, 0, 0, 0, 2}
+	for i := range TransferHashLen {
+		want = append(want, byte(i))
+	}
+	want = append(want, 0xaa, 0xbb)
+	if !bytes.Equal(pkt, want) {
+		t.Fatalf("got  % x\nwant % x", pkt, want)
+	}
+	if len(pkt) != 2+TransferChunkHeaderLen+2 {
+		t.Fatalf("%d bytes", len(pkt))
+	}
+	got := &TransferChunk{}
+	if _, err := Decode(pkt, got); err != nil || !sameMessage(got, chunkFixture()) {
+		t.Fatalf("%+v %v", got, err)
+	}
+	if got.Count() != 3 || got.Offset() != 8 {
+		t.Fatalf("count %d offset %d", got.Count(), got.Offset())
+	}
+	// The data is not copied: it is the packet's own bytes.
+	if &got.Data[0] != &pkt[len(pkt)-2] {
+		t.Fatal("data was copied")
+	}
+	h, m, err := DecodePacket(pkt, ServerToClient, false)
+	if _, ok := m.(*TransferChunk); err != nil || !ok || h.Type != TypeTicnet {
+		t.Fatalf("%T %v", m, err)
+	}
+	if !bytes.Equal(chunkFixture().AppendHeader(nil), pkt[2:2+TransferChunkHeaderLen]) {
+		t.Fatal("AppendHeader is not the body up to the data")
+	}
+}
+
+func TestTransferChunkRefusesWhatNoStreamCanHoldWhereItIs(t *testing.T) {
+	good := Encode(nil, chunkFixture(), false, 0)
+	mod := func(i int, b ...byte) []byte { p := bytes.Clone(good); copy(p[i:], b); return p }
+	wantDecodeErrorAt(t, mod(2, TicnetKindTransferAck), &TransferChunk{}, 2, "kind", "not a transfer chunk")
+	wantDecodeErrorAt(t, mod(7, 0, 0, 0, 0), &TransferChunk{}, 7, "total", "empty stream")
+	wantDecodeErrorAt(t, mod(11, 0, 0, 0, 0), &TransferChunk{}, 11, "chunk_size", "not in [1, 127941]")
+	wantDecodeErrorAt(t, mod(11, 0, 1, 0xf3, 0xc6), &TransferChunk{}, 11, "chunk_size", "127942 not in")
+	wantDecodeErrorAt(t, mod(15, 0, 0, 0, 3), &TransferChunk{}, 15, "index", "chunk 3 of a stream of 3 chunks")
+	wantDecodeErrorAt(t, mod(15, 0xff, 0xff, 0xff, 0xff), &TransferChunk{}, 15, "index", "of a stream of 3")
+	// Chunk 2 of 10 bytes in 4-byte chunks holds 2 bytes; chunk 1 holds 4.
+	wantDecodeErrorAt(t, good[:len(good)-1], &TransferChunk{}, 51, "data", "1 bytes, chunk 2 holds 2")
+	wantDecodeErrorAt(t, append(bytes.Clone(good), 0), &TransferChunk{}, 51, "data", "3 bytes, chunk 2 holds 2")
+	wantDecodeErrorAt(t, mod(18, 1), &TransferChunk{}, 51, "data", "2 bytes, chunk 1 holds 4")
+	// A 4 GB stream in 1-byte chunks: the index arithmetic does not overflow.
+	huge := &TransferChunk{Total: 0xffffffff, ChunkSize: 1, Index: 0xfffffffe, Data: []byte{7}}
+	got := &TransferChunk{}
+	if _, err := Decode(Encode(nil, huge, false, 0), got); err != nil || got.Count() != 0xffffffff {
+		t.Fatal(got.Count(), err)
+	}
+	// The largest chunk fits the realtime channel's frame, frame header included.
+	big := &TransferChunk{Total: 1 << 20, ChunkSize: MaxTransferChunkSize, Data: make([]byte, MaxTransferChunkSize)}
+	if n := 8 + len(Encode(nil, big, false, 0)); n != 128000 {
+		t.Fatalf("largest chunk frame is %d bytes", n)
+	}
+}
+
+func TestTransferChunkTruncatedAtEveryLengthFails(t *testing.T) {
+	checkTruncations(t, chunkFixture(), false, nil)
+	last := &TransferChunk{Stream: 9, Total: 1, ChunkSize: MaxTransferChunkSize, Data: []byte{1}}
+	checkTruncations(t, last, true, nil)
+}
+
+func TestTransferAckRoundTripsAndSaysWhichChunksItHolds(t *testing.T) {
+	m := &TransferAck{Stream: 7, Base: 3, Bitmap: []byte{0b101, 0x80}}
+	pkt := Encode(nil, m, false, 0)
+	if !bytes.Equal(pkt, []byte{0, 0x70, TicnetKindTransferAck, 0, 0, 0, 7, 0, 0, 0, 3, 2, 0b101, 0x80}) {
+		t.Fatalf("% x", pkt)
+	}
+	got := &TransferAck{}
+	if _, err := Decode(pkt, got); err != nil || !sameMessage(got, m) {
+		t.Fatal(got, err)
+	}
+	var held []uint32
+	for i := range uint32(40) {
+		if got.Holds(i) {
+			held = append(held, i)
+		}
+	}
+	if want := []uint32{0, 1, 2, 4, 6, 19}; !equalU32(held, want) {
+		t.Fatalf("holds %v, want %v", held, want)
+	}
+	top := &TransferAck{Base: 0xffffffff, Bitmap: []byte{0xff}}
+	if !top.Holds(0xfffffffe) || top.Holds(0xffffffff) {
+		t.Fatal("Holds near the top of the range")
+	}
+	checkTruncations(t, m, false, nil)
+	big := append(bytes.Clone(pkt[:11]), 65)
+	big = append(big, make([]byte, 65)...)
+	wantDecodeErrorAt(t, big, &TransferAck{}, 11, "bitmap_len", "65 bitmap bytes > limit 64")
+	wantDecodeErrorAt(t, pkt[:len(pkt)-1], &TransferAck{}, 11, "bitmap_len", "cannot fit")
+	bad := bytes.Clone(pkt)
+	bad[2] = TicnetKindTransferChunk
+	wantDecodeErrorAt(t, bad, &TransferAck{}, 2, "kind", "not a transfer ack")
+}
+
+func equalU32(a, b []uint32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestTransferAbortRoundTripsAndRefusesUnknownFlags(t *testing.T) {
+	for _, fromReceiver := range []bool{false, true} {
+		m := &TransferAbort{Stream: 0x0a0b0c0d, FromReceiver: fromReceiver, Reason: TransferReasonHashMismatch}
+		pkt := Encode(nil, m, false, 0)
+		if !bytes.Equal(pkt, []byte{0, 0x70, TicnetKindTransferAbort, b2u(fromReceiver), 0x0a, 0x0b, 0x0c, 0x0d, 3}) {
+			t.Fatalf("% x", pkt)
+		}
+		got := &TransferAbort{FromReceiver: !fromReceiver}
+		if _, err := Decode(pkt, got); err != nil || *got != *m {
+			t.Fatal(got, err)
+		}
+		checkTruncations(t, m, false, nil)
+	}
+	wantDecodeErrorAt(t, []byte{0, 0x70, TicnetKindTransferAbort, 2, 0, 0, 0, 1, 1}, &TransferAbort{}, 3, "flags", "unknown flags 0x2")
+	wantDecodeErrorAt(t, []byte{0, 0x70, TicnetKindMode, 0, 0, 0, 0, 1, 1}, &TransferAbort{}, 2, "kind", "not a transfer abort")
+	// A reason this version does not know still decodes: a later one may add reasons.
+	got := &TransferAbort{}
+	if _, err := Decode([]byte{0, 0x70, TicnetKindTransferAbort, 0, 0, 0, 0, 1, 200}, got); err != nil || got.Reason.String() != "reason(200)" {
+		t.Fatal(got, err)
+	}
+	if TransferReasonStalled.String() != "stalled" || TransferReasonPeerLeft.String() != "peer left" {
+		t.Fatal(TransferReasonStalled, TransferReasonPeerLeft)
+	}
+}
+
+func TestIsTransferKindIsExactlyTheTransfersKinds(t *testing.T) {
+	for k := range 256 {
+		want := k == TicnetKindTransferChunk || k == TicnetKindTransferAck || k == TicnetKindTransferAbort
+		if IsTransferKind(uint8(k)) != want {
+			t.Errorf("kind %d", k)
+		}
+	}
+}
+
+func TestTransferChunkAndAckDecodeAllocateNothing(t *testing.T) {
+	m := &TransferChunk{Stream: 1, Total: 1 << 20, ChunkSize: 16000, Index: 5, Data: bytes.Repeat([]byte{1}, 16000)}
+	assertNoAllocs(t, m)
+	assertNoAllocs(t, &TransferAck{Stream: 1, Base: 9, Bitmap: []byte{1, 2, 3}})
+	assertNoAllocs(t, &TransferAbort{Stream: 1, Reason: TransferReasonStalled})
+}
+
+func BenchmarkDecodeTransferChunk(b *testing.B) {
+	benchDecode(b, &TransferChunk{Stream: 1, Total: 1 << 20, ChunkSize: 16000, Index: 5, Data: bytes.Repeat([]byte{1}, 16000)})
+}
+
+func BenchmarkDecodeTransferAck(b *testing.B) {
+	benchDecode(b, &TransferAck{Stream: 1, Base: 9, Bitmap: []byte{1, 2, 3, 4}})
+}
