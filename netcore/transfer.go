@@ -605,4 +605,3 @@ type bitset []uint64
 func newBitset(n uint32) bitset    { return make(bitset, (uint64(n)+63)/64) }
 func (b bitset) has(i uint32) bool { return b[i/64]&(1<<(i%64)) != 0 }
 func (b bitset) set(i uint32)      { b[i/64] |= 1 << (i % 64) }
-func (b bitset) bytes() int64      { return int64(len(b)) * 8 }

@@ -89,11 +89,12 @@ func (t *Transfers) CancelSend(now int64, to Addr, id uint32, reason wire.Transf
 	return true
 }
 
-// Refuse tells peer to that this end will not send it stream id, which it
-// expects (this end was asked for a game state it cannot save): the peer
-// drops the stream if it has begun, and reports it dropped at once if not.
-// A stream of that id already open to the peer is cancelled. The id is
-// then spent with that peer, as if it had been sent.
+// Refuse tells a peer that expects stream id from this end that it will
+// not come (this end was asked for a game state it cannot save). The peer
+// reports the stream dropped (ByPeer, reason) as soon as the abort
+// arrives, whether or not any of it had arrived. A stream of that id
+// already open to the peer is cancelled. The id is then spent with that
+// peer, as if it had been sent.
 func (t *Transfers) Refuse(now int64, to Addr, id uint32, reason wire.TransferReason) {
 	if t.CancelSend(now, to, id, reason) || t.closedOut.find(to, id) != nil {
 		return
