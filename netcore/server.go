@@ -223,6 +223,9 @@ func (s *Server) Clients() int {
 	return n
 }
 
+// Transfers is the server's bulk streams (snapshots for late joiners).
+func (s *Server) Transfers() *Transfers { return s.xfer }
+
 // TicRecords returns the tics the last Update let go, with ServerConfig
 // RecordTics set. The slice is valid until the next Update.
 func (s *Server) TicRecords() []TicRecord { return s.records }

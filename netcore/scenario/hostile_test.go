@@ -100,14 +100,15 @@ func (h *hostile) overhear() {
 }
 
 // junkCounted sums what the endpoints counted as dropped: transports'
-// malformed frames and the engines' malformed, unexpected, refused and
-// answered-as-query packets.
+// malformed frames, the engines' malformed, unexpected, refused and
+// answered-as-query packets, and their bulk streams' drops.
 func junkCounted(s *Scenario) int64 {
 	c := s.Server.Counters()
-	n := c.Malformed + c.Unexpected + c.Rejected + c.Queries + s.hostFrame.Malformed
+	xc := s.Server.Transfers().Counters()
+	n := c.Malformed + c.Unexpected + c.Rejected + c.Queries + s.hostFrame.Malformed + xc.Dropped()
 	for _, p := range s.Peers[1:] {
-		pc := p.Client.Counters()
-		n += pc.Malformed + pc.Unexpected + p.Frame.Malformed
+		pc, xc := p.Client.Counters(), p.Client.Transfers().Counters()
+		n += pc.Malformed + pc.Unexpected + p.Frame.Malformed + xc.Dropped()
 	}
 	return n
 }
