@@ -290,8 +290,12 @@ func TestServerThatVanishesTimesOutEveryClient(t *testing.T) {
 // A client whose clock runs 2 % fast stays in step: under the reference
 // the lockstep holds it back, under the extension its clock follows the
 // server's reports. The spread is the largest difference between two
-// peers' gametics after any step of 5 ms, over 10 000 tics.
+// peers' gametics after any step of 5 ms, over 10 000 tics: at most 2
+// under the reference (a tic that reaches one peer in the step before it
+// reaches another, behind the host's 1 MB/s uplink), 1 under the
+// extension.
 func TestFastClockStaysInStep(t *testing.T) {
+	bound := map[string]int{"chocolate": 2, "ticnet": 1}
 	for _, proto := range protocols {
 		t.Run(proto.name, func(t *testing.T) {
 			s := build(t, Options{Players: 4, Seed: 8, Strict: proto.strict, Link: simnet.Link{LatencyMS: 10}})
@@ -314,7 +318,7 @@ func TestFastClockStaysInStep(t *testing.T) {
 			check(t, s, 10000)
 			noDesync(t, s)
 			t.Logf("largest gametic spread over 10000 tics: %d", worst)
-			if worst > 1 {
+			if worst > bound[proto.name] {
 				t.Fatalf("gametics spread by %d tics", worst)
 			}
 		})

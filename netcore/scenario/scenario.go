@@ -39,7 +39,14 @@ type Options struct {
 	// StateBytes is the size of each game's world (testgame.NewSized):
 	// what a snapshot carries. Default testgame.DefaultWorldBytes.
 	StateBytes int
+	// UplinkBytesPerSec is every node's uplink (simnet.SetDefaultBandwidth):
+	// default DefaultUplinkBytesPerSec; negative for no limit.
+	UplinkBytesPerSec int64
 }
+
+// DefaultUplinkBytesPerSec is a scenario's uplink: about what webxdc-dev's
+// realtime channel carried on this project's machines.
+const DefaultUplinkBytesPerSec = 1_000_000
 
 // Peer is one copy of the game.
 type Peer struct {
@@ -104,6 +111,12 @@ func New(o Options) *Scenario {
 	// CheckCommands needs to tell a substitute from a wrong command.
 	o.Server.RecordTics = !o.Quiet
 	n := simnet.New(o.Seed, o.Link)
+	switch {
+	case o.UplinkBytesPerSec == 0:
+		n.SetDefaultBandwidth(DefaultUplinkBytesPerSec)
+	case o.UplinkBytesPerSec > 0:
+		n.SetDefaultBandwidth(o.UplinkBytesPerSec)
+	}
 	s := &Scenario{Net: n, StepMS: o.StepMS, numPlayers: o.Players, quiet: o.Quiet}
 	s.HostNode = n.AddNode()
 	s.hostFrame = simnet.NewFrameTransport(s.HostNode, ServerUID)
