@@ -287,6 +287,9 @@ func (c *Client) onSYNReply(h wire.Header, body []byte) error {
 		return nil
 	}
 	c.protocol = m.Protocol
+	if m.Protocol == wire.ProtocolTicnet {
+		c.conn.resendMS = ExtReliableResendMS // as the server does with us
+	}
 	c.conn.state = connConnected
 	c.state = ClientWaitingLaunch
 	c.emit(Event{Kind: EventConnected, Player: -1, Protocol: m.Protocol, Addr: c.server})

@@ -38,6 +38,7 @@ type recvSide struct {
 	win            [BackupTics]recvSlot
 	base           [MaxPlayers]TicCmd // each player's command of the tic before
 	lastGameDataMS int64
+	highest        uint32 // the latest tic received
 }
 
 // clockSync is the reference's PID clock synchronisation (spec §11.3): it
@@ -95,10 +96,23 @@ func (c *Client) runGame(now int64) {
 	c.buildTics(now)
 	c.requestMissing(now)
 	c.advanceWindow()
-	if c.send.ackPending && now-c.send.ackSinceMS > GameDataAckDelayMS {
+	if c.send.ackPending && now-c.send.ackSinceMS > c.ackDelayMS() {
 		c.sendAck(now)
 	}
 	c.runTics()
+}
+
+// JoinAckDelayMS is how long a joining copy waits before it acknowledges
+// the tics it received: it sends no commands for the acknowledgement to
+// ride on, and the server sends lost tics again when an acknowledgement
+// stays stuck, so it acknowledges often while it catches up.
+const JoinAckDelayMS = 50
+
+func (c *Client) ackDelayMS() int64 {
+	if c.join.active {
+		return JoinAckDelayMS
+	}
+	return GameDataAckDelayMS
 }
 
 // buildTics builds one command per elapsed tic of the adjusted clock, up to
@@ -237,6 +251,9 @@ func (c *Client) storeTic(now int64, tic uint32, t *wire.ServerTic, substituted 
 			c.stats.Unexpected++ // beyond the window: dropped
 		}
 		return
+	}
+	if int32(tic-c.recv.highest) > 0 {
+		c.recv.highest = tic
 	}
 	slot := &c.recv.win[tic%BackupTics]
 	if slot.seq != tic {

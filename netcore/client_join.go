@@ -1,6 +1,7 @@
 package netcore
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	"github.com/ticnet/ticnet/netcore/wire"
@@ -17,6 +18,14 @@ type joinSide struct {
 	ready   bool // JoinReady sent
 	lastPct int64
 	saves   []pendingSave
+	// early is a stream from the server that arrived before JoinStart
+	// did (JoinStart waits for the SYN reply's acknowledgement; the
+	// stream does not): it may be the snapshot.
+	early *TransferEvent
+	// progressMS is when the snapshot last made progress: a joiner whose
+	// snapshot stops coming gives up after the transfer deadline.
+	progressMS  int64
+	progressGot int
 }
 
 // pendingSave is a snapshot the server asked for: the state before Tic, to
@@ -57,7 +66,7 @@ func (c *Client) onJoinStart(now int64, body []byte) error {
 	c.inSet.LowResTurn = s.LowResTurn
 	c.outGD.LowResTurn = s.LowResTurn
 	c.startGame(now)
-	c.recv.start, c.recv.recvtic = m.Start, m.Start
+	c.recv.start, c.recv.recvtic, c.recv.highest = m.Start, m.Start, m.Start
 	for t := range c.recv.win {
 		c.recv.win[t].seq = m.Start + uint32(t) // slots of the window from Start on
 	}
@@ -70,8 +79,12 @@ func (c *Client) onJoinStart(now int64, body []byte) error {
 	c.send.maketic = m.Start
 	c.loop.tl.MaxTics = BackupTics + c.cfg.CatchUpTics
 	c.loop.tl.ResetToLoad(m.Start)
-	c.join = joinSide{active: true, stream: m.Stream, start: m.Start, lastPct: -1}
+	early := c.join.early
+	c.join = joinSide{active: true, stream: m.Stream, start: m.Start, lastPct: -1, progressMS: now, progressGot: -1}
 	c.emit(Event{Kind: EventGameStarted, Player: c.player, Protocol: c.protocol, Tic: m.Start})
+	if early != nil {
+		c.onTransfer(*early)
+	}
 	return nil
 }
 
@@ -84,11 +97,14 @@ func (c *Client) onSnapshotRequest(now int64, body []byte) error {
 	if c.state != ClientInGame || !c.extended || c.join.active {
 		return errUnexpected{}
 	}
-	if _, ok := c.game.(Snapshotter); !ok || !c.loop.tl.SaveBefore(m.Tic) {
+	// The state before the tic asked for, or before the next this copy
+	// runs if it is past it (the request may come late).
+	tic := max(m.Tic, c.loop.tl.GameTic())
+	if _, ok := c.game.(Snapshotter); !ok || c.loop.tl.Loading() || !c.loop.tl.SaveBefore(tic) {
 		c.xfer.Refuse(now, c.server, m.Stream, wire.TransferReasonNoSnapshot)
 		return nil
 	}
-	c.join.saves = append(c.join.saves, pendingSave{tic: m.Tic, stream: m.Stream})
+	c.join.saves = append(c.join.saves, pendingSave{tic: tic, stream: m.Stream})
 	return nil
 }
 
@@ -101,7 +117,9 @@ func (c *Client) save(tic uint32) {
 		}
 		c.join.saves = append(c.join.saves[:i], c.join.saves[i+1:]...)
 		state := c.game.(Snapshotter).SaveState()
-		if err := c.xfer.Send(c.nowMS, c.server, ps.stream, state); err != nil {
+		stream := binary.BigEndian.AppendUint32(make([]byte, 0, 4+len(state)), tic)
+		stream = append(stream, state...)
+		if err := c.xfer.Send(c.nowMS, c.server, ps.stream, stream); err != nil {
 			c.xfer.Refuse(c.nowMS, c.server, ps.stream, wire.TransferReasonNoSnapshot)
 		}
 		return
@@ -117,18 +135,27 @@ func (c *Client) load(tic uint32, state []byte) {
 		return
 	}
 	c.join.loaded = true
+	c.join.start = tic
 	c.loop.started = false // who is in the game: from the first tic run
 	c.loop.firstRun = tic
 }
 
 // onTransfer handles the end of a stream.
 func (c *Client) onTransfer(ev TransferEvent) {
+	if ev.Kind == TransferReceived && c.state == ClientWaitingLaunch {
+		c.join.early = &ev
+		return
+	}
 	if !c.join.active || ev.Outgoing || ev.Stream != c.join.stream {
 		return
 	}
 	switch ev.Kind {
 	case TransferReceived:
-		c.loop.tl.Load(Snapshot{Tic: c.join.start, State: ev.Data})
+		if len(ev.Data) < 4 || !c.loop.tl.Load(Snapshot{Tic: binary.BigEndian.Uint32(ev.Data), State: ev.Data[4:]}) {
+			reason := "the game state that arrived is not of a tic this copy can start from"
+			c.conn.disconnect(c.nowMS, reason)
+			c.finish(EventDisconnected, reason)
+		}
 	case TransferDropped:
 		reason := fmt.Sprintf("the game state did not arrive (%v)", ev.Reason)
 		c.conn.disconnect(c.nowMS, reason)
@@ -145,15 +172,25 @@ func (c *Client) joinProgress(now int64) {
 		return
 	}
 	if !j.loaded {
-		if got, total, ok := c.xfer.ReceiveProgress(c.server, j.stream); ok && total > 0 {
+		got, total, ok := c.xfer.ReceiveProgress(c.server, j.stream)
+		if ok && total > 0 {
 			c.catchUp(int64(got), int64(total), "bytes")
+		}
+		switch {
+		case ok && got != j.progressGot, c.loop.tl.Loading() == false:
+			j.progressGot, j.progressMS = got, now
+		case now-j.progressMS > c.xfer.Config().StallMS:
+			reason := "the game state did not arrive"
+			c.conn.disconnect(now, reason)
+			c.finish(EventDisconnected, reason)
 		}
 		return
 	}
 	tl := &c.loop.tl
 	behind := int64(tl.Confirmed() - tl.GameTic())
 	c.catchUp(int64(tl.GameTic()-j.start), int64(tl.GameTic()-j.start)+behind, "tics")
-	if behind > 0 || j.ready {
+	// Caught up: every tic received is run, and none is known missing.
+	if behind > 0 || j.ready || tl.Confirmed() == j.start || int32(c.recv.highest-tl.Confirmed()) >= 0 {
 		return
 	}
 	j.ready, j.active = true, false

@@ -303,6 +303,7 @@ func (s *Server) receive(now int64, from Addr, pkt []byte) {
 			return
 		}
 		s.takeAck(sc, m.Ack)
+		s.pushMissing(now, sc) // a joiner acknowledges this way only
 	case wire.TypeGameDataResend:
 		s.count(s.onResendRequest(now, sc, body))
 	case wire.TypeTicnet:
@@ -672,6 +673,10 @@ func (s *Server) run(now int64) {
 			if !s.extended {
 				s.pump(now, sc)
 			}
+			if j := sc.join; j != nil && !j.started && len(sc.conn.reliable) == 0 {
+				s.startJoin(now, sc)
+			}
+			s.maybeEnter(now, sc)
 			s.breakDeadlock(now, sc)
 		}
 	}

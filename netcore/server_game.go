@@ -50,12 +50,17 @@ type sumSlot struct {
 
 // onGameData stores a player's commands (spec §9.2).
 func (s *Server) onGameData(now int64, sc *serverClient, body []byte) error {
-	if s.state != ServerInGame || sc.drone() || sc.player < 0 || !sc.inGame {
+	joiner := sc.join != nil && sc.join.ready
+	if s.state != ServerInGame || sc.drone() || sc.player < 0 || !(sc.inGame || joiner) {
 		return errUnexpected{}
 	}
 	g := &s.inGD
 	if err := g.DecodeBody(body); err != nil {
 		return err
+	}
+	if joiner {
+		s.onJoinerGameData(now, sc)
+		return nil
 	}
 	p := sc.player
 	start := wire.ExpandTic(s.recvStart, g.Start)
@@ -173,6 +178,15 @@ func (s *Server) requestMissing(now int64) {
 // tics, and sent again what it has not acknowledged (spec §9.5).
 func (s *Server) breakDeadlock(now int64, sc *serverClient) {
 	if sc.drone() || now-sc.lastGameDataMS <= DeadlockMS {
+		return
+	}
+	if j := sc.join; j != nil {
+		// A joiner sends no commands yet: it is only sent what it has
+		// not acknowledged.
+		if j.started && sc.acked < s.ext.sendSeq {
+			s.resendTics(now, sc, sc.acked, s.ext.sendSeq-1)
+		}
+		sc.lastGameDataMS = now
 		return
 	}
 	t := s.recvStart

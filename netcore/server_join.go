@@ -18,10 +18,12 @@ import (
 // joiner is the server's state of a client that joined mid-game and is not
 // in the game yet.
 type joiner struct {
-	start  uint32 // C: the snapshot is the state before it
-	stream uint32 // the snapshot's stream, from the source and to the joiner
-	source Addr   // the client asked for the snapshot
-	sent   bool   // the snapshot is on its way to the joiner
+	started bool   // JoinStart is sent
+	start   uint32 // C: the snapshot is the state before it
+	stream  uint32 // the snapshot's stream, from the source and to the joiner
+	source  Addr   // the client asked for the snapshot
+	sent    bool   // the snapshot is on its way to the joiner
+	ready   bool   // it says it has caught up
 }
 
 // ReasonNoSnapshot is why a joiner is sent away when no copy can give it
@@ -35,8 +37,7 @@ func (s *Server) admitLate(now int64, from Addr, m *wire.SYN, proto string) bool
 	if proto != wire.ProtocolTicnet || !s.extended || !s.ext.started {
 		return false
 	}
-	source := s.snapshotSource()
-	if source == nil {
+	if s.snapshotSource() == nil {
 		return false
 	}
 	taken := [MaxPlayers]bool{}
@@ -69,15 +70,32 @@ func (s *Server) admitLate(now int64, from Addr, m *wire.SYN, proto string) bool
 	if player < 0 {
 		sc.data.Drone = true // a spectator: the game is full
 	}
-	x := &s.ext
 	s.nextStream++
-	sc.join = &joiner{start: x.sendSeq, stream: s.nextStream, source: source.addr}
+	sc.join = &joiner{stream: s.nextStream}
+	sc.lastGameDataMS = now
+	s.emit(Event{Kind: EventPlayerJoined, Player: player, Addr: from, Name: sc.name, Protocol: proto})
+	return true
+}
+
+// startJoin tells a joiner where it starts, once it has our SYN reply (its
+// acknowledgement has emptied the reliable queue): the tics it is sent
+// from then on reach a client that takes them, and the ones between the
+// start and its first are still in the history to be sent again.
+func (s *Server) startJoin(now int64, sc *serverClient) {
+	j := sc.join
+	source := s.snapshotSource()
+	if source == nil {
+		sc.conn.disconnect(now, ReasonNoSnapshot)
+		return
+	}
+	x := &s.ext
+	j.start, j.source, j.started = x.sendSeq, source.addr, true
 	sc.acked, sc.sendSeq, sc.stuckAck = x.sendSeq, x.sendSeq, x.sendSeq
 	sc.lastGameDataMS = now
 	st := s.settings
-	st.ConsolePlayer = int8(player)
-	st.NumPlayers = max(st.NumPlayers, uint8(player+1))
-	js := wire.JoinStart{Settings: st, Start: x.sendSeq, Stream: s.nextStream}
+	st.ConsolePlayer = int8(sc.player)
+	st.NumPlayers = max(st.NumPlayers, uint8(sc.player+1))
+	js := wire.JoinStart{Settings: st, Start: x.sendSeq, Stream: j.stream}
 	if x.sendSeq > 0 {
 		// The diffs of tic C are against the commands of the tic before.
 		prev := &x.history[(x.sendSeq-1)%BackupTics].tic
@@ -89,10 +107,8 @@ func (s *Server) admitLate(now int64, from Addr, m *wire.SYN, proto string) bool
 		}
 	}
 	sc.conn.sendReliable(&js)
-	source.conn.sendReliable(&wire.SnapshotRequest{Tic: x.sendSeq, Stream: s.nextStream})
+	source.conn.sendReliable(&wire.SnapshotRequest{Tic: x.sendSeq, Stream: j.stream})
 	s.xfer.AcceptFrom(source.addr)
-	s.emit(Event{Kind: EventPlayerJoined, Player: player, Addr: from, Name: sc.name, Protocol: proto, Tic: x.sendSeq})
-	return true
 }
 
 // snapshotSource picks the client to ask for the game state: the server's
@@ -135,20 +151,37 @@ func (s *Server) onTransfer(now int64, ev TransferEvent) {
 	}
 }
 
-// onJoinReady puts a joiner that has caught up in the game, from the next
-// tic sent.
+// onJoinReady takes a joiner's word that it has caught up.
 func (s *Server) onJoinReady(now int64, sc *serverClient, body []byte) error {
 	var m wire.JoinReady
 	if err := m.DecodeBody(body); err != nil {
 		return err
 	}
-	if sc.joining() == nil || s.state != ServerInGame {
+	if j := sc.joining(); j == nil || !j.started || s.state != ServerInGame {
 		return errUnexpected{}
+	}
+	sc.join.ready = true
+	s.maybeEnter(now, sc)
+	return nil
+}
+
+// JoinEntryLagTics is how far behind the stream a joiner that said it is
+// ready may be, by its acknowledgements, to enter the game: its ready may
+// have taken a while to arrive, and a joiner that entered far behind would
+// have its first commands substituted, or be dropped as one that fell
+// behind.
+const JoinEntryLagTics = TicRate
+
+// maybeEnter puts a ready joiner in the game, from the next tic sent, once
+// its acknowledgements are close enough to the stream.
+func (s *Server) maybeEnter(now int64, sc *serverClient) {
+	x := &s.ext
+	if j := sc.joining(); j == nil || !j.ready || x.sendSeq-sc.acked > JoinEntryLagTics {
+		return
 	}
 	sc.join = nil
 	sc.inGame = true
 	sc.lastGameDataMS = now
-	x := &s.ext
 	if p := sc.player; p >= 0 {
 		x.auth[p] = TicCmd{}
 		x.lagging[p] = true // not waited for until its commands come
@@ -159,7 +192,15 @@ func (s *Server) onJoinReady(now int64, sc *serverClient, body []byte) error {
 		}
 	}
 	s.emit(Event{Kind: EventPlayerEntered, Player: sc.player, Addr: sc.addr, Name: sc.name, Tic: x.sendSeq})
-	return nil
+}
+
+// onJoinerGameData takes the commands of a joiner that said it is ready,
+// for the acknowledgement they carry: its commands count from the tic it
+// enters at.
+func (s *Server) onJoinerGameData(now int64, sc *serverClient) {
+	s.takeAck(sc, s.inGD.Ack)
+	s.pushMissing(now, sc)
+	s.maybeEnter(now, sc)
 }
 
 func (sc *serverClient) joining() *joiner {

@@ -98,11 +98,13 @@ func (tl *Timeline) ResetToLoad(start uint32) {
 // Loading reports whether the timeline waits for a snapshot to load.
 func (tl *Timeline) Loading() bool { return tl.waitLoad }
 
-// Load gives the snapshot a ResetToLoad timeline waits for: the next
-// requests load it, then run the tics after it. It reports false for a
-// snapshot of another tic, or when none is awaited.
+// Load gives the snapshot a ResetToLoad timeline waits for: once the
+// tics up to it are confirmed, the next requests load it, then run the
+// tics after it (the ones before it are in the state). It reports false
+// for a snapshot of a tic before the timeline's start, or when none is
+// awaited.
 func (tl *Timeline) Load(s Snapshot) bool {
-	if !tl.waitLoad || s.Tic != tl.gametic || s.State == nil {
+	if !tl.waitLoad || int32(s.Tic-tl.gametic) < 0 || s.State == nil {
 		return false
 	}
 	tl.load = &s
@@ -215,10 +217,11 @@ func (tl *Timeline) trim() {
 func (tl *Timeline) Requests(limit uint32, n int) []Request {
 	tl.reqs = tl.reqs[:0]
 	if tl.waitLoad {
-		if tl.load == nil {
+		if tl.load == nil || int32(tl.confirmed-tl.load.Tic) < 0 {
 			return nil
 		}
 		tl.reqs = append(tl.reqs, Request{Kind: RequestLoad, Tic: tl.load.Tic, State: tl.load.State})
+		tl.gametic = tl.load.Tic
 		tl.waitLoad, tl.load = false, nil
 	}
 	if int32(limit-tl.confirmed) > 0 {

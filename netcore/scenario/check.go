@@ -99,9 +99,10 @@ func (s *Scenario) CheckCommands() (Checked, error) {
 				substituted := extended && rec.Received&(1<<pl) == 0
 				if substituted {
 					// The server's substitute: the command everyone ran
-					// the tic before, its events cleared.
-					if t > 0 && ran[t-1].OK {
-						want = wire.ClearEvents(ran[t-1].Cmds[pl])
+					// the tic before, its events cleared (a copy that
+					// joined at this tic did not run it: ask another).
+					if prev, ok := s.ranBy(tic - 1); t > 0 && ok {
+						want = wire.ClearEvents(prev.Cmds[pl])
 					}
 					c.Substituted++
 				} else {
@@ -137,6 +138,16 @@ func consistency(g *testgame.Game, player int, tic uint32) uint8 {
 		}
 	}
 	return 0
+}
+
+// ranBy returns tic as the first peer that ran it ran it.
+func (s *Scenario) ranBy(tic uint32) (testgame.Ran, bool) {
+	for _, p := range s.Peers {
+		if ran := p.Game.Ran(); int(tic) < len(ran) && ran[tic].OK {
+			return ran[tic], true
+		}
+	}
+	return testgame.Ran{}, false
 }
 
 // record returns the server's record of tic.

@@ -14,9 +14,10 @@ const (
 
 // JoinStart tells a copy that connected during a game that it joins it: the
 // game's settings (ConsolePlayer is its player number, -1 to watch), the
-// first tic it will be sent, whose state before it is the snapshot that
-// comes as stream Stream, and the commands of the tic before Start, which
-// the diffs of tic Start are against (diffed against zero; full turning).
+// first tic it will be sent, the stream its snapshot comes as (the state
+// before Start or a later tic, as a SnapshotRequest's stream), and the
+// commands of the tic before Start, which the diffs of tic Start are
+// against (diffed against zero; full turning).
 type JoinStart struct {
 	Settings Settings
 	Start    uint32 // the snapshot is the state before this tic; tics from it on follow
@@ -48,8 +49,10 @@ func (m *JoinStart) DecodeBody(body []byte) error {
 	return bodyErr(&r, TypeTicnet)
 }
 
-// SnapshotRequest asks a client for the game state before tic Tic, to be
-// streamed to the server as stream Stream.
+// SnapshotRequest asks a client for the game state before tic Tic, or
+// before a later tic if it has run Tic already, to be streamed to the
+// server as stream Stream. The stream is the tic (u32, big-endian)
+// followed by the state.
 type SnapshotRequest struct {
 	Tic    uint32
 	Stream uint32
