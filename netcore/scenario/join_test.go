@@ -9,6 +9,7 @@ import (
 
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
+	"github.com/ticnet/ticnet/netcore/wire"
 )
 
 // entered returns, for every peer, the tic at which it saw player enter
@@ -198,5 +199,68 @@ func TestLateJoinOnTheLossyChannelAgreesFromItsEntryOn(t *testing.T) {
 		slices.Sort(ms)
 		t.Logf("%d bytes: %d joins, all agree to tic 10000; first SYN to playing: median %d ms, p90 %d ms, max %d ms",
 			size, seeds, ms[len(ms)/2], ms[len(ms)*9/10], ms[len(ms)-1])
+	}
+}
+
+// Under a dedicated server, as ticnet-server, the state comes from the
+// longest connected client.
+func TestLateJoinUnderADedicatedServerTakesTheStateFromAClient(t *testing.T) {
+	s := start(t, Options{Players: 3, Seed: 32, Dedicated: true, Link: simnet.Link{LatencyMS: 20, JitterMS: 10},
+		StateBytes: 256 << 10})
+	if err := s.RunTics(200, 60000); err != nil {
+		t.Fatal(err)
+	}
+	j := joinAndPlay(t, s, 1500)
+	if got := j.Client.Player(); got != 3 {
+		t.Fatalf("the joiner is player %d, want 3", got)
+	}
+	sent := int64(0)
+	for _, p := range s.Peers[:3] {
+		sent += p.Client.Transfers().Counters().ChunkBytesSent
+	}
+	if sent < 256<<10 {
+		t.Fatalf("the clients sent %d bytes of state, want the 256 KB snapshot", sent)
+	}
+	check(t, s, 1500)
+	noDesync(t, s)
+}
+
+// A copy that joins a full game watches: a spectator's place, every tic
+// run, no player of its own.
+func TestLateJoinerOfAFullGameWatches(t *testing.T) {
+	s := start(t, Options{Players: 3, Seed: 33, Link: simnet.Link{LatencyMS: 20}, Server: netcore.ServerConfig{MaxPlayers: 3}})
+	if err := s.RunTics(200, 60000); err != nil {
+		t.Fatal(err)
+	}
+	j := s.Join()
+	if !s.RunUntil(func() bool { return j.Client.State() == netcore.ClientInGame && j.Client.GameTic() > 400 }, 30000) {
+		t.Fatalf("the spectator does not follow the game: %v at tic %d", j.Client.State(), j.Client.GameTic())
+	}
+	if p := j.Client.Player(); p != -1 {
+		t.Fatalf("the joiner of a full game is player %d", p)
+	}
+	if err := s.RunTics(1000, 60000); err != nil {
+		t.Fatal(err)
+	}
+	check(t, s, 1000)
+	noDesync(t, s)
+}
+
+// A reference peer gets what real Chocolate Doom gives it: REJECTED; and so
+// does a ticnet copy when the game runs the reference protocol.
+func TestLateJoinIsRefusedWhereTheReferenceRules(t *testing.T) {
+	s := start(t, Options{Players: 2, Seed: 34})
+	raw := rawPeer(s, 0x7779)
+	raw.Send(ServerUID, syn(wire.Magic)) // offers CHOCOLATE_DOOM_0 only
+	if got := rejection(t, s, raw); got != "Server is not currently accepting connections" {
+		t.Fatalf("a reference peer joining a ticnet game: got %q", got)
+	}
+	strict := start(t, Options{Players: 2, Seed: 35, Strict: true})
+	j := strict.Join() // offers TICNET_1 first
+	if !strict.RunUntil(func() bool { return j.Client.State() == netcore.ClientDisconnected }, 5000) {
+		t.Fatalf("a ticnet copy joining a reference game is %v", j.Client.State())
+	}
+	if e := j.Events[len(j.Events)-1]; e.Kind != netcore.EventRejected || e.Reason != "Server is not currently accepting connections" {
+		t.Fatalf("a ticnet copy joining a reference game: %v", e)
 	}
 }

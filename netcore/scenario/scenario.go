@@ -39,6 +39,9 @@ type Options struct {
 	// StateBytes is the size of each game's world (testgame.NewSized):
 	// what a snapshot carries. Default testgame.DefaultWorldBytes.
 	StateBytes int
+	// Dedicated runs the server alone on its node, as ticnet-server does:
+	// every player is a remote client, Peers[0] included.
+	Dedicated bool
 	// UplinkBytesPerSec is every node's uplink (simnet.SetDefaultBandwidth):
 	// default DefaultUplinkBytesPerSec; negative for no limit.
 	UplinkBytesPerSec int64
@@ -69,7 +72,7 @@ type Scenario struct {
 	Net          *simnet.Network
 	Server       *netcore.Server
 	HostNode     *simnet.Node
-	Peers        []*Peer // Peers[0] is the host's own client
+	Peers        []*Peer // Peers[0] is the host's own client, unless Dedicated
 	ServerEvents []netcore.Event
 	// Log is every event with its time; Peer is -1 for the server's.
 	Log    []Logged
@@ -121,7 +124,11 @@ func New(o Options) *Scenario {
 	s.HostNode = n.AddNode()
 	s.hostFrame = simnet.NewFrameTransport(s.HostNode, ServerUID)
 	srvEnd, cliEnd := netcore.NewLoopback(ServerUID)
-	s.Server = netcore.NewServer(o.Server, &netcore.HostTransport{Channel: s.hostFrame, Local: srvEnd})
+	if o.Dedicated {
+		s.Server = netcore.NewServer(o.Server, s.hostFrame)
+	} else {
+		s.Server = netcore.NewServer(o.Server, &netcore.HostTransport{Channel: s.hostFrame, Local: srvEnd})
+	}
 
 	if o.StateBytes == 0 {
 		o.StateBytes = testgame.DefaultWorldBytes
@@ -129,11 +136,15 @@ func New(o Options) *Scenario {
 	s.opts = o
 	// The host's client hands its snapshots to the server in the same
 	// process: nothing to pace.
-	host := s.newPeer(0, cliEnd, false, netcore.TransferConfig{RateBytesPerSec: 1 << 40, BurstBytes: 1 << 30,
-		MaxInFlightBytes: 1 << 30, ChunkBytes: wire.MaxTransferChunkSize})
-	host.UID = netcore.LocalClientAddr
-	s.Peers = append(s.Peers, host)
-	for i := 1; i < o.Players+o.Drones; i++ {
+	first := 0
+	if !o.Dedicated {
+		host := s.newPeer(0, cliEnd, false, netcore.TransferConfig{RateBytesPerSec: 1 << 40, BurstBytes: 1 << 30,
+			MaxInFlightBytes: 1 << 30, ChunkBytes: wire.MaxTransferChunkSize})
+		host.UID = netcore.LocalClientAddr
+		s.Peers = append(s.Peers, host)
+		first = 1
+	}
+	for i := first; i < o.Players+o.Drones; i++ {
 		nd := n.AddNode()
 		uid := netcore.Addr(0x1000 + i)
 		ft := simnet.NewFrameTransport(nd, uid)
@@ -194,7 +205,7 @@ func (s *Scenario) Step() {
 		}
 	}
 	for _, p := range s.Peers {
-		if p.Paused || (p.Index == 0 && s.serverDown) {
+		if p.Paused || (p.Node == nil && s.serverDown) {
 			continue
 		}
 		t := now
@@ -237,20 +248,26 @@ func (s *Scenario) RunFor(ms int64) {
 	}
 }
 
-// Start connects everyone, has the host's client launch, and runs until
+// Start connects everyone, has the controller launch, and runs until
 // every client is in the game.
 func (s *Scenario) Start() error {
 	if !s.RunUntil(func() bool {
+		controller := false
 		for _, p := range s.Peers {
 			if p.Client.State() != netcore.ClientWaitingLaunch {
 				return false
 			}
+			controller = controller || p.Client.Lobby().IsController
 		}
-		return len(s.Server.Players()) == s.numPlayers
+		return len(s.Server.Players()) == s.numPlayers && controller
 	}, 30000) {
 		return fmt.Errorf("not every client reached the lobby: %s", s.describe())
 	}
-	s.Peers[0].Client.Launch()
+	for _, p := range s.Peers {
+		if p.Client.Lobby().IsController {
+			p.Client.Launch()
+		}
+	}
 	if !s.RunUntil(func() bool {
 		for _, p := range s.Peers {
 			if p.Client.State() != netcore.ClientInGame {
