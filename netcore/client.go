@@ -28,6 +28,10 @@ type ClientConfig struct {
 	// CatchUpTics bounds the tics a joining copy holds while its snapshot
 	// arrives and it catches up; default DefaultCatchUpTics.
 	CatchUpTics int
+	// Token is this copy's rejoin token (random; zero for none): a copy
+	// that left a game in progress and comes back with it, under any
+	// address, within the server's grace period gets its player back.
+	Token [wire.RejoinTokenLen]byte
 }
 
 func (c *ClientConfig) fill() {
@@ -289,6 +293,7 @@ func (c *Client) onSYNReply(h wire.Header, body []byte) error {
 	c.protocol = m.Protocol
 	if m.Protocol == wire.ProtocolTicnet {
 		c.conn.resendMS = ExtReliableResendMS // as the server does with us
+		c.conn.sendReliable(&wire.Hello{Token: c.cfg.Token})
 	}
 	c.conn.state = connConnected
 	c.state = ClientWaitingLaunch
@@ -422,7 +427,7 @@ func (c *Client) run(now int64) {
 				c.finish(EventDisconnected, ReasonNoResponse)
 				return
 			}
-			if now-c.synLastMS >= SYNResendMS {
+			if now-c.synLastMS >= c.synResendMS() {
 				c.sendSYN(now)
 			}
 			return
@@ -443,6 +448,18 @@ func (c *Client) run(now int64) {
 	if c.state == ClientInGame {
 		c.runGame(now)
 	}
+}
+
+// synResendMS is how often a client asks again to connect: as the
+// reference does, or, when it offers the extension protocol (a copy in a
+// browser, perhaps joining a game in progress under loss), as often as
+// that protocol resends reliable packets. A real server ignores the
+// repeats.
+func (c *Client) synResendMS() int64 {
+	if wire.Known(wire.ProtocolTicnet, c.cfg.Protocols) {
+		return ExtReliableResendMS
+	}
+	return SYNResendMS
 }
 
 func (c *Client) sendSYN(now int64) {

@@ -390,6 +390,12 @@ func (c *Client) advanceWindow() {
 		ct := ConfirmedTic{Substituted: s.substituted}
 		for p := range MaxPlayers {
 			if !s.tic.Has(p) {
+				if c.extended {
+					// As the server: a player out of the game has no
+					// command to diff against, and one who enters (a
+					// joiner in its place) starts from zero.
+					c.recv.base[p] = TicCmd{}
+				}
 				continue
 			}
 			ct.InGame |= 1 << p

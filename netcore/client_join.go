@@ -39,6 +39,10 @@ type pendingSave struct {
 // (about 120 bytes each with 8 players), a minute of play.
 const DefaultCatchUpTics = 60 * TicRate
 
+// ReasonRejoined marks the EventGameStarted of a copy that got its player
+// back with its rejoin token.
+const ReasonRejoined = "rejoined"
+
 // ReasonCannotLoad ends a joining copy whose game cannot load a state.
 const ReasonCannotLoad = "the game cannot load a saved state, so it cannot join a game in progress"
 
@@ -81,7 +85,11 @@ func (c *Client) onJoinStart(now int64, body []byte) error {
 	c.loop.tl.ResetToLoad(m.Start)
 	early := c.join.early
 	c.join = joinSide{active: true, stream: m.Stream, start: m.Start, lastPct: -1, progressMS: now, progressGot: -1}
-	c.emit(Event{Kind: EventGameStarted, Player: c.player, Protocol: c.protocol, Tic: m.Start})
+	ev := Event{Kind: EventGameStarted, Player: c.player, Protocol: c.protocol, Tic: m.Start}
+	if m.Rejoined {
+		ev.Reason = ReasonRejoined
+	}
+	c.emit(ev)
 	if early != nil {
 		c.onTransfer(*early)
 	}

@@ -196,6 +196,10 @@ type Counters struct {
 	ConsistencyFailures            int64
 	Rejected                       int64 // server: connection requests refused
 	Queries                        int64 // server: QUERY packets answered
+	// RejoinRefused: server: rejoin tokens presented while their player
+	// was still connected from another address (the copy joins as a new
+	// player).
+	RejoinRefused int64
 }
 
 // validReliable reports whether a reliable packet's body decodes. The

@@ -28,7 +28,16 @@ type ServerConfig struct {
 	// Transfer tunes the bulk streams that carry snapshots to copies
 	// joining a game in progress.
 	Transfer TransferConfig
+	// RejoinGraceMS is how long the player of a copy that left a game in
+	// progress is kept for it: a copy that presents its rejoin token
+	// meanwhile gets it back. Default DefaultRejoinGraceMS.
+	RejoinGraceMS int64
 }
+
+// DefaultRejoinGraceMS is how long a departed player is held for its copy
+// to come back: long enough for a reload, or for a messenger to bring a
+// backgrounded app back.
+const DefaultRejoinGraceMS = 60000
 
 // TicRecord says which players' commands the server had for a tic when it
 // let the tic go: under the reference protocol when every player's command
@@ -62,6 +71,9 @@ func (c *ServerConfig) fill() {
 	}
 	if c.SubstituteAfterMS <= 0 {
 		c.SubstituteAfterMS = DefaultSubstituteAfterMS
+	}
+	if c.RejoinGraceMS <= 0 {
+		c.RejoinGraceMS = DefaultRejoinGraceMS
 	}
 }
 
@@ -119,6 +131,8 @@ type serverClient struct {
 	stuckSinceMS   int64
 	lastPushMS     int64   // extension: when tics were last pushed again
 	join           *joiner // joined mid-game, not in the game yet
+	token          [wire.RejoinTokenLen]byte
+	hello          bool // its Hello (token) arrived
 }
 
 func (sc *serverClient) connected() bool { return sc != nil && sc.conn.connected() }
@@ -152,6 +166,7 @@ type Server struct {
 	xfer       *Transfers
 	xferEvents []TransferEvent
 	nextStream uint32
+	departed   []departed // players held for their copies to come back
 
 	pkt   []byte
 	plist []*serverClient // players' scratch
@@ -673,7 +688,8 @@ func (s *Server) run(now int64) {
 			if !s.extended {
 				s.pump(now, sc)
 			}
-			if j := sc.join; j != nil && !j.started && len(sc.conn.reliable) == 0 {
+			if j := sc.join; j != nil && !j.started && len(sc.conn.reliable) == 0 &&
+				(sc.hello || now-sc.connectMS > HelloWaitMS) {
 				s.startJoin(now, sc)
 			}
 			s.maybeEnter(now, sc)
@@ -709,6 +725,7 @@ func (s *Server) clientGone(now int64, sc *serverClient) {
 			}
 		}
 	}
+	s.hold(now, sc)
 	if !sc.announced {
 		sc.announced = true
 		s.emit(Event{Kind: EventPlayerLeft, Player: sc.player, Addr: sc.addr, Name: sc.name, Reason: sc.conn.reason})

@@ -467,6 +467,11 @@ func (s *Server) extPump(now int64) {
 			t.Cmds[i] = wire.Diff(&x.auth[i], &cmd)
 			x.auth[i] = cmd
 		}
+		for i := range x.auth {
+			if t.InGame&(1<<i) == 0 {
+				x.auth[i] = TicCmd{} // as every client: see Client.advanceWindow
+			}
+		}
 		if late := now - due - s.cfg.SubstituteAfterMS; late > 0 {
 			// The stream stalled (everyone was late): restart its clock
 			// from here rather than rush to catch up.
@@ -544,6 +549,8 @@ func (s *Server) onTicnet(now int64, sc *serverClient, body []byte) error {
 		return nil
 	case kind == wire.TicnetKindJoinReady:
 		return s.onJoinReady(now, sc, body)
+	case kind == wire.TicnetKindHello:
+		return s.onHello(sc, body)
 	}
 	m := &s.ext.in
 	if err := m.DecodeBody(body); err != nil {

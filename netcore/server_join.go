@@ -40,23 +40,10 @@ func (s *Server) admitLate(now int64, from Addr, m *wire.SYN, proto string) bool
 	if s.snapshotSource() == nil {
 		return false
 	}
-	taken := [MaxPlayers]bool{}
 	clients := 0
 	for _, sc := range s.slots {
 		if sc.connected() {
 			clients++
-			if sc.player >= 0 {
-				taken[sc.player] = true
-			}
-		}
-	}
-	player := -1
-	if !m.Connect.Drone {
-		for p := range s.maxPlayers() {
-			if !taken[p] {
-				player = p
-				break
-			}
 		}
 	}
 	if clients >= wire.MaxNodes {
@@ -66,14 +53,11 @@ func (s *Server) admitLate(now int64, from Addr, m *wire.SYN, proto string) bool
 	if sc == nil {
 		return false
 	}
-	sc.player = player
-	if player < 0 {
-		sc.data.Drone = true // a spectator: the game is full
-	}
+	// Its player is decided when it starts, once its token is known.
+	sc.player = -1
 	s.nextStream++
 	sc.join = &joiner{stream: s.nextStream}
 	sc.lastGameDataMS = now
-	s.emit(Event{Kind: EventPlayerJoined, Player: player, Addr: from, Name: sc.name, Protocol: proto})
 	return true
 }
 
@@ -83,6 +67,14 @@ func (s *Server) admitLate(now int64, from Addr, m *wire.SYN, proto string) bool
 // start and its first are still in the history to be sent again.
 func (s *Server) startJoin(now int64, sc *serverClient) {
 	j := sc.join
+	rejoined := s.rejoin(now, sc)
+	if !rejoined {
+		sc.player = s.freePlayer(now, sc)
+		if sc.player < 0 {
+			sc.data.Drone = true // a spectator: the game is full
+		}
+		s.emit(Event{Kind: EventPlayerJoined, Player: sc.player, Addr: sc.addr, Name: sc.name, Protocol: sc.protocol})
+	}
 	source := s.snapshotSource()
 	if source == nil {
 		sc.conn.disconnect(now, ReasonNoSnapshot)
@@ -95,7 +87,7 @@ func (s *Server) startJoin(now int64, sc *serverClient) {
 	st := s.settings
 	st.ConsolePlayer = int8(sc.player)
 	st.NumPlayers = max(st.NumPlayers, uint8(sc.player+1))
-	js := wire.JoinStart{Settings: st, Start: x.sendSeq, Stream: j.stream}
+	js := wire.JoinStart{Settings: st, Start: x.sendSeq, Stream: j.stream, Rejoined: rejoined}
 	if x.sendSeq > 0 {
 		// The diffs of tic C are against the commands of the tic before.
 		prev := &x.history[(x.sendSeq-1)%BackupTics].tic
@@ -207,5 +199,101 @@ func (sc *serverClient) joining() *joiner {
 	if sc.connected() {
 		return sc.join
 	}
+	return nil
+}
+
+// freePlayer is the lowest player number no one has, nor is held for a
+// departed copy; -1 if there is none (or sc watches by choice).
+func (s *Server) freePlayer(now int64, sc *serverClient) int {
+	if sc.data.Drone {
+		return -1
+	}
+	taken := s.held(now)
+	for _, o := range s.slots {
+		if o != sc && o.connected() && o.player >= 0 {
+			taken[o.player] = true
+		}
+	}
+	for p := range s.maxPlayers() {
+		if !taken[p] {
+			return p
+		}
+	}
+	return -1
+}
+
+// departed is a player who left a game in progress, held for its copy.
+type departed struct {
+	token   [wire.RejoinTokenLen]byte
+	player  int
+	name    string
+	untilMS int64
+}
+
+// HelloWaitMS is how long after its connection the server waits for a
+// joiner's Hello (its rejoin token) before it starts it as a new player.
+const HelloWaitMS = 1000
+
+// hold keeps the player of a copy that left a game in progress for
+// RejoinGraceMS, if the copy had a token.
+func (s *Server) hold(now int64, sc *serverClient) {
+	if s.state != ServerInGame || !s.extended || sc.player < 0 || !sc.inGame || sc.token == ([wire.RejoinTokenLen]byte{}) {
+		return
+	}
+	s.departed = append(s.departed, departed{token: sc.token, player: sc.player, name: sc.name,
+		untilMS: now + s.cfg.RejoinGraceMS})
+}
+
+// held returns the player numbers held for departed copies, forgetting
+// those past their grace.
+func (s *Server) held(now int64) [MaxPlayers]bool {
+	var taken [MaxPlayers]bool
+	kept := s.departed[:0]
+	for _, d := range s.departed {
+		if now < d.untilMS {
+			kept = append(kept, d)
+			taken[d.player] = true
+		}
+	}
+	s.departed = kept
+	return taken
+}
+
+// rejoin gives a joiner the player its token holds, if one is held and its
+// owner is not connected from elsewhere; it reports whether it did.
+func (s *Server) rejoin(now int64, sc *serverClient) bool {
+	if sc.token == ([wire.RejoinTokenLen]byte{}) {
+		return false
+	}
+	s.held(now)
+	for _, o := range s.slots {
+		if o != sc && o.connected() && o.token == sc.token {
+			s.stats.RejoinRefused++
+			return false
+		}
+	}
+	for i, d := range s.departed {
+		if d.token != sc.token {
+			continue
+		}
+		s.departed = append(s.departed[:i], s.departed[i+1:]...)
+		sc.player, sc.name = d.player, d.name
+		sc.data.Drone = false
+		s.emit(Event{Kind: EventPlayerJoined, Player: sc.player, Addr: sc.addr, Name: sc.name, Reason: ReasonRejoined})
+		return true
+	}
+	return false
+}
+
+// onHello takes a client's rejoin token.
+func (s *Server) onHello(sc *serverClient, body []byte) error {
+	var m wire.Hello
+	if err := m.DecodeBody(body); err != nil {
+		return err
+	}
+	if sc.hello {
+		return errUnexpected{}
+	}
+	sc.token, sc.hello = m.Token, true
 	return nil
 }

@@ -97,6 +97,12 @@ const (
 	transferChunkOverhead = FrameHeaderLen + 2 + wire.TransferChunkHeaderLen
 )
 
+// LoopbackTransfer is the TransferConfig of a client in the server's own
+// process (over a Loopback): it hands its snapshots to the server in
+// memory, so there is nothing to pace and no frame limit.
+var LoopbackTransfer = TransferConfig{RateBytesPerSec: 1 << 40, BurstBytes: 1 << 30,
+	MaxInFlightBytes: 1 << 30, ChunkBytes: wire.MaxTransferChunkSize}
+
 // TransferConfig tunes a Transfers. A zero field takes its default.
 type TransferConfig struct {
 	// ChunkBytes is the data in one chunk, from MinTransferChunkBytes to

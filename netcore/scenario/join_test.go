@@ -264,3 +264,91 @@ func TestLateJoinIsRefusedWhereTheReferenceRules(t *testing.T) {
 		t.Fatalf("a ticnet copy joining a reference game: %v", e)
 	}
 }
+
+// A player that leaves, by a clean leave or by going silent past the
+// timeout, and whose copy comes back under a new identity with its token
+// within the grace period, gets its player number and name back; a copy
+// without the token meanwhile gets another number; after the grace period
+// the number is anyone's.
+func TestRejoinWithTheTokenGetsThePlayerBack(t *testing.T) {
+	for _, how := range []string{"leave", "timeout"} {
+		t.Run(how, func(t *testing.T) {
+			s := start(t, Options{Players: 3, Seed: 36, Tokens: true, Link: simnet.Link{LatencyMS: 20, JitterMS: 10},
+				Server: netcore.ServerConfig{RejoinGraceMS: 10000}})
+			if err := s.RunTics(300, 60000); err != nil {
+				t.Fatal(err)
+			}
+			gone := s.Peers[1]
+			if how == "leave" {
+				gone.Client.Leave(s.Now())
+				s.RunFor(1000)
+			} else {
+				gone.Node.SetSilent(true)
+				s.RunFor(netcore.Browser.TimeoutMS + 500)
+			}
+			gone.Paused = true
+			other := s.Join() // no token: not player 1, which is held
+			back := s.JoinWith(gone.Token)
+			if !s.RunUntil(func() bool { return playing(other) && playing(back) }, 30000) {
+				t.Fatalf("the joiners did not enter: %v / %v", other.Events, back.Events)
+			}
+			if p := back.Client.Player(); p != 1 {
+				t.Fatalf("the copy that came back is player %d, want 1", p)
+			}
+			if p := other.Client.Player(); p != 3 {
+				t.Fatalf("a new copy took player %d while 1 was held, want 3", p)
+			}
+			var rejoined bool
+			for _, e := range back.Events {
+				rejoined = rejoined || (e.Kind == netcore.EventGameStarted && e.Reason == netcore.ReasonRejoined)
+			}
+			if !rejoined {
+				t.Fatalf("the copy that came back was not told it rejoined: %v", back.Events)
+			}
+			if err := s.RunTics(s.Peers[0].Client.GameTic()+300, 60000); err != nil {
+				t.Fatal(err)
+			}
+			check(t, s, 600)
+			noDesync(t, s)
+		})
+	}
+}
+
+func TestRejoinAfterTheGraceOrWhileTheOwnerPlaysIsANewPlayer(t *testing.T) {
+	s := start(t, Options{Players: 3, Seed: 37, Tokens: true, Link: simnet.Link{LatencyMS: 20},
+		Server: netcore.ServerConfig{RejoinGraceMS: 2000}})
+	if err := s.RunTics(300, 60000); err != nil {
+		t.Fatal(err)
+	}
+	// The owner of player 2's token is still playing: a copy presenting
+	// it is refused the player, counted, and plays as a new one.
+	twin := s.JoinWith(s.Peers[2].Token)
+	if !s.RunUntil(func() bool { return playing(twin) }, 30000) {
+		t.Fatalf("the twin did not enter: %v", twin.Events)
+	}
+	if p := twin.Client.Player(); p != 3 {
+		t.Fatalf("the twin is player %d, want 3", p)
+	}
+	if n := s.Server.Counters().RejoinRefused; n != 1 {
+		t.Fatalf("%d refused rejoins counted, want 1", n)
+	}
+	// Past the grace, a departed player's token gets nothing back.
+	gone := s.Peers[1]
+	gone.Client.Leave(s.Now())
+	s.RunFor(1000)
+	gone.Paused = true
+	s.RunFor(2000)
+	late := s.JoinWith(gone.Token)
+	if !s.RunUntil(func() bool { return playing(late) }, 30000) {
+		t.Fatalf("the late copy did not enter: %v", late.Events)
+	}
+	for _, e := range late.Events {
+		if e.Kind == netcore.EventGameStarted && e.Reason == netcore.ReasonRejoined {
+			t.Fatal("a token past its grace got its player back")
+		}
+	}
+	if err := s.RunTics(s.Peers[0].Client.GameTic()+200, 60000); err != nil {
+		t.Fatal(err)
+	}
+	check(t, s, 500)
+}

@@ -5,6 +5,7 @@
 package scenario
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	"github.com/ticnet/ticnet/netcore"
@@ -39,6 +40,8 @@ type Options struct {
 	// StateBytes is the size of each game's world (testgame.NewSized):
 	// what a snapshot carries. Default testgame.DefaultWorldBytes.
 	StateBytes int
+	// Tokens gives every copy a rejoin token (Peer.Token).
+	Tokens bool
 	// Dedicated runs the server alone on its node, as ticnet-server does:
 	// every player is a remote client, Peers[0] included.
 	Dedicated bool
@@ -64,7 +67,9 @@ type Peer struct {
 	ClockRate float64
 	// Paused peers are not updated: their process is stopped.
 	Paused bool
-	Frame  *simnet.FrameTransport // nil for the host's own client
+	// Token is the copy's rejoin token (Options.Tokens, JoinWith).
+	Token [wire.RejoinTokenLen]byte
+	Frame *simnet.FrameTransport // nil for the host's own client
 }
 
 // Scenario is a running game.
@@ -138,8 +143,7 @@ func New(o Options) *Scenario {
 	// process: nothing to pace.
 	first := 0
 	if !o.Dedicated {
-		host := s.newPeer(0, cliEnd, false, netcore.TransferConfig{RateBytesPerSec: 1 << 40, BurstBytes: 1 << 30,
-			MaxInFlightBytes: 1 << 30, ChunkBytes: wire.MaxTransferChunkSize})
+		host := s.newPeer(0, cliEnd, false, netcore.LoopbackTransfer)
 		host.UID = netcore.LocalClientAddr
 		s.Peers = append(s.Peers, host)
 		first = 1
@@ -161,6 +165,15 @@ var settings = wire.Settings{TicDup: 1, ExtraTics: 1, Deathmatch: 1, Episode: 1,
 
 // newPeer makes peer i's game and client.
 func (s *Scenario) newPeer(i int, tr netcore.Transport, drone bool, xfer netcore.TransferConfig) *Peer {
+	var token [wire.RejoinTokenLen]byte
+	if s.opts.Tokens {
+		binary.LittleEndian.PutUint64(token[:], s.opts.Seed)
+		binary.LittleEndian.PutUint64(token[8:], uint64(i)+1)
+	}
+	return s.newPeerWith(i, tr, drone, xfer, token)
+}
+
+func (s *Scenario) newPeerWith(i int, tr netcore.Transport, drone bool, xfer netcore.TransferConfig, token [wire.RejoinTokenLen]byte) *Peer {
 	o := s.opts
 	g := testgame.NewSized(o.Seed*1000+uint64(i), o.StateBytes)
 	g.Quiet = o.Quiet
@@ -169,18 +182,22 @@ func (s *Scenario) newPeer(i int, tr netcore.Transport, drone bool, xfer netcore
 		protos = []string{wire.ProtocolChocolate}
 	}
 	cfg := netcore.ClientConfig{Name: fmt.Sprintf("player%d", i), Drone: drone, Profile: o.Profile,
-		Settings: settings, Protocols: protos, Transfer: xfer}
-	return &Peer{Index: i, Game: g, ClockRate: 1, Client: netcore.NewClient(cfg, tr, ServerUID, g, s.Now())}
+		Settings: settings, Protocols: protos, Transfer: xfer, Token: token}
+	return &Peer{Index: i, Game: g, ClockRate: 1, Token: token, Client: netcore.NewClient(cfg, tr, ServerUID, g, s.Now())}
 }
 
 // Join opens a new copy of the game on its own node now, as a tab opened
 // while the game runs; it connects on its next step.
-func (s *Scenario) Join() *Peer {
+func (s *Scenario) Join() *Peer { return s.JoinWith([wire.RejoinTokenLen]byte{}) }
+
+// JoinWith is Join for a copy that presents a rejoin token: a copy that
+// left coming back, say, under a new channel identity.
+func (s *Scenario) JoinWith(token [wire.RejoinTokenLen]byte) *Peer {
 	i := len(s.Peers)
 	nd := s.Net.AddNode()
 	uid := netcore.Addr(0x1000 + i)
 	ft := simnet.NewFrameTransport(nd, uid)
-	p := s.newPeer(i, ft, false, netcore.TransferConfig{})
+	p := s.newPeerWith(i, ft, false, netcore.TransferConfig{}, token)
 	p.Node, p.UID, p.Frame = nd, uid, ft
 	s.Peers = append(s.Peers, p)
 	return p

@@ -60,6 +60,8 @@ func NewMessage(h Header, body []byte, dir Direction, lowres bool) (Message, err
 			return &SnapshotRequest{}, nil
 		case TicnetKindJoinReady:
 			return &JoinReady{}, nil
+		case TicnetKindHello:
+			return &Hello{}, nil
 		case TicnetKindTransferChunk:
 			return &TransferChunk{}, nil
 		case TicnetKindTransferAck:

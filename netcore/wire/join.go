@@ -7,10 +7,14 @@ import "fmt"
 // it (TransferChunk), runs the tics after it, and says when it has caught
 // up; the server asks a copy that holds the game state for the snapshot.
 const (
-	TicnetKindJoinStart       = 7 // JoinStart: server to joiner, reliable
-	TicnetKindSnapshotRequest = 8 // SnapshotRequest: server to a copy with the state, reliable
-	TicnetKindJoinReady       = 9 // JoinReady: joiner to server, reliable
+	TicnetKindJoinStart       = 7  // JoinStart: server to joiner, reliable
+	TicnetKindSnapshotRequest = 8  // SnapshotRequest: server to a copy with the state, reliable
+	TicnetKindJoinReady       = 9  // JoinReady: joiner to server, reliable
+	TicnetKindHello           = 10 // Hello: client to server, reliable, after the SYN reply
 )
+
+// RejoinTokenLen is the length of a rejoin token.
+const RejoinTokenLen = 16
 
 // JoinStart tells a copy that connected during a game that it joins it: the
 // game's settings (ConsolePlayer is its player number, -1 to watch), the
@@ -22,6 +26,7 @@ type JoinStart struct {
 	Settings Settings
 	Start    uint32 // the snapshot is the state before this tic; tics from it on follow
 	Stream   uint32 // the snapshot's stream
+	Rejoined bool   // the copy gets back the player its token held
 	Base     ServerTic
 }
 
@@ -32,6 +37,7 @@ func (m *JoinStart) AppendBody(dst []byte) []byte {
 	w.U8(TicnetKindJoinStart)
 	w.U32(m.Start)
 	w.U32(m.Stream)
+	w.U8(b2u(m.Rejoined))
 	appendSettings(&w, &m.Settings)
 	appendServerTic(&w, &m.Base, false)
 	return w.Buf
@@ -44,6 +50,7 @@ func (m *JoinStart) DecodeBody(body []byte) error {
 	}
 	m.Start = r.U32("start")
 	m.Stream = r.U32("stream")
+	m.Rejoined = r.U8("rejoined") != 0
 	readSettings(&r, &m.Settings)
 	readServerTic(&r, &m.Base, false)
 	return bodyErr(&r, TypeTicnet)
@@ -100,5 +107,28 @@ func (m *JoinReady) DecodeBody(body []byte) error {
 		r.failAt(0, "kind", fmt.Sprintf("kind %d is not a join ready", k))
 	}
 	m.Tic = r.U32("tic")
+	return bodyErr(&r, TypeTicnet)
+}
+
+// Hello carries a ticnet client's rejoin token: random, kept by the copy
+// across reloads, so that a copy that comes back under a new channel
+// identity gets its player back (ProtocolTicnet, right after the SYN
+// reply). A zero token is none.
+type Hello struct {
+	Token [RejoinTokenLen]byte
+}
+
+func (*Hello) Type() Type { return TypeTicnet }
+
+func (m *Hello) AppendBody(dst []byte) []byte {
+	return append(append(dst, TicnetKindHello), m.Token[:]...)
+}
+
+func (m *Hello) DecodeBody(body []byte) error {
+	r := NewReader(body, 0)
+	if k := r.U8("kind"); r.err == nil && k != TicnetKindHello {
+		r.failAt(0, "kind", fmt.Sprintf("kind %d is not a hello", k))
+	}
+	r.Bytes(m.Token[:], "token")
 	return bodyErr(&r, TypeTicnet)
 }

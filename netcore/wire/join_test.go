@@ -6,7 +6,7 @@ import (
 )
 
 func joinStartFixture() *JoinStart {
-	m := &JoinStart{Start: 0x01020304, Stream: 0x0a0b0c0d}
+	m := &JoinStart{Start: 0x01020304, Stream: 0x0a0b0c0d, Rejoined: true}
 	m.Settings = Settings{TicDup: 1, ExtraTics: 1, Deathmatch: 1, Skill: 3, LoadGame: -1, NewSync: true,
 		NumPlayers: 3, ConsolePlayer: 2, PlayerClasses: [MaxPlayers]uint8{0, 1, 2}}
 	m.Base.InGame = 0b101
@@ -19,7 +19,7 @@ func TestJoinStartLayoutIsKindStartStreamSettingsThenBaseTic(t *testing.T) {
 	m := joinStartFixture()
 	pkt := Encode(nil, m, true, 9)
 	settings := (&GameStart{Settings: m.Settings}).AppendBody(nil)
-	want := append([]byte{0x80, 0x70, 9, TicnetKindJoinStart, 1, 2, 3, 4, 0x0a, 0x0b, 0x0c, 0x0d}, settings...)
+	want := append([]byte{0x80, 0x70, 9, TicnetKindJoinStart, 1, 2, 3, 4, 0x0a, 0x0b, 0x0c, 0x0d, 1}, settings...)
 	want = append(want, 0, 0, 0b101, DiffForward, 25, DiffTurn, 0xfd, 0x80)
 	if !bytes.Equal(pkt, want) {
 		t.Fatalf("got  % x\nwant % x", pkt, want)
@@ -40,6 +40,7 @@ func TestSnapshotRequestAndJoinReadyLayouts(t *testing.T) {
 	}{
 		{&SnapshotRequest{Tic: 0x01020304, Stream: 5}, []byte{0x80, 0x70, 0, TicnetKindSnapshotRequest, 1, 2, 3, 4, 0, 0, 0, 5}},
 		{&JoinReady{Tic: 0x0a0b0c0d}, []byte{0x80, 0x70, 0, TicnetKindJoinReady, 0x0a, 0x0b, 0x0c, 0x0d}},
+		{&Hello{Token: [16]byte{1, 2, 15: 16}}, []byte{0x80, 0x70, 0, TicnetKindHello, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 16}},
 	} {
 		pkt := Encode(nil, tc.m, true, 0)
 		if !bytes.Equal(pkt, tc.want) {
@@ -57,14 +58,14 @@ func TestJoinMessagesRefuseOtherKindsAndTooManyPlayers(t *testing.T) {
 	bad[3] = TicnetKindSnapshotRequest
 	wantDecodeErrorAt(t, bad, &JoinStart{}, 3, "kind", "not a join start")
 	bad = bytes.Clone(good)
-	bad[12+18] = 9 // num_players, after kind, start, stream and 18 bytes of settings
-	wantDecodeErrorAt(t, bad, &JoinStart{}, 12+18, "num_players", "9 players > limit 8")
+	bad[13+18] = 9 // num_players, after kind, start, stream, rejoined and 18 bytes of settings
+	wantDecodeErrorAt(t, bad, &JoinStart{}, 13+18, "num_players", "9 players > limit 8")
 	wantDecodeErrorAt(t, Encode(nil, &JoinReady{}, true, 0), &SnapshotRequest{}, 3, "kind", "not a snapshot request")
 	wantDecodeErrorAt(t, Encode(nil, &SnapshotRequest{}, true, 0), &JoinReady{}, 3, "kind", "not a join ready")
 }
 
 func TestJoinMessagesTruncatedAtEveryLengthFail(t *testing.T) {
-	for _, m := range []Message{joinStartFixture(), &SnapshotRequest{Tic: 1, Stream: 2}, &JoinReady{Tic: 3}} {
+	for _, m := range []Message{joinStartFixture(), &SnapshotRequest{Tic: 1, Stream: 2}, &JoinReady{Tic: 3}, &Hello{Token: [16]byte{9}}} {
 		checkTruncations(t, m, true, nil)
 	}
 }
@@ -72,3 +73,4 @@ func TestJoinMessagesTruncatedAtEveryLengthFail(t *testing.T) {
 func FuzzJoinStart(f *testing.F)       { fuzzBody(f, func() Message { return &JoinStart{} }) }
 func FuzzSnapshotRequest(f *testing.F) { fuzzBody(f, func() Message { return &SnapshotRequest{} }) }
 func FuzzJoinReady(f *testing.F)       { fuzzBody(f, func() Message { return &JoinReady{} }) }
+func FuzzHello(f *testing.F)           { fuzzBody(f, func() Message { return &Hello{} }) }
