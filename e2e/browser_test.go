@@ -158,13 +158,19 @@ func tab(t testing.TB, bctx context.Context, url string) context.Context {
 
 // demoStatus is what globalThis.ticnetDemo.status() returns.
 type demoStatus struct {
-	Role      string   `json:"role"`
-	UID       uint32   `json:"uid"`
-	Players   []string `json:"players"`
-	Gametic   uint32   `json:"gametic"`
-	Started   bool     `json:"started"`
-	Player    int      `json:"player"`
-	Protocol  string   `json:"protocol"`
+	Role    string   `json:"role"`
+	UID     uint32   `json:"uid"`
+	Players []string `json:"players"`
+	Gametic uint32   `json:"gametic"`
+	Started bool     `json:"started"`
+	Start   *struct {
+		Tic    uint32 `json:"tic"`
+		Joined bool   `json:"joined"`
+	} `json:"start"` // the last "start" event
+	Joining   bool   `json:"joining"`
+	Progress  int    `json:"progress"`
+	Player    int    `json:"player"`
+	Protocol  string `json:"protocol"`
 	Checksums []struct {
 		Tic uint32 `json:"tic"`
 		Sum uint32 `json:"sum"`
@@ -184,6 +190,7 @@ type demoStatus struct {
 		PassMedianUS    int64   `json:"passMedianUS"`
 		PassP99US       int64   `json:"passP99US"`
 		Dropped         int64   `json:"dropped"`
+		TransferBytesIn int64   `json:"transferBytesIn"`
 	} `json:"stats"`
 	Timing struct {
 		Role  *float64 `json:"role"`

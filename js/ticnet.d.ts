@@ -26,7 +26,7 @@ export interface Settings {
 }
 
 export type EventKind =
-  | "role" | "lobby" | "start" | "join" | "leave" | "desync" | "disconnect"
+  | "role" | "lobby" | "start" | "catchup" | "join" | "leave" | "desync" | "disconnect"
   | "rejected" | "message" | "launched" | "split" | "serverLost" | "newServer";
 
 /** Something that happened. Fields beyond kind depend on the kind. */
@@ -41,7 +41,19 @@ export interface TicnetEvent {
   player?: number;
   name?: string;
   reason?: string;
+  /**
+   * start: the first tic this copy runs (0 for a game from the beginning;
+   * later for one joined in progress, whose state load brings first);
+   * join: the tic from which the player who joined in progress plays, the
+   * same on every copy; catchup: the tic the state is of.
+   */
   tic?: number;
+  /** start: this copy joins a game in progress (it then gets catchup events, and a join for its own player once it plays). */
+  joined?: boolean;
+  /** catchup: done of total units: "bytes" of the game state while it arrives, then "tics" run to catch up. */
+  done?: number;
+  total?: number;
+  unit?: "bytes" | "tics";
   players?: number[];
   /** lobby: the players, and whether this copy may launch. */
   lobby?: { players: { name: string; addr: string }[]; controller: boolean; player: number; maxPlayers: number };
@@ -66,6 +78,19 @@ export interface Options {
   onTic(tic: number, cmds: (TicCmd | null)[], ingame: boolean[]): void;
   /** A 32-bit hash of the game state after the last tic: copies compare it. */
   checksum(): number;
+  /**
+   * Optional, with load: the whole game state after the last tic, as new
+   * bytes. With both, a copy opened while a game runs joins it, and this
+   * copy can give the state to one that does; without them, such a copy
+   * cannot join and leaves.
+   */
+  save?(): Uint8Array;
+  /**
+   * Replace the game state with one save returned, maybe on another copy.
+   * Throw (the game unchanged) on bytes it cannot read: they come from the
+   * network; the copy then leaves the game.
+   */
+  load?(state: Uint8Array): void;
   onEvent?(event: TicnetEvent): void;
 }
 
@@ -91,6 +116,8 @@ export interface Stats {
   passP99US: number;
   /** Mean netcode time per pass, µs: finer than the median, as the page's clock ticks in 100 µs. */
   passMeanUS: number;
+  /** Bytes of game state this copy received (it joined a game in progress). */
+  transferBytesIn: number;
   channel: { kind: "webxdc" | "broadcast"; framesIn: number; framesOut: number; dropped: number; filtered: number; oversize: number };
 }
 

@@ -6,6 +6,7 @@
 //     input: (tic) => ({ forward: 0, side: 0, turn: 0, buttons: 0 }),
 //     onTic: (tic, cmds, ingame) => game.step(cmds, ingame),
 //     checksum: () => game.hash(),
+//     save: () => game.save(), load: (state) => game.load(state), // optional: late join
 //     onEvent: (e) => console.log(e),
 //   });
 //   net.launch(); net.stats(); net.leave();
@@ -59,6 +60,9 @@ export async function start(options) {
   for (const f of ["input", "onTic", "checksum"]) {
     if (typeof options[f] !== "function") throw new Error(`ticnet: options.${f} must be a function`);
   }
+  if ((options.save === undefined) !== (options.load === undefined)) {
+    throw new Error("ticnet: give both options.save and options.load, or neither");
+  }
   const go = new globalThis.Go();
   const { instance } = await instantiate(options.wasmURL || "ticnet.wasm", go.importObject);
   go.run(instance); // returns when the Go program exits; the engine keeps running
@@ -69,6 +73,9 @@ export async function start(options) {
   const cmdBuf = new Uint8Array(MAX_PLAYERS * CMD_BYTES);
   const listeners = new Map();
   const emit = (e) => {
+    // Fields the Go side leaves out when zero.
+    if (e.kind === "start") { e.tic = e.tic || 0; e.joined = e.joined === true; }
+    if (e.kind === "catchup") { e.done = e.done || 0; e.total = e.total || 0; }
     if (options.onEvent) options.onEvent(e);
     for (const fn of listeners.get(e.kind) || []) fn(e);
   };
@@ -95,6 +102,16 @@ export async function start(options) {
     checksum() { return options.checksum() >>> 0; },
     onEvent(json) { emit(JSON.parse(json)); },
   };
+  if (options.save) {
+    // With both, this copy can join a game in progress, and give the state
+    // to a copy that joins.
+    callbacks.save = () => {
+      const state = options.save();
+      if (!(state instanceof Uint8Array)) throw new Error("ticnet: options.save must return a Uint8Array");
+      return state;
+    };
+    callbacks.load = (state) => { options.load(state); };
+  }
   core.start(JSON.stringify(config), callbacks);
   // A closing page says goodbye, so that the others need not wait for the
   // timeout. (pagehide, not unload: unload is unreliable, and forbidden in

@@ -51,9 +51,16 @@ type jsGame struct {
 	cmdBuf safejs.Value
 	raw    [netcore.MaxPlayers * 8]byte
 	err    error
+	// spent is the time spent in the game's callbacks since the pass
+	// began: the pass's netcode time excludes it.
+	spent time.Duration
 }
 
+// timed adds the time since began to spent: defer g.timed(time.Now()).
+func (g *jsGame) timed(began time.Time) { g.spent += time.Since(began) }
+
 func (g *jsGame) BuildTiccmd(tic uint32) netcore.TicCmd {
+	defer g.timed(time.Now())
 	v, err := g.cb.Call("input", tic)
 	if err != nil {
 		g.err = err
@@ -72,6 +79,7 @@ func (g *jsGame) BuildTiccmd(tic uint32) netcore.TicCmd {
 }
 
 func (g *jsGame) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, ingame *[netcore.MaxPlayers]bool) {
+	defer g.timed(time.Now())
 	mask := 0
 	for p, c := range cmds {
 		o := p * 8
@@ -92,6 +100,7 @@ func (g *jsGame) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, in
 }
 
 func (g *jsGame) Checksum() uint32 {
+	defer g.timed(time.Now())
 	v, err := g.cb.Call("checksum")
 	if err != nil {
 		g.err = err
@@ -101,10 +110,67 @@ func (g *jsGame) Checksum() uint32 {
 	return uint32(int64(f))
 }
 
+// snapGame is a jsGame whose page gave save and load: it implements
+// netcore.Snapshotter, so that this copy can join a game in progress and
+// hand the state to one. A jsGame does not: the engine tests for the
+// interface, and a game without it must not seem to have it.
+type snapGame struct{ jsGame }
+
+var _ netcore.Snapshotter = (*snapGame)(nil)
+
+// SaveState copies the Uint8Array the page's save returns. On an error
+// it returns no state, which the joiner's load refuses.
+func (g *snapGame) SaveState() []byte {
+	defer g.timed(time.Now())
+	v, err := g.cb.Call("save")
+	if err != nil {
+		g.err = err
+		return nil
+	}
+	n, err := v.Length()
+	if err != nil {
+		g.err = err
+		return nil
+	}
+	state := make([]byte, n) // the engine keeps it: a new one each time
+	if _, err := safejs.CopyBytesToGo(state, v); err != nil {
+		g.err = err
+		return nil
+	}
+	return state
+}
+
+// LoadState hands the page one new Uint8Array; an exception its load
+// throws is the error.
+func (g *snapGame) LoadState(state []byte) error {
+	defer g.timed(time.Now())
+	buf, err := newBytes(state)
+	if err != nil {
+		return err
+	}
+	_, err = g.cb.Call("load", buf)
+	return err
+}
+
+// newBytes returns a new Uint8Array holding a copy of b.
+func newBytes(b []byte) (safejs.Value, error) {
+	arr, err := safejs.Global().Get("Uint8Array")
+	if err != nil {
+		return safejs.Value{}, err
+	}
+	buf, err := arr.New(len(b))
+	if err != nil {
+		return safejs.Value{}, err
+	}
+	_, err = safejs.CopyBytesToJS(buf, b)
+	return buf, err
+}
+
 // loop is the state the net loop owns.
 type loop struct {
 	shim    safejs.Value
 	cb      safejs.Value
+	game    *jsGame
 	s       *session.Session
 	start   time.Time
 	in, out []byte
@@ -151,7 +217,8 @@ func (l *loop) pass() {
 	}
 	l.filter()
 	l.flush()
-	l.passes = append(l.passes, time.Since(began))
+	l.passes = append(l.passes, time.Since(began)-l.game.spent)
+	l.game.spent = 0
 }
 
 // flush pushes the session's outgoing frames to the shim in one call.
@@ -160,12 +227,8 @@ func (l *loop) flush() {
 	if len(l.out) == 0 {
 		return
 	}
-	if arr, err := safejs.Global().Get("Uint8Array"); err == nil {
-		if buf, err := arr.New(len(l.out)); err == nil {
-			if _, err := safejs.CopyBytesToJS(buf, l.out); err == nil {
-				l.shim.Call("sendBatch", buf)
-			}
-		}
+	if buf, err := newBytes(l.out); err == nil {
+		l.shim.Call("sendBatch", buf)
 	}
 }
 
@@ -262,6 +325,12 @@ func config(js jsConfig) session.Config {
 	return c
 }
 
+// isFunc reports whether obj[name] is a function.
+func isFunc(obj safejs.Value, name string) bool {
+	v, err := obj.Get(name)
+	return err == nil && v.Type() == safejs.TypeFunction
+}
+
 func main() {
 	shim, err := safejs.Global().Get("__ticnetShim")
 	if err != nil || shim.IsUndefined() {
@@ -290,7 +359,13 @@ func main() {
 			}
 			started = true
 			l.cb = args[1]
-			l.s = session.New(config(jc), &jsGame{cb: args[1], cmdBuf: buf}, l.now())
+			l.game = &jsGame{cb: args[1], cmdBuf: buf}
+			var game netcore.Game = l.game
+			if isFunc(args[1], "save") && isFunc(args[1], "load") {
+				sg := &snapGame{jsGame{cb: args[1], cmdBuf: buf}}
+				l.game, game = &sg.jsGame, sg
+			}
+			l.s = session.New(config(jc), game, l.now())
 			l.filter()
 			go l.run() // the loop runs outside the callback: nothing here blocks
 			return true

@@ -11,6 +11,11 @@ const COOLDOWN = 9;
 const DAMAGE = 25;
 const RESPAWN = 70;
 export const MAX_PLAYERS = 8;
+// The saved state's layout (Game.save).
+const STATE_VERSION = 1;
+const STATE_HEAD = 1 + 4 + 4 + 1;     // version, tic, rng, bullet count
+const PLAYER_BYTES = 5 * 4 + 4;
+const BULLET_BYTES = 2 * 4 + 2 * 2 + 2;
 
 // isin returns sin of an angle in 1/65536 turns, times 16384, with
 // Bhaskara's approximation in exact integer arithmetic.
@@ -110,6 +115,44 @@ export class Game {
     for (const p of this.players) { mix(p.x); mix(p.y); mix(p.angle); mix(p.hp); mix(p.score); mix(p.dead); mix(p.cool); mix(p.in ? 1 : 0); mix(p.chat); }
     for (const b of this.bullets) { mix(b.x); mix(b.y); mix(b.dx); mix(b.dy); mix(b.owner); mix(b.ttl); }
     return h >>> 0;
+  }
+
+  // save returns the whole state, compactly: a version byte, the tic and
+  // the rng, each player (x, y, angle, hp, score: i32; dead, cool, in,
+  // chat: u8), the bullets (x, y: i32; dx, dy: i16; owner, ttl: u8).
+  save() {
+    const b = new DataView(new ArrayBuffer(STATE_HEAD + MAX_PLAYERS * PLAYER_BYTES + this.bullets.length * BULLET_BYTES));
+    let o = 0;
+    const u8 = (v) => { b.setUint8(o, v); o += 1; };
+    const i16 = (v) => { b.setInt16(o, v, true); o += 2; };
+    const i32 = (v) => { b.setInt32(o, v, true); o += 4; };
+    u8(STATE_VERSION); i32(this.tic); i32(this.rng.s); u8(this.bullets.length);
+    for (const p of this.players) { i32(p.x); i32(p.y); i32(p.angle); i32(p.hp); i32(p.score); u8(p.dead); u8(p.cool); u8(p.in ? 1 : 0); u8(p.chat); }
+    for (const t of this.bullets) { i32(t.x); i32(t.y); i16(t.dx); i16(t.dy); u8(t.owner); u8(t.ttl); }
+    return new Uint8Array(b.buffer);
+  }
+
+  // load replaces the state with one save returned (maybe by another
+  // copy, over the network): it throws, the game unchanged, on bytes it
+  // cannot read.
+  load(state) {
+    const n = state.length >= STATE_HEAD ? state[STATE_HEAD - 1] : -1;
+    if (state[0] !== STATE_VERSION || n > 64 || state.length !== STATE_HEAD + MAX_PLAYERS * PLAYER_BYTES + n * BULLET_BYTES) {
+      throw new Error(`not an arena state (${state.length} bytes)`);
+    }
+    const b = new DataView(state.buffer, state.byteOffset, state.byteLength);
+    let o = 1;
+    const u8 = () => b.getUint8(o++);
+    const i16 = () => { o += 2; return b.getInt16(o - 2, true); };
+    const i32 = () => { o += 4; return b.getInt32(o - 4, true); };
+    const g = new Game(); // read into a new game: this one stays as it is on an error
+    g.tic = i32(); g.rng.s = i32() >>> 0; o++;
+    for (const p of g.players) {
+      Object.assign(p, { x: i32(), y: i32(), angle: i32(), hp: i32(), score: i32(), dead: u8(), cool: u8(), in: u8() === 1, chat: u8() });
+    }
+    for (let i = 0; i < n; i++) g.bullets.push({ x: i32(), y: i32(), dx: i16(), dy: i16(), owner: u8(), ttl: u8() });
+    if (g.bullets.some((t) => t.owner >= MAX_PLAYERS)) throw new Error("not an arena state (a bullet's owner)");
+    Object.assign(this, g);
   }
 
   // snapshot copies what the renderer needs to interpolate.

@@ -13,6 +13,10 @@ let game = new Game();
 let prev = game.snapshot(), cur = prev, curAt = performance.now();
 const sums = [];            // [tic, checksum] of the last 64 tics
 let role = "undecided", uid = 0, lobby = null, started = false, myPlayer = -1, lastEvent = null;
+// joining: this copy joins a game in progress and is not in it yet;
+// progress: how far, 0-100 (the state's bytes, then the tics to catch up).
+let joining = false, progress = 0;
+let startedAt = null; // the last start: { tic, joined }
 const log = [];
 const timing = { role: null, lobby: null }; // ms from navigation to the first role and lobby
 
@@ -58,22 +62,32 @@ function onEvent(e) {
     case "role": role = e.role; uid = e.uid; if (timing.role === null) timing.role = performance.now(); break;
     case "lobby": lobby = e.lobby; if (timing.lobby === null) timing.lobby = performance.now(); break;
     case "start":
-      // A new game (a new server's, say) starts from the beginning.
-      game = new Game(); sums.length = 0; prev = cur = game.snapshot();
-      started = true; myPlayer = e.player; break;
+      // A new game (a new server's, say) starts from the beginning; a game
+      // joined in progress starts from the state that load brings.
+      if (!e.joined) { game = new Game(); sums.length = 0; prev = cur = game.snapshot(); }
+      started = true; myPlayer = e.player; joining = e.joined; progress = 0; startedAt = { tic: e.tic, joined: e.joined }; break;
+    case "catchup":
+      progress = Math.floor((e.unit === "tics" ? 50 : 0) + 50 * e.done / Math.max(1, e.total)); break;
+    case "join": if (e.player === myPlayer) joining = false; break;
     case "serverLost": case "newServer": started = false; lobby = null; break;
-    case "disconnect": started = false; break;
+    case "disconnect": started = false; joining = false; break;
   }
   renderLobby();
 }
 
-const net = await start({ wasmURL: "ticnet.wasm", name: params.get("name") || "player", input, onTic, checksum: () => game.checksum(), onEvent });
+function load(state) {
+  game.load(state);
+  sums.length = 0; prev = cur = game.snapshot(); curAt = performance.now();
+}
+
+const net = await start({ wasmURL: "ticnet.wasm", name: params.get("name") || "player", input, onTic,
+  checksum: () => game.checksum(), save: () => game.save(), load, onEvent });
 
 // For tests and for people: the page's state as JSON.
 globalThis.ticnetDemo = {
   status() {
     const st = net.stats();
-    return JSON.stringify({ role, uid, players: st.players, gametic: st.gametic, started, player: myPlayer,
+    return JSON.stringify({ role, uid, players: st.players, gametic: st.gametic, started, start: startedAt, joining, progress, player: myPlayer,
       protocol: st.protocol, checksums: sums.map(([tic, sum]) => ({ tic, sum })), lobby, stats: st, timing });
   },
   launch() { net.launch(); },
@@ -85,7 +99,7 @@ globalThis.ticnetDemo = {
 const lobbyEl = document.getElementById("lobby");
 document.getElementById("launch").onclick = () => net.launch();
 function renderLobby() {
-  lobbyEl.hidden = started;
+  lobbyEl.hidden = started && !joining;
   const list = document.getElementById("lobby-players");
   list.replaceChildren(...(lobby ? lobby.players : []).map((p, i) => {
     const li = document.createElement("li");
@@ -93,8 +107,8 @@ function renderLobby() {
     li.style.color = COLORS[i % COLORS.length];
     return li;
   }));
-  document.getElementById("launch").hidden = !(lobby && lobby.controller);
-  document.getElementById("lobby-status").textContent =
+  document.getElementById("launch").hidden = !(lobby && lobby.controller) || started;
+  document.getElementById("lobby-status").textContent = joining ? `Joining the game in progress… ${progress} %` :
     role === "undecided" ? "Looking for other players…" : lobby ? `${lobby.players.length} of ${lobby.maxPlayers} players` : "Joining…";
 }
 renderLobby();
@@ -126,7 +140,8 @@ setInterval(() => {
     `tic ${st.gametic} recv ${st.recvtic} make ${st.maketic}  rtt ${st.rttMS} ms\n` +
     `in ${st.framesInPerSec} f/s ${st.bytesInPerSec} B/s  out ${st.framesOutPerSec} f/s ${st.bytesOutPerSec} B/s\n` +
     `dropped ${st.dropped + st.channel.dropped}  resends ${st.resends}  substituted ${st.substituted}\n` +
-    `net ${st.passMedianUS}/${st.passP99US} µs per pass (median/p99)`;
+    `net ${st.passMedianUS}/${st.passP99US} µs per pass (median/p99)` +
+    (st.transferBytesIn ? `\ngame state received ${st.transferBytesIn} B` : "");
   graph.clearRect(0, 0, 200, 60);
   const plot = (key, scale, color) => {
     graph.strokeStyle = color; graph.beginPath();

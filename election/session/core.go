@@ -174,6 +174,7 @@ func (s *Session) Stats() Stats {
 		cc := c.Counters()
 		st.Dropped += cc.Malformed + cc.Unexpected
 		st.Resends = cc.ResendRequests + cc.TicsResent
+		st.TransferBytesIn = c.Transfers().Counters().ChunkBytesReceived
 		for _, p := range c.Lobby().Players {
 			st.Players = append(st.Players, p.Name)
 		}

@@ -120,6 +120,7 @@ func (s *Session) startEngine(now int64, role Role) {
 	ccfg := netcore.ClientConfig{Name: s.cfg.Name, Profile: s.cfg.Timeout, Settings: s.cfg.Settings}
 	if role == RoleServer {
 		srvEnd, cliEnd := netcore.NewLoopback(ServerUID)
+		ccfg.Transfer = netcore.LoopbackTransfer
 		e.server = netcore.NewServer(netcore.ServerConfig{Profile: s.cfg.Timeout, MaxPlayers: s.cfg.MaxPlayers,
 			BroadcastTics: true}, &netcore.HostTransport{Channel: ch, Local: srvEnd})
 		e.client = netcore.NewClient(ccfg, cliEnd, ServerUID, s.game, now)
@@ -181,7 +182,13 @@ func (s *Session) fromServer(ev netcore.Event) {
 func (s *Session) fromClient(now int64, ev netcore.Event) {
 	switch ev.Kind {
 	case netcore.EventGameStarted:
-		s.emit(Event{Kind: "start", Player: intp(ev.Player), Protocol: ev.Protocol})
+		// A copy that joins a game in progress starts at a later tic.
+		joined := ev.Tic != 0 || s.eng.client.Joining()
+		s.emit(Event{Kind: "start", Player: intp(ev.Player), Protocol: ev.Protocol, Tic: ev.Tic, Joined: joined})
+	case netcore.EventCatchUp:
+		s.emit(Event{Kind: "catchup", Tic: ev.Tic, Done: ev.Done, Total: ev.Total, Unit: ev.Unit})
+	case netcore.EventPlayerEntered:
+		s.emit(Event{Kind: "join", Player: intp(ev.Player), Tic: ev.Tic})
 	case netcore.EventPlayerLeft:
 		s.emit(Event{Kind: "leave", Player: intp(ev.Player), Reason: ev.Reason, Tic: ev.Tic})
 	case netcore.EventDesyncSuspected:

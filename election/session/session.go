@@ -65,6 +65,13 @@ type Event struct {
 	Players   []int        `json:"players,omitempty"`
 	Lobby     *LobbyReport `json:"lobby,omitempty"`
 	Protocol  string       `json:"protocol,omitempty"`
+	// Joined: "start" of a game this copy joins in progress, from Tic.
+	Joined bool `json:"joined,omitempty"`
+	// "catchup": Done of Total Unit ("bytes" of the game state, then
+	// "tics" run to catch up).
+	Done  int64  `json:"done,omitempty"`
+	Total int64  `json:"total,omitempty"`
+	Unit  string `json:"unit,omitempty"`
 }
 
 // LobbyReport is the lobby as the JS API shows it.
@@ -105,6 +112,9 @@ type Stats struct {
 	PassMedianUS    int64    `json:"passMedianUS"`
 	PassP99US       int64    `json:"passP99US"`
 	PassMeanUS      float64  `json:"passMeanUS"`
+	// TransferBytesIn is the data of the bulk streams this copy's client
+	// received (a game state, when it joined a game in progress).
+	TransferBytesIn int64 `json:"transferBytesIn"`
 }
 
 func intp(v int) *int { return &v }

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -25,6 +26,8 @@ type channelSim struct {
 	peers []*copyOf
 	seed  uint64
 	batch []byte
+	// stateBytes sizes the copies' games (testgame.NewSized); 0: the default.
+	stateBytes int
 }
 
 func newSim(seed uint64, link simnet.Link) *channelSim {
@@ -34,7 +37,7 @@ func newSim(seed uint64, link simnet.Link) *channelSim {
 // add opens a copy at the current time, started at startMS.
 func (c *channelSim) add(startMS float64, profile ElectionProfile) *copyOf {
 	r := rand.New(rand.NewPCG(c.seed, uint64(len(c.peers))+1))
-	g := testgame.New(c.seed*100 + uint64(len(c.peers)))
+	g := testgame.NewSized(c.seed*100+uint64(len(c.peers)), cmp.Or(c.stateBytes, testgame.DefaultWorldBytes))
 	cfg := Config{Name: fmt.Sprintf("copy%d", len(c.peers)), Election: profile, StartTimeMS: startMS,
 		Rand: r.Uint32, Settings: wire.Settings{TicDup: 1, ExtraTics: 1, Episode: 1, Map: 1, NewSync: true, LoadGame: -1}}
 	p := &copyOf{node: c.net.AddNode(), game: g}
@@ -160,8 +163,10 @@ func sameSums(t *testing.T, peers []*copyOf, want int) {
 	}
 }
 
-func TestCopiesElectOneServerPlayAndSurviveTheServerLeaving(t *testing.T) {
-	c := newSim(1, simnet.Link{LatencyMS: 2, JitterMS: 2})
+// launchFour opens four copies 50 ms apart, waits for one server and one
+// lobby, and has the controller launch.
+func (c *channelSim) launchFour(t *testing.T) {
+	t.Helper()
 	for i := range 4 {
 		c.add(1000+float64(i*37), ElectionLocal)
 		for range 10 {
@@ -170,6 +175,11 @@ func TestCopiesElectOneServerPlayAndSurviveTheServerLeaving(t *testing.T) {
 	}
 	c.runUntil(t, "one server, one lobby", 5000, c.oneLobby)
 	c.controller().s.Launch()
+}
+
+func TestCopiesElectOneServerPlayAndSurviveTheServerLeaving(t *testing.T) {
+	c := newSim(1, simnet.Link{LatencyMS: 2, JitterMS: 2})
+	c.launchFour(t)
 	c.runUntil(t, "400 tics everywhere", 30000, func() bool { return c.allAt(400) })
 	sameSums(t, c.open(), 400)
 	for _, p := range c.open() {
@@ -194,4 +204,71 @@ func TestCopiesElectOneServerPlayAndSurviveTheServerLeaving(t *testing.T) {
 	if took > limit {
 		t.Fatalf("took %d ms, want at most %d", took, limit)
 	}
+}
+
+// eventsOf returns a copy's events of kind.
+func eventsOf(p *copyOf, kind string) []Event {
+	var out []Event
+	for _, e := range p.events {
+		if e.Kind == kind {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func TestCopyOpenedDuringTheGameJoinsItAtTheTicEveryCopyReports(t *testing.T) {
+	c := newSim(3, simnet.Link{LatencyMS: 2, JitterMS: 2})
+	c.stateBytes = 200 << 10 // thirteen 16 KB chunks through the session's inbox
+	c.launchFour(t)
+	c.runUntil(t, "300 tics everywhere", 30000, func() bool { return c.allAt(300) })
+	players := c.open()
+
+	late := c.add(5000, ElectionLocal)
+	c.runUntil(t, "the late copy in the game", 20000, func() bool {
+		cl := late.s.Client()
+		return len(eventsOf(late, "start")) > 0 && cl != nil && !cl.Joining() && len(eventsOf(late, "join")) > 0
+	})
+	target := late.s.Client().GameTic() + 200
+	c.runUntil(t, "200 more tics everywhere", 30000, func() bool { return c.allAt(target) })
+
+	starts := eventsOf(late, "start")
+	if len(starts) != 1 || !starts[0].Joined || starts[0].Tic == 0 || *starts[0].Player != 4 {
+		t.Fatalf("the late copy's starts: %+v", starts)
+	}
+	from := starts[0].Tic
+	tics, bytes := false, false
+	for _, e := range eventsOf(late, "catchup") {
+		if e.Tic != from || e.Done > e.Total || e.Unit != "bytes" && e.Unit != "tics" {
+			t.Fatalf("catchup event %+v", e)
+		}
+		tics = tics || e.Unit == "tics" && e.Done == e.Total
+		bytes = bytes || e.Unit == "bytes" && e.Total > int64(c.stateBytes)
+	}
+	if !tics || !bytes {
+		t.Fatalf("the late copy's catchup events: %+v", eventsOf(late, "catchup"))
+	}
+	entered := eventsOf(late, "join")[0].Tic
+	for i, p := range append(players, late) {
+		joins := eventsOf(p, "join")
+		if len(joins) != 1 || *joins[0].Player != 4 || joins[0].Tic != entered {
+			t.Fatalf("copy %d: joins %+v, want player 4 at tic %d", i, joins, entered)
+		}
+		if len(eventsOf(p, "start")) != 1 || len(eventsOf(p, "disconnect")) != 0 {
+			t.Fatalf("copy %d restarted or left: %+v", i, p.events)
+		}
+	}
+	// The late copy ran every tic from the one it joined at, in step.
+	sums := late.game.Sums()
+	for _, p := range players {
+		for tic := int(from); tic < len(sums) && tic < len(p.game.Sums()); tic++ {
+			if sums[tic] != p.game.Sums()[tic] {
+				t.Fatalf("tic %d differs", tic)
+			}
+		}
+	}
+	if st := late.s.Stats(); st.TransferBytesIn == 0 {
+		t.Fatal("the late copy's stats count no transfer bytes")
+	}
+	t.Logf("joined from tic %d, entered at tic %d, %d tics compared", from, entered, len(sums)-int(from))
 }

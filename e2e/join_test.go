@@ -1,0 +1,133 @@
+package e2e
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// saveLoadCheck plays the demo's game for 1000 tics of random commands in
+// a tab, and saves and loads it every 97 tics: the loaded copy must have
+// the same checksum, save the same bytes, and stay equal for the next 50
+// tics. It returns the last state's size, or an error message.
+const saveLoadCheck = `import("./game.js").then(({ Game }) => {
+	let r = 7;
+	const rnd = () => { r ^= r << 13; r >>>= 0; r ^= r >>> 17; r ^= r << 5; r >>>= 0; return r; };
+	const cmds = () => {
+		const c = [], in_ = [];
+		for (let p = 0; p < 8; p++) {
+			in_.push(p < 5);
+			c.push(p < 5 ? { forward: rnd() % 101 - 50, side: rnd() % 41 - 20, turn: (rnd() & 0x7ff) - 1024, buttons: rnd() & 1, chat: 0 } : null);
+		}
+		return [c, in_];
+	};
+	const g = new Game();
+	for (let tic = 1; tic <= 1000; tic++) {
+		g.step(tic, ...cmds());
+		if (tic % 97) continue;
+		const state = g.save(), h = new Game();
+		h.load(state);
+		if (h.checksum() !== g.checksum()) return "tic " + tic + ": checksum differs after load";
+		if (h.save().join() !== state.join()) return "tic " + tic + ": a loaded game saves other bytes";
+		for (let k = 1; k <= 50; k++) {
+			const [c, in_] = cmds();
+			g.step(tic + k, c, in_); h.step(tic + k, c, in_);
+			if (h.checksum() !== g.checksum()) return "tic " + (tic + k) + ": a loaded game runs differently";
+		}
+		tic += 50;
+	}
+	return "ok " + g.save().length;
+})`
+
+func TestTabOpenedDuringTheGameJoinsItAndPlaysInStep(t *testing.T) {
+	bctx, tabs, url := playTogether(t, 4)
+	c, cancel := context.WithTimeout(tabs[0], 10*time.Second)
+	check, err := chromedp.Run(c, chromedp.Evaluate[string](saveLoadCheck, chromedp.EvalAwaitPromise))
+	cancel()
+	if err != nil || check[:3] != "ok " {
+		t.Fatalf("the game's save and load: %q %v", check, err)
+	}
+	t.Logf("save/load self-check: %s bytes", check[3:])
+
+	time.Sleep(10 * time.Second)
+	before := statuses(t, tabs)
+	opened := time.Now()
+	late := tab(t, bctx, url+"/?bot=2000&name=late")
+	dir := outDir(t)
+	// A small state arrives in one chunk, and the late tab catches up in a
+	// few tics: the page may be past "joining" by the time the first
+	// screenshot is taken.
+	shot := false
+	st := waitFor(t, []context.Context{late}, "the late tab plays", 30*time.Second, func(sts []demoStatus) bool {
+		if sts[0].Started && !shot {
+			shot = true
+			screenshot(t, late, filepath.Join(dir, "late-started.png"))
+		}
+		return sts[0].Started && !sts[0].Joining
+	})[0]
+	playing := time.Since(opened)
+	screenshot(t, late, filepath.Join(dir, "late-playing.png"))
+
+	// It joined the game the others play, from a tic of that game.
+	lowest := before[0].Gametic
+	for _, b := range before {
+		lowest = min(lowest, b.Gametic)
+	}
+	if st.Start == nil || !st.Start.Joined || st.Start.Tic < lowest {
+		t.Fatalf("the late tab's start: %+v; the others were at tic %d or later when it opened", st.Start, lowest)
+	}
+	t.Logf("the late tab (player %d) joined from tic %d (the others were at %d+ when it opened), playing %v after it opened",
+		st.Player, st.Start.Tic, lowest, playing.Round(10*time.Millisecond))
+	if st.Player != 4 {
+		t.Fatalf("the late tab is player %d, want 4 (the first free)", st.Player)
+	}
+
+	// Every tab saw it enter, at one tic.
+	all := append(append([]context.Context{}, tabs...), late)
+	entered := map[float64]int{}
+	for i, ctx := range all {
+		for _, e := range events(t, ctx) {
+			switch {
+			case e["kind"] == "join" && e["player"] == float64(st.Player):
+				entered[e["tic"].(float64)]++
+			case e["kind"] == "desync" || i == len(tabs) && e["kind"] == "disconnect":
+				t.Fatalf("tab %d: %v", i, e)
+			}
+		}
+	}
+	if len(entered) != 1 {
+		t.Fatalf("the tabs saw the late player enter at tics %v, want one tic for all %d", entered, len(all))
+	}
+	for tic, n := range entered {
+		if n != len(all) || uint32(tic) < st.Start.Tic {
+			t.Fatalf("%d of %d tabs saw the late player enter, at tic %v (it started from %d)", n, len(all), tic, st.Start.Tic)
+		}
+		t.Logf("every tab saw player %d enter at tic %v", st.Player, tic)
+	}
+
+	// All five play on in step.
+	compared := 0
+	for range 5 {
+		time.Sleep(2 * time.Second)
+		compared += compareSums(t, statuses(t, all))
+	}
+	// The state came through the bulk stream (the stats lag by up to 100 ms).
+	if got := statuses(t, all)[len(tabs)].Stats.TransferBytesIn; got == 0 {
+		t.Fatal("the late tab received no game state")
+	} else {
+		t.Logf("the late tab received %d bytes of game state", got)
+	}
+	moved := advancing(t, all, 2*time.Second)
+	for i, m := range moved {
+		if m < 35 {
+			t.Fatalf("tab %d ran %d tics in 2 s", i, m)
+		}
+	}
+	if compared < 50 {
+		t.Fatalf("only %d tics compared across the five tabs", compared)
+	}
+	t.Logf("%d tic checksums compared across the five tabs: all equal", compared)
+}
