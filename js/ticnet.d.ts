@@ -27,7 +27,7 @@ export interface Settings {
 
 export type EventKind =
   | "role" | "lobby" | "start" | "catchup" | "join" | "leave" | "desync" | "disconnect"
-  | "rejected" | "message" | "launched" | "split" | "serverLost" | "newServer";
+  | "rejected" | "retry" | "message" | "launched" | "split" | "serverLost" | "newServer";
 
 /** Something that happened. Fields beyond kind depend on the kind. */
 export interface TicnetEvent {
@@ -40,6 +40,7 @@ export interface TicnetEvent {
   /** The player concerned (join, leave, desync), or this copy's (start). */
   player?: number;
   name?: string;
+  /** rejected: the server's reason (the copy then gets retry, and connects again); leave, disconnect, desync: why. */
   reason?: string;
   /**
    * start: the first tic this copy runs (0 for a game from the beginning;

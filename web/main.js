@@ -16,6 +16,7 @@ let role = "undecided", uid = 0, lobby = null, started = false, myPlayer = -1, l
 // joining: this copy joins a game in progress and is not in it yet;
 // progress: how far, 0-100 (the state's bytes, then the tics to catch up).
 let joining = false, progress = 0;
+let refused = null; // why the server last refused this copy, until it gets in
 let startedAt = null; // the last start: { tic, joined }
 const log = [];
 const timing = { role: null, lobby: null }; // ms from navigation to the first role and lobby
@@ -60,17 +61,18 @@ function onEvent(e) {
   if (log.length > 100) log.shift();
   switch (e.kind) {
     case "role": role = e.role; uid = e.uid; if (timing.role === null) timing.role = performance.now(); break;
-    case "lobby": lobby = e.lobby; if (timing.lobby === null) timing.lobby = performance.now(); break;
+    case "lobby": lobby = e.lobby; refused = null; if (timing.lobby === null) timing.lobby = performance.now(); break;
     case "start":
       // A new game (a new server's, say) starts from the beginning; a game
       // joined in progress starts from the state that load brings.
       if (!e.joined) { game = new Game(); sums.length = 0; prev = cur = game.snapshot(); }
-      started = true; myPlayer = e.player; joining = e.joined; progress = 0; startedAt = { tic: e.tic, joined: e.joined }; break;
+      started = true; myPlayer = e.player; joining = e.joined; progress = 0; startedAt = { tic: e.tic, joined: e.joined }; refused = null; break;
     case "catchup":
       progress = Math.floor((e.unit === "tics" ? 50 : 0) + 50 * e.done / Math.max(1, e.total)); break;
     case "join": if (e.player === myPlayer) joining = false; break;
     case "serverLost": case "newServer": started = false; lobby = null; break;
     case "disconnect": started = false; joining = false; break;
+    case "rejected": refused = e.reason; break;
   }
   renderLobby();
 }
@@ -109,6 +111,7 @@ function renderLobby() {
   }));
   document.getElementById("launch").hidden = !(lobby && lobby.controller) || started;
   document.getElementById("lobby-status").textContent = joining ? `Joining the game in progress… ${progress} %` :
+    refused ? `The server said: ${refused}. Trying again…` :
     role === "undecided" ? "Looking for other players…" : lobby ? `${lobby.players.length} of ${lobby.maxPlayers} players` : "Joining…";
 }
 renderLobby();

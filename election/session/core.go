@@ -20,7 +20,15 @@ type Session struct {
 	scratch []byte
 	now     int64
 	left    bool
+	// retryMS: a client the server refused (or that could not join)
+	// connects again at this time; 0: none due.
+	retryMS int64
 }
+
+// RetryMS is how long a copy whose server refused it, or whose join
+// failed, waits before it connects again: it joins the running game, or
+// the next lobby, as soon as it can, instead of waiting for ever.
+const RetryMS = 1000
 
 // New starts a session at now: its election sends its first request on
 // the first Update.
@@ -122,6 +130,7 @@ func (s *Session) Update(now int64) []Event {
 		}
 	}
 	s.updateEngine(now)
+	s.retry(now)
 	if s.eng != nil && s.eng.client.State() == netcore.ClientInGame {
 		s.el.SetInGame(true)
 	}
@@ -155,9 +164,27 @@ func (s *Session) engineEnded(now int64, reason string) {
 	if s.left || s.el.Role() != election.Client {
 		return
 	}
-	if reason == netcore.ReasonTimeout || reason == netcore.ReasonServerLeft || reason == netcore.ReasonGameEnded {
+	switch reason {
+	case netcore.ReasonTimeout, netcore.ReasonServerLeft, netcore.ReasonGameEnded:
 		s.el.ServerGone(now)
+	default:
+		// Refused, or a join that did not complete: the server is there;
+		// try again.
+		s.retryMS = now + RetryMS
 	}
+}
+
+// retry connects again to the server, when a retry is due.
+func (s *Session) retry(now int64) {
+	if s.retryMS == 0 || now < s.retryMS {
+		return
+	}
+	s.retryMS = 0
+	if s.left || s.el.Role() != election.Client || s.eng == nil || s.eng.client.State() != netcore.ClientDisconnected {
+		return
+	}
+	s.emit(Event{Kind: "retry"})
+	s.startEngine(now, RoleClient)
 }
 
 // Stats returns the session's live numbers (rates are the caller's).

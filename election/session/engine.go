@@ -199,6 +199,7 @@ func (s *Session) fromClient(now int64, ev netcore.Event) {
 		s.emit(Event{Kind: "launched"})
 	case netcore.EventRejected:
 		s.emit(Event{Kind: "rejected", Reason: ev.Reason})
+		s.engineEnded(now, ev.Reason)
 	case netcore.EventDisconnected:
 		s.emit(Event{Kind: "disconnect", Reason: ev.Reason})
 		s.engineEnded(now, ev.Reason)

@@ -207,6 +207,28 @@ func TestCopiesElectOneServerPlayAndSurviveTheServerLeaving(t *testing.T) {
 }
 
 // eventsOf returns a copy's events of kind.
+// compareRan fails unless every tic the joiner ran has the same checksum
+// at every other copy, and it ran 100 tics at least.
+func compareRan(t *testing.T, joiner *copyOf, others []*copyOf) {
+	t.Helper()
+	ran, sums := joiner.game.Ran(), joiner.game.Sums()
+	n := 0
+	for tic := range ran {
+		if !ran[tic].OK {
+			continue
+		}
+		n++
+		for _, p := range others {
+			if o := p.game.Sums(); tic < len(o) && o[tic] != sums[tic] {
+				t.Fatalf("tic %d differs", tic)
+			}
+		}
+	}
+	if n < 100 {
+		t.Fatalf("the joiner ran %d tics", n)
+	}
+}
+
 func eventsOf(p *copyOf, kind string) []Event {
 	var out []Event
 	for _, e := range p.events {
@@ -258,17 +280,48 @@ func TestCopyOpenedDuringTheGameJoinsItAtTheTicEveryCopyReports(t *testing.T) {
 			t.Fatalf("copy %d restarted or left: %+v", i, p.events)
 		}
 	}
-	// The late copy ran every tic from the one it joined at, in step.
-	sums := late.game.Sums()
-	for _, p := range players {
-		for tic := int(from); tic < len(sums) && tic < len(p.game.Sums()); tic++ {
-			if sums[tic] != p.game.Sums()[tic] {
-				t.Fatalf("tic %d differs", tic)
-			}
-		}
-	}
+	// The late copy ran every tic from the snapshot's on (the start tic,
+	// or a later one), in step.
+	compareRan(t, late, players)
 	if st := late.s.Stats(); st.TransferBytesIn == 0 {
 		t.Fatal("the late copy's stats count no transfer bytes")
 	}
-	t.Logf("joined from tic %d, entered at tic %d, %d tics compared", from, entered, len(sums)-int(from))
+	t.Logf("joined from tic %d, entered at tic %d", from, entered)
+}
+
+// A copy that reaches the server while it starts the game (after LAUNCH,
+// before the game runs) is refused, as the reference refuses it; it says
+// so, tries again, and joins the game in progress: nobody is left at tic 0.
+func TestCopyRefusedAtTheStartTriesAgainAndJoins(t *testing.T) {
+	c := newSim(4, simnet.Link{LatencyMS: 50, JitterMS: 100})
+	for i := range 4 {
+		c.add(1000+float64(i*37), ElectionLocal)
+		for range 10 {
+			c.step()
+		}
+	}
+	c.runUntil(t, "one server, one lobby", 10000, c.oneLobby)
+	players := c.open()
+	late := c.add(5000, ElectionLocal)
+	c.runUntil(t, "the late copy in the lobby", 10000, func() bool {
+		cl := late.s.Client()
+		return cl != nil && cl.State() == netcore.ClientWaitingLaunch
+	})
+	// A sixth copy arrives while the game starts.
+	c.controller().s.Launch()
+	refused := c.add(6000, ElectionLocal)
+	c.runUntil(t, "the refused copy playing", 30000, func() bool {
+		return len(eventsOf(refused, "join")) > 0 && refused.s.Client() != nil && !refused.s.Client().Joining()
+	})
+	if len(eventsOf(refused, "rejected")) == 0 || len(eventsOf(refused, "retry")) == 0 {
+		t.Fatalf("the copy was not refused and retried (the test did not hit the start): %+v", refused.events)
+	}
+	starts := eventsOf(refused, "start")
+	if len(starts) != 1 || !starts[0].Joined {
+		t.Fatalf("the refused copy's starts: %+v", starts)
+	}
+	target := refused.s.Client().GameTic() + 100
+	c.runUntil(t, "100 more tics everywhere", 30000, func() bool { return c.allAt(target) })
+	compareRan(t, refused, append(players, late))
+	t.Logf("refused %q, retried, joined from tic %d", eventsOf(refused, "rejected")[0].Reason, starts[0].Tic)
 }

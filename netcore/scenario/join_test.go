@@ -64,11 +64,10 @@ func TestLateJoinerEntersTheGameAtOneTicEverywhereAndAgrees(t *testing.T) {
 		t.Fatalf("the joiner is player %d, want 3 (the first free)", p)
 	}
 	at := entered(s, p)
-	for i, tic := range at {
+	for _, tic := range at {
 		if tic != at[0] || tic < 300 {
 			t.Fatalf("peers saw player %d enter at tics %v", p, at)
 		}
-		_ = i
 	}
 	first := -1
 	for tic, r := range j.Game.Ran() {
@@ -79,7 +78,9 @@ func TestLateJoinerEntersTheGameAtOneTicEverywhereAndAgrees(t *testing.T) {
 	}
 	c := check(t, s, 2000)
 	noDesync(t, s)
-	t.Logf("joined from tic %d, entered at tic %d; %+v; joiner %+v", first, at[0], c, j.Client.Transfers().Counters())
+	xc := j.Client.Transfers().Counters()
+	t.Logf("joined from tic %d, entered at tic %d; %+v; the joiner took %d chunks, %d bytes", first, at[0], c,
+		xc.ChunksReceived, xc.ChunkBytesReceived)
 }
 
 // joinRun plays a 6-player game on the lossy channel, opens a copy at a
