@@ -50,7 +50,7 @@ type sumSlot struct {
 
 // onGameData stores a player's commands (spec §9.2).
 func (s *Server) onGameData(now int64, sc *serverClient, body []byte) error {
-	joiner := sc.join != nil && sc.join.ready
+	joiner := sc.join != nil && sc.join.started // its commands may overtake its JoinReady
 	if s.state != ServerInGame || sc.drone() || sc.player < 0 || !(sc.inGame || joiner) {
 		return errUnexpected{}
 	}
@@ -555,6 +555,9 @@ func (s *Server) onTicnet(now int64, sc *serverClient, body []byte) error {
 	m := &s.ext.in
 	if err := m.DecodeBody(body); err != nil {
 		return err
+	}
+	if sc.join != nil && sc.join.started {
+		return nil // a joiner's checksums of tics it catches up on: its player is not in them
 	}
 	if s.state != ServerInGame || !s.extended || sc.player < 0 || !sc.inGame {
 		return errUnexpected{}

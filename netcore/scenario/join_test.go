@@ -353,3 +353,98 @@ func TestRejoinAfterTheGraceOrWhileTheOwnerPlaysIsANewPlayer(t *testing.T) {
 	}
 	check(t, s, 500)
 }
+
+// badStreamPackets are bulk-stream packets that do not decode: a chunk, an
+// ack and an abort cut short.
+var badStreamPackets = [][]byte{{0x00, 0x70, 4, 1, 2}, {0x00, 0x70, 5, 0}, {0x00, 0x70, 6}, {0x00, 0x70, 4}}
+
+// Junk during a join: strangers' random and mutated packets (the stream's
+// chunks and acks among them, overheard), and bulk-stream packets that do
+// not decode under real UIDs, 100 000 frames while a 1 MB state travels.
+// The join completes, every copy agrees and ran the players' commands,
+// every junk frame is counted once where it arrives, and the joiner never
+// holds more stream memory than the state's.
+func TestLateJoinUnderJunkCompletesAndCountsEveryFrame(t *testing.T) {
+	const junk = 100000
+	s := start(t, Options{Players: 4, Seed: 38, Link: simnet.Link{LatencyMS: 20, JitterMS: 10}, StateBytes: 1 << 20})
+	if err := s.RunTics(300, 60000); err != nil {
+		t.Fatal(err)
+	}
+	j := s.Join()
+	// The junk starts with the transfer: before it, the joiner drops the
+	// tics it hears while it connects, which are not junk.
+	if !s.RunUntil(func() bool { return j.Client.State() == netcore.ClientInGame }, 10000) {
+		t.Fatalf("the joiner was not admitted: %v", j.Events)
+	}
+	baseline := junkCounted(s)
+	h := &hostile{node: s.Net.AddNode(), rng: rand.New(rand.NewPCG(38, 38)), real: []netcore.Addr{ServerUID},
+		bad: append(slices.Clone(undecodable), badStreamPackets...)}
+	s.Net.SetLinks(h.node, simnet.Link{})
+	s.Net.SetBandwidth(h.node, -1)
+	for _, p := range s.Peers[1:] {
+		h.real = append(h.real, p.UID)
+	}
+	endpoints := len(s.Peers) // the server's channel endpoint and every remote client, the joiner included
+	var peak int64
+	s.OnStep = func(int64) {
+		h.overhear()
+		for h.sent < junk && h.rng.IntN(64) != 0 { // about 60 a step: all sent while the state travels
+			h.send(endpoints)
+		}
+		peak = max(peak, j.Client.Transfers().BytesHeld())
+	}
+	if !s.RunUntil(func() bool { return playing(j) }, 60000) {
+		t.Fatalf("the joiner did not enter under junk: %v", j.Events)
+	}
+	for h.sent < junk {
+		s.Step()
+	}
+	s.OnStep = nil
+	s.Net.AdvanceTo(s.Now() + 1) // every junk frame delivered
+	s.Step()
+	counted := junkCounted(s) - baseline
+	t.Logf("%d junk frames, %d receptions to drop, %d counted; the joiner held %d bytes at most", h.sent, h.expected, counted, peak)
+	if counted != int64(h.expected) {
+		t.Fatalf("counted %d drops for %d junk receptions", counted, h.expected)
+	}
+	if limit := int64(1<<20) + 1024; peak > limit {
+		t.Fatalf("the joiner held %d bytes of stream, over the 1 MB state and its bookkeeping (%d)", peak, limit)
+	}
+	if err := s.RunTics(s.Peers[0].Client.GameTic()+300, 60000); err != nil {
+		t.Fatal(err)
+	}
+	check(t, s, 600)
+	noDesync(t, s)
+}
+
+// A joiner that vanishes half way through its state (its tab closed): the
+// server frees the stream's memory within the transfer deadline.
+func TestAbandonedJoinFreesTheServersStreamWithinTheDeadline(t *testing.T) {
+	s := start(t, Options{Players: 3, Seed: 39, Link: simnet.Link{LatencyMS: 20}, StateBytes: 2 << 20})
+	if err := s.RunTics(200, 60000); err != nil {
+		t.Fatal(err)
+	}
+	j := s.Join()
+	x := s.Server.Transfers()
+	if !s.RunUntil(func() bool {
+		got, total, ok := j.Client.Transfers().ReceiveProgress(ServerUID, 1)
+		return ok && got > total/2
+	}, 30000) {
+		t.Fatal("the state did not get half way")
+	}
+	j.Node.SetSilent(true)
+	j.Paused = true
+	gone := s.Now()
+	if x.BytesReferenced() == 0 {
+		t.Fatal("the server holds nothing for the stream it is sending")
+	}
+	deadline := x.Config().StallMS
+	if !s.RunUntil(func() bool { return x.BytesReferenced() == 0 && x.BytesHeld() == 0 }, deadline+1000) {
+		t.Fatalf("the server still holds %d bytes %d ms after the joiner vanished", x.BytesReferenced()+x.BytesHeld(), s.Now()-gone)
+	}
+	freed := s.Now() - gone
+	t.Logf("freed %d ms after the joiner vanished (deadline %d ms)", freed, deadline)
+	if freed > deadline+100 {
+		t.Fatalf("freed after %d ms, deadline %d", freed, deadline)
+	}
+}
