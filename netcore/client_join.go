@@ -71,9 +71,6 @@ func (c *Client) onJoinStart(now int64, body []byte) error {
 	c.outGD.LowResTurn = s.LowResTurn
 	c.startGame(now)
 	c.recv.start, c.recv.recvtic, c.recv.highest = m.Start, m.Start, m.Start
-	for t := range c.recv.win {
-		c.recv.win[t].seq = m.Start + uint32(t) // slots of the window from Start on
-	}
 	for p := range MaxPlayers {
 		c.recv.base[p] = TicCmd{}
 		if m.Base.Has(p) {

@@ -58,7 +58,8 @@ const DefaultKeepTics = BackupTics
 
 // Timeline is the confirmed history of one game as this copy holds it:
 // the tics confirmed in order, from First to Confirmed (exclusive), of
-// which those before GameTic have run; and a snapshot at a confirmed tic.
+// which those before GameTic have run; and, for a copy that joins, the
+// snapshot it loads before the first of them.
 // It belongs to the game, not to a connection: a connection feeds it, and
 // the game is run from it, one request at a time, in tic order.
 //
@@ -72,7 +73,6 @@ type Timeline struct {
 	confirmed uint32 // the first tic not confirmed yet
 	gametic   uint32 // the first tic not run yet
 	ring      []ConfirmedTic
-	snap      Snapshot
 	reqs      []Request
 	waitLoad  bool      // nothing runs before a snapshot is loaded
 	load      *Snapshot // the snapshot to load, once given
@@ -83,7 +83,6 @@ type Timeline struct {
 // state is the state before start), and the next tic to confirm is start.
 func (tl *Timeline) Reset(start uint32) {
 	tl.first, tl.confirmed, tl.gametic = start, start, start
-	tl.snap = Snapshot{}
 	tl.waitLoad, tl.load, tl.saves = false, nil, tl.saves[:0]
 	clear(tl.ring)
 }
@@ -253,9 +252,3 @@ func (tl *Timeline) Ran(tic uint32, sum uint32) {
 	t.Sum, t.Ran = sum, true
 	tl.gametic++
 }
-
-// Snapshot returns the snapshot held, if any.
-func (tl *Timeline) Snapshot() (Snapshot, bool) { return tl.snap, tl.snap.State != nil }
-
-// SetSnapshot keeps a snapshot.
-func (tl *Timeline) SetSnapshot(s Snapshot) { tl.snap = s }

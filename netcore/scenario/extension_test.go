@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
-	"sync"
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore"
@@ -179,22 +178,7 @@ func TestRandomFaultsNeverDesync(t *testing.T) {
 		err   error
 	}
 	results := make([]result, runs)
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range 2 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				results[i] = faultRun(uint64(1000 + i))
-			}
-		}()
-	}
-	for i := range runs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	inParallel(runs, func(i int) { results[i] = faultRun(uint64(1000 + i)) })
 	var worst int64
 	for i, r := range results {
 		if r.err != nil {

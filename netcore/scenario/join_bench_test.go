@@ -52,7 +52,7 @@ func measureJoin(seed uint64, link simnet.Link, stateBytes int, join bool) (m jo
 	w := watchStalls(s)
 	synAt := s.Now()
 	loaded := false
-	for !playingQuiet(j) {
+	for !playing(j) {
 		if s.Now()-synAt > 60000 {
 			return m, fmt.Errorf("the joiner did not enter: %v %v", j.Client.State(), j.Events)
 		}
@@ -80,10 +80,6 @@ func measureJoin(seed uint64, link simnet.Link, stateBytes int, join bool) (m jo
 	}
 	return m, nil
 }
-
-// playingQuiet is playing for a quiet game (no checksums kept): the joiner
-// has run the tic it entered at.
-func playingQuiet(j *Peer) bool { return playing(j) }
 
 // BenchmarkLateJoin measures a copy joining a 4-player game at tic 300 with
 // a game state of each size, on a quiet channel (20-30 ms) and on the lossy

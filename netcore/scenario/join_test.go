@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"sync"
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore"
@@ -174,22 +173,7 @@ func TestLateJoinOnTheLossyChannelAgreesFromItsEntryOn(t *testing.T) {
 	}
 	for _, size := range []int{64 << 10, 1 << 20} {
 		results := make([]joinResult, seeds)
-		var wg sync.WaitGroup
-		next := make(chan int)
-		for range 2 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := range next {
-					results[i] = joinRun(uint64(500+i), size, 10000)
-				}
-			}()
-		}
-		for i := range seeds {
-			next <- i
-		}
-		close(next)
-		wg.Wait()
+		inParallel(seeds, func(i int) { results[i] = joinRun(uint64(500+i), size, 10000) })
 		var ms []int64
 		for i, r := range results {
 			if r.err != nil {
