@@ -164,8 +164,9 @@ type demoStatus struct {
 	Gametic uint32   `json:"gametic"`
 	Started bool     `json:"started"`
 	Start   *struct {
-		Tic    uint32 `json:"tic"`
-		Joined bool   `json:"joined"`
+		Tic      uint32 `json:"tic"`
+		Joined   bool   `json:"joined"`
+		Rejoined bool   `json:"rejoined"`
 	} `json:"start"` // the last "start" event
 	Joining   bool   `json:"joining"`
 	Progress  int    `json:"progress"`
@@ -191,6 +192,10 @@ type demoStatus struct {
 		PassP99US       int64   `json:"passP99US"`
 		Dropped         int64   `json:"dropped"`
 		TransferBytesIn int64   `json:"transferBytesIn"`
+		TransferMS      int64   `json:"transferMS"`
+		JoinMS          int64   `json:"joinMS"`
+		TicsPerUpdate   int     `json:"ticsPerUpdate"`
+		RTTMS           int64   `json:"rttMS"`
 	} `json:"stats"`
 	Timing struct {
 		Role  *float64 `json:"role"`

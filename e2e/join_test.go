@@ -131,3 +131,74 @@ func TestTabOpenedDuringTheGameJoinsItAndPlaysInStep(t *testing.T) {
 	}
 	t.Logf("%d tic checksums compared across the five tabs: all equal", compared)
 }
+
+// A client tab reloaded mid-game comes back in its own slot: the page that
+// loads has the old one's rejoin token (sessionStorage), the server held
+// its player since the old page said goodbye, and every tab sees the
+// player leave and enter again.
+func TestReloadedTabGetsItsPlayerBack(t *testing.T) {
+	_, tabs, _ := playTogether(t, 4)
+	time.Sleep(3 * time.Second)
+	sts := statuses(t, tabs)
+	k := -1
+	for i, st := range sts {
+		if st.Role == "client" {
+			k = i
+			break
+		}
+	}
+	if k < 0 {
+		t.Fatal("no client tab")
+	}
+	player := sts[k].Player
+	reloaded := time.Now()
+	if err := chromedp.Do(tabs[k], chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	st := waitFor(t, tabs[k:k+1], "the reloaded tab plays", 30*time.Second, func(sts []demoStatus) bool {
+		return sts[0].Started && !sts[0].Joining && sts[0].Start != nil && sts[0].Start.Joined
+	})[0]
+	back := time.Since(reloaded)
+	screenshot(t, tabs[k], filepath.Join(outDir(t), "reloaded.png"))
+	if !st.Start.Rejoined || st.Player != player {
+		t.Fatalf("the reloaded tab is player %d (rejoined %v), want its own player %d back", st.Player, st.Start.Rejoined, player)
+	}
+	t.Logf("tab %d (player %d) reloaded, back in its slot from tic %d, playing %v after the reload; state %d B in %d ms",
+		k, player, st.Start.Tic, back.Round(10*time.Millisecond), st.Stats.TransferBytesIn, st.Stats.TransferMS)
+
+	// The others saw it leave, and enter again at one tic.
+	entered := map[float64]int{}
+	for i, ctx := range tabs {
+		left := false
+		for _, e := range events(t, ctx) {
+			switch {
+			case e["kind"] == "desync" || e["kind"] == "disconnect":
+				t.Fatalf("tab %d: %v", i, e)
+			case i != k && e["kind"] == "leave" && e["player"] == float64(player):
+				left = true
+			case e["kind"] == "join" && e["player"] == float64(player):
+				entered[e["tic"].(float64)]++
+			}
+		}
+		if i != k && !left {
+			t.Fatalf("tab %d did not see player %d leave", i, player)
+		}
+	}
+	if len(entered) != 1 {
+		t.Fatalf("the tabs saw player %d enter again at tics %v, want one tic for all", player, entered)
+	}
+	for tic, n := range entered {
+		if n != len(tabs) {
+			t.Fatalf("%d of %d tabs saw player %d enter again (at tic %v)", n, len(tabs), player, tic)
+		}
+	}
+	compared := 0
+	for range 4 {
+		time.Sleep(2 * time.Second)
+		compared += compareSums(t, statuses(t, tabs))
+	}
+	if compared < 40 {
+		t.Fatalf("only %d tics compared across the four tabs", compared)
+	}
+	t.Logf("%d tic checksums compared across the four tabs after the reload: all equal", compared)
+}

@@ -26,7 +26,7 @@ export interface Settings {
 }
 
 export type EventKind =
-  | "role" | "lobby" | "start" | "catchup" | "join" | "leave" | "desync" | "disconnect"
+  | "role" | "lobby" | "start" | "catchup" | "join" | "rejoined" | "leave" | "desync" | "disconnect"
   | "rejected" | "retry" | "message" | "launched" | "split" | "serverLost" | "newServer";
 
 /** Something that happened. Fields beyond kind depend on the kind. */
@@ -37,7 +37,7 @@ export interface TicnetEvent {
   /** This copy's UID on the channel, and the server's. */
   uid?: number;
   serverUID?: number;
-  /** The player concerned (join, leave, desync), or this copy's (start). */
+  /** The player concerned (join, leave, desync), or this copy's (start, rejoined). */
   player?: number;
   name?: string;
   /** rejected: the server's reason (the copy then gets retry, and connects again); leave, disconnect, desync: why. */
@@ -51,6 +51,13 @@ export interface TicnetEvent {
   tic?: number;
   /** start: this copy joins a game in progress (it then gets catchup events, and a join for its own player once it plays). */
   joined?: boolean;
+  /**
+   * start: this copy joins a game in progress with its player back (it
+   * left, or was reloaded, and came back with its rejoin token within the
+   * server's grace period); a "rejoined" event, with the player and the
+   * state's tic, follows the start.
+   */
+  rejoined?: boolean;
   /** catchup: done of total units: "bytes" of the game state while it arrives, then "tics" run to catch up. */
   done?: number;
   total?: number;
@@ -73,6 +80,17 @@ export interface Options {
   /** Connection timeout: "browser" (4 s, default) or "reference" (30 s). */
   timeout?: "browser" | "reference";
   settings?: Settings;
+  /**
+   * Keep a rejoin token (default true): a copy that comes back to a game in
+   * progress (a reload, an app restart inside a messenger, a new identity
+   * on the channel) gets its player back within the server's grace period
+   * (60 s). The token is kept in sessionStorage and localStorage under
+   * "ticnet-token:" + storageKey; a tab of the same browser whose token
+   * another tab uses (a Web Lock tells) takes a new one.
+   */
+  rejoin?: boolean;
+  /** Names the stored token (default location.pathname): copies of one game share it. */
+  storageKey?: string;
   /** The local player's input for a tic. */
   input(tic: number): TicCmd;
   /** Run one tic: cmds[p] is player p's command, null where ingame[p] is false. */
@@ -119,6 +137,11 @@ export interface Stats {
   passMeanUS: number;
   /** Bytes of game state this copy received (it joined a game in progress). */
   transferBytesIn: number;
+  /** When this copy joined a game in progress: ms from the server's word that it joins to the whole state (transferMS) and to playing (joinMS); 0 before. */
+  transferMS: number;
+  joinMS: number;
+  /** Most tics one pass runs: learnt from what a tic costs, so that catching up does at most ~40 ms of game work at a time. */
+  ticsPerUpdate: number;
   channel: { kind: "webxdc" | "broadcast"; framesIn: number; framesOut: number; dropped: number; filtered: number; oversize: number };
 }
 

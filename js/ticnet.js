@@ -47,6 +47,52 @@ function decodeCmds(buf, ingameMask) {
   return { cmds, ingame };
 }
 
+// rejoinToken returns this copy's rejoin token (32 hex digits) and keeps
+// it: in sessionStorage, which a reload keeps, and in localStorage, which
+// a restart of the app inside a messenger keeps. Tabs of one browser share
+// localStorage, so a tab holds a Web Lock named after its token while it
+// lives: a token whose lock another tab holds is that tab's, and this copy
+// takes a new one. (Without Web Locks the server sorts it out: a token
+// whose player is still connected joins as a new player.)
+async function rejoinToken(key) {
+  const valid = (t) => typeof t === "string" && /^[0-9a-f]{32}$/.test(t);
+  const read = (store) => { try { return store.getItem(key); } catch (e) { return null; } };
+  const write = (store, t) => { try { store.setItem(key, t); } catch (e) { /* storage off */ } };
+  // hold takes the token's lock for the life of the page; waitMS > 0 waits
+  // that long for it (a reloaded page's lock is freed a moment after).
+  const hold = (t, waitMS) => {
+    const locks = globalThis.navigator && navigator.locks;
+    if (!locks) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const opts = {};
+      let timer;
+      if (waitMS > 0) {
+        const abort = new AbortController();
+        opts.signal = abort.signal;
+        timer = setTimeout(() => abort.abort(), waitMS);
+      } else {
+        opts.ifAvailable = true;
+      }
+      locks.request("ticnet-token:" + t, opts, (lock) => {
+        clearTimeout(timer);
+        resolve(lock !== null);
+        if (lock !== null) return new Promise(() => {}); // held until the page goes
+      }).catch(() => resolve(false)); // aborted: another tab has it
+    });
+  };
+  let token = read(sessionStorage);
+  if (!valid(token) || !(await hold(token, 1500))) {
+    token = read(localStorage);
+    if (!valid(token) || !(await hold(token, 0))) {
+      token = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+      await hold(token, 0);
+    }
+  }
+  write(sessionStorage, token);
+  write(localStorage, token);
+  return token;
+}
+
 function clamp8(v) { return Math.max(-128, Math.min(127, v | 0)); }
 
 /**
@@ -64,7 +110,11 @@ export async function start(options) {
     throw new Error("ticnet: give both options.save and options.load, or neither");
   }
   const go = new globalThis.Go();
-  const { instance } = await instantiate(options.wasmURL || "ticnet.wasm", go.importObject);
+  const key = "ticnet-token:" + (options.storageKey || location.pathname);
+  const [{ instance }, token] = await Promise.all([
+    instantiate(options.wasmURL || "ticnet.wasm", go.importObject),
+    options.rejoin === false ? "" : rejoinToken(key),
+  ]);
   go.run(instance); // returns when the Go program exits; the engine keeps running
   for (let i = 0; i < 200 && !globalThis.__ticnetGo; i++) await new Promise((r) => setTimeout(r, 5));
   const core = globalThis.__ticnetGo;
@@ -74,7 +124,8 @@ export async function start(options) {
   const listeners = new Map();
   const emit = (e) => {
     // Fields the Go side leaves out when zero.
-    if (e.kind === "start") { e.tic = e.tic || 0; e.joined = e.joined === true; }
+    if (e.kind === "start") { e.tic = e.tic || 0; e.joined = e.joined === true; e.rejoined = e.rejoined === true; }
+    if (e.kind === "rejoined") e.tic = e.tic || 0;
     if (e.kind === "catchup") { e.done = e.done || 0; e.total = e.total || 0; }
     if (options.onEvent) options.onEvent(e);
     for (const fn of listeners.get(e.kind) || []) fn(e);
@@ -86,6 +137,7 @@ export async function start(options) {
     profile,
     timeout: options.timeout || "browser",
     startTime: Date.now(),
+    token,
     settings: options.settings || {},
   };
   const callbacks = {

@@ -52,10 +52,6 @@ type clockSync struct {
 	extOffsetMS int64 // the extension protocol's clock offset
 }
 
-// maxTicsPerUpdate bounds the tics one Update runs, so that catching up
-// after a stall still returns to the caller to render.
-const maxTicsPerUpdate = BackupTics
-
 func (c *Client) startGame(now int64) {
 	c.send = sendSide{}
 	c.report.Sums = c.report.Sums[:0]

@@ -1,6 +1,10 @@
 package netcore
 
-import "github.com/ticnet/ticnet/netcore/wire"
+import (
+	"cmp"
+
+	"github.com/ticnet/ticnet/netcore/wire"
+)
 
 // loopSide runs the game from the timeline: the one place the client calls
 // its Game, in tic order, after the packets of a pass are handled.
@@ -14,16 +18,28 @@ type loopSide struct {
 	cmds        [MaxPlayers]TicCmd
 	ingame      [MaxPlayers]bool
 	started     bool
+	// maxTics bounds the tics one Update runs (0: BackupTics), so that
+	// catching up still returns to the caller to render.
+	maxTics int
 }
 
 func (l *loopSide) reset() {
-	tl := l.tl
+	tl, maxTics := l.tl, l.maxTics
 	tl.Reset(0)
-	*l = loopSide{tl: tl}
+	*l = loopSide{tl: tl, maxTics: maxTics}
 }
 
+// SetTicsPerUpdate bounds the tics one Update runs: at least 1, at most
+// (and by default) BackupTics. A driver that measures how long the game
+// takes per tic sets it so that a copy catching up thousands of tics does
+// them in batches and its page stays responsive.
+func (c *Client) SetTicsPerUpdate(n int) { c.loop.maxTics = min(max(n, 1), BackupTics) }
+
+// TicsPerUpdate is the bound SetTicsPerUpdate set.
+func (c *Client) TicsPerUpdate() int { return cmp.Or(c.loop.maxTics, BackupTics) }
+
 // runTics runs every confirmed tic the game may run now (spec §11.2), at
-// most maxTicsPerUpdate of them.
+// most TicsPerUpdate of them.
 func (c *Client) runTics() {
 	limit := c.loop.tl.Confirmed()
 	if !c.cfg.Drone && !c.extended {
@@ -33,7 +49,7 @@ func (c *Client) runTics() {
 			limit = c.send.maketic
 		}
 	}
-	c.runRequests(c.loop.tl.Requests(limit, maxTicsPerUpdate))
+	c.runRequests(c.loop.tl.Requests(limit, c.TicsPerUpdate()))
 }
 
 // runRequests does what the timeline asks of the game, in order.
@@ -98,6 +114,7 @@ func (c *Client) advance(g uint32, t *ConfirmedTic) {
 	}
 	sum := c.game.Checksum()
 	c.loop.tl.Ran(g, sum)
+	c.stats.TicsRun++
 	if c.extended && c.player >= 0 {
 		c.reportChecksum(g, sum)
 	}

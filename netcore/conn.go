@@ -200,6 +200,8 @@ type Counters struct {
 	// was still connected from another address (the copy joins as a new
 	// player).
 	RejoinRefused int64
+	// TicsRun: client: the tics its game ran.
+	TicsRun int64
 }
 
 // validReliable reports whether a reliable packet's body decodes. The

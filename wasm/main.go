@@ -14,6 +14,7 @@ package main
 
 import (
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"sort"
 	"sync/atomic"
@@ -35,6 +36,7 @@ type jsConfig struct {
 	Profile    string  `json:"profile"`
 	Timeout    string  `json:"timeout"`
 	StartTime  float64 `json:"startTime"`
+	Token      string  `json:"token"` // 32 hex digits; "" for none
 	Settings   struct {
 		ExtraTics  *int `json:"extraTics"`
 		Deathmatch int  `json:"deathmatch"`
@@ -210,7 +212,9 @@ func (l *loop) pass() {
 			}
 		}
 	}
-	for _, e := range l.s.Update(now) {
+	events := l.s.Update(now)
+	l.s.GameTime(l.game.spent) // before the events: their handlers are the page's, not the game's
+	for _, e := range events {
 		if j, err := json.Marshal(e); err == nil {
 			l.cb.Call("onEvent", string(j))
 		}
@@ -305,6 +309,9 @@ func config(js jsConfig) session.Config {
 	}
 	if js.Timeout == "reference" {
 		c.Timeout = netcore.Reference
+	}
+	if t, err := hex.DecodeString(js.Token); err == nil && len(t) == len(c.Token) {
+		copy(c.Token[:], t)
 	}
 	st := &c.Settings
 	st.TicDup, st.ExtraTics, st.Episode, st.Map, st.Skill, st.LoadGame, st.NewSync = 1, 1, 1, 1, 2, -1, true

@@ -15,7 +15,7 @@ const sums = [];            // [tic, checksum] of the last 64 tics
 let role = "undecided", uid = 0, lobby = null, started = false, myPlayer = -1, lastEvent = null;
 // joining: this copy joins a game in progress and is not in it yet;
 // progress: how far, 0-100 (the state's bytes, then the tics to catch up).
-let joining = false, progress = 0;
+let joining = false, progress = 0, rejoining = false;
 let refused = null; // why the server last refused this copy, until it gets in
 let startedAt = null; // the last start: { tic, joined }
 const log = [];
@@ -66,7 +66,8 @@ function onEvent(e) {
       // A new game (a new server's, say) starts from the beginning; a game
       // joined in progress starts from the state that load brings.
       if (!e.joined) { game = new Game(); sums.length = 0; prev = cur = game.snapshot(); }
-      started = true; myPlayer = e.player; joining = e.joined; progress = 0; startedAt = { tic: e.tic, joined: e.joined }; refused = null; break;
+      started = true; myPlayer = e.player; joining = e.joined; rejoining = e.rejoined; progress = 0;
+      startedAt = { tic: e.tic, joined: e.joined, rejoined: e.rejoined }; refused = null; break;
     case "catchup":
       progress = Math.floor((e.unit === "tics" ? 50 : 0) + 50 * e.done / Math.max(1, e.total)); break;
     case "join": if (e.player === myPlayer) joining = false; break;
@@ -110,7 +111,8 @@ function renderLobby() {
     return li;
   }));
   document.getElementById("launch").hidden = !(lobby && lobby.controller) || started;
-  document.getElementById("lobby-status").textContent = joining ? `Joining the game in progress… ${progress} %` :
+  document.getElementById("lobby-status").textContent =
+    joining ? `${rejoining ? `Back to your place (player ${myPlayer + 1}) in the game in progress` : "Joining the game in progress"}… ${progress} %` :
     refused ? `The server said: ${refused}. Trying again…` :
     role === "undecided" ? "Looking for other players…" : lobby ? `${lobby.players.length} of ${lobby.maxPlayers} players` : "Joining…";
 }
@@ -144,7 +146,8 @@ setInterval(() => {
     `in ${st.framesInPerSec} f/s ${st.bytesInPerSec} B/s  out ${st.framesOutPerSec} f/s ${st.bytesOutPerSec} B/s\n` +
     `dropped ${st.dropped + st.channel.dropped}  resends ${st.resends}  substituted ${st.substituted}\n` +
     `net ${st.passMedianUS}/${st.passP99US} µs per pass (median/p99)` +
-    (st.transferBytesIn ? `\ngame state received ${st.transferBytesIn} B` : "");
+    (st.transferBytesIn ? `\njoined: game state ${st.transferBytesIn} B` + (st.transferMS ? ` in ${st.transferMS} ms` : "") +
+      (st.joinMS ? `, playing after ${st.joinMS} ms` : "") : "");
   graph.clearRect(0, 0, 200, 60);
   const plot = (key, scale, color) => {
     graph.strokeStyle = color; graph.beginPath();

@@ -1,6 +1,8 @@
 package session
 
 import (
+	"time"
+
 	"github.com/ticnet/ticnet/election"
 	"github.com/ticnet/ticnet/netcore"
 )
@@ -23,6 +25,13 @@ type Session struct {
 	// retryMS: a client the server refused (or that could not join)
 	// connects again at this time; 0: none due.
 	retryMS int64
+	// budget bounds the tics of a pass; ran is how many the last Update
+	// ran.
+	budget ticBudget
+	ran    int
+	// The join of a game in progress, for the stats: when the server said
+	// this copy joins, when the state had arrived, when it entered.
+	joinMS, stateMS, enteredMS int64
 }
 
 // RetryMS is how long a copy whose server refused it, or whose join
@@ -129,7 +138,15 @@ func (s *Session) Update(now int64) []Event {
 			s.onElection(now, ev)
 		}
 	}
+	var before int64
+	if s.eng != nil {
+		before = s.eng.client.Counters().TicsRun
+	}
 	s.updateEngine(now)
+	s.ran = 0
+	if s.eng != nil {
+		s.ran = int(s.eng.client.Counters().TicsRun - before)
+	}
 	s.retry(now)
 	if s.eng != nil && s.eng.client.State() == netcore.ClientInGame {
 		s.el.SetInGame(true)
@@ -187,6 +204,16 @@ func (s *Session) retry(now int64) {
 	s.startEngine(now, RoleClient)
 }
 
+// GameTime reports how long the game's callbacks took during the last
+// Update: the session learns what a tic costs and bounds the tics of the
+// next passes to PassWork's worth (Stats.TicsPerUpdate).
+func (s *Session) GameTime(spent time.Duration) {
+	s.budget.observe(s.ran, spent)
+	if s.eng != nil {
+		s.eng.client.SetTicsPerUpdate(s.budget.tics())
+	}
+}
+
 // Stats returns the session's live numbers (rates are the caller's).
 func (s *Session) Stats() Stats {
 	st := s.stats
@@ -202,6 +229,13 @@ func (s *Session) Stats() Stats {
 		st.Dropped += cc.Malformed + cc.Unexpected
 		st.Resends = cc.ResendRequests + cc.TicsResent
 		st.TransferBytesIn = c.Transfers().Counters().ChunkBytesReceived
+		st.TicsPerUpdate = c.TicsPerUpdate()
+		if s.stateMS != 0 {
+			st.TransferMS = s.stateMS - s.joinMS
+		}
+		if s.enteredMS != 0 {
+			st.JoinMS = s.enteredMS - s.joinMS
+		}
 		for _, p := range c.Lobby().Players {
 			st.Players = append(st.Players, p.Name)
 		}

@@ -117,7 +117,7 @@ type engine struct {
 func (s *Session) startEngine(now int64, role Role) {
 	ch := &channel{s: s}
 	e := &engine{ch: ch}
-	ccfg := netcore.ClientConfig{Name: s.cfg.Name, Profile: s.cfg.Timeout, Settings: s.cfg.Settings}
+	ccfg := netcore.ClientConfig{Name: s.cfg.Name, Profile: s.cfg.Timeout, Settings: s.cfg.Settings, Token: s.cfg.Token}
 	if role == RoleServer {
 		srvEnd, cliEnd := netcore.NewLoopback(ServerUID)
 		ccfg.Transfer = netcore.LoopbackTransfer
@@ -127,8 +127,10 @@ func (s *Session) startEngine(now int64, role Role) {
 	} else {
 		e.client = netcore.NewClient(ccfg, ch, ServerUID, s.game, now)
 	}
+	e.client.SetTicsPerUpdate(s.budget.tics())
 	s.eng = e
 	s.lobby = nil
+	s.joinMS, s.stateMS, s.enteredMS = 0, 0, 0
 }
 
 // updateEngine runs the engine and turns its events into the session's.
@@ -184,10 +186,23 @@ func (s *Session) fromClient(now int64, ev netcore.Event) {
 	case netcore.EventGameStarted:
 		// A copy that joins a game in progress starts at a later tic.
 		joined := ev.Tic != 0 || s.eng.client.Joining()
-		s.emit(Event{Kind: "start", Player: intp(ev.Player), Protocol: ev.Protocol, Tic: ev.Tic, Joined: joined})
+		rejoined := ev.Reason == netcore.ReasonRejoined
+		if joined {
+			s.joinMS = now
+		}
+		s.emit(Event{Kind: "start", Player: intp(ev.Player), Protocol: ev.Protocol, Tic: ev.Tic, Joined: joined, Rejoined: rejoined})
+		if rejoined {
+			s.emit(Event{Kind: "rejoined", Player: intp(ev.Player), Tic: ev.Tic})
+		}
 	case netcore.EventCatchUp:
+		if ev.Unit == "tics" && s.stateMS == 0 {
+			s.stateMS = now
+		}
 		s.emit(Event{Kind: "catchup", Tic: ev.Tic, Done: ev.Done, Total: ev.Total, Unit: ev.Unit})
 	case netcore.EventPlayerEntered:
+		if s.joinMS != 0 && s.enteredMS == 0 && ev.Player == s.eng.client.Player() {
+			s.enteredMS = now
+		}
 		s.emit(Event{Kind: "join", Player: intp(ev.Player), Tic: ev.Tic})
 	case netcore.EventPlayerLeft:
 		s.emit(Event{Kind: "leave", Player: intp(ev.Player), Reason: ev.Reason, Tic: ev.Tic})

@@ -41,6 +41,10 @@ type Config struct {
 	StartTimeMS float64         // when the page loaded (Date.now()): earlier copies win the election
 	// Rand draws UIDs; nil means crypto/rand.
 	Rand func() uint32
+	// Token is this copy's rejoin token (zero: none). A copy that comes
+	// back to a game in progress with the token it left with, under any
+	// UID, within the server's grace period gets its player back.
+	Token [wire.RejoinTokenLen]byte
 }
 
 // Role is what the election made of this copy.
@@ -67,6 +71,9 @@ type Event struct {
 	Protocol  string       `json:"protocol,omitempty"`
 	// Joined: "start" of a game this copy joins in progress, from Tic.
 	Joined bool `json:"joined,omitempty"`
+	// Rejoined: "start" of a game this copy joins with its player back
+	// (its rejoin token).
+	Rejoined bool `json:"rejoined,omitempty"`
 	// "catchup": Done of Total Unit ("bytes" of the game state, then
 	// "tics" run to catch up).
 	Done  int64  `json:"done,omitempty"`
@@ -115,6 +122,14 @@ type Stats struct {
 	// TransferBytesIn is the data of the bulk streams this copy's client
 	// received (a game state, when it joined a game in progress).
 	TransferBytesIn int64 `json:"transferBytesIn"`
+	// TransferMS is how long the game state took to arrive when this copy
+	// joined a game in progress, from the server's word that it joins to
+	// the last byte; JoinMS is from that word to playing. Zero until then.
+	TransferMS int64 `json:"transferMS"`
+	JoinMS     int64 `json:"joinMS"`
+	// TicsPerUpdate is how many tics one pass may run at most: what keeps
+	// a catching-up page responsive (see SetGameTime).
+	TicsPerUpdate int `json:"ticsPerUpdate"`
 }
 
 func intp(v int) *int { return &v }

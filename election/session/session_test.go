@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
@@ -19,6 +20,14 @@ type copyOf struct {
 	game   *testgame.Game
 	events []Event
 	closed bool
+	// ticCost: the game time each tic costs, reported to the session
+	// (GameTime) after each Update; 0 reports none. ran: how many tics
+	// each Update that ran any ran.
+	ticCost time.Duration
+	ran     []int
+	// busyUntil: the copy's page is busy (it neither receives nor runs)
+	// until then.
+	busyUntil int64
 }
 
 type channelSim struct {
@@ -36,10 +45,16 @@ func newSim(seed uint64, link simnet.Link) *channelSim {
 
 // add opens a copy at the current time, started at startMS.
 func (c *channelSim) add(startMS float64, profile ElectionProfile) *copyOf {
+	return c.addWith(startMS, profile, [wire.RejoinTokenLen]byte{})
+}
+
+// addWith opens a copy that has a rejoin token.
+func (c *channelSim) addWith(startMS float64, profile ElectionProfile, token [wire.RejoinTokenLen]byte) *copyOf {
 	r := rand.New(rand.NewPCG(c.seed, uint64(len(c.peers))+1))
 	g := testgame.NewSized(c.seed*100+uint64(len(c.peers)), cmp.Or(c.stateBytes, testgame.DefaultWorldBytes))
 	cfg := Config{Name: fmt.Sprintf("copy%d", len(c.peers)), Election: profile, StartTimeMS: startMS,
-		Rand: r.Uint32, Settings: wire.Settings{TicDup: 1, ExtraTics: 1, Episode: 1, Map: 1, NewSync: true, LoadGame: -1}}
+		Rand: r.Uint32, Settings: wire.Settings{TicDup: 1, ExtraTics: 1, Episode: 1, Map: 1, NewSync: true, LoadGame: -1},
+		Token: token}
 	p := &copyOf{node: c.net.AddNode(), game: g}
 	p.s = New(cfg, g, c.net.Now())
 	c.peers = append(c.peers, p)
@@ -51,13 +66,26 @@ func (c *channelSim) step() {
 	now := c.net.Now() + 5
 	c.net.AdvanceTo(now)
 	for _, p := range c.peers {
-		if p.closed {
+		if p.closed || now < p.busyUntil {
 			continue
 		}
 		for f, ok := p.node.Receive(); ok; f, ok = p.node.Receive() {
 			p.s.Deliver(f)
 		}
+		var before int64
+		if cl := p.s.Client(); cl != nil {
+			before = cl.Counters().TicsRun
+		}
 		p.events = append(p.events, p.s.Update(now)...)
+		if cl := p.s.Client(); cl != nil {
+			ran := int(cl.Counters().TicsRun - before)
+			if ran > 0 {
+				p.ran = append(p.ran, ran)
+			}
+			if p.ticCost > 0 {
+				p.s.GameTime(time.Duration(ran) * p.ticCost)
+			}
+		}
 		c.batch = p.s.AppendOutgoing(c.batch[:0])
 		for b := c.batch; len(b) >= 4; {
 			n := int(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24)
@@ -206,7 +234,6 @@ func TestCopiesElectOneServerPlayAndSurviveTheServerLeaving(t *testing.T) {
 	}
 }
 
-// eventsOf returns a copy's events of kind.
 // compareRan fails unless every tic the joiner ran has the same checksum
 // at every other copy, and it ran 100 tics at least.
 func compareRan(t *testing.T, joiner *copyOf, others []*copyOf) {
@@ -229,6 +256,7 @@ func compareRan(t *testing.T, joiner *copyOf, others []*copyOf) {
 	}
 }
 
+// eventsOf returns a copy's events of kind.
 func eventsOf(p *copyOf, kind string) []Event {
 	var out []Event
 	for _, e := range p.events {
@@ -324,4 +352,104 @@ func TestCopyRefusedAtTheStartTriesAgainAndJoins(t *testing.T) {
 	c.runUntil(t, "100 more tics everywhere", 30000, func() bool { return c.allAt(target) })
 	compareRan(t, refused, append(players, late))
 	t.Logf("refused %q, retried, joined from tic %d", eventsOf(refused, "rejected")[0].Reason, starts[0].Tic)
+}
+
+// A copy catching up a game in progress whose tics cost 10 ms each runs
+// them 4 at a time (PassWork / 10 ms), not 128, once it has measured one
+// pass (the first runs firstTicsPerPass at most): its page stays
+// responsive.
+func TestCatchingUpRunsAPassWorthOfTicsAtATime(t *testing.T) {
+	c := newSim(5, simnet.Link{LatencyMS: 2, JitterMS: 2})
+	c.stateBytes = 200 << 10
+	c.launchFour(t)
+	c.runUntil(t, "300 tics everywhere", 30000, func() bool { return c.allAt(300) })
+	late := c.add(5000, ElectionLocal)
+	late.ticCost = 10 * time.Millisecond
+	c.runUntil(t, "the late copy told it joins", 10000, func() bool { return len(eventsOf(late, "start")) > 0 })
+	// Its page is busy for two seconds: it is 70 tics behind.
+	late.busyUntil = c.net.Now() + 2000
+	c.runUntil(t, "the late copy in the game", 30000, func() bool {
+		cl := late.s.Client()
+		return cl != nil && !cl.Joining() && len(eventsOf(late, "join")) > 0
+	})
+	target := late.s.Client().GameTic() + 100
+	c.runUntil(t, "100 more tics everywhere", 30000, func() bool { return c.allAt(target) })
+	compareRan(t, late, c.open()[:4])
+	want := int(PassWork / late.ticCost)
+	most, atCap := 0, 0
+	for _, n := range late.ran[1:] {
+		most = max(most, n)
+		if n == want {
+			atCap++
+		}
+	}
+	if late.ran[0] > firstTicsPerPass || most != want || late.s.Stats().TicsPerUpdate != want {
+		t.Fatalf("the late copy ran %v tics per pass (stats say %d at most), want %d at most after the first",
+			late.ran, late.s.Stats().TicsPerUpdate, want)
+	}
+	if atCap < 5 {
+		t.Fatalf("the late copy ran %v tics per pass: it did not catch up at the bound", late.ran)
+	}
+	t.Logf("tics per pass while catching up: %v", late.ran[:atCap+1])
+	if st := late.s.Stats(); st.TransferMS <= 0 || st.JoinMS < st.TransferMS {
+		t.Fatalf("join stats: transfer %d ms, join %d ms", st.TransferMS, st.JoinMS)
+	}
+}
+
+// A copy that left a game in progress and comes back as a new copy (a new
+// UID) with its token gets its player back, and says so; a copy with the
+// token of a player still connected joins as a new player.
+func TestCopyBackWithItsTokenGetsItsPlayerBack(t *testing.T) {
+	c := newSim(6, simnet.Link{LatencyMS: 2, JitterMS: 2})
+	token := func(i byte) (t [wire.RejoinTokenLen]byte) { t[0], t[15] = i, 0xa5; return }
+	for i := range 4 {
+		c.addWith(1000+float64(i*37), ElectionLocal, token(byte(i+1)))
+		for range 10 {
+			c.step()
+		}
+	}
+	c.runUntil(t, "one server, one lobby", 5000, c.oneLobby)
+	c.controller().s.Launch()
+	c.runUntil(t, "300 tics everywhere", 30000, func() bool { return c.allAt(300) })
+	var leaver *copyOf
+	at := -1
+	for i, p := range c.open() {
+		if p.s.Role() == RoleClient {
+			leaver, at = p, i
+			break
+		}
+	}
+	player := leaver.s.Client().Player()
+	leaver.s.Leave(c.net.Now())
+	c.step()
+	leaver.closed = true
+	leaver.node.SetSilent(true)
+	c.runUntil(t, "the leave seen", 5000, func() bool {
+		for _, p := range c.open() {
+			if len(eventsOf(p, "leave")) == 0 {
+				return false
+			}
+		}
+		return true
+	})
+
+	back := c.addWith(6000, ElectionLocal, token(byte(at+1)))
+	twin := c.addWith(6001, ElectionLocal, token(1+byte((at+1)%4)))
+	c.runUntil(t, "both back in the game", 30000, func() bool {
+		return len(eventsOf(back, "join")) > 0 && len(eventsOf(twin, "join")) > 0 &&
+			!back.s.Client().Joining() && !twin.s.Client().Joining()
+	})
+	starts := eventsOf(back, "start")
+	if len(starts) != 1 || !starts[0].Rejoined || *starts[0].Player != player ||
+		len(eventsOf(back, "rejoined")) != 1 || *eventsOf(back, "rejoined")[0].Player != player {
+		t.Fatalf("the copy back with its token: starts %+v, rejoined %+v; want player %d", starts, eventsOf(back, "rejoined"), player)
+	}
+	ts := eventsOf(twin, "start")
+	if len(ts) != 1 || ts[0].Rejoined || *ts[0].Player != 4 || len(eventsOf(twin, "rejoined")) != 0 {
+		t.Fatalf("the copy with a connected player's token: starts %+v; want a new player 4", ts)
+	}
+	target := back.s.Client().GameTic() + 100
+	c.runUntil(t, "100 more tics everywhere", 30000, func() bool { return c.allAt(target) })
+	compareRan(t, back, c.open())
+	compareRan(t, twin, c.open())
 }
