@@ -24,8 +24,21 @@
     return uids === null || to === 0 || uids.has(to);
   }
 
+  // Test hook: a page that sets globalThis.__ticnetTestDelay = { min, max }
+  // (ms) before this script runs (the e2e tests inject it, since the
+  // election starts at page load) gets every frame it receives after its
+  // own uniform random delay in [min, max]: each link has its own delays
+  // and frames overtake each other, as on a real relay. Unset, frames are
+  // taken at once.
+  const testDelay = globalThis.__ticnetTestDelay;
+
   function onFrame(data) {
     const f = data instanceof Uint8Array ? data : new Uint8Array(data);
+    if (testDelay) setTimeout(take, testDelay.min + Math.random() * (testDelay.max - testDelay.min), f);
+    else take(f);
+  }
+
+  function take(f) {
     if (!keep(f)) { stats.filtered++; return; }
     if (queue.length >= MAX_QUEUED || queuedBytes + f.length > MAX_QUEUED_BYTES) { stats.dropped++; return; }
     queue.push(f);
@@ -61,6 +74,7 @@
   globalThis.__ticnetShim = {
     kind,
     stats,
+    testDelay, // the delay hook's { min, max }, or undefined: tests check it is on
     // drain returns every queued frame as one buffer of [u32 LE length][frame]...,
     // or null when there is none.
     drain() {

@@ -104,7 +104,7 @@ document.getElementById("launch").onclick = () => net.launch();
 function renderLobby() {
   lobbyEl.hidden = started && !joining;
   const list = document.getElementById("lobby-players");
-  list.replaceChildren(...(lobby ? lobby.players : []).map((p, i) => {
+  list.replaceChildren(...((lobby && lobby.players) || []).map((p, i) => {
     const li = document.createElement("li");
     li.textContent = `${p.name}${i === (lobby && lobby.player) ? " (you)" : ""}`;
     li.style.color = COLORS[i % COLORS.length];

@@ -147,8 +147,10 @@ func (s *Session) updateEngine(now int64) {
 	for _, ev := range e.client.Update(now) {
 		s.fromClient(now, ev)
 	}
-	if l := e.client.Lobby(); e.client.State() == netcore.ClientWaitingLaunch || e.client.State() == netcore.ClientWaitingStart {
-		r := &LobbyReport{Controller: l.IsController, Player: l.Player, MaxPlayers: l.MaxPlayers}
+	// A lobby once the server described one: a copy joining a game in
+	// progress passes through the waiting states without.
+	if l := e.client.Lobby(); l.MaxPlayers > 0 && (e.client.State() == netcore.ClientWaitingLaunch || e.client.State() == netcore.ClientWaitingStart) {
+		r := &LobbyReport{Players: []LobbyPlayer{}, Controller: l.IsController, Player: l.Player, MaxPlayers: l.MaxPlayers}
 		for _, p := range l.Players {
 			r.Players = append(r.Players, LobbyPlayer(p))
 		}
