@@ -234,6 +234,9 @@ func (c *Client) receive(now int64, from Addr, pkt []byte) {
 		return
 	}
 	if c.conn.state == connConnecting && h.Type != wire.TypeSYN {
+		if c.earlyChunk(now, h, body) {
+			return
+		}
 		c.stats.Unexpected++
 		return
 	}
@@ -393,6 +396,9 @@ func (c *Client) onTicnet(now int64, h wire.Header, body []byte) error {
 			return err
 		}
 		c.onTicSet(now)
+		return nil
+	case kind == wire.TicnetKindTicSet && c.state == ClientWaitingLaunch && c.protocol == wire.ProtocolTicnet:
+		c.holdTicSet(body) // a game runs: this copy joins it, and its JoinStart is on the way
 		return nil
 	case wire.IsTransferKind(kind):
 		if ev, ok := c.xfer.Handle(now, c.server, body); ok {

@@ -19,9 +19,15 @@ type joinSide struct {
 	lastPct int64
 	saves   []pendingSave
 	// early is a stream from the server that arrived before JoinStart
-	// did (JoinStart waits for the SYN reply's acknowledgement; the
-	// stream does not): it may be the snapshot.
+	// did (the server streams the snapshot from the joiner's SYN on;
+	// JoinStart waits for the handshake): it may be the snapshot.
 	early *TransferEvent
+	// heard is the tic sets that came before JoinStart, kept to be taken
+	// once it says where this copy starts (heardBytes of them, at most
+	// MaxHeardTicBytes): the tics since the start, which the server sends
+	// right after JoinStart, overtake it as often as not.
+	heard      [][]byte
+	heardBytes int
 	// progressMS is when the snapshot last made progress: a joiner whose
 	// snapshot stops coming gives up after the transfer deadline.
 	progressMS  int64
@@ -80,17 +86,61 @@ func (c *Client) onJoinStart(now int64, body []byte) error {
 	c.send.maketic = m.Start
 	c.loop.tl.MaxTics = BackupTics + c.cfg.CatchUpTics
 	c.loop.tl.ResetToLoad(m.Start)
-	early := c.join.early
+	early, heard := c.join.early, c.join.heard
 	c.join = joinSide{active: true, stream: m.Stream, start: m.Start, lastPct: -1, progressMS: now, progressGot: -1}
 	ev := Event{Kind: EventGameStarted, Player: c.player, Protocol: c.protocol, Tic: m.Start}
 	if m.Rejoined {
 		ev.Reason = ReasonRejoined
 	}
 	c.emit(ev)
+	c.takeHeard(now, heard)
 	if early != nil {
 		c.onTransfer(*early)
 	}
 	return nil
+}
+
+// takeHeard takes the tic sets that came before JoinStart: all of their
+// tics first, then the gap before the newest, if one is left, is asked for
+// (they came in any order).
+func (c *Client) takeHeard(now int64, heard [][]byte) {
+	var start, end uint32
+	for _, body := range heard {
+		m := &c.inSet
+		if m.DecodeBody(body) != nil || len(m.Tics) == 0 {
+			continue
+		}
+		for i := range m.Tics {
+			c.storeTic(now, m.Start+uint32(i), &m.Tics[i].ServerTic, m.Tics[i].Substituted)
+		}
+		if e := m.Start + uint32(len(m.Tics)); end == 0 || int32(e-end) > 0 {
+			start, end = m.Start, e
+		}
+	}
+	if end != 0 {
+		c.afterTics(now, start, int(end-start))
+	}
+}
+
+// MaxHeardTicBytes bounds the tic sets a copy keeps while it waits for
+// its JoinStart: the tics of a handshake's time (JoinSnapshotMaxAgeTics)
+// with 8 players, about 40 kB, and the sets the server sends right after
+// JoinStart.
+const MaxHeardTicBytes = 64 << 10
+
+// holdTicSet keeps a tic set that came before JoinStart, dropping the
+// oldest kept when they would pass MaxHeardTicBytes.
+func (c *Client) holdTicSet(body []byte) {
+	j := &c.join
+	if len(body) > MaxHeardTicBytes {
+		return
+	}
+	for j.heardBytes+len(body) > MaxHeardTicBytes {
+		j.heardBytes -= len(j.heard[0])
+		j.heard = j.heard[1:]
+	}
+	j.heard = append(j.heard, append([]byte(nil), body...))
+	j.heardBytes += len(body)
 }
 
 // onSnapshotRequest takes the server's request for the state before a tic.
@@ -145,9 +195,23 @@ func (c *Client) load(tic uint32, state []byte) {
 	c.loop.firstRun = tic
 }
 
+// earlyChunk takes a bulk-stream packet from the server that came before
+// the SYN reply: the snapshot of a late join starts with our SYN, and its
+// first chunks may overtake the reply. It reports whether it took the
+// packet.
+func (c *Client) earlyChunk(now int64, h wire.Header, body []byte) bool {
+	if h.Type != wire.TypeTicnet || h.Reliable || len(body) == 0 || !wire.IsTransferKind(body[0]) {
+		return false
+	}
+	if ev, ok := c.xfer.Handle(now, c.server, body); ok {
+		c.onTransfer(ev)
+	}
+	return true
+}
+
 // onTransfer handles the end of a stream.
 func (c *Client) onTransfer(ev TransferEvent) {
-	if ev.Kind == TransferReceived && c.state == ClientWaitingLaunch {
+	if ev.Kind == TransferReceived && (c.state == ClientConnecting || c.state == ClientWaitingLaunch) {
 		c.join.early = &ev
 		return
 	}
@@ -182,7 +246,7 @@ func (c *Client) joinProgress(now int64) {
 			c.catchUp(int64(got), int64(total), "bytes")
 		}
 		switch {
-		case ok && got != j.progressGot, c.loop.tl.Loading() == false:
+		case ok && got != j.progressGot, !c.loop.tl.Loading():
 			j.progressGot, j.progressMS = got, now
 		case now-j.progressMS > c.xfer.Config().StallMS:
 			reason := "the game state did not arrive"

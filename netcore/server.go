@@ -131,6 +131,7 @@ type serverClient struct {
 	stuckSinceMS   int64
 	lastPushMS     int64   // extension: when tics were last pushed again
 	join           *joiner // joined mid-game, not in the game yet
+	readyDue       bool    // it entered on its commands; its JoinReady is still to come
 	token          [wire.RejoinTokenLen]byte
 	hello          bool // its Hello (token) arrived
 }

@@ -50,7 +50,7 @@ type sumSlot struct {
 
 // onGameData stores a player's commands (spec §9.2).
 func (s *Server) onGameData(now int64, sc *serverClient, body []byte) error {
-	joiner := sc.join != nil && sc.join.started // its commands may overtake its JoinReady
+	joiner := sc.join != nil && sc.join.started // not in the game yet
 	if s.state != ServerInGame || sc.drone() || sc.player < 0 || !(sc.inGame || joiner) {
 		return errUnexpected{}
 	}
@@ -59,8 +59,9 @@ func (s *Server) onGameData(now int64, sc *serverClient, body []byte) error {
 		return err
 	}
 	if joiner {
-		s.onJoinerGameData(now, sc)
-		return nil
+		if s.onJoinerGameData(now, sc); sc.join != nil {
+			return nil // its commands count from the tic it enters at
+		}
 	}
 	p := sc.player
 	start := wire.ExpandTic(s.recvStart, g.Start)
@@ -123,6 +124,13 @@ func (s *Server) onGameData(now int64, sc *serverClient, body []byte) error {
 // client's previous one and can never pass what was sent.
 func (s *Server) takeAck(sc *serverClient, b uint8) {
 	ack := wire.ExpandTic(sc.acked, b)
+	if sc.join != nil {
+		// A joiner's first acknowledgement may be up to a window past the
+		// tic it starts from (the tics since were sent it at once), beyond
+		// the reference's expansion, which reaches about 64 tics: it is
+		// the first tic at or after its previous one with these low bits.
+		ack = sc.acked + uint32(b-uint8(sc.acked))
+	}
 	limit := sc.sendSeq
 	if s.extended {
 		limit = s.ext.sendSeq

@@ -13,7 +13,9 @@ import (
 // sent as chunks inside the extension protocol, paced behind the tic
 // stream, acknowledged selectively, resent on loss and checked by a SHA-256
 // of the whole. Transfers is one endpoint's streams, both ways; its sending
-// half is in transfer_send.go, its receiving half in transfer_receive.go.
+// half is in transfer_send.go, its receiving half in transfer_receive.go,
+// and the relay of an incoming stream on to another peer as it arrives in
+// transfer_relay.go.
 //
 // Per pass the engine (1) hands Handle every TypeTicnet packet whose kind
 // wire.IsTransferKind accepts, (2) sends its tics, and (3) calls Pump last,
@@ -28,19 +30,24 @@ const (
 	DefaultTransferChunkBytes = 16000
 	// DefaultTransferRateBytesPerSec paces chunks and resends. Below the
 	// 1 MB/s channel the goals assume, every chunk frame leaves the uplink
-	// (16 ms) before the pacer lets the next go (21.4 ms after it), so the
+	// (16 ms) before the pacer lets the next go (17.8 ms after it), so the
 	// uplink's queue never holds more than one chunk and drains between
-	// chunks; the quarter left over carries the tics (under 20 kB/s with 8
-	// players) and whatever else the peer sends. If the uplink is slower
-	// than the rate, the queue grows up to MaxInFlightBytes: set the rate
-	// below the slowest channel the game must serve.
-	DefaultTransferRateBytesPerSec = 750_000
+	// chunks; the tenth left over carries the tics (under 20 kB/s with 8
+	// players) and whatever else the peer sends, with room for a channel
+	// somewhat slower than assumed. (It was 750 kB/s: 1 MB on the 20 %-loss
+	// channel then took 2.05 s in the median of 100 seeds, 1.74 s now.) If
+	// the uplink is slower than the rate, the queue grows up to
+	// MaxInFlightBytes: set the rate below the slowest channel the game
+	// must serve.
+	DefaultTransferRateBytesPerSec = 900_000
 	// DefaultTransferInFlightBytes bounds what is sent and not yet
-	// acknowledged per stream: at the default rate it is 0.35 s of chunks,
-	// more than a 300 ms round trip needs to keep the pacer busy (1 MB on
-	// the 20 %-loss channel took as long with 1 MB in flight), and the new
-	// chunks a sender sends to a receiver that vanished.
-	DefaultTransferInFlightBytes = 256 << 10
+	// acknowledged per stream: at the default rate it is 0.58 s of chunks.
+	// Under 20 % loss a lost chunk stays in flight for a round trip and a
+	// resend timer (up to 0.7 s on the lossy channel), and with half this
+	// the bound, not the pacer, held 1 MB back there (1.80 s median of 100
+	// seeds, 1.74 s with this). It is also the new chunks a sender sends to
+	// a receiver that vanished.
+	DefaultTransferInFlightBytes = 512 << 10
 	// DefaultTransferInitialRTTMS is the round trip assumed before the
 	// first acknowledgement measures one: a chunk is first resent after
 	// three times this.
@@ -358,6 +365,7 @@ func (t *Transfers) DropPeer(now int64, peer Addr) int {
 			break
 		}
 	}
+	t.relayPeerLeft(peer)
 	n := 0
 	for i := 0; i < len(t.out); {
 		if s := t.out[i]; s.to == peer {
@@ -476,7 +484,12 @@ func (t *Transfers) sendAbort(to Addr, stream uint32, fromReceiver bool, reason 
 func (t *Transfers) expire(now int64, events []TransferEvent) []TransferEvent {
 	for i := 0; i < len(t.out); {
 		s := t.out[i]
-		if now-s.progressMS >= t.cfg.StallMS {
+		switch {
+		case s.relay.lost != 0:
+			t.c.StreamsCancelled++
+			events = append(events, t.dropOut(now, i, s.relay.lost))
+			continue
+		case now-s.lastProgressMS() >= t.cfg.StallMS:
 			t.c.StreamsStalled++
 			events = append(events, t.dropOut(now, i, wire.TransferReasonStalled))
 			continue

@@ -122,6 +122,7 @@ func (t *Transfers) onChunk(now int64, from Addr, m *wire.TransferChunk) (Transf
 	t.held += need
 	t.c.PeakBytesHeld = max(t.c.PeakBytesHeld, t.held)
 	t.c.StreamsOpened++
+	t.relayOpened(s)
 	return t.store(now, len(t.in)-1, m)
 }
 
@@ -132,6 +133,7 @@ func newBitsetBytes(n uint32) int64 { return int64((uint64(n)+63)/64) * 8 }
 // transferReplyMS).
 func (t *Transfers) refuse(now int64, from Addr, m *wire.TransferChunk, reason wire.TransferReason) {
 	t.c.StreamsRefused++
+	t.relayEnded(from, m.Stream, false, reason)
 	t.closedIn.add(closedStream{peer: from, stream: m.Stream, total: m.Total, chunk: m.ChunkSize, hash: m.Hash,
 		count: m.Count(), reason: reason, untilMS: now + 2*t.cfg.StallMS, copiesLeft: 1, nextMS: now})
 }
@@ -214,6 +216,7 @@ func (t *Transfers) onAbortIn(now int64, from Addr, m *wire.TransferAbort) (Tran
 		t.c.Stale++
 		return TransferEvent{}, false
 	default:
+		t.relayEnded(from, m.Stream, false, m.Reason)
 		t.closedIn.add(closedStream{peer: from, stream: m.Stream, reason: m.Reason, untilMS: now + 2*t.cfg.StallMS})
 	}
 	t.c.StreamsAborted++
@@ -243,4 +246,5 @@ func (t *Transfers) removeIn(now int64, i int, completed bool, reason wire.Trans
 		copiesLeft: copies, nextMS: next})
 	t.held -= s.held
 	t.in = deleteStream(t.in, i)
+	t.relayEnded(s.from, s.id, completed, reason)
 }

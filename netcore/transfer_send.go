@@ -6,9 +6,9 @@ import (
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
-// outStream is a stream this end sends: the caller's data, never copied,
-// and per chunk whether it is acknowledged, when it was last sent and how
-// often.
+// outStream is a stream this end sends: the caller's data, never copied
+// (or, relayed, the buffer of the incoming stream it forwards), and per
+// chunk whether it is acknowledged, when it was last sent and how often.
 type outStream struct {
 	to         Addr
 	id         uint32
@@ -21,6 +21,7 @@ type outStream struct {
 	ackedBytes int
 	base       uint32 // the first chunk not acknowledged
 	next       uint32 // the first chunk never sent
+	top        uint32 // one past the last chunk sent: next, unless a relay skipped chunks yet to arrive
 	sentMS     []int64
 	sends      []uint8 // saturates at 255
 	inFlight   int     // frame bytes of the chunks sent and not acknowledged
@@ -41,6 +42,8 @@ type outStream struct {
 	// 1.2 s for 16 KB, in the slowest of 10 seeds with 20 % loss).
 	heardMS     int64
 	lastProbeMS int64
+
+	relay relaySide // a relayed stream's source (transfer_relay.go)
 }
 
 // Send starts a stream of data to peer to under id, which must not be in
@@ -62,19 +65,26 @@ func (t *Transfers) Send(now int64, to Addr, id uint32, data []byte) error {
 	case t.findOut(to, id) >= 0 || t.closedOut.find(to, id) != nil:
 		return ErrTransferIDInUse
 	}
-	chunk := uint32(t.cfg.ChunkBytes)
-	count := wire.TransferChunkCount(uint32(len(data)), chunk)
-	s := &outStream{
-		to: to, id: id, data: data, hash: sha256.Sum256(data),
-		chunk: chunk, count: count, acked: newBitset(count),
-		sentMS: make([]int64, count), sends: make([]uint8, count),
-		progressMS: now, heardMS: now,
-		srttUS: t.cfg.InitialRTTMS * 1000, rttvarUS: t.cfg.InitialRTTMS * 1000 / 2,
-	}
-	t.out = append(t.out, s)
+	s := t.newOut(now, to, id)
+	s.setData(data, sha256.Sum256(data), uint32(t.cfg.ChunkBytes))
 	t.referenced += int64(len(data))
-	t.c.StreamsStarted++
 	return nil
+}
+
+// newOut opens an outgoing stream with no data yet.
+func (t *Transfers) newOut(now int64, to Addr, id uint32) *outStream {
+	s := &outStream{to: to, id: id, progressMS: now, heardMS: now,
+		srttUS: t.cfg.InitialRTTMS * 1000, rttvarUS: t.cfg.InitialRTTMS * 1000 / 2}
+	t.out = append(t.out, s)
+	t.c.StreamsStarted++
+	return s
+}
+
+// setData gives a stream its bytes, in chunks of chunk bytes.
+func (s *outStream) setData(data []byte, hash [wire.TransferHashLen]byte, chunk uint32) {
+	count := wire.TransferChunkCount(uint32(len(data)), chunk)
+	s.data, s.hash, s.chunk, s.count = data, hash, chunk, count
+	s.acked, s.sentMS, s.sends = newBitset(count), make([]int64, count), make([]uint8, count)
 }
 
 // CancelSend drops an outgoing stream at once and tells its receiver why.
@@ -174,9 +184,12 @@ const (
 // whose resend timer ran out, else the next new one if the in-flight bound
 // allows.
 func (s *outStream) due(now int64, cfg *TransferConfig) (uint32, sendKind) {
+	if s.relay.lost != 0 {
+		return 0, 0
+	}
 	after := s.resendAfterMS(cfg)
-	for c := s.base; c < s.next; c++ {
-		if s.acked.has(c) || now-s.sentMS[c] < after {
+	for c := s.base; c < s.top; c++ {
+		if s.sends[c] == 0 || s.acked.has(c) || now-s.sentMS[c] < after {
 			continue
 		}
 		if now-s.heardMS < 2*after {
@@ -187,10 +200,24 @@ func (s *outStream) due(now int64, cfg *TransferConfig) (uint32, sendKind) {
 		}
 		break
 	}
-	if s.next < s.count && s.inFlight+s.frameLen(s.next) <= cfg.MaxInFlightBytes {
-		return s.next, sendNew
+	if c, ok := s.nextNew(); ok && s.inFlight+s.frameLen(c) <= cfg.MaxInFlightBytes {
+		return c, sendNew
 	}
 	return 0, 0
+}
+
+// nextNew is the first chunk never sent that can go: the next, or for a
+// relay the first whose bytes have arrived.
+func (s *outStream) nextNew() (uint32, bool) {
+	for c := s.next; c < s.count; c++ {
+		if s.sends[c] == 0 && s.relay.has(s, c) {
+			return c, true
+		}
+		if s.relay.src == nil {
+			break
+		}
+	}
+	return 0, false
 }
 
 // sendChunks sends chunks and resends while the pacing budget lasts, one
@@ -235,7 +262,7 @@ func (t *Transfers) sendChunk(now int64, s *outStream, c uint32, kind sendKind) 
 		t.c.ChunksSent++
 		t.c.ChunkBytesSent += int64(n)
 		s.inFlight += s.frameLen(c)
-		s.next++
+		s.top = max(s.top, c+1)
 	case sendProbe:
 		s.lastProbeMS = now
 		fallthrough
@@ -246,6 +273,9 @@ func (t *Transfers) sendChunk(now int64, s *outStream, c uint32, kind sendKind) 
 	s.sentMS[c] = now
 	if s.sends[c] < 255 {
 		s.sends[c]++
+	}
+	for s.next < s.count && s.sends[s.next] != 0 {
+		s.next++
 	}
 }
 
@@ -307,16 +337,17 @@ func (t *Transfers) onAck(now int64, from Addr, m *wire.TransferAck) (TransferEv
 
 // ackPlausible reports whether an ack claims only chunks that were sent.
 func (s *outStream) ackPlausible(m *wire.TransferAck) bool {
-	if m.Base > s.next {
+	if m.Base > s.next || s.data == nil {
 		return false
 	}
-	for k := len(m.Bitmap) - 1; k >= 0; k-- {
-		if b := m.Bitmap[k]; b != 0 {
-			top := uint64(7)
-			for b&(1<<top) == 0 {
-				top--
+	for k, b := range m.Bitmap {
+		for j := range uint64(8) {
+			if b&(1<<j) == 0 {
+				continue
 			}
-			return uint64(m.Base)+1+8*uint64(k)+top < uint64(s.next)
+			if c := uint64(m.Base) + 1 + 8*uint64(k) + j; c >= uint64(s.top) || s.sends[c] == 0 {
+				return false
+			}
 		}
 	}
 	return true
@@ -365,7 +396,9 @@ func (t *Transfers) removeOut(now int64, i int, completed bool, reason wire.Tran
 	t.closedOut.add(closedStream{peer: s.to, stream: s.id, total: uint32(len(s.data)), chunk: s.chunk,
 		hash: s.hash, count: s.count, completed: completed, reason: reason,
 		untilMS: now + 2*t.cfg.StallMS, copiesLeft: aborts, nextMS: now + transferRepeatMS})
-	t.referenced -= int64(len(s.data))
+	if s.relay.src == nil {
+		t.referenced -= int64(len(s.data))
+	}
 	t.out = deleteStream(t.out, i)
 	if t.nextOut > i {
 		t.nextOut--

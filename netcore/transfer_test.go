@@ -595,7 +595,7 @@ func TestTransferSendRefusesWhatItCannotSend(t *testing.T) {
 func TestTransferConfigDefaultsAndBounds(t *testing.T) {
 	var c TransferConfig
 	c.fill()
-	if c.ChunkBytes != 16000 || c.RateBytesPerSec != 750_000 || c.BurstBytes != 16059 || c.StallMS != 4000 ||
+	if c.ChunkBytes != 16000 || c.RateBytesPerSec != 900_000 || c.BurstBytes != 16059 || c.StallMS != 4000 ||
 		c.MaxStreamBytes != 8<<20 || c.MaxHeldBytes != 16<<20 {
 		t.Fatalf("%+v", c)
 	}

@@ -24,10 +24,11 @@ type joinMeasure struct {
 
 // measureJoin plays a 4-player game to tic 300, opens a copy with a state
 // of stateBytes, and measures its join; with join false, it measures the
-// same stretch of the same game without it.
-func measureJoin(seed uint64, link simnet.Link, stateBytes int, join bool) (m joinMeasure, err error) {
+// same stretch of the same game without it. With dedicated the server runs
+// alone, and the state comes from a client through it.
+func measureJoin(seed uint64, link simnet.Link, stateBytes int, join, dedicated bool) (m joinMeasure, err error) {
 	s := New(Options{Players: 4, Seed: seed, Link: simnet.Link{LatencyMS: link.LatencyMS, JitterMS: link.JitterMS},
-		StateBytes: stateBytes, Quiet: true})
+		StateBytes: stateBytes, Quiet: true, Dedicated: dedicated})
 	if err := s.Start(); err != nil {
 		return m, err
 	}
@@ -91,8 +92,15 @@ func measureJoin(seed uint64, link simnet.Link, stateBytes int, join bool) (m jo
 // bulk-stream memory at the server and at the joiner; catch-up tics/s, the
 // joiner's tics per wall-clock second of its Updates while it caught up
 // with the test game (its cost is the engine's, the test game's tic is
-// cheap).
-func BenchmarkLateJoin(b *testing.B) {
+// cheap). The state comes from the host's own client, in memory.
+func BenchmarkLateJoin(b *testing.B) { benchLateJoin(b, false) }
+
+// BenchmarkLateJoinDedicated is BenchmarkLateJoin under a dedicated
+// server: the state comes from a client and crosses two hops, each with
+// its own uplink and loss, relayed by the server as it arrives.
+func BenchmarkLateJoinDedicated(b *testing.B) { benchLateJoin(b, true) }
+
+func benchLateJoin(b *testing.B, dedicated bool) {
 	links := []struct {
 		name string
 		link simnet.Link
@@ -105,11 +113,11 @@ func BenchmarkLateJoin(b *testing.B) {
 				var wall float64
 				for range b.N {
 					for seed := range uint64(10) {
-						m, err := measureJoin(700+seed, l.link, size, true)
+						m, err := measureJoin(700+seed, l.link, size, true, dedicated)
 						if err != nil {
 							b.Fatal(err)
 						}
-						c, err := measureJoin(700+seed, l.link, size, false)
+						c, err := measureJoin(700+seed, l.link, size, false, dedicated)
 						if err != nil {
 							b.Fatal(err)
 						}

@@ -82,6 +82,26 @@ func TestLateJoinerEntersTheGameAtOneTicEverywhereAndAgrees(t *testing.T) {
 		xc.ChunksReceived, xc.ChunkBytesReceived)
 }
 
+// The joiner's state is on its way from its SYN on, and its JoinStart
+// names the tic the state is of; the tics since follow JoinStart in the
+// same pass, and those that overtake it (20-30 ms each way, which never
+// reorders tics a tic apart) are kept, not asked for again.
+func TestLateJoinerKeepsTheTicsThatOvertakeItsJoinStart(t *testing.T) {
+	for seed := uint64(40); seed < 50; seed++ {
+		s := start(t, Options{Players: 3, Seed: seed, Link: simnet.Link{LatencyMS: 20, JitterMS: 10}, StateBytes: 16 << 10})
+		if err := s.RunTics(300, 60000); err != nil {
+			t.Fatal(err)
+		}
+		j := s.Join()
+		if !s.RunUntil(func() bool { return playing(j) }, 30000) {
+			t.Fatalf("seed %d: the joiner did not enter: %v", seed, j.Events)
+		}
+		if n := j.Client.Counters().ResendRequests; n != 0 {
+			t.Fatalf("seed %d: the joiner asked for tics again %d times on a channel that loses none", seed, n)
+		}
+	}
+}
+
 // joinRun plays a 6-player game on the lossy channel, opens a copy at a
 // random tic near 3000, with a burst of loss on its links while its
 // snapshot travels, and plays to tic 10 000.
