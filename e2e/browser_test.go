@@ -195,6 +195,7 @@ type demoStatus struct {
 		TransferMS      int64   `json:"transferMS"`
 		JoinMS          int64   `json:"joinMS"`
 		TicsPerUpdate   int     `json:"ticsPerUpdate"`
+		TicCostUS       int64   `json:"ticCostUS"`
 		RTTMS           int64   `json:"rttMS"`
 	} `json:"stats"`
 	Timing struct {

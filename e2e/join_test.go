@@ -55,7 +55,9 @@ func TestTabOpenedDuringTheGameJoinsItAndPlaysInStep(t *testing.T) {
 	time.Sleep(10 * time.Second)
 	before := statuses(t, tabs)
 	opened := time.Now()
-	late := tab(t, bctx, url+"/?bot=2000&name=late")
+	// Its tics cost 4 ms, as a heavier game's: it catches up 10 at a time
+	// (PassWork, 40 ms), not 128.
+	late := tab(t, bctx, url+"/?bot=2000&name=late&ticcost=4")
 	dir := outDir(t)
 	// A small state arrives in one chunk, and the late tab catches up in a
 	// few tics: the page may be past "joining" by the time the first
@@ -114,12 +116,19 @@ func TestTabOpenedDuringTheGameJoinsItAndPlaysInStep(t *testing.T) {
 		time.Sleep(2 * time.Second)
 		compared += compareSums(t, statuses(t, all))
 	}
-	// The state came through the bulk stream (the stats lag by up to 100 ms).
-	if got := statuses(t, all)[len(tabs)].Stats.TransferBytesIn; got == 0 {
-		t.Fatal("the late tab received no game state")
-	} else {
-		t.Logf("the late tab received %d bytes of game state", got)
+	// The state came through the bulk stream (the stats lag by up to 100 ms),
+	// and the late tab learnt to run at most 10 of its 4 ms tics a pass.
+	ls := statuses(t, all)[len(tabs)].Stats
+	if ls.TransferBytesIn == 0 || ls.TransferMS < 0 || ls.JoinMS <= 0 {
+		t.Fatalf("the late tab's join stats: %+v", ls)
 	}
+	// (The page's clock ticks in 100 µs: a 4 ms tic measures 3.9 ms at least.)
+	if ls.TicCostUS < 3900 || ls.TicsPerUpdate != int(max(min(40_000/ls.TicCostUS, 128), 1)) {
+		t.Fatalf("the late tab learnt that a tic costs %d µs and runs up to %d tics a pass; want 4 ms or more, and 40 ms of tics",
+			ls.TicCostUS, ls.TicsPerUpdate)
+	}
+	t.Logf("the late tab received %d bytes of game state in %d ms, played %d ms after the server said join, runs up to %d tics of %d µs a pass",
+		ls.TransferBytesIn, ls.TransferMS, ls.JoinMS, ls.TicsPerUpdate, ls.TicCostUS)
 	moved := advancing(t, all, 2*time.Second)
 	for i, m := range moved {
 		if m < 35 {

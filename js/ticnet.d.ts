@@ -142,6 +142,8 @@ export interface Stats {
   joinMS: number;
   /** Most tics one pass runs: learnt from what a tic costs, so that catching up does at most ~40 ms of game work at a time. */
   ticsPerUpdate: number;
+  /** What a tic costs your game, as learnt, µs (0 before the first). */
+  ticCostUS: number;
   channel: { kind: "webxdc" | "broadcast"; framesIn: number; framesOut: number; dropped: number; filtered: number; oversize: number };
 }
 

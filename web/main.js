@@ -1,11 +1,15 @@
 // The demo page: the arena game on ticnet's public JS API, with a lobby, a
 // stats overlay, keyboard and touch controls. `?bot=SEED` plays random
-// input from SEED (tests use it); `?name=NAME` sets the player's name.
+// input from SEED (tests use it); `?name=NAME` sets the player's name;
+// `?ticcost=MS` makes each tic cost MS of CPU.
 import { start } from "./ticnet.js";
 import { Game, ARENA, MAX_PLAYERS, isin, icos } from "./game.js";
 
 const params = new URLSearchParams(location.search);
 const botSeed = params.get("bot");
+// `?ticcost=MS` makes every tic cost MS of CPU, as a heavier game's would
+// (tests: catching up runs in batches that keep the page responsive).
+const ticCost = Number(params.get("ticcost")) || 0;
 const TIC_MS = 1000 / 35;
 const COLORS = ["#e6194b", "#3cb44b", "#ffe119", "#4363d8", "#f58231", "#911eb4", "#46f0f0", "#f032e6"];
 
@@ -49,6 +53,7 @@ function input() {
 
 function onTic(tic, cmds, ingame) {
   game.step(tic, cmds, ingame);
+  for (const end = performance.now() + ticCost; performance.now() < end;) { /* a heavier game */ }
   const sum = game.checksum();
   sums.push([tic, sum]);
   if (sums.length > 64) sums.shift();

@@ -12,8 +12,9 @@ import (
 const PassWork = 40 * time.Millisecond
 
 // firstTicsPerPass bounds a pass before any tic was measured: a copy that
-// joins a game in progress starts by catching up.
-const firstTicsPerPass = 16
+// joins a game in progress starts by catching up, and four tics stay under
+// PassWork for a game whose tic costs up to 10 ms.
+const firstTicsPerPass = 4
 
 // ticBudget learns what a tic costs the game and bounds the tics of a
 // pass to PassWork's worth. A dearer tic counts at once; a cheaper one

@@ -230,6 +230,7 @@ func (s *Session) Stats() Stats {
 		st.Resends = cc.ResendRequests + cc.TicsResent
 		st.TransferBytesIn = c.Transfers().Counters().ChunkBytesReceived
 		st.TicsPerUpdate = c.TicsPerUpdate()
+		st.TicCostUS = s.budget.perTic.Microseconds()
 		if s.stateMS != 0 {
 			st.TransferMS = s.stateMS - s.joinMS
 		}

@@ -130,6 +130,8 @@ type Stats struct {
 	// TicsPerUpdate is how many tics one pass may run at most: what keeps
 	// a catching-up page responsive (see SetGameTime).
 	TicsPerUpdate int `json:"ticsPerUpdate"`
+	// TicCostUS is what a tic costs the game, as learnt (µs; 0: not yet).
+	TicCostUS int64 `json:"ticCostUS"`
 }
 
 func intp(v int) *int { return &v }
