@@ -160,6 +160,13 @@ func run(o *options) (int, error) {
 	}
 	var w *wad
 	connect := wire.ConnectData{GameMode: wire.ModeCommercial, GameMission: wire.MissionDoom2, DEHSHA1: debianDEHSHA1}
+	if o.iwad == "" {
+		// A real client describes the IWAD it loads; describe the one it
+		// would find here.
+		if o.iwad = defaultIWAD(fileExists); o.iwad != "" {
+			log.Printf("describing %s (-iwad to choose another)", o.iwad)
+		}
+	}
 	if o.iwad != "" {
 		if w, err = readWAD(o.iwad); err != nil {
 			return 2, err
@@ -245,6 +252,10 @@ func run(o *options) (int, error) {
 			case netcore.EventGameStarted:
 				startGame(g, cli, w, o.inputName)
 			case netcore.EventRejected:
+				if w == nil && strings.Contains(e.Reason, "Game mismatch") {
+					return 1, fmt.Errorf("rejected: %s (pass -iwad with the IWAD the server's players load, e.g. %s; Debian: apt install freedoom)",
+						e.Reason, iwadDirs[0]+"/freedoom2.wad")
+				}
 				return 1, fmt.Errorf("rejected: %s", e.Reason)
 			case netcore.EventDisconnected:
 				if leaving {

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/ticnet/ticnet/netcore/wire"
@@ -130,4 +131,31 @@ func (w *wad) playerStart(mission uint8, episode, mapNum uint8, p int) (x, y, an
 		}
 	}
 	return 0, 0, 0, fmt.Errorf("%s has no start for player %d", name, p+1)
+}
+
+// iwadDirs and iwadNames are where a real client looks for an IWAD when
+// given none, and in which order (Debian's packages put them in the
+// first directory; Chocolate Doom tries the commercial IWADs before
+// Freedoom's).
+var (
+	iwadDirs  = []string{"/usr/share/games/doom", "/usr/local/share/games/doom"}
+	iwadNames = []string{"doom2.wad", "plutonia.wad", "tnt.wad", "doom.wad", "doom1.wad", "freedoom2.wad", "freedoom1.wad"}
+)
+
+// defaultIWAD returns the IWAD a real client would load on this machine
+// without -iwad, or "" when there is none.
+func defaultIWAD(exists func(string) bool) string {
+	for _, name := range iwadNames {
+		for _, dir := range iwadDirs {
+			if p := filepath.Join(dir, name); exists(p) {
+				return p
+			}
+		}
+	}
+	return ""
+}
+
+func fileExists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
 }
