@@ -169,6 +169,8 @@ type demoStatus struct {
 		Rejoined bool   `json:"rejoined"`
 	} `json:"start"` // the last "start" event
 	Joining   bool   `json:"joining"`
+	Migrating bool   `json:"migrating"` // the server went; the game waits for the next
+	Notice    string `json:"notice"`    // the notice shown over the arena, if any
 	Progress  int    `json:"progress"`
 	Player    int    `json:"player"`
 	Protocol  string `json:"protocol"`

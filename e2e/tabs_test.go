@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -96,7 +97,8 @@ func TestClosingTabsKeepsTheGameAndElectsANewServer(t *testing.T) {
 	if n := compareSums(t, statuses(t, rest)); n == 0 {
 		t.Fatal("no common tics to compare")
 	}
-	// The server's tab closes: the others meet in a new lobby, without a reload.
+	// The server's tab closes: the others carry on the same game under a
+	// new server, without a reload.
 	for _, ctx := range rest {
 		eval(t, ctx, "window.__notReloaded = true")
 	}
@@ -106,10 +108,43 @@ func TestClosingTabsKeepsTheGameAndElectsANewServer(t *testing.T) {
 			survivors = append(survivors, ctx)
 		}
 	}
+	before := statuses(t, survivors)
 	closeTab(t, tabs[server])
 	closed := time.Now()
-	waitFor(t, survivors, "a new server and every survivor in its lobby", 15*time.Second, oneServerOneLobby(len(survivors)))
-	t.Logf("survivors in a new lobby %v after the server's tab closed", time.Since(closed).Round(10*time.Millisecond))
+	waitFor(t, survivors, "every survivor resumed the game under a new server", 15*time.Second, func([]demoStatus) bool {
+		for _, ctx := range survivors {
+			resumed := false
+			for _, e := range events(t, ctx) {
+				if e["kind"] == "resumed" {
+					resumed = true
+				}
+			}
+			if !resumed {
+				return false
+			}
+		}
+		return true
+	})
+	t.Logf("survivors resumed the game %v after the server's tab closed", time.Since(closed).Round(10*time.Millisecond))
+	after := statuses(t, survivors)
+	for i := range after {
+		if after[i].Gametic < before[i].Gametic {
+			t.Fatalf("survivor %d went back from tic %d to %d", i, before[i].Gametic, after[i].Gametic)
+		}
+		// The page shows the game, and says why it stood still.
+		if !after[i].Started || after[i].Migrating || !strings.Contains(after[i].Notice, "Host left") {
+			t.Fatalf("survivor %d after the resume: started %v, migrating %v, notice %q",
+				i, after[i].Started, after[i].Migrating, after[i].Notice)
+		}
+	}
+	for i, m := range advancing(t, survivors, 2*time.Second) {
+		if m < 50 {
+			t.Fatalf("survivor %d ran %d tics in 2 s after the server left", i, m)
+		}
+	}
+	if n := compareSums(t, statuses(t, survivors)); n == 0 {
+		t.Fatal("no common tics to compare after the server left")
+	}
 	for _, ctx := range survivors {
 		c, cancel := context.WithTimeout(ctx, 5*time.Second)
 		same, err := chromedp.Run(c, chromedp.Evaluate[bool](`window.__notReloaded === true`))

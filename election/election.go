@@ -118,6 +118,9 @@ const maxCandidates = 64
 type candidate struct {
 	id     Identity
 	seenMS int64
+	game   uint32 // the game it plays, as it last said (0: none)
+	server bool   // heard as a server
+	uid    uint32 // its UID, from its announcement
 }
 
 // Counters are what an election counted.
@@ -137,6 +140,8 @@ type Election struct {
 	server        Identity
 	serverHeardMS int64
 	inGame        bool
+	game          uint32     // the game this copy plays (0: none)
+	gone          []Identity // servers this copy lost, newest last: their late frames are not followed
 	splits        []Identity // servers reported as splits, to report each once
 
 	waitFromMS     int64
@@ -205,6 +210,19 @@ func (e *Election) Counters() Counters { return e.stats }
 // longer switches.
 func (e *Election) SetInGame(on bool) { e.inGame = on }
 
+// SetGame tells the election which game this copy plays (0: none). Its
+// announcements carry it, a server's too; and a copy whose server left
+// elects the next among the copies of the same game only, and follows
+// only a server of that game: the game goes on under it.
+func (e *Election) SetGame(game uint32) { e.game = game }
+
+// Game is the game this copy plays, as SetGame said.
+func (e *Election) Game() uint32 { return e.game }
+
+// migrating reports whether this copy looks for the next server of its
+// game.
+func (e *Election) migrating() bool { return e.role == Undecided && e.game != 0 }
+
 func (e *Election) emit(k EventKind) {
 	e.events = append(e.events, Event{Kind: k, Role: e.role, Server: e.server})
 }
@@ -243,13 +261,13 @@ func (e *Election) Handle(now int64, f []byte) bool {
 		e.onServer(now, id)
 		return true
 	case len(f) >= 8 && binary.LittleEndian.Uint32(f) == CandidateAddr:
-		id, err := parseCandidate(f[8:])
+		id, game, err := parseCandidate(f[8:])
 		if err != nil {
 			e.stats.Malformed++
 			return true
 		}
 		e.stats.Candidates++
-		e.onCandidate(now, binary.LittleEndian.Uint32(f[4:]), id)
+		e.onCandidate(now, binary.LittleEndian.Uint32(f[4:]), id, game)
 		return true
 	}
 	return false
@@ -262,15 +280,21 @@ func (e *Election) onServer(now int64, id Identity) {
 	}
 	// A server is a live candidate too: a client that hears the survivors'
 	// new server before its own has timed out must wait for it, not serve.
-	e.remember(now, id)
+	c := e.remember(now, id)
+	c.server = true
 	switch e.role {
 	case Undecided:
+		if e.migrating() && (c.game != e.game || e.lost(id)) {
+			return // not (yet known as) the next server of this copy's game
+		}
 		e.decide(Client, id)
 		e.serverHeardMS = now
 	case Client:
 		switch {
 		case id == e.server:
 			e.serverHeardMS = now
+		case e.game != 0 && c.game == e.game:
+			e.onGameServer(now, id)
 		case id.Before(e.server) && !e.inGame:
 			e.server, e.serverHeardMS = id, now
 			e.stats.RoleChanges++
@@ -306,28 +330,53 @@ func (e *Election) split(id Identity) {
 }
 
 // onCandidate records another copy's announcement.
-func (e *Election) onCandidate(now int64, uid uint32, id Identity) {
+func (e *Election) onCandidate(now int64, uid uint32, id Identity, game uint32) {
 	if uid == e.uid && id != e.self {
 		e.uid = e.draw() // two copies drew the same UID: ours goes
 		e.emit(UIDChanged)
 	}
-	if id != e.self {
-		e.remember(now, id)
+	if id == e.self {
+		return
+	}
+	c := e.remember(now, id)
+	c.game, c.uid = game, uid
+	if c.server && game != 0 && game == e.game {
+		e.onGameServer(now, id)
 	}
 }
 
+// onGameServer handles a server that says it serves this copy's game: the
+// copies of the game elected it when theirs left. A copy looking for that
+// server follows it; a client whose server has been silent for two beacon
+// periods takes it that its server left (its goodbye was lost) and
+// follows it too.
+func (e *Election) onGameServer(now int64, id Identity) {
+	if e.lost(id) {
+		return
+	}
+	switch {
+	case e.migrating():
+	case e.role == Client && id != e.server && now-e.serverHeardMS >= 2*e.cfg.Profile.BeaconPeriodMS:
+		e.lose(now)
+	default:
+		return
+	}
+	e.decide(Client, id)
+	e.serverHeardMS = now
+}
+
 // remember records that id, a candidate or a server, was heard at now.
-func (e *Election) remember(now int64, id Identity) {
+func (e *Election) remember(now int64, id Identity) *candidate {
 	for i := range e.cands {
 		if e.cands[i].id == id {
 			e.cands[i].seenMS = now
-			return
+			return &e.cands[i]
 		}
 	}
 	c := candidate{id: id, seenMS: now}
 	if len(e.cands) < maxCandidates {
 		e.cands = append(e.cands, c)
-		return
+		return &e.cands[len(e.cands)-1]
 	}
 	oldest := 0
 	for i := range e.cands {
@@ -336,6 +385,7 @@ func (e *Election) remember(now int64, id Identity) {
 		}
 	}
 	e.cands[oldest] = c
+	return &e.cands[oldest]
 }
 
 // forget drops a candidate: the server this copy lost.
@@ -356,9 +406,26 @@ func (e *Election) ServerGone(now int64) {
 	}
 }
 
+// maxGone bounds the lost servers an election remembers.
+const maxGone = 8
+
+// lost reports whether id is a server this copy lost.
+func (e *Election) lost(id Identity) bool {
+	for _, g := range e.gone {
+		if g == id {
+			return true
+		}
+	}
+	return false
+}
+
 func (e *Election) lose(now int64) {
 	lost := e.server
 	e.forget(lost)
+	if len(e.gone) == maxGone {
+		e.gone = append(e.gone[:0], e.gone[1:]...)
+	}
+	e.gone = append(e.gone, lost)
 	e.role = Undecided
 	e.inGame = false
 	e.emit(ServerLost)
@@ -387,6 +454,9 @@ func (e *Election) Update(now int64) []Event {
 		e.announce(now)
 		if now-e.waitFromMS >= e.waitMS && e.first() {
 			e.decide(Server, e.self)
+			if e.game != 0 {
+				e.send(appendCandidate(e.buf[:0], e.uid, e.self, e.game))
+			}
 			e.send(AppendAnswer(e.buf[:0], e.self))
 			e.lastBeaconMS = now
 			e.burstUntilMS = now + burstMS
@@ -397,6 +467,11 @@ func (e *Election) Update(now int64) []Event {
 			period = min(period, burstPeriodMS)
 		}
 		if now-e.lastBeaconMS >= period {
+			if e.game != 0 {
+				// The copies of its game must know it as theirs: the
+				// announcement goes first.
+				e.send(appendCandidate(e.buf[:0], e.uid, e.self, e.game))
+			}
 			e.send(AppendAnswer(e.buf[:0], e.self))
 			e.lastBeaconMS = now
 		}
@@ -413,15 +488,16 @@ func (e *Election) Update(now int64) []Event {
 
 func (e *Election) announce(now int64) {
 	if now-e.lastAnnounceMS >= e.cfg.Profile.AnnouncePeriodMS {
-		e.send(appendCandidate(e.buf[:0], e.uid, e.self))
+		e.send(appendCandidate(e.buf[:0], e.uid, e.self, e.game))
 		e.lastAnnounceMS = now
 	}
 }
 
-// first reports whether no live candidate comes before this copy.
+// first reports whether no live candidate comes before this copy: of
+// those of its game, when it looks for its game's next server.
 func (e *Election) first() bool {
 	for _, c := range e.cands {
-		if c.id.Before(e.self) {
+		if c.id.Before(e.self) && (!e.migrating() || c.game == e.game) {
 			return false
 		}
 	}

@@ -560,7 +560,7 @@ func TestUIDCollisionIsResolvedByRedrawing(t *testing.T) {
 func FuzzRouteNeverPanics(f *testing.F) {
 	f.Add(AppendRequest(nil))
 	f.Add(AppendAnswer(nil, Identity{StartMS: 5, Tie: 9}))
-	f.Add(appendCandidate(nil, 5, Identity{StartMS: 5, Tie: 9}))
+	f.Add(appendCandidate(nil, 5, Identity{StartMS: 5, Tie: 9}, 7))
 	f.Add([]byte{1, 0, 0, 0, 5, 0, 0, 0, 0, 6})
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, frame []byte) {

@@ -22,7 +22,7 @@ const (
 const (
 	RequestLen   = 4
 	AnswerLen    = 16
-	candidateLen = 8 + 4 + 8 + 4
+	candidateLen = 8 + 4 + 8 + 4 + 4
 )
 
 var candidateMagic = [4]byte{'T', 'N', 'E', '1'}
@@ -80,28 +80,36 @@ func ParseAnswer(f []byte) (Identity, error) {
 	return id, nil
 }
 
-// appendCandidate appends a candidate announcement frame from uid.
-func appendCandidate(dst []byte, uid uint32, id Identity) []byte {
+// appendCandidate appends a candidate announcement frame from uid, which
+// plays game (0: none).
+func appendCandidate(dst []byte, uid uint32, id Identity, game uint32) []byte {
 	dst = binary.LittleEndian.AppendUint32(dst, CandidateAddr)
 	dst = binary.LittleEndian.AppendUint32(dst, uid)
 	dst = append(dst, candidateMagic[:]...)
 	dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(id.StartMS))
-	return binary.LittleEndian.AppendUint32(dst, id.Tie)
+	dst = binary.LittleEndian.AppendUint32(dst, id.Tie)
+	return binary.LittleEndian.AppendUint32(dst, game)
 }
 
 var errCandidate = errors.New("malformed candidate announcement")
 
-// parseCandidate reads the payload of a frame addressed to CandidateAddr.
-func parseCandidate(payload []byte) (Identity, error) {
-	if len(payload) != candidateLen-8 || [4]byte(payload[:4]) != candidateMagic {
-		return Identity{}, errCandidate
+// parseCandidate reads the payload of a frame addressed to CandidateAddr:
+// the copy's identity and the game it plays. An announcement without the
+// game (an older ticnet's) plays none.
+func parseCandidate(payload []byte) (Identity, uint32, error) {
+	if (len(payload) != candidateLen-8 && len(payload) != candidateLen-12) || [4]byte(payload[:4]) != candidateMagic {
+		return Identity{}, 0, errCandidate
 	}
 	id := Identity{StartMS: math.Float64frombits(binary.LittleEndian.Uint64(payload[4:])),
 		Tie: binary.LittleEndian.Uint32(payload[12:])}
 	if math.IsNaN(id.StartMS) || math.IsInf(id.StartMS, 0) || id.StartMS < 0 || id.Tie == 0 {
-		return Identity{}, errCandidate
+		return Identity{}, 0, errCandidate
 	}
-	return id, nil
+	var game uint32
+	if len(payload) == candidateLen-8 {
+		game = binary.LittleEndian.Uint32(payload[16:])
+	}
+	return id, game, nil
 }
 
 // ValidUID reports whether u may be a client's UID: not 0 (everyone), not

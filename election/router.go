@@ -31,9 +31,10 @@ func (r *Router) GameUID() uint32 {
 }
 
 // Route takes one frame from the channel. For a game frame for this copy it
-// returns the sender and the packet, with game true. A broadcast from this
-// copy's server's game id is reported as coming from ServerUID; one from
-// another server's is dropped, so that two games on one channel never mix.
+// returns the sender and the packet, with game true. A frame from this
+// copy's server's tie-break (a ticnet server's) is reported as coming from
+// ServerUID; a broadcast from another server's is dropped, so that two
+// games on one channel never mix.
 func (r *Router) Route(now int64, f []byte) (from uint32, payload []byte, game bool) {
 	if r.Election.Handle(now, f) {
 		r.stats.Election++
@@ -53,12 +54,14 @@ func (r *Router) Route(now int64, f []byte) (from uint32, payload []byte, game b
 		r.stats.NotForUs++
 		return 0, nil, false
 	}
-	if to == 0 && r.Election.Role() == Client && from != ServerUID {
-		if from != r.Election.Server().Tie {
+	if r.Election.Role() == Client && from != ServerUID {
+		switch {
+		case from == r.Election.Server().Tie:
+			from = ServerUID // a ticnet server's frame
+		case to == 0:
 			r.stats.Foreign++ // another game's broadcast, or a stray
 			return 0, nil, false
 		}
-		from = ServerUID
 	}
 	r.stats.Game++
 	return from, f[8:], true

@@ -25,9 +25,20 @@ export interface Settings {
   timeLimit?: number;
 }
 
+/**
+ * What happened. When the server goes in the middle of a game (its tab
+ * closed, or it fell silent), the others keep the game: "migrating" (with
+ * the tic the game stands at, and why), then "resumed" once a new server,
+ * elected among the copies of that game, runs it on from where it was (no
+ * new game, no "start"); the election's own events ("serverLost", "role",
+ * "newServer") may come between them.
+ * "migrateFailed": no new server of the game within 10 s; this copy drops
+ * the game and joins whatever game the channel has ("start" follows).
+ */
 export type EventKind =
   | "role" | "lobby" | "start" | "catchup" | "join" | "rejoined" | "leave" | "desync" | "disconnect"
-  | "rejected" | "retry" | "message" | "launched" | "split" | "serverLost" | "newServer";
+  | "rejected" | "retry" | "message" | "launched" | "split" | "serverLost" | "newServer"
+  | "migrating" | "resumed" | "migrateFailed";
 
 /** Something that happened. Fields beyond kind depend on the kind. */
 export interface TicnetEvent {
@@ -46,7 +57,10 @@ export interface TicnetEvent {
    * start: the first tic this copy runs (0 for a game from the beginning;
    * later for one joined in progress, whose state load brings first);
    * join: the tic from which the player who joined in progress plays, the
-   * same on every copy; catchup: the tic the state is of.
+   * same on every copy; catchup: the tic the state is of; migrating: the
+   * tic this copy's game stands at when its server went; resumed: the tic
+   * from which the game goes on under the new server, the same on every
+   * copy.
    */
   tic?: number;
   /** start: this copy joins a game in progress (it then gets catchup events, and a join for its own player once it plays). */
@@ -58,6 +72,11 @@ export interface TicnetEvent {
    * state's tic, follows the start.
    */
   rejoined?: boolean;
+  /**
+   * resumed: how long the game stood still here, in ms, from the loss of
+   * the server to the new server's first tic.
+   */
+  gapMS?: number;
   /** catchup: done of total units: "bytes" of the game state while it arrives, then "tics" run to catch up. */
   done?: number;
   total?: number;

@@ -125,7 +125,8 @@ export async function start(options) {
   const emit = (e) => {
     // Fields the Go side leaves out when zero.
     if (e.kind === "start") { e.tic = e.tic || 0; e.joined = e.joined === true; e.rejoined = e.rejoined === true; }
-    if (e.kind === "rejoined") e.tic = e.tic || 0;
+    if (e.kind === "rejoined" || e.kind === "migrating") e.tic = e.tic || 0;
+    if (e.kind === "resumed") { e.tic = e.tic || 0; e.gapMS = e.gapMS || 0; }
     if (e.kind === "catchup") { e.done = e.done || 0; e.total = e.total || 0; }
     if (options.onEvent) options.onEvent(e);
     for (const fn of listeners.get(e.kind) || []) fn(e);

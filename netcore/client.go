@@ -93,6 +93,7 @@ type Client struct {
 	loop loopSide
 	sync clockSync
 	join joinSide
+	mig  migrateSide
 
 	xfer       *Transfers
 	xferEvents []TransferEvent
@@ -282,12 +283,21 @@ type errUnexpected struct{}
 func (errUnexpected) Error() string { return "unexpected packet" }
 
 func (c *Client) onSYNReply(h wire.Header, body []byte) error {
-	if c.state != ClientConnecting || !h.Reliable {
+	reattaching := c.mig.resuming && c.conn.state == connConnecting
+	if (c.state != ClientConnecting && !reattaching) || !h.Reliable {
 		return errUnexpected{}
 	}
 	var m wire.SYNReply
 	if err := m.DecodeBody(body); err != nil {
 		return err
+	}
+	if reattaching {
+		if m.Protocol != wire.ProtocolTicnet {
+			c.finish(EventDisconnected, ReasonReattachRefused)
+			return nil
+		}
+		c.onReattachReply()
+		return nil
 	}
 	if !wire.Known(m.Protocol, c.cfg.Protocols) {
 		c.finish(EventDisconnected, ReasonUnknownProto)
@@ -391,6 +401,8 @@ func (c *Client) onTicnet(now int64, h wire.Header, body []byte) error {
 		}
 		c.extended = m.Extended
 		return nil
+	case kind == wire.TicnetKindTicSet && c.state == ClientInGame && c.extended && c.mig.resuming:
+		return nil // the new server's stream: it sends what this copy lacks once it has it back
 	case kind == wire.TicnetKindTicSet && c.state == ClientInGame && c.extended:
 		if err := c.inSet.DecodeBody(body); err != nil {
 			return err
@@ -409,6 +421,30 @@ func (c *Client) onTicnet(now int64, h wire.Header, body []byte) error {
 		return c.onJoinStart(now, body)
 	case kind == wire.TicnetKindSnapshotRequest && h.Reliable:
 		return c.onSnapshotRequest(now, body)
+	case kind == wire.TicnetKindRoster && h.Reliable:
+		var m wire.Roster
+		if err := m.DecodeBody(body); err != nil {
+			return err
+		}
+		if c.state != ClientInGame || !c.extended {
+			return errUnexpected{}
+		}
+		c.mig.roster, c.mig.rostered = m, true
+		return nil
+	case kind == wire.TicnetKindLeaving:
+		var m wire.Leaving
+		if err := m.DecodeBody(body); err != nil {
+			return err
+		}
+		if c.state != ClientInGame || !c.extended || c.mig.resuming {
+			return errUnexpected{}
+		}
+		c.mig.leaving, c.mig.left = m, true
+		return nil
+	case kind == wire.TicnetKindResume && h.Reliable:
+		return c.onResume(now, body)
+	case kind == wire.TicnetKindTicFetch:
+		return c.onTicFetch(now, body)
 	}
 	return errUnexpected{}
 }
@@ -427,17 +463,18 @@ func (c *Client) run(now int64) {
 	if c.state == ClientDisconnected {
 		return
 	}
-	if c.state == ClientConnecting {
-		if c.conn.state == connConnecting {
-			if now-c.synFirstMS > c.cfg.Profile.SYNGiveUpMS {
-				c.finish(EventDisconnected, ReasonNoResponse)
-				return
-			}
-			if now-c.synLastMS >= c.synResendMS() {
-				c.sendSYN(now)
-			}
+	if c.conn.state == connConnecting && (c.state == ClientConnecting || c.mig.resuming) {
+		if now-c.synFirstMS > c.cfg.Profile.SYNGiveUpMS {
+			c.finish(EventDisconnected, ReasonNoResponse)
 			return
 		}
+		if now-c.synLastMS >= c.synResendMS() {
+			c.sendSYN(now)
+		}
+		if c.mig.resuming {
+			c.runGame(now) // the tics it holds, while it reattaches
+		}
+		return
 	}
 	c.conn.run(now)
 	switch c.conn.state {

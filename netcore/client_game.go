@@ -54,6 +54,7 @@ type clockSync struct {
 
 func (c *Client) startGame(now int64) {
 	c.send = sendSide{}
+	c.mig = migrateSide{played: true}
 	c.report.Sums = c.report.Sums[:0]
 	c.recv = recvSide{lastGameDataMS: now}
 	c.loop.reset()
@@ -90,6 +91,12 @@ func (c *Client) clockTic(now int64) int64 {
 
 func (c *Client) runGame(now int64) {
 	c.buildTics(now)
+	if c.mig.resuming {
+		// Nothing goes to a server that has not resumed the game: it
+		// is sent what this copy built once it has.
+		c.runTics()
+		return
+	}
 	c.requestMissing(now)
 	c.advanceWindow()
 	if c.send.ackPending && now-c.send.ackSinceMS > c.ackDelayMS() {
@@ -161,6 +168,9 @@ func (c *Client) buildTic(now int64) {
 	c.send.queue[m%BackupTics] = sentTic{seq: m, valid: true, timeMS: now, cmd: cmd, diff: d}
 	c.send.last = cmd
 	c.send.maketic++
+	if c.mig.resuming {
+		return // sent once the game resumes
+	}
 	first := m - min(m, uint32(c.settings.ExtraTics))
 	c.sendTics(now, first, m)
 }
@@ -450,7 +460,14 @@ func (c *Client) reportChecksum(g uint32, sum uint32) {
 		r.Start = g
 	}
 	r.Sums = append(r.Sums, sum)
-	if len(r.Sums) == ChecksumReportTics {
+	if c.mig.resuming {
+		// Kept for the new server, as many as a report holds.
+		if len(r.Sums) == wire.MaxChecksums {
+			r.Sums = r.Sums[:0]
+		}
+		return
+	}
+	if len(r.Sums) >= ChecksumReportTics {
 		c.pkt = wire.Encode(c.pkt[:0], r, false, 0)
 		c.conn.send(c.nowMS, c.pkt)
 		r.Sums = r.Sums[:0]

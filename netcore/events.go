@@ -37,6 +37,9 @@ const (
 	// Total: bytes of the game state while it arrives (Tic is the tic it
 	// starts from), then tics run of those to run to catch up.
 	EventCatchUp
+	// EventResumed: the game goes on under a new server from Tic on
+	// (client: its Resume came; server: it resumed the game).
+	EventResumed
 )
 
 var eventNames = [...]string{
@@ -44,7 +47,7 @@ var eventNames = [...]string{
 	EventPlayerJoined: "player joined", EventPlayerLeft: "player left",
 	EventDesyncSuspected: "desync suspected", EventDisconnected: "disconnected",
 	EventRejected: "rejected", EventConsoleMessage: "console message", EventLaunched: "launched",
-	EventPlayerEntered: "player entered", EventCatchUp: "catch up",
+	EventPlayerEntered: "player entered", EventCatchUp: "catch up", EventResumed: "resumed",
 }
 
 func (k EventKind) String() string {
@@ -93,4 +96,11 @@ const (
 	ReasonGameAborted  = "game startup aborted"
 	ReasonGameEnded    = "game ended"
 	ReasonUnknownProto = "server chose a protocol this client does not speak"
+	// ReasonReattachRefused: the server that took the game over cannot
+	// take this copy back as it is (it holds tics the game replaced, or
+	// its player is gone): it joins again, with its token.
+	ReasonReattachRefused = "the new server cannot take this copy back as it is"
+	// ReasonResuming: a copy that connects while the game is being taken
+	// over is asked to try again in a moment.
+	ReasonResuming = "the game is changing servers"
 )

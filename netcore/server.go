@@ -32,6 +32,10 @@ type ServerConfig struct {
 	// progress is kept for it: a copy that presents its rejoin token
 	// meanwhile gets it back. Default DefaultRejoinGraceMS.
 	RejoinGraceMS int64
+	// Game is the game's id, which its clients are told (wire.Roster)
+	// and a copy that reattaches to the server taking the game over
+	// names (wire.Reattach): two games on one channel never mix.
+	Game uint32
 }
 
 // DefaultRejoinGraceMS is how long a departed player is held for its copy
@@ -129,11 +133,24 @@ type serverClient struct {
 	lastGameDataMS int64
 	stuckAck       uint32 // extension: the ack last seen, and since when
 	stuckSinceMS   int64
-	lastPushMS     int64   // extension: when tics were last pushed again
-	join           *joiner // joined mid-game, not in the game yet
-	readyDue       bool    // it entered on its commands; its JoinReady is still to come
-	token          [wire.RejoinTokenLen]byte
-	hello          bool // its Hello (token) arrived
+	lastPushMS     int64                   // extension: when tics were last pushed again
+	join           *joiner                 // joined mid-game, not in the game yet
+	placeholder    bool                    // the place of a player whose copy has not reattached
+	readyDue       bool                    // it entered on its commands; its JoinReady is still to come
+	hello          bool                    // its Hello (token) arrived
+	hash           [wire.TokenHashLen]byte // of its rejoin token
+	hashed         bool                    // it has a token (hash is set)
+	roster         wire.Roster             // the roster it was last sent
+	rostered       bool                    // it was sent one
+}
+
+// setToken takes a client's rejoin token (zero: none).
+func (sc *serverClient) setToken(token [wire.RejoinTokenLen]byte) {
+	sc.hashed = token != [wire.RejoinTokenLen]byte{}
+	sc.hash = [wire.TokenHashLen]byte{}
+	if sc.hashed {
+		sc.hash = TokenHash(token)
+	}
 }
 
 func (sc *serverClient) connected() bool { return sc != nil && sc.conn.connected() }
@@ -168,6 +185,13 @@ type Server struct {
 	xferEvents []TransferEvent
 	nextStream uint32
 	departed   []departed // players held for their copies to come back
+
+	// Host migration: a server that took the game over waits for the
+	// copies to reattach (resume), and holds the places of the players
+	// whose copies have not (awaiting).
+	resume    *resumeState
+	awaiting  [MaxPlayers]*serverClient
+	rosterOut wire.Roster // scratch for sendRosters
 
 	pkt   []byte
 	plist []*serverClient // players' scratch
@@ -220,6 +244,7 @@ func (s *Server) Players() []string {
 
 // Shutdown tells every client that the server is going away.
 func (s *Server) Shutdown(now int64) {
+	s.leaving(now, 0, false)
 	for _, sc := range s.slots {
 		if sc != nil {
 			sc.conn.disconnect(now, ReasonServerLeft)
@@ -378,6 +403,13 @@ func (s *Server) onSYN(now int64, from Addr, body []byte) error {
 	if sc := s.slotOf(from); sc != nil && sc.conn.state != connDisconnected {
 		return nil // a duplicate: the reliable layer resends our reply
 	}
+	if proto == wire.ProtocolTicnet && (s.resume != nil || s.awaitingAny()) {
+		// A copy that reattaches, most likely: it says so next.
+		if s.newSlot(now, from, &m, proto) == nil {
+			return errUnexpected{}
+		}
+		return nil
+	}
 	if s.state == ServerInGame && s.admitLate(now, from, &m, proto) {
 		return nil
 	}
@@ -490,6 +522,11 @@ func (s *Server) players() []*serverClient {
 	for _, sc := range s.slots {
 		if sc.connected() && !sc.drone() && sc.player >= 0 && (s.state != ServerInGame || sc.inGame) {
 			s.plist = append(s.plist, sc)
+		}
+	}
+	for _, ph := range s.awaiting {
+		if ph != nil {
+			s.plist = append(s.plist, ph)
 		}
 	}
 	return s.plist
@@ -701,9 +738,14 @@ func (s *Server) run(now int64) {
 	case ServerWaitingStart:
 		s.checkStart(now)
 	case ServerInGame:
-		if s.extended {
+		s.runAwaiting(now)
+		switch {
+		case s.resume != nil:
+			s.resumeStep(now)
+		case s.extended:
 			s.extPump(now)
-		} else {
+			s.sendRosters(now)
+		default:
 			s.advanceWindow()
 		}
 		s.requestMissing(now)

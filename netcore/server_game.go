@@ -22,6 +22,7 @@ type extServer struct {
 	measuredTic [MaxPlayers]uint32 // the tic after the last one measured
 	sums        [BackupTics]sumSlot
 	desynced    [MaxPlayers]bool
+	resumedAt   uint32 // the tic a server that took the game over resumed it at
 	out         wire.TicSet
 	in          wire.ChecksumReport
 }
@@ -161,6 +162,9 @@ func (s *Server) requestResend(now int64, sc *serverClient, start, count uint32)
 // request (spec §9.5).
 func (s *Server) requestMissing(now int64) {
 	for _, sc := range s.players() {
+		if sc.placeholder {
+			continue
+		}
 		var runStart, runLen uint32
 		for i := uint32(0); i <= BackupTics; i++ {
 			t := s.recvStart + i
@@ -185,7 +189,7 @@ func (s *Server) requestMissing(now int64) {
 // breakDeadlock: a player silent for a second is asked for its first missing
 // tics, and sent again what it has not acknowledged (spec §9.5).
 func (s *Server) breakDeadlock(now int64, sc *serverClient) {
-	if sc.drone() || now-sc.lastGameDataMS <= DeadlockMS {
+	if sc.drone() || now-sc.lastGameDataMS <= DeadlockMS || (!sc.inGame && sc.join == nil) {
 		return
 	}
 	if j := sc.join; j != nil {
@@ -558,7 +562,17 @@ func (s *Server) onTicnet(now int64, sc *serverClient, body []byte) error {
 	case kind == wire.TicnetKindJoinReady:
 		return s.onJoinReady(now, sc, body)
 	case kind == wire.TicnetKindHello:
+		if s.resume != nil {
+			// A new copy while the game changes servers: it comes back
+			// in a moment and joins.
+			sc.conn.disconnect(now, ReasonResuming)
+			return nil
+		}
 		return s.onHello(sc, body)
+	case kind == wire.TicnetKindReattach:
+		return s.onReattach(now, sc, body)
+	case kind == wire.TicnetKindTicSet:
+		return s.onFetchedTics(sc, body)
 	}
 	m := &s.ext.in
 	if err := m.DecodeBody(body); err != nil {

@@ -270,7 +270,7 @@ func (s *Server) freePlayer(now int64, sc *serverClient) int {
 
 // departed is a player who left a game in progress, held for its copy.
 type departed struct {
-	token   [wire.RejoinTokenLen]byte
+	hash    [wire.TokenHashLen]byte // of its rejoin token
 	player  int
 	name    string
 	untilMS int64
@@ -283,10 +283,10 @@ const HelloWaitMS = 1000
 // hold keeps the player of a copy that left a game in progress for
 // RejoinGraceMS, if the copy had a token.
 func (s *Server) hold(now int64, sc *serverClient) {
-	if s.state != ServerInGame || !s.extended || sc.player < 0 || !sc.inGame || sc.token == ([wire.RejoinTokenLen]byte{}) {
+	if s.state != ServerInGame || !s.extended || sc.player < 0 || !sc.inGame || !sc.hashed {
 		return
 	}
-	s.departed = append(s.departed, departed{token: sc.token, player: sc.player, name: sc.name,
+	s.departed = append(s.departed, departed{hash: sc.hash, player: sc.player, name: sc.name,
 		untilMS: now + s.cfg.RejoinGraceMS})
 }
 
@@ -308,18 +308,18 @@ func (s *Server) held(now int64) [MaxPlayers]bool {
 // rejoin gives a joiner the player its token holds, if one is held and its
 // owner is not connected from elsewhere; it reports whether it did.
 func (s *Server) rejoin(now int64, sc *serverClient) bool {
-	if sc.token == ([wire.RejoinTokenLen]byte{}) {
+	if !sc.hashed {
 		return false
 	}
 	s.held(now)
 	for _, o := range s.slots {
-		if o != sc && o.connected() && o.token == sc.token {
+		if o != sc && o.connected() && o.hashed && o.hash == sc.hash {
 			s.stats.RejoinRefused++
 			return false
 		}
 	}
 	for i, d := range s.departed {
-		if d.token != sc.token {
+		if d.hash != sc.hash {
 			continue
 		}
 		s.departed = append(s.departed[:i], s.departed[i+1:]...)
@@ -340,6 +340,7 @@ func (s *Server) onHello(sc *serverClient, body []byte) error {
 	if sc.hello {
 		return errUnexpected{}
 	}
-	sc.token, sc.hello = m.Token, true
+	sc.hello = true
+	sc.setToken(m.Token)
 	return nil
 }

@@ -21,6 +21,7 @@ let role = "undecided", uid = 0, lobby = null, started = false, myPlayer = -1, l
 // progress: how far, 0-100 (the state's bytes, then the tics to catch up).
 let joining = false, progress = 0, rejoining = false;
 let refused = null; // why the server last refused this copy, until it gets in
+let migrating = false; // the server went mid-game; the game waits for the next one
 let startedAt = null; // the last start: { tic, joined }
 const log = [];
 const timing = { role: null, lobby: null }; // ms from navigation to the first role and lobby
@@ -76,11 +77,25 @@ function onEvent(e) {
     case "catchup":
       progress = Math.floor((e.unit === "tics" ? 50 : 0) + 50 * e.done / Math.max(1, e.total)); break;
     case "join": if (e.player === myPlayer) joining = false; break;
-    case "serverLost": case "newServer": started = false; lobby = null; break;
+    // The server went mid-game: the game goes on under a new one.
+    case "migrating": migrating = true; showNotice("Host left — the game goes on…"); break;
+    case "resumed": migrating = false; showNotice("Host left — the game goes on", 3000); break;
+    case "migrateFailed": migrating = false; started = false; lobby = null; showNotice("The game could not go on without its host", 3000); break;
+    case "serverLost": case "newServer": if (!migrating) { started = false; lobby = null; } break;
     case "disconnect": started = false; joining = false; break;
     case "rejected": refused = e.reason; break;
   }
   renderLobby();
+}
+
+// A short notice over the arena: for ms, or until the next one.
+const noticeEl = document.getElementById("notice");
+let noticeTimer = 0;
+function showNotice(text, ms) {
+  noticeEl.textContent = text;
+  noticeEl.hidden = false;
+  clearTimeout(noticeTimer);
+  if (ms) noticeTimer = setTimeout(() => { noticeEl.hidden = true; }, ms);
 }
 
 function load(state) {
@@ -95,7 +110,8 @@ const net = await start({ wasmURL: "ticnet.wasm", name: params.get("name") || "p
 globalThis.ticnetDemo = {
   status() {
     const st = net.stats();
-    return JSON.stringify({ role, uid, players: st.players, gametic: st.gametic, started, start: startedAt, joining, progress, player: myPlayer,
+    return JSON.stringify({ role, uid, players: st.players, gametic: st.gametic, started, start: startedAt, joining, progress, migrating,
+      notice: noticeEl.hidden ? "" : noticeEl.textContent, player: myPlayer,
       protocol: st.protocol, checksums: sums.map(([tic, sum]) => ({ tic, sum })), lobby, stats: st, timing });
   },
   launch() { net.launch(); },

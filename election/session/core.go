@@ -32,6 +32,9 @@ type Session struct {
 	// The join of a game in progress, for the stats: when the server said
 	// this copy joins, when the state had arrived, when it entered.
 	joinMS, stateMS, enteredMS int64
+	// mig is the migration of this copy's game to a new server, while one
+	// runs.
+	mig *migration
 }
 
 // RetryMS is how long a copy whose server refused it, or whose join
@@ -148,6 +151,7 @@ func (s *Session) Update(now int64) []Event {
 		s.ran = int(s.eng.client.Counters().TicsRun - before)
 	}
 	s.retry(now)
+	s.checkMigration(now)
 	if s.eng != nil && s.eng.client.State() == netcore.ClientInGame {
 		s.el.SetInGame(true)
 	}
@@ -161,15 +165,28 @@ func (s *Session) onElection(now int64, ev election.Event) {
 		if ev.Role == election.Server {
 			role = RoleServer
 		}
-		s.startEngine(now, role)
+		switch {
+		case s.mig != nil && role == RoleServer:
+			s.resumeAsServer(now)
+		case s.mig != nil:
+			s.reattach(now)
+		default:
+			s.startEngine(now, role)
+		}
 		s.emit(Event{Kind: "role", Role: role, UID: uint32(s.gameUID()), ServerUID: ev.Server.Tie})
 	case election.NewServer:
-		s.startEngine(now, RoleClient)
+		if s.mig != nil {
+			s.reattach(now)
+		} else {
+			s.startEngine(now, RoleClient)
+		}
 		s.emit(Event{Kind: "newServer", Role: RoleClient, ServerUID: ev.Server.Tie})
 	case election.SplitDetected:
 		s.emit(Event{Kind: "split", ServerUID: ev.Server.Tie})
 	case election.ServerLost:
-		s.eng = nil
+		if !s.migrate(now, netcore.ReasonTimeout) {
+			s.eng = nil
+		}
 		s.lobby = nil
 		s.emit(Event{Kind: "serverLost"})
 	}
@@ -183,7 +200,13 @@ func (s *Session) engineEnded(now int64, reason string) {
 	}
 	switch reason {
 	case netcore.ReasonTimeout, netcore.ReasonServerLeft, netcore.ReasonGameEnded:
+		s.migrate(now, reason)
 		s.el.ServerGone(now)
+	case netcore.ReasonReattachRefused:
+		// The new server cannot take it back as it is: it joins again.
+		s.mig = nil
+		s.el.SetGame(0)
+		s.retryMS = now
 	default:
 		// Refused, or a join that did not complete: the server is there;
 		// try again.

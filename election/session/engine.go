@@ -75,11 +75,16 @@ func hex32(v uint32) string {
 	return string(b[:])
 }
 
-// queue appends a game frame to the outbox. A server's broadcasts go out
-// from its game id, so that clients of another server ignore them.
+// queue appends a game frame to the outbox. A server's broadcasts, and
+// what it sends a ticnet client, go out from its election tie-break, so
+// that clients of another server ignore them: a client reattached to the
+// server that took its game over must not take a late frame of the old
+// one (both are ServerUID) for its new server's. A reference client (a
+// VectorDoom page) knows the server as ServerUID only.
 func (s *Session) queue(to netcore.Addr, payload []byte) {
 	from := s.gameUID()
-	if to == netcore.Broadcast && s.el.Role() == election.Server {
+	if s.el.Role() == election.Server && (to == netcore.Broadcast ||
+		(s.eng != nil && s.eng.server != nil && s.eng.server.SpeaksTicnet(to))) {
 		from = netcore.Addr(s.el.Self().Tie)
 	}
 	s.scratch = netcore.AppendFrame(s.scratch[:0], to, from, payload)
@@ -121,14 +126,14 @@ func (s *Session) startEngine(now int64, role Role) {
 	if role == RoleServer {
 		srvEnd, cliEnd := netcore.NewLoopback(ServerUID)
 		ccfg.Transfer = netcore.LoopbackTransfer
-		e.server = netcore.NewServer(netcore.ServerConfig{Profile: s.cfg.Timeout, MaxPlayers: s.cfg.MaxPlayers,
-			BroadcastTics: true}, &netcore.HostTransport{Channel: ch, Local: srvEnd})
+		e.server = netcore.NewServer(s.serverConfig(s.el.Self().Tie), &netcore.HostTransport{Channel: ch, Local: srvEnd})
 		e.client = netcore.NewClient(ccfg, cliEnd, ServerUID, s.game, now)
 	} else {
 		e.client = netcore.NewClient(ccfg, ch, ServerUID, s.game, now)
 	}
 	e.client.SetTicsPerUpdate(s.budget.tics())
 	s.eng = e
+	s.mig = nil
 	s.lobby = nil
 	s.joinMS, s.stateMS, s.enteredMS = 0, 0, 0
 }
@@ -214,11 +219,16 @@ func (s *Session) fromClient(now int64, ev netcore.Event) {
 		s.emit(Event{Kind: "message", Reason: ev.Reason})
 	case netcore.EventLaunched:
 		s.emit(Event{Kind: "launched"})
+	case netcore.EventResumed:
+		s.resumed(now, ev.Tic)
 	case netcore.EventRejected:
 		s.emit(Event{Kind: "rejected", Reason: ev.Reason})
 		s.engineEnded(now, ev.Reason)
 	case netcore.EventDisconnected:
-		s.emit(Event{Kind: "disconnect", Reason: ev.Reason})
+		// A game that goes on under a new server says "migrating" instead.
+		if !s.migratesOn(ev.Reason) {
+			s.emit(Event{Kind: "disconnect", Reason: ev.Reason})
+		}
 		s.engineEnded(now, ev.Reason)
 	}
 }

@@ -45,6 +45,10 @@ type Config struct {
 	// back to a game in progress with the token it left with, under any
 	// UID, within the server's grace period gets its player back.
 	Token [wire.RejoinTokenLen]byte
+	// RecordTics makes this copy's server, when it serves, note which
+	// commands it had for each tic (netcore.ServerConfig.RecordTics): for
+	// tests.
+	RecordTics bool
 }
 
 // Role is what the election made of this copy.
@@ -79,6 +83,9 @@ type Event struct {
 	Done  int64  `json:"done,omitempty"`
 	Total int64  `json:"total,omitempty"`
 	Unit  string `json:"unit,omitempty"`
+	// GapMS: "resumed", how long the game stood still at this copy, from
+	// the loss of its server to the first tic under the new one.
+	GapMS int64 `json:"gapMS,omitempty"`
 }
 
 // LobbyReport is the lobby as the JS API shows it.
@@ -132,6 +139,9 @@ type Stats struct {
 	TicsPerUpdate int `json:"ticsPerUpdate"`
 	// TicCostUS is what a tic costs the game, as learnt (µs; 0: not yet).
 	TicCostUS int64 `json:"ticCostUS"`
+	// Migrations counts the times this copy's game went on under a new
+	// server after its server left.
+	Migrations int64 `json:"migrations"`
 }
 
 func intp(v int) *int { return &v }

@@ -36,22 +36,54 @@ func (s *Scenario) Check() (Checked, error) {
 // game must match the records too. Agreement alone would let every copy run the same wrong
 // command; this would not.
 func (s *Scenario) CheckCommands() (Checked, error) {
-	var c Checked
 	if s.quiet {
-		return c, fmt.Errorf("a quiet scenario records no commands")
+		return Checked{}, fmt.Errorf("a quiet scenario records no commands")
 	}
 	if d := s.Peers[0].Client.Settings().TicDup; d > 1 {
-		return c, fmt.Errorf("commands are checked with ticdup 1 only, not %d", d)
+		return Checked{}, fmt.Errorf("commands are checked with ticdup 1 only, not %d", d)
 	}
-	extended := s.Server.Extended()
-	builders := map[int][]*Peer{}
-	for _, p := range s.Peers {
-		if pl := p.Client.Player(); pl >= 0 {
-			builders[pl] = append(builders[pl], p)
+	copies := make([]Copy, len(s.Peers))
+	for i, p := range s.Peers {
+		copies[i] = Copy{Index: p.Index, Game: p.Game, Player: p.Client.Player()}
+	}
+	return CheckCommandsOf(copies, s.Server.Extended(), s.records)
+}
+
+// Copy is one copy of a game, as the checks see it: its game and its
+// player (-1: none).
+type Copy struct {
+	Index  int
+	Game   *testgame.Game
+	Player int
+}
+
+// CheckCommandsOf is CheckCommands for any copies of a game, given the
+// records (by tic) of the servers that sent its tics: every tic a copy ran
+// must have a record, whichever server sent it.
+func CheckCommandsOf(copies []Copy, extended bool, records []netcore.TicRecord) (Checked, error) {
+	var c Checked
+	record := func(tic uint32) (netcore.TicRecord, bool) {
+		if int(tic) < len(records) && records[tic].Tic == tic && records[tic].Players != 0 {
+			return records[tic], true
+		}
+		return netcore.TicRecord{}, false
+	}
+	ranBy := func(tic uint32) (testgame.Ran, bool) {
+		for _, p := range copies {
+			if ran := p.Game.Ran(); int(tic) < len(ran) && ran[tic].OK {
+				return ran[tic], true
+			}
+		}
+		return testgame.Ran{}, false
+	}
+	builders := map[int][]*Copy{}
+	for i := range copies {
+		if pl := copies[i].Player; pl >= 0 {
+			builders[pl] = append(builders[pl], &copies[i])
 		}
 	}
-	// builder is the peer that built player pl's command for tic, if any.
-	builder := func(pl int, tic uint32) *Peer {
+	// builder is the copy that built player pl's command for tic, if any.
+	builder := func(pl int, tic uint32) *Copy {
 		for _, b := range builders[pl] {
 			if b.Game.Built(tic).OK {
 				return b
@@ -59,12 +91,12 @@ func (s *Scenario) CheckCommands() (Checked, error) {
 		}
 		return nil
 	}
-	for _, r := range s.records {
+	for _, r := range records {
 		if !extended && r.Received != r.Players {
 			return c, fmt.Errorf("tic %d: the reference protocol substituted players %08b", r.Tic, r.Players&^r.Received)
 		}
 	}
-	for _, p := range s.Peers {
+	for _, p := range copies {
 		if n := p.Game.Rebuilt(); n != 0 {
 			return c, fmt.Errorf("peer %d was asked %d times to build a tic it had built", p.Index, n)
 		}
@@ -75,7 +107,7 @@ func (s *Scenario) CheckCommands() (Checked, error) {
 			if !r.OK {
 				continue // not run by this peer (a late joiner's early tics)
 			}
-			rec, ok := s.record(tic)
+			rec, ok := record(tic)
 			if !ok && extended {
 				return c, fmt.Errorf("peer %d ran tic %d, which the server never sent", p.Index, tic)
 			}
@@ -101,7 +133,7 @@ func (s *Scenario) CheckCommands() (Checked, error) {
 					// The server's substitute: the command everyone ran
 					// the tic before, its events cleared (a copy that
 					// joined at this tic did not run it: ask another).
-					if prev, ok := s.ranBy(tic - 1); t > 0 && ok {
+					if prev, ok := ranBy(tic - 1); t > 0 && ok {
 						want = wire.ClearEvents(prev.Cmds[pl])
 					}
 					c.Substituted++
@@ -112,7 +144,7 @@ func (s *Scenario) CheckCommands() (Checked, error) {
 							p.Index, tic, pl)
 					}
 					want = b.Game.Built(tic).Cmd
-					want.Consistency = consistency(b.Game, b.Client.Player(), tic)
+					want.Consistency = consistency(b.Game, b.Player, tic)
 				}
 				if got != want {
 					return c, fmt.Errorf("peer %d ran tic %d with player %d's command %+v, want %+v (substituted: %v)",
@@ -138,24 +170,6 @@ func consistency(g *testgame.Game, player int, tic uint32) uint8 {
 		}
 	}
 	return 0
-}
-
-// ranBy returns tic as the first peer that ran it ran it.
-func (s *Scenario) ranBy(tic uint32) (testgame.Ran, bool) {
-	for _, p := range s.Peers {
-		if ran := p.Game.Ran(); int(tic) < len(ran) && ran[tic].OK {
-			return ran[tic], true
-		}
-	}
-	return testgame.Ran{}, false
-}
-
-// record returns the server's record of tic.
-func (s *Scenario) record(tic uint32) (netcore.TicRecord, bool) {
-	if int(tic) < len(s.records) && s.records[tic].Tic == tic && s.records[tic].Players != 0 {
-		return s.records[tic], true
-	}
-	return netcore.TicRecord{}, false
 }
 
 // keepRecords stores the records of the server's last Update, by tic.

@@ -62,6 +62,16 @@ func NewMessage(h Header, body []byte, dir Direction, lowres bool) (Message, err
 			return &JoinReady{}, nil
 		case TicnetKindHello:
 			return &Hello{}, nil
+		case TicnetKindRoster:
+			return &Roster{}, nil
+		case TicnetKindLeaving:
+			return &Leaving{}, nil
+		case TicnetKindReattach:
+			return &Reattach{}, nil
+		case TicnetKindResume:
+			return &Resume{}, nil
+		case TicnetKindTicFetch:
+			return &TicFetch{}, nil
 		case TicnetKindTransferChunk:
 			return &TransferChunk{}, nil
 		case TicnetKindTransferAck:

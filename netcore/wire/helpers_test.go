@@ -256,6 +256,30 @@ func (g gen) queryResponse() *QueryResponse {
 // emptyKinds are the packet types whose message is Empty.
 var emptyKinds = []Type{TypeACK, TypeKeepalive, TypeDisconnect, TypeDisconnectAck, TypeQuery, TypeNATHolePunch, TypeLaunch}
 
+// player is a player number or NoPlayer.
+func (g gen) player() int8 { return int8(g.r.IntN(MaxPlayers+1)) - 1 }
+
+func (g gen) roster() *Roster {
+	m := &Roster{Game: g.r.Uint32(), ServerPlayer: g.player(), Present: g.u8()}
+	m.Held = g.u8() & m.Present
+	for p := range MaxPlayers {
+		if m.Present&(1<<p) != 0 {
+			for i := range m.Hashes[p] {
+				m.Hashes[p][i] = g.u8()
+			}
+		}
+	}
+	return m
+}
+
+func (g gen) reattach() *Reattach {
+	m := &Reattach{Game: g.r.Uint32(), Player: g.player(), Confirmed: g.r.Uint32()}
+	for i := range m.Token {
+		m.Token[i] = g.u8()
+	}
+	return m
+}
+
 // messages returns one random message of every type.
 func (g gen) messages() []Message {
 	lowres := g.bool()
@@ -279,6 +303,11 @@ func (g gen) messages() []Message {
 		g.transferChunk(),
 		g.transferAck(),
 		&TransferAbort{Stream: g.r.Uint32(), FromReceiver: g.bool(), Reason: TransferReason(g.u8())},
+		g.roster(),
+		&Leaving{Tic: g.r.Uint32(), Player: g.player(), Successor: g.r.Uint32()},
+		g.reattach(),
+		&Resume{Tic: g.r.Uint32()},
+		&TicFetch{Start: g.r.Uint32(), Count: max(1, g.u8())},
 	}
 	for _, k := range emptyKinds {
 		ms = append(ms, &Empty{Kind: k})

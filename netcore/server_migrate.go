@@ -1,0 +1,430 @@
+package netcore
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"fmt"
+
+	"github.com/ticnet/ticnet/netcore/wire"
+)
+
+// Host migration, under the extension protocol: the game outlives its
+// server. While it runs, the server tells every client the roster (the
+// game's id, its own player, a hash of each player's rejoin token) and,
+// when it goes, where it stopped (wire.Leaving). The copy that takes over
+// builds a server from its own client's timeline (NewResumedServer); the
+// others reattach to it with their player, token and first tic they do not
+// hold (wire.Reattach). The new server fetches the tics it lacks from
+// whoever holds them (wire.TicFetch), resumes at the newest tic any of
+// them holds, and sends each the tics it lacks, all from the old server's
+// stream: tics that reached only some copies are sent the others exactly,
+// those no copy holds are decided afresh. The clients keep their game and
+// their timeline; gametic carries on.
+//
+// A player that has not reattached when the game resumes stays in the
+// game, its commands substituted, until the profile's timeout (a copy
+// coming back a little late takes its place as if nothing happened);
+// the old server's own player leaves at the resume tic. A copy that holds
+// tics the new server decided afresh, or that comes back after its place
+// is gone, is refused (ReasonReattachRefused): it joins again with its
+// token, as a copy back from a reload does.
+
+// TokenHash is what the roster shows of a rejoin token.
+func TokenHash(token [wire.RejoinTokenLen]byte) [wire.TokenHashLen]byte {
+	sum := sha256.Sum256(token[:])
+	return [wire.TokenHashLen]byte(sum[:wire.TokenHashLen])
+}
+
+// Resume is what a server taking a game over resumes it from.
+type Resume struct {
+	Settings wire.Settings
+	Connect  wire.ConnectData // the game's mode and mission (the host's)
+	// Timeline is the host's client's: the confirmed tics, the newest
+	// BackupTics of which the server can send again.
+	Timeline *Timeline
+	// Roster is the last the old server sent: the game's id, the players
+	// and their token hashes.
+	Roster wire.Roster
+	// Leaving is the old server's last word, if it came: the server needs
+	// no tic from Leaving.Tic on, and Leaving.Player leaves the game.
+	Leaving *wire.Leaving
+	// WaitMS is how long the server waits for the players' copies to
+	// reattach before it resumes without those missing; default
+	// DefaultResumeWaitMS.
+	WaitMS int64
+}
+
+// DefaultResumeWaitMS is how long a new server waits for the copies to
+// reattach, at most: a copy that missed it reattaches later and its player
+// plays on; only one that holds tics the server decided without it must
+// join again.
+const DefaultResumeWaitMS = 500
+
+// FetchEveryMS is how often a new server asks again for tics it lacks.
+const FetchEveryMS = 100
+
+// resumeState is a new server's state until it resumes the game.
+type resumeState struct {
+	untilMS int64  // resume by then, with the copies that came
+	upTo    uint32 // no copy holds a tic from it on (the old server's word)
+	known   bool   // upTo is known
+	fetchMS int64  // when tics were last fetched
+	in      wire.TicSet
+}
+
+// discard is the transport of a player that has not reattached: what the
+// server sends it goes nowhere.
+type discard struct{}
+
+func (discard) Send(Addr, []byte)          {}
+func (discard) Recv() (Addr, []byte, bool) { return 0, nil, false }
+
+// NewResumedServer returns a server that takes over the game r describes,
+// in progress, at now: it waits for the players' copies to reattach, then
+// resumes the game.
+func NewResumedServer(cfg ServerConfig, tr Transport, r Resume, now int64) *Server {
+	cfg.Game = r.Roster.Game
+	s := NewServer(cfg, tr)
+	s.state = ServerInGame
+	s.extended = true
+	s.modeSet, s.mode, s.mission = true, r.Connect.GameMode, r.Connect.GameMission
+	s.settings = r.Settings
+	s.settings.ConsolePlayer = 0
+	s.inGD.LowResTurn = s.settings.LowResTurn
+	s.out.LowResTurn = s.settings.LowResTurn
+	rs := &resumeState{untilMS: now + cmp.Or(max(r.WaitMS, 0), DefaultResumeWaitMS)}
+	gone := int(wire.NoPlayer)
+	if r.Leaving != nil {
+		rs.upTo, rs.known, gone = r.Leaving.Tic, true, int(r.Leaving.Player)
+	} else {
+		gone = int(r.Roster.ServerPlayer)
+	}
+	s.resume = rs
+	in := s.loadHistory(r.Timeline)
+	if r.Timeline.Confirmed() == r.Timeline.First() {
+		in = r.Roster.Present &^ r.Roster.Held // no tic yet: who the roster says plays
+	}
+	for p := range MaxPlayers {
+		hash := r.Roster.Hashes[p]
+		hashed := r.Roster.Present&(1<<p) != 0
+		switch {
+		case in&(1<<p) != 0 && p != gone:
+			ph := &serverClient{player: p, inGame: true, placeholder: true, hash: hash, hashed: hashed,
+				name: fmt.Sprintf("player %d", p+1), live: true, lastGameDataMS: now}
+			ph.conn = newConn(0, discard{}, s.cfg.Profile, now, connConnected, &Counters{})
+			s.awaiting[p] = ph
+		case hashed && (r.Roster.Held&(1<<p) != 0 || p == gone):
+			// Held for a copy that left, the old server's included: it
+			// gets its player back if it returns with its token.
+			s.departed = append(s.departed, departed{hash: hash, player: p, untilMS: now + s.cfg.RejoinGraceMS})
+		}
+	}
+	return s
+}
+
+// loadHistory fills the history with the newest tics of tl that the
+// server can send again (each diffed against the tic before it, which tl
+// must hold), sets the stream to go on after them, and returns who was in
+// the game at the last of them.
+func (s *Server) loadHistory(tl *Timeline) uint8 {
+	x := &s.ext
+	end := tl.Confirmed()
+	x.sendSeq, s.recvStart = end, end
+	if end == tl.First() {
+		return 0
+	}
+	first := max(tl.First()+1, end-min(end, BackupTics-1))
+	base := tl.Tic(first - 1)
+	for p := range MaxPlayers {
+		if base.Playing(p) {
+			x.auth[p] = base.Cmds[p]
+		}
+	}
+	for t := first; t != end; t++ {
+		s.appendHistory(t, tl.Tic(t))
+	}
+	return tl.Tic(end - 1).InGame
+}
+
+// appendHistory puts confirmed tic t, the next, in the history, diffed
+// against the commands of the tic before.
+func (s *Server) appendHistory(t uint32, ct *ConfirmedTic) {
+	x := &s.ext
+	var st wire.SetTic
+	st.InGame, st.Substituted = ct.InGame, ct.Substituted
+	for p := range MaxPlayers {
+		if !ct.Playing(p) {
+			x.auth[p] = TicCmd{}
+			continue
+		}
+		st.Cmds[p] = wire.Diff(&x.auth[p], &ct.Cmds[p])
+		x.auth[p] = ct.Cmds[p]
+	}
+	x.history[t%BackupTics] = histTic{seq: t, valid: true, tic: st}
+	x.sendSeq, s.recvStart = t+1, t+1
+}
+
+// Resuming reports whether the server waits for copies to reattach before
+// it resumes the game.
+func (s *Server) Resuming() bool { return s.resume != nil }
+
+// ResumedAt is the tic this server resumed the game at (0 for a server
+// that started it).
+func (s *Server) ResumedAt() uint32 { return s.ext.resumedAt }
+
+// resumeStep fetches what the server lacks and resumes the game once it
+// may: when it holds every tic the old server sent, or every player's copy
+// has reattached and it holds what they hold, or its wait is over.
+func (s *Server) resumeStep(now int64) {
+	r := s.resume
+	x := &s.ext
+	// The newest tic a reattached copy holds, and one that holds it.
+	target := x.sendSeq
+	var from *serverClient
+	for _, sc := range s.slots {
+		if sc.connected() && sc.inGame && int32(sc.acked-target) > 0 {
+			target, from = sc.acked, sc
+		}
+	}
+	if r.known && int32(target-r.upTo) > 0 {
+		target = r.upTo
+	}
+	waited := now >= r.untilMS
+	if int32(target-x.sendSeq) > 0 && now < r.untilMS+2*FetchEveryMS {
+		if now-r.fetchMS >= FetchEveryMS {
+			r.fetchMS = now
+			from.conn.sendMessage(now, &wire.TicFetch{Start: x.sendSeq, Count: uint8(min(target-x.sendSeq, 32))})
+		}
+		return
+	}
+	// The host's own copy reattaches through the loopback in a pass or
+	// two: the game resumes with it.
+	local := s.slotOf(LocalClientAddr)
+	host := local == nil || local.inGame
+	if (r.known && x.sendSeq == r.upTo && host) || !s.awaitingAny() || waited {
+		s.startResumed(now)
+	}
+}
+
+// onFetchedTics takes tics a client sent back on a TicFetch.
+func (s *Server) onFetchedTics(sc *serverClient, body []byte) error {
+	r := s.resume
+	if r == nil || !sc.inGame {
+		return errUnexpected{}
+	}
+	r.in.LowResTurn = s.settings.LowResTurn
+	if err := r.in.DecodeBody(body); err != nil {
+		return err
+	}
+	x := &s.ext
+	for i := range r.in.Tics {
+		t := r.in.Start + uint32(i)
+		if t != x.sendSeq || (r.known && t >= r.upTo) {
+			continue
+		}
+		st := &r.in.Tics[i]
+		ct := ConfirmedTic{InGame: st.InGame, Substituted: st.Substituted}
+		for p := range MaxPlayers {
+			if st.Has(p) {
+				ct.Cmds[p] = wire.Patch(&x.auth[p], &st.Cmds[p])
+			}
+		}
+		s.appendHistory(t, &ct)
+	}
+	return nil
+}
+
+// startResumed resumes the game at the next tic: it is due now, and the
+// players that reattached are sent the tics they lack.
+func (s *Server) startResumed(now int64) {
+	x := &s.ext
+	s.resume = nil
+	x.started = true
+	x.resumedAt = x.sendSeq
+	x.anchorMS = now - int64(x.sendSeq)*1000*int64(s.settings.TicDup)/TicRate
+	for p := range MaxPlayers {
+		x.lagging[p] = s.awaiting[p] != nil
+		x.measuredTic[p] = x.sendSeq
+	}
+	for _, sc := range s.slots {
+		if !sc.connected() || !sc.inGame {
+			continue
+		}
+		if int32(sc.acked-x.sendSeq) > 0 {
+			// It holds tics no other copy gave the server in time: they
+			// are decided afresh, and it must join again.
+			sc.conn.disconnect(now, ReasonReattachRefused)
+			continue
+		}
+		s.resumeClient(now, sc)
+	}
+	s.emit(Event{Kind: EventResumed, Player: -1, Tic: x.sendSeq})
+}
+
+// resumeClient tells a reattached client where the game resumes and sends
+// it the tics it lacks.
+func (s *Server) resumeClient(now int64, sc *serverClient) {
+	x := &s.ext
+	sc.sendSeq = x.sendSeq
+	sc.stuckAck, sc.stuckSinceMS = sc.acked, now
+	sc.lastGameDataMS = now
+	sc.conn.sendReliable(&wire.Resume{Tic: x.resumedAt})
+	sc.conn.sendReliableHead(now)
+	if sc.acked < x.sendSeq {
+		s.resendTics(now, sc, sc.acked, x.sendSeq-1)
+	}
+}
+
+// onReattach takes a client of the old server back, in its player's place.
+func (s *Server) onReattach(now int64, sc *serverClient, body []byte) error {
+	var m wire.Reattach
+	if err := m.DecodeBody(body); err != nil {
+		return err
+	}
+	x := &s.ext
+	if sc.inGame || sc.hello || m.Game != s.cfg.Game || m.Player < 0 {
+		return errUnexpected{}
+	}
+	p := int(m.Player)
+	ph := s.awaiting[p]
+	fits := ph != nil && (!ph.hashed || ph.hash == TokenHash(m.Token))
+	if r := s.resume; r != nil {
+		// It may hold more than this server, never more than the old
+		// server sent.
+		fits = fits && !(r.known && int32(m.Confirmed-r.upTo) > 0)
+	} else {
+		// It must hold no tic this server decided.
+		fits = fits && int32(m.Confirmed-x.resumedAt) <= 0
+	}
+	// The server must hold every tic it lacks, to send it.
+	if fits && int32(x.sendSeq-m.Confirmed) > 0 && !s.holds(sc, m.Confirmed) {
+		fits = false
+	}
+	if !fits {
+		s.stats.RejoinRefused++
+		sc.conn.disconnect(now, ReasonReattachRefused)
+		return nil
+	}
+	s.awaiting[p] = nil
+	if j := sc.join; j != nil {
+		// Admitted as a joiner before it said it reattaches: it needs no
+		// snapshot.
+		s.xfer.CancelSend(now, sc.addr, j.stream, wire.TransferReasonCancelled)
+		s.xfer.CancelReceive(now, j.source, j.stream, wire.TransferReasonCancelled)
+		sc.join = nil
+	}
+	sc.player, sc.inGame, sc.hello = p, true, true
+	sc.data.Drone = false
+	sc.setToken(m.Token)
+	sc.acked = m.Confirmed
+	sc.lastGameDataMS = now
+	for t := range s.recvWin {
+		s.recvWin[t][p] = recvCmd{}
+	}
+	if s.resume != nil {
+		return nil // told where the game resumes when it does
+	}
+	x.lagging[p] = true // not waited for until its commands come
+	x.measuredTic[p] = x.sendSeq
+	s.resumeClient(now, sc)
+	return nil
+}
+
+// SpeaksTicnet reports whether the client at a speaks the extension
+// protocol.
+func (s *Server) SpeaksTicnet(a Addr) bool {
+	sc := s.slotOf(a)
+	return sc != nil && sc.protocol == wire.ProtocolTicnet
+}
+
+// awaitingAny reports whether a player's copy has not reattached yet.
+func (s *Server) awaitingAny() bool {
+	for _, ph := range s.awaiting {
+		if ph != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// runAwaiting ends the places of players whose copies did not reattach
+// within the profile's timeout.
+func (s *Server) runAwaiting(now int64) {
+	for p, ph := range s.awaiting {
+		if ph == nil {
+			continue
+		}
+		ph.conn.run(now)
+		if ph.connected() {
+			continue
+		}
+		s.awaiting[p] = nil
+		s.hold(now, ph)
+		s.emit(Event{Kind: EventPlayerLeft, Player: p, Name: ph.name, Reason: ReasonTimeout})
+	}
+}
+
+// sendRosters sends every client in the game the roster, when it changed.
+func (s *Server) sendRosters(now int64) {
+	if !s.extended || s.state != ServerInGame || !s.ext.started {
+		return
+	}
+	r := &s.rosterOut // a field: a local would escape to the heap every pass
+	*r = wire.Roster{Game: s.cfg.Game, ServerPlayer: wire.NoPlayer}
+	for _, sc := range s.slots {
+		if !sc.connected() || !sc.inGame || sc.player < 0 {
+			continue
+		}
+		if sc.addr == LocalClientAddr {
+			r.ServerPlayer = int8(sc.player)
+		}
+		if sc.hashed {
+			r.Present |= 1 << sc.player
+			r.Hashes[sc.player] = sc.hash
+		}
+	}
+	for p, ph := range s.awaiting {
+		if ph != nil && ph.hashed {
+			r.Present |= 1 << p
+			r.Hashes[p] = ph.hash
+		}
+	}
+	s.held(now)
+	for _, d := range s.departed {
+		if r.Present&(1<<d.player) == 0 {
+			r.Present |= 1 << d.player
+			r.Held |= 1 << d.player
+			r.Hashes[d.player] = d.hash
+		}
+	}
+	for _, sc := range s.slots {
+		if sc.connected() && sc.inGame && sc.protocol == wire.ProtocolTicnet && (!sc.rostered || sc.roster != *r) {
+			sc.roster, sc.rostered = *r, true
+			sc.conn.sendReliable(r)
+		}
+	}
+}
+
+// leaving tells the clients that the server leaves the game: where the
+// stream stopped and, unless it hands the game over and stays, its player.
+func (s *Server) leaving(now int64, successor Addr, stays bool) {
+	if !s.extended || s.state != ServerInGame {
+		return
+	}
+	m := wire.Leaving{Tic: s.ext.sendSeq, Player: wire.NoPlayer, Successor: uint32(successor)}
+	if local := s.slotOf(LocalClientAddr); local != nil && !stays && local.player >= 0 {
+		m.Player = int8(local.player)
+	}
+	if s.cfg.BroadcastTics {
+		s.pkt = wire.Encode(s.pkt[:0], &m, false, 0)
+		s.tr.Send(Broadcast, s.pkt)
+		s.stats.PacketsSent++
+		s.stats.BytesSent += int64(len(s.pkt))
+		return
+	}
+	for _, sc := range s.slots {
+		if sc.connected() && sc.protocol == wire.ProtocolTicnet {
+			sc.conn.sendMessage(now, &m)
+		}
+	}
+}

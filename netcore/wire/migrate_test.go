@@ -1,0 +1,61 @@
+package wire
+
+import (
+	"bytes"
+	"testing"
+)
+
+func TestMigrationMessageLayouts(t *testing.T) {
+	roster := &Roster{Game: 0x01020304, ServerPlayer: 2, Present: 0b101, Held: 0b100}
+	roster.Hashes[0] = [8]byte{1, 2, 3, 4, 5, 6, 7, 8}
+	roster.Hashes[2] = [8]byte{9, 9, 9, 9, 9, 9, 9, 9}
+	for _, tc := range []struct {
+		m    Message
+		want []byte
+	}{
+		{roster, []byte{0x80, 0x70, 0, TicnetKindRoster, 1, 2, 3, 4, 2, 0b101, 0b100,
+			1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 9, 9, 9, 9, 9, 9}},
+		{&Leaving{Tic: 0x0a0b0c0d, Player: -1, Successor: 0x11223344},
+			[]byte{0x80, 0x70, 0, TicnetKindLeaving, 0x0a, 0x0b, 0x0c, 0x0d, 0xff, 0x11, 0x22, 0x33, 0x44}},
+		{&Reattach{Game: 5, Player: 7, Token: [16]byte{1, 15: 2}, Confirmed: 0x100},
+			[]byte{0x80, 0x70, 0, TicnetKindReattach, 0, 0, 0, 5, 7, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 1, 0}},
+		{&Resume{Tic: 300}, []byte{0x80, 0x70, 0, TicnetKindResume, 0, 0, 1, 44}},
+		{&TicFetch{Start: 299, Count: 3}, []byte{0x80, 0x70, 0, TicnetKindTicFetch, 0, 0, 1, 43, 3}},
+	} {
+		pkt := Encode(nil, tc.m, true, 0)
+		if !bytes.Equal(pkt, tc.want) {
+			t.Fatalf("%T: got % x, want % x", tc.m, pkt, tc.want)
+		}
+		if _, dm, err := DecodePacket(pkt, ClientToServer, false); err != nil || !sameMessage(dm, tc.m) {
+			t.Fatalf("%T: decoded %T %+v, %v", tc.m, dm, dm, err)
+		}
+	}
+}
+
+func TestMigrationMessagesRefuseWhatCannotBe(t *testing.T) {
+	wantDecodeErrorAt(t, Encode(nil, &Resume{}, true, 0), &Leaving{}, 3, "kind", "not a leaving")
+	bad := Encode(nil, &Leaving{Player: 1}, true, 0)
+	bad[8] = 8
+	wantDecodeErrorAt(t, bad, &Leaving{}, 8, "player", "player 8 is out of range")
+	bad = Encode(nil, &Reattach{}, true, 0)
+	bad[8] = 0xfe
+	wantDecodeErrorAt(t, bad, &Reattach{}, 8, "player", "player -2 is out of range")
+	bad = Encode(nil, &Roster{Present: 1}, true, 0)
+	bad[10] = 2
+	wantDecodeErrorAt(t, bad, &Roster{}, 10, "held", "a held player without a hash")
+	wantDecodeErrorAt(t, Encode(nil, &TicFetch{Start: 1}, true, 0), &TicFetch{}, 8, "count", "no tics asked for")
+}
+
+func TestMigrationMessagesTruncatedAtEveryLengthFail(t *testing.T) {
+	r := &Roster{Game: 1, ServerPlayer: 0, Present: 0b11, Held: 0b10}
+	for _, m := range []Message{r, &Leaving{Tic: 1, Player: 2, Successor: 3}, &Reattach{Game: 1, Player: 1, Confirmed: 2},
+		&Resume{Tic: 4}, &TicFetch{Start: 5, Count: 6}} {
+		checkTruncations(t, m, true, nil)
+	}
+}
+
+func FuzzRoster(f *testing.F)   { fuzzBody(f, func() Message { return &Roster{} }) }
+func FuzzLeaving(f *testing.F)  { fuzzBody(f, func() Message { return &Leaving{} }) }
+func FuzzReattach(f *testing.F) { fuzzBody(f, func() Message { return &Reattach{} }) }
+func FuzzResume(f *testing.F)   { fuzzBody(f, func() Message { return &Resume{} }) }
+func FuzzTicFetch(f *testing.F) { fuzzBody(f, func() Message { return &TicFetch{} }) }
