@@ -76,10 +76,16 @@ const (
 	ServerLost
 	// UIDChanged: another copy had this copy's UID; it drew a new one.
 	UIDChanged
+	// Yielded: this copy served its game beside an earlier server of the
+	// same game (a partition healed, or the copies of a game elected two
+	// servers when theirs left): it is now that server's client, and its
+	// game, which went its own way, must join that one afresh. Its own
+	// clients follow the earlier server when this one falls silent.
+	Yielded
 )
 
 var eventNames = [...]string{RoleDecided: "role decided", NewServer: "new server", SplitDetected: "split detected",
-	ServerLost: "server lost", UIDChanged: "uid changed"}
+	ServerLost: "server lost", UIDChanged: "uid changed", Yielded: "yielded"}
 
 func (k EventKind) String() string { return eventNames[k] }
 
@@ -116,11 +122,12 @@ const (
 const maxCandidates = 64
 
 type candidate struct {
-	id     Identity
-	seenMS int64
-	game   uint32 // the game it plays, as it last said (0: none)
-	server bool   // heard as a server
-	uid    uint32 // its UID, from its announcement
+	id      Identity
+	seenMS  int64
+	game    uint32 // the game it plays, as it last said (0: none)
+	server  bool   // heard as a server
+	heardMS int64  // when it was last heard as a server
+	uid     uint32 // its UID, from its announcement
 }
 
 // Counters are what an election counted.
@@ -140,9 +147,9 @@ type Election struct {
 	server        Identity
 	serverHeardMS int64
 	inGame        bool
-	game          uint32     // the game this copy plays (0: none)
-	gone          []Identity // servers this copy lost, newest last: their late frames are not followed
-	splits        []Identity // servers reported as splits, to report each once
+	game          uint32       // the game this copy plays (0: none)
+	gone          []goneServer // servers this copy lost, newest last: their late frames are not followed
+	splits        []Identity   // servers reported as splits, to report each once
 
 	waitFromMS     int64
 	waitMS         int64
@@ -261,13 +268,13 @@ func (e *Election) Handle(now int64, f []byte) bool {
 		e.onServer(now, id)
 		return true
 	case len(f) >= 8 && binary.LittleEndian.Uint32(f) == CandidateAddr:
-		id, game, err := parseCandidate(f[8:])
+		id, game, flags, err := parseCandidate(f[8:])
 		if err != nil {
 			e.stats.Malformed++
 			return true
 		}
 		e.stats.Candidates++
-		e.onCandidate(now, binary.LittleEndian.Uint32(f[4:]), id, game)
+		e.onCandidate(now, binary.LittleEndian.Uint32(f[4:]), id, game, flags)
 		return true
 	}
 	return false
@@ -275,16 +282,16 @@ func (e *Election) Handle(now int64, f []byte) bool {
 
 // onServer handles a server's answer or beacon.
 func (e *Election) onServer(now int64, id Identity) {
-	if id == e.self {
-		return // our own beacon, echoed by someone: nothing to learn
+	if id == e.self || e.lost(now, id) {
+		return // our own beacon, echoed; or a late one of a server gone
 	}
 	// A server is a live candidate too: a client that hears the survivors'
 	// new server before its own has timed out must wait for it, not serve.
 	c := e.remember(now, id)
-	c.server = true
+	c.server, c.heardMS = true, now
 	switch e.role {
 	case Undecided:
-		if e.migrating() && (c.game != e.game || e.lost(id)) {
+		if e.migrating() && (c.game != e.game || e.lost(now, id)) {
 			return // not (yet known as) the next server of this copy's game
 		}
 		e.decide(Client, id)
@@ -307,6 +314,12 @@ func (e *Election) onServer(now int64, id Identity) {
 		case id.Before(e.self) && !e.inGame:
 			e.decide(Client, id) // step down: our clients hear it too, and follow
 			e.serverHeardMS = now
+		case id.Before(e.self) && e.game != 0 && c.game == e.game:
+			// Two servers of one game: the earlier keeps it.
+			e.role, e.server, e.serverHeardMS = Client, id, now
+			e.inGame = false
+			e.stats.RoleChanges++
+			e.emit(Yielded)
 		case id.Before(e.self):
 			e.split(id)
 		default:
@@ -330,7 +343,7 @@ func (e *Election) split(id Identity) {
 }
 
 // onCandidate records another copy's announcement.
-func (e *Election) onCandidate(now int64, uid uint32, id Identity, game uint32) {
+func (e *Election) onCandidate(now int64, uid uint32, id Identity, game uint32, flags byte) {
 	if uid == e.uid && id != e.self {
 		e.uid = e.draw() // two copies drew the same UID: ours goes
 		e.emit(UIDChanged)
@@ -340,8 +353,17 @@ func (e *Election) onCandidate(now int64, uid uint32, id Identity, game uint32) 
 	}
 	c := e.remember(now, id)
 	c.game, c.uid = game, uid
-	if c.server && game != 0 && game == e.game {
+	// A server announces its game just before its beacon; if the beacon
+	// overtook the announcement, this is the server it was. (A copy heard
+	// as a server long ago may be a client now.)
+	if c.server && now-c.heardMS <= e.cfg.Profile.BeaconPeriodMS && game != 0 && game == e.game {
 		e.onGameServer(now, id)
+	}
+	// Another copy of this game lost the server: if this copy's server
+	// has been silent too (its tics count), the goodbye was lost here.
+	if flags&candidateMigrating != 0 && game != 0 && game == e.game && e.role == Client &&
+		now-e.serverHeardMS >= 2*e.cfg.Profile.BeaconPeriodMS {
+		e.lose(now)
 	}
 }
 
@@ -351,7 +373,7 @@ func (e *Election) onCandidate(now int64, uid uint32, id Identity, game uint32) 
 // periods takes it that its server left (its goodbye was lost) and
 // follows it too.
 func (e *Election) onGameServer(now int64, id Identity) {
-	if e.lost(id) {
+	if e.lost(now, id) {
 		return
 	}
 	switch {
@@ -398,6 +420,15 @@ func (e *Election) forget(id Identity) {
 	}
 }
 
+// HeardServer tells the election that this copy's client heard from its
+// server (a game frame): a server that sends tics is there even if its
+// beacons are lost.
+func (e *Election) HeardServer(now int64) {
+	if e.role == Client {
+		e.serverHeardMS = max(e.serverHeardMS, now)
+	}
+}
+
 // ServerGone tells the election that the engine lost the server (its
 // connection timed out or the server said it was leaving).
 func (e *Election) ServerGone(now int64) {
@@ -410,9 +441,18 @@ func (e *Election) ServerGone(now int64) {
 const maxGone = 8
 
 // lost reports whether id is a server this copy lost.
-func (e *Election) lost(id Identity) bool {
+// goneServer is a server this copy lost, and when.
+type goneServer struct {
+	id   Identity
+	atMS int64
+}
+
+// lost reports whether id is a server this copy lost in the last
+// ServerTimeoutMS: its frames still on their way are not followed. (One
+// heard after that lives: a partition healed.)
+func (e *Election) lost(now int64, id Identity) bool {
 	for _, g := range e.gone {
-		if g == id {
+		if g.id == id && now-g.atMS <= e.cfg.Profile.ServerTimeoutMS {
 			return true
 		}
 	}
@@ -425,7 +465,7 @@ func (e *Election) lose(now int64) {
 	if len(e.gone) == maxGone {
 		e.gone = append(e.gone[:0], e.gone[1:]...)
 	}
-	e.gone = append(e.gone, lost)
+	e.gone = append(e.gone, goneServer{id: lost, atMS: now})
 	e.role = Undecided
 	e.inGame = false
 	e.emit(ServerLost)
@@ -452,10 +492,10 @@ func (e *Election) Update(now int64) []Event {
 			e.lastRequestMS = now
 		}
 		e.announce(now)
-		if now-e.waitFromMS >= e.waitMS && e.first() {
+		if now-e.waitFromMS >= e.waitMS && e.first(now) {
 			e.decide(Server, e.self)
 			if e.game != 0 {
-				e.send(appendCandidate(e.buf[:0], e.uid, e.self, e.game))
+				e.send(appendCandidate(e.buf[:0], e.uid, e.self, e.game, e.flags()))
 			}
 			e.send(AppendAnswer(e.buf[:0], e.self))
 			e.lastBeaconMS = now
@@ -470,7 +510,7 @@ func (e *Election) Update(now int64) []Event {
 			if e.game != 0 {
 				// The copies of its game must know it as theirs: the
 				// announcement goes first.
-				e.send(appendCandidate(e.buf[:0], e.uid, e.self, e.game))
+				e.send(appendCandidate(e.buf[:0], e.uid, e.self, e.game, e.flags()))
 			}
 			e.send(AppendAnswer(e.buf[:0], e.self))
 			e.lastBeaconMS = now
@@ -486,18 +526,32 @@ func (e *Election) Update(now int64) []Event {
 	return e.ret
 }
 
+// flags are this copy's candidate flags.
+func (e *Election) flags() byte {
+	if e.migrating() {
+		return candidateMigrating
+	}
+	return 0
+}
+
 func (e *Election) announce(now int64) {
 	if now-e.lastAnnounceMS >= e.cfg.Profile.AnnouncePeriodMS {
-		e.send(appendCandidate(e.buf[:0], e.uid, e.self, e.game))
+		e.send(appendCandidate(e.buf[:0], e.uid, e.self, e.game, e.flags()))
 		e.lastAnnounceMS = now
 	}
 }
 
 // first reports whether no live candidate comes before this copy: of
 // those of its game, when it looks for its game's next server.
-func (e *Election) first() bool {
+func (e *Election) first(now int64) bool {
 	for _, c := range e.cands {
-		if c.id.Before(e.self) && (!e.migrating() || c.game == e.game) {
+		ours := !e.migrating() || c.game == e.game
+		if ours && c.id.Before(e.self) {
+			return false
+		}
+		// A server heard of late serves on: this copy joins it (late,
+		// if its game runs) rather than open a lobby beside it.
+		if ours && c.server && now-c.heardMS <= e.cfg.Profile.CandidateTTLMS && !e.lost(now, c.id) {
 			return false
 		}
 	}

@@ -85,6 +85,23 @@ func (s *electionSim) add(p Profile, startMS float64, r *rand.Rand) *instance {
 	return in
 }
 
+// run runs n steps of 10 ms, routing every copy's frames, and hands each
+// event to seen.
+func (s *electionSim) run(n int, seen func(*instance, Event)) {
+	for range n {
+		now := s.net.Now() + 10
+		s.net.AdvanceTo(now)
+		for _, in := range s.insts {
+			for f, ok := in.node.Receive(); ok; f, ok = in.node.Receive() {
+				in.r.Route(now, f)
+			}
+			for _, ev := range in.r.Election.Update(now) {
+				seen(in, ev)
+			}
+		}
+	}
+}
+
 func (s *electionSim) tick() {
 	now := s.net.Now() + s.step
 	s.net.AdvanceTo(now)
@@ -524,18 +541,7 @@ func TestSplitDuringAGameIsReportedNotResolved(t *testing.T) {
 	b.r.Election.SetInGame(true)
 	s.net.Heal()
 	split := false
-	for range 300 {
-		now := s.net.Now() + 10
-		s.net.AdvanceTo(now)
-		for _, in := range s.insts {
-			for f, ok := in.node.Receive(); ok; f, ok = in.node.Receive() {
-				in.r.Route(now, f)
-			}
-			for _, ev := range in.r.Election.Update(now) {
-				split = split || (in == b && ev.Kind == SplitDetected)
-			}
-		}
-	}
+	s.run(300, func(in *instance, ev Event) { split = split || (in == b && ev.Kind == SplitDetected) })
 	if !split || b.r.Election.Role() != Server {
 		t.Fatalf("split reported %v; b is %v", split, b.r.Election.Role())
 	}
@@ -560,7 +566,8 @@ func TestUIDCollisionIsResolvedByRedrawing(t *testing.T) {
 func FuzzRouteNeverPanics(f *testing.F) {
 	f.Add(AppendRequest(nil))
 	f.Add(AppendAnswer(nil, Identity{StartMS: 5, Tie: 9}))
-	f.Add(appendCandidate(nil, 5, Identity{StartMS: 5, Tie: 9}, 7))
+	f.Add(appendCandidate(nil, 5, Identity{StartMS: 5, Tie: 9}, 7, 0))
+	f.Add(appendCandidate(nil, 5, Identity{StartMS: 5, Tie: 9}, 7, candidateMigrating))
 	f.Add([]byte{1, 0, 0, 0, 5, 0, 0, 0, 0, 6})
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, frame []byte) {
@@ -601,5 +608,97 @@ func BenchmarkElection(b *testing.B) {
 			b.ReportMetric(float64(decided[len(decided)/2]), "median-ms")
 			b.ReportMetric(float64(decided[len(decided)*99/100]), "p99-ms")
 		})
+	}
+}
+
+// Two servers of one game (a partition that heals): the later yields to
+// the earlier and becomes its client; servers of different games only
+// report the split.
+func TestSplitOfOneGameResolvesByTheLaterServerYielding(t *testing.T) {
+	for _, sameGame := range []bool{true, false} {
+		s := newElectionSim(1, simnet.Link{LatencyMS: 1})
+		r := rand.New(rand.NewPCG(1, 1))
+		a, b := s.add(Local, 1000, r), s.add(Local, 2000, r)
+		s.net.Partition([]*simnet.Node{a.node}, []*simnet.Node{b.node})
+		for range 200 {
+			s.tick()
+		}
+		a.r.Election.SetInGame(true)
+		b.r.Election.SetInGame(true)
+		a.r.Election.SetGame(7)
+		if sameGame {
+			b.r.Election.SetGame(7)
+		} else {
+			b.r.Election.SetGame(8)
+		}
+		s.net.Heal()
+		yielded, split := false, false
+		s.run(300, func(in *instance, ev Event) {
+			yielded = yielded || (in == b && ev.Kind == Yielded)
+			split = split || (in == b && ev.Kind == SplitDetected)
+		})
+		if sameGame && (!yielded || b.r.Election.Role() != Client || b.r.Election.Server() != a.r.Election.Self() || a.r.Election.Role() != Server) {
+			t.Fatalf("one game: yielded %v; a %v, b %v following %v", yielded, a.r.Election.Role(), b.r.Election.Role(), b.r.Election.Server())
+		}
+		if !sameGame && (yielded || !split || b.r.Election.Role() != Server) {
+			t.Fatalf("two games: yielded %v, split %v; b %v", yielded, split, b.r.Election.Role())
+		}
+	}
+}
+
+// A client whose server fell silent (tics included) hears that another
+// copy of its game lost the server too: it takes it that its goodbye was
+// lost, at once, rather than after the timeout; one whose server speaks
+// does not.
+func TestAMigratingCopyTellsAClientWhoseServerFellSilent(t *testing.T) {
+	for _, silentMS := range []int64{100, 600} {
+		e := New(Config{Profile: Local, StartMS: 5000, Send: func([]byte) {}, Rand: rand.New(rand.NewPCG(3, 4)).Uint32}, 0)
+		srv := Identity{StartMS: 1000, Tie: 77}
+		e.Handle(0, appendCandidate(nil, 11, srv, 9, 0))
+		e.Handle(0, AppendAnswer(nil, srv))
+		e.Update(0)
+		e.SetGame(9)
+		if e.Role() != Client {
+			t.Fatalf("not a client: %v", e.Role())
+		}
+		e.HeardServer(1000)
+		now := 1000 + silentMS
+		e.Handle(now, appendCandidate(nil, 12, Identity{StartMS: 3000, Tie: 5}, 9, candidateMigrating))
+		lost := false
+		for _, ev := range e.Update(now) {
+			lost = lost || ev.Kind == ServerLost
+		}
+		if want := silentMS >= 2*Local.BeaconPeriodMS; lost != want {
+			t.Fatalf("server silent %d ms: lost %v, want %v", silentMS, lost, want)
+		}
+	}
+}
+
+// The candidate announcement: 20 bytes of payload with the game, 21 with
+// flags; 16 (an older ticnet's) plays no game.
+func TestCandidateAnnouncementLayout(t *testing.T) {
+	id := Identity{StartMS: 1234.5, Tie: 0xA1B2C3D4}
+	for _, flags := range []byte{0, candidateMigrating} {
+		f := appendCandidate(nil, 0x01020304, id, 0xCAFE, flags)
+		want := 8 + 20
+		if flags != 0 {
+			want++
+		}
+		if len(f) != want || binary.LittleEndian.Uint32(f) != CandidateAddr || binary.LittleEndian.Uint32(f[4:]) != 0x01020304 {
+			t.Fatalf("frame % x", f)
+		}
+		gotID, game, gotFlags, err := parseCandidate(f[8:])
+		if err != nil || gotID != id || game != 0xCAFE || gotFlags != flags {
+			t.Fatalf("parsed %v %x %x %v", gotID, game, gotFlags, err)
+		}
+		if _, game, _, err := parseCandidate(f[8:24]); err != nil || game != 0 {
+			t.Fatalf("16-byte form: game %x, %v", game, err)
+		}
+		for _, n := range []int{15, 17, 19, 22} {
+			p := append(f[8:len(f):len(f)], 0, 0)
+			if _, _, _, err := parseCandidate(p[:n]); err == nil {
+				t.Fatalf("%d bytes parsed", n)
+			}
+		}
 	}
 }

@@ -80,36 +80,54 @@ func ParseAnswer(f []byte) (Identity, error) {
 	return id, nil
 }
 
+// Candidate flags: the optional byte after the game.
+const (
+	// candidateMigrating: the copy lost its game's server and looks for
+	// the next (a client whose server has fallen silent takes it that its
+	// server is gone too).
+	candidateMigrating = 1 << 0
+)
+
 // appendCandidate appends a candidate announcement frame from uid, which
 // plays game (0: none).
-func appendCandidate(dst []byte, uid uint32, id Identity, game uint32) []byte {
+func appendCandidate(dst []byte, uid uint32, id Identity, game uint32, flags byte) []byte {
 	dst = binary.LittleEndian.AppendUint32(dst, CandidateAddr)
 	dst = binary.LittleEndian.AppendUint32(dst, uid)
 	dst = append(dst, candidateMagic[:]...)
 	dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(id.StartMS))
 	dst = binary.LittleEndian.AppendUint32(dst, id.Tie)
-	return binary.LittleEndian.AppendUint32(dst, game)
+	dst = binary.LittleEndian.AppendUint32(dst, game)
+	if flags != 0 {
+		dst = append(dst, flags)
+	}
+	return dst
 }
 
 var errCandidate = errors.New("malformed candidate announcement")
 
 // parseCandidate reads the payload of a frame addressed to CandidateAddr:
-// the copy's identity and the game it plays. An announcement without the
-// game (an older ticnet's) plays none.
-func parseCandidate(payload []byte) (Identity, uint32, error) {
-	if (len(payload) != candidateLen-8 && len(payload) != candidateLen-12) || [4]byte(payload[:4]) != candidateMagic {
-		return Identity{}, 0, errCandidate
+// the copy's identity, the game it plays and its flags. An announcement
+// without the game (an older ticnet's) plays none; one without flags has
+// none set.
+func parseCandidate(payload []byte) (Identity, uint32, byte, error) {
+	n := len(payload)
+	if (n != candidateLen-12 && n != candidateLen-8 && n != candidateLen-7) || [4]byte(payload[:4]) != candidateMagic {
+		return Identity{}, 0, 0, errCandidate
 	}
 	id := Identity{StartMS: math.Float64frombits(binary.LittleEndian.Uint64(payload[4:])),
 		Tie: binary.LittleEndian.Uint32(payload[12:])}
 	if math.IsNaN(id.StartMS) || math.IsInf(id.StartMS, 0) || id.StartMS < 0 || id.Tie == 0 {
-		return Identity{}, 0, errCandidate
+		return Identity{}, 0, 0, errCandidate
 	}
 	var game uint32
-	if len(payload) == candidateLen-8 {
+	var flags byte
+	if n >= candidateLen-8 {
 		game = binary.LittleEndian.Uint32(payload[16:])
 	}
-	return id, game, nil
+	if n == candidateLen-7 {
+		flags = payload[20]
+	}
+	return id, game, flags, nil
 }
 
 // ValidUID reports whether u may be a client's UID: not 0 (everyone), not

@@ -63,6 +63,9 @@ func (r *Router) Route(now int64, f []byte) (from uint32, payload []byte, game b
 			return 0, nil, false
 		}
 	}
+	if from == ServerUID {
+		r.Election.HeardServer(now)
+	}
 	r.stats.Game++
 	return from, f[8:], true
 }

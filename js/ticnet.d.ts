@@ -34,11 +34,15 @@ export interface Settings {
  * "newServer") may come between them.
  * "migrateFailed": no new server of the game within 10 s; this copy drops
  * the game and joins whatever game the channel has ("start" follows).
+ * "yielded": this copy served its game beside an earlier server of the
+ * same game (a partition healed): that one keeps the game, and this copy
+ * joins it as its own player ("start" with joined and rejoined follows;
+ * load brings the state).
  */
 export type EventKind =
   | "role" | "lobby" | "start" | "catchup" | "join" | "rejoined" | "leave" | "desync" | "disconnect"
   | "rejected" | "retry" | "message" | "launched" | "split" | "serverLost" | "newServer"
-  | "migrating" | "resumed" | "migrateFailed";
+  | "migrating" | "resumed" | "migrateFailed" | "yielded";
 
 /** Something that happened. Fields beyond kind depend on the kind. */
 export interface TicnetEvent {

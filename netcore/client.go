@@ -482,6 +482,11 @@ func (c *Client) run(now int64) {
 		reason := c.conn.reason
 		if reason == ReasonLeft && c.conn.disconnectTries == 0 {
 			reason = ReasonServerLeft // the server sent DISCONNECT
+			if c.mig.resuming {
+				// A new server that sends a reattaching copy away
+				// refuses it (a leaving one says Leaving first).
+				reason = ReasonReattachRefused
+			}
 		}
 		c.finish(EventDisconnected, reason)
 		return

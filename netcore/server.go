@@ -400,11 +400,14 @@ func (s *Server) onSYN(now int64, from Addr, body []byte) error {
 	if !wire.ValidGameMode(m.Connect.GameMission, m.Connect.GameMode) || m.Connect.MaxPlayers > MaxPlayers {
 		return errUnexpected{}
 	}
-	if sc := s.slotOf(from); sc != nil && sc.conn.state != connDisconnected {
+	if sc := s.slotOf(from); sc != nil && sc.conn.state != connDisconnected && sc.conn.state != connDisconnecting {
 		return nil // a duplicate: the reliable layer resends our reply
 	}
+	// (One from a copy this server is sending away, refused say, is that
+	// copy trying again: it gets a new slot.)
 	if proto == wire.ProtocolTicnet && (s.resume != nil || s.awaitingAny()) {
-		// A copy that reattaches, most likely: it says so next.
+		// A copy that reattaches, most likely: it says so next (one that
+		// says Hello instead joins: onPendingHello).
 		if s.newSlot(now, from, &m, proto) == nil {
 			return errUnexpected{}
 		}

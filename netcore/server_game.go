@@ -568,7 +568,11 @@ func (s *Server) onTicnet(now int64, sc *serverClient, body []byte) error {
 			sc.conn.disconnect(now, ReasonResuming)
 			return nil
 		}
-		return s.onHello(sc, body)
+		if err := s.onHello(sc, body); err != nil {
+			return err
+		}
+		s.onPendingHello(now, sc)
+		return nil
 	case kind == wire.TicnetKindReattach:
 		return s.onReattach(now, sc, body)
 	case kind == wire.TicnetKindTicSet:

@@ -311,6 +311,13 @@ func (s *Server) rejoin(now int64, sc *serverClient) bool {
 	if !sc.hashed {
 		return false
 	}
+	for p, ph := range s.awaiting {
+		if ph != nil && ph.hashed && ph.hash == sc.hash {
+			// Its copy joins afresh instead of reattaching (it went its
+			// own way meanwhile): its place ends, and it gets it back.
+			s.dropPlaceholder(now, p, ReasonLeft)
+		}
+	}
 	s.held(now)
 	for _, o := range s.slots {
 		if o != sc && o.connected() && o.hashed && o.hash == sc.hash {

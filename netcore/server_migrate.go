@@ -58,7 +58,7 @@ type Resume struct {
 // reattach, at most: a copy that missed it reattaches later and its player
 // plays on; only one that holds tics the server decided without it must
 // join again.
-const DefaultResumeWaitMS = 500
+const DefaultResumeWaitMS = 1500
 
 // FetchEveryMS is how often a new server asks again for tics it lacks.
 const FetchEveryMS = 100
@@ -204,6 +204,24 @@ func (s *Server) resumeStep(now int64) {
 	if (r.known && x.sendSeq == r.upTo && host) || !s.awaitingAny() || waited {
 		s.startResumed(now)
 	}
+}
+
+// onPendingHello admits as a joiner a copy that connected while players'
+// copies were awaited (held back for its Reattach) and said Hello instead:
+// one that was refused, or a new one. Without a copy to take the state
+// from, it is sent away, and comes back.
+func (s *Server) onPendingHello(now int64, sc *serverClient) {
+	if s.state != ServerInGame || sc.join != nil || sc.inGame || sc.player >= 0 {
+		return // not held back: a lobby's client, or a joiner already
+	}
+	source := s.snapshotSource()
+	if !s.ext.started || source == nil {
+		sc.conn.disconnect(now, ReasonResuming)
+		return
+	}
+	sc.join = &joiner{}
+	sc.lastGameDataMS = now
+	s.requestSnapshot(now, sc, source)
 }
 
 // onFetchedTics takes tics a client sent back on a TicFetch.
@@ -355,13 +373,19 @@ func (s *Server) runAwaiting(now int64) {
 			continue
 		}
 		ph.conn.run(now)
-		if ph.connected() {
-			continue
+		if !ph.connected() {
+			s.dropPlaceholder(now, p, ReasonTimeout)
 		}
-		s.awaiting[p] = nil
-		s.hold(now, ph)
-		s.emit(Event{Kind: EventPlayerLeft, Player: p, Name: ph.name, Reason: ReasonTimeout})
 	}
+}
+
+// dropPlaceholder ends the place of player p, whose copy did not reattach:
+// its player leaves the game, and is held for its token.
+func (s *Server) dropPlaceholder(now int64, p int, reason string) {
+	ph := s.awaiting[p]
+	s.awaiting[p] = nil
+	s.hold(now, ph)
+	s.emit(Event{Kind: EventPlayerLeft, Player: p, Name: ph.name, Reason: reason})
 }
 
 // sendRosters sends every client in the game the roster, when it changed.
@@ -415,16 +439,24 @@ func (s *Server) leaving(now int64, successor Addr, stays bool) {
 	if local := s.slotOf(LocalClientAddr); local != nil && !stays && local.player >= 0 {
 		m.Player = int8(local.player)
 	}
-	if s.cfg.BroadcastTics {
-		s.pkt = wire.Encode(s.pkt[:0], &m, false, 0)
-		s.tr.Send(Broadcast, s.pkt)
-		s.stats.PacketsSent++
-		s.stats.BytesSent += int64(len(s.pkt))
-		return
-	}
-	for _, sc := range s.slots {
-		if sc.connected() && sc.protocol == wire.ProtocolTicnet {
-			sc.conn.sendMessage(now, &m)
+	// The server is going: no resend can follow, so it says it
+	// leavingCopies times (at 20 % loss, one copy in 125 misses them all,
+	// and finds out from the silence).
+	for range leavingCopies {
+		if s.cfg.BroadcastTics {
+			s.pkt = wire.Encode(s.pkt[:0], &m, false, 0)
+			s.tr.Send(Broadcast, s.pkt)
+			s.stats.PacketsSent++
+			s.stats.BytesSent += int64(len(s.pkt))
+			continue
+		}
+		for _, sc := range s.slots {
+			if sc.connected() && sc.protocol == wire.ProtocolTicnet {
+				sc.conn.sendMessage(now, &m)
+			}
 		}
 	}
 }
+
+// leavingCopies is how many times a leaving server sends its Leaving.
+const leavingCopies = 3

@@ -181,6 +181,9 @@ func (s *Session) onElection(now int64, ev election.Event) {
 			s.startEngine(now, RoleClient)
 		}
 		s.emit(Event{Kind: "newServer", Role: RoleClient, ServerUID: ev.Server.Tie})
+	case election.Yielded:
+		s.yield(now)
+		s.emit(Event{Kind: "yielded", ServerUID: ev.Server.Tie})
 	case election.SplitDetected:
 		s.emit(Event{Kind: "split", ServerUID: ev.Server.Tie})
 	case election.ServerLost:

@@ -84,6 +84,15 @@ func (s *Session) reattach(now int64) {
 	s.eng = &engine{client: s.eng.client, ch: ch}
 }
 
+// yield drops this copy's server and its game, which another server of
+// the same game keeps: its client joins that one with its token (late
+// join), and its clients, hearing this server no more, follow that one.
+func (s *Session) yield(now int64) {
+	s.mig = nil
+	s.el.SetGame(0)
+	s.startEngine(now, RoleClient)
+}
+
 // resumed ends a migration: the game went on from tic.
 func (s *Session) resumed(now int64, tic uint32) {
 	if s.mig == nil {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -47,10 +48,17 @@ type channelSim struct {
 	batch []byte
 	// stateBytes sizes the copies' games (testgame.NewSized); 0: the default.
 	stateBytes int
-	// records are the tic records of every server the copies ran, by tic;
-	// recordErr the first tic two servers recorded differently.
-	records   []netcore.TicRecord
+	// records are the tic records of every server the copies ran, by tic
+	// (each tic's distinct records, and which server sent each); recordErr
+	// the first tic a server sent twice differently, or sent differently
+	// from another server before it took the game over.
+	records   [][]netcore.TicRecord
+	recordBy  [][]*netcore.Server
 	recordErr error
+	// redecided counts the tics a server decided afresh after another had
+	// sent them: a resumed server, for tics no copy that stayed gave it,
+	// or the servers of a game split in two.
+	redecided int
 	// watchFrom: the copies' waits for their next tic are measured from
 	// then on.
 	watchFrom int64
@@ -105,7 +113,7 @@ func (c *channelSim) step() {
 			p.watch(now, c.watchFrom)
 		}
 		if srv := p.s.Server(); srv != nil {
-			c.keepRecords(srv.TicRecords())
+			c.keepRecords(srv)
 		}
 		c.batch = p.s.AppendOutgoing(c.batch[:0])
 		for b := c.batch; len(b) >= 4; {
@@ -140,16 +148,43 @@ func (p *copyOf) watch(now, from int64) {
 }
 
 // keepRecords keeps a server's tic records, by tic.
-func (c *channelSim) keepRecords(rs []netcore.TicRecord) {
-	for _, r := range rs {
+func (c *channelSim) keepRecords(srv *netcore.Server) {
+	for _, r := range srv.TicRecords() {
 		if n := int(r.Tic) + 1; n > len(c.records) {
-			c.records = append(c.records, make([]netcore.TicRecord, n-len(c.records))...)
+			c.records = append(c.records, make([][]netcore.TicRecord, n-len(c.records))...)
+			c.recordBy = append(c.recordBy, make([][]*netcore.Server, n-len(c.recordBy))...)
 		}
-		if old := c.records[r.Tic]; old.Players != 0 && old != r && c.recordErr == nil {
-			c.recordErr = fmt.Errorf("tic %d was sent twice: %+v, then %+v", r.Tic, old, r)
+		if slices.Contains(c.records[r.Tic], r) {
+			continue
 		}
-		c.records[r.Tic] = r
+		for _, by := range c.recordBy[r.Tic] {
+			if (by == srv || r.Tic < srv.ResumedAt()) && c.recordErr == nil {
+				c.recordErr = fmt.Errorf("tic %d was sent twice: %+v, then %+v", r.Tic, c.records[r.Tic], r)
+			}
+		}
+		if len(c.records[r.Tic]) > 0 {
+			c.redecided++
+		}
+		c.records[r.Tic] = append(c.records[r.Tic], r)
+		c.recordBy[r.Tic] = append(c.recordBy[r.Tic], srv)
 	}
+}
+
+// recordsOf returns the records of tic.
+func (c *channelSim) recordsOf(tic uint32) []netcore.TicRecord {
+	if int(tic) < len(c.records) {
+		return c.records[tic]
+	}
+	return nil
+}
+
+// allRecords returns every record.
+func (c *channelSim) allRecords() []netcore.TicRecord {
+	var all []netcore.TicRecord
+	for _, rs := range c.records {
+		all = append(all, rs...)
+	}
+	return all
 }
 
 func (c *channelSim) runUntil(t *testing.T, what string, maxMS int64, done func() bool) {

@@ -55,22 +55,53 @@ type Copy struct {
 	Index  int
 	Game   *testgame.Game
 	Player int
+	// From and Until, if not 0, bound the tics checked, [From, Until): a
+	// server's copy that left ran tics its successor may have decided
+	// afresh; a copy that joined its game again ran, before, tics of a
+	// game that did not go on.
+	From, Until uint32
 }
+
+// lifeOf is the first tic the engine that built tic's command knew: From
+// for a command built once the copy joined its game again, else 0.
+func (p *Copy) lifeOf(tic uint32) uint32 {
+	if tic >= p.From {
+		return p.From
+	}
+	return 0
+}
+
+// Checks reports whether tic of the copy is to be checked.
+func (p *Copy) Checks(tic uint32) bool { return tic >= p.From && (p.Until == 0 || tic < p.Until) }
 
 // CheckCommandsOf is CheckCommands for any copies of a game, given the
 // records (by tic) of the servers that sent its tics: every tic a copy ran
 // must have a record, whichever server sent it.
 func CheckCommandsOf(copies []Copy, extended bool, records []netcore.TicRecord) (Checked, error) {
-	var c Checked
-	record := func(tic uint32) (netcore.TicRecord, bool) {
-		if int(tic) < len(records) && records[tic].Tic == tic && records[tic].Players != 0 {
-			return records[tic], true
+	var all []netcore.TicRecord
+	for _, r := range records {
+		if r.Players != 0 {
+			all = append(all, r)
 		}
-		return netcore.TicRecord{}, false
 	}
+	return CheckCommandsAgainst(copies, extended, func(tic uint32) []netcore.TicRecord {
+		if int(tic) < len(records) && records[tic].Tic == tic && records[tic].Players != 0 {
+			return records[tic : tic+1]
+		}
+		return nil
+	}, all)
+}
+
+// CheckCommandsAgainst is CheckCommandsOf for a game whose tics may have
+// been sent more than once, differently (by a server that took the game
+// over and decided afresh what its predecessor had sent to copies that
+// did not stay): recordsOf returns every record of a tic, and a copy's tic
+// must match one of them; all is every record.
+func CheckCommandsAgainst(copies []Copy, extended bool, recordsOf func(tic uint32) []netcore.TicRecord, all []netcore.TicRecord) (Checked, error) {
+	var c Checked
 	ranBy := func(tic uint32) (testgame.Ran, bool) {
 		for _, p := range copies {
-			if ran := p.Game.Ran(); int(tic) < len(ran) && ran[tic].OK {
+			if ran := p.Game.Ran(); int(tic) < len(ran) && ran[tic].OK && p.Checks(tic) {
 				return ran[tic], true
 			}
 		}
@@ -91,66 +122,90 @@ func CheckCommandsOf(copies []Copy, extended bool, records []netcore.TicRecord) 
 		}
 		return nil
 	}
-	for _, r := range records {
+	for _, r := range all {
 		if !extended && r.Received != r.Players {
 			return c, fmt.Errorf("tic %d: the reference protocol substituted players %08b", r.Tic, r.Players&^r.Received)
 		}
 	}
-	for _, p := range copies {
-		if n := p.Game.Rebuilt(); n != 0 {
+	// checkTic checks one tic a copy ran against one record of it, and
+	// returns the commands it checked and how many were substituted.
+	checkTic := func(p *Copy, t int, r *testgame.Ran, rec netcore.TicRecord) (int, int, error) {
+		tic := uint32(t)
+		cmds, subs := 0, 0
+		// The reference server records a tic when it drops it from its
+		// window, with the players in the game then, which is after a
+		// leave that the clients ran the tic before; under the
+		// extension the record is the tic as sent.
+		if extended && r.InGame != rec.Players {
+			return 0, 0, fmt.Errorf("peer %d ran tic %d with players %08b in the game, the server had %08b",
+				p.Index, tic, r.InGame, rec.Players)
+		}
+		for pl := range netcore.MaxPlayers {
+			if r.InGame&(1<<pl) == 0 {
+				if r.Cmds[pl] != (netcore.TicCmd{}) {
+					return 0, 0, fmt.Errorf("peer %d ran tic %d with a command for player %d, who is not in the game", p.Index, tic, pl)
+				}
+				continue
+			}
+			got := r.Cmds[pl]
+			var want netcore.TicCmd
+			substituted := extended && rec.Received&(1<<pl) == 0
+			if substituted {
+				// The server's substitute: the command everyone ran
+				// the tic before, its events cleared (a copy that
+				// joined at this tic did not run it: ask another).
+				if prev, ok := ranBy(tic - 1); t > 0 && ok {
+					want = wire.ClearEvents(prev.Cmds[pl])
+				}
+				subs++
+			} else {
+				b := builder(pl, tic)
+				if b == nil {
+					return 0, 0, fmt.Errorf("peer %d ran tic %d with a command for player %d, who never built one for it",
+						p.Index, tic, pl)
+				}
+				want = b.Game.Built(tic).Cmd
+				want.Consistency = consistency(b.Game, b.Player, tic, b.lifeOf(tic))
+			}
+			if got != want {
+				return 0, 0, fmt.Errorf("peer %d ran tic %d with player %d's command %+v, want %+v (substituted: %v)",
+					p.Index, tic, pl, got, want, substituted)
+			}
+			cmds++
+		}
+		return cmds, subs, nil
+	}
+	for i := range copies {
+		p := &copies[i]
+		// (A copy that joined again rebuilds tics its first engine built.)
+		if n := p.Game.Rebuilt(); n != 0 && p.From == 0 {
 			return c, fmt.Errorf("peer %d was asked %d times to build a tic it had built", p.Index, n)
 		}
 		ran := p.Game.Ran()
 		for t := range ran {
 			tic := uint32(t)
 			r := &ran[t]
-			if !r.OK {
+			if !r.OK || !p.Checks(tic) {
 				continue // not run by this peer (a late joiner's early tics)
 			}
-			rec, ok := record(tic)
-			if !ok && extended {
-				return c, fmt.Errorf("peer %d ran tic %d, which the server never sent", p.Index, tic)
+			recs := recordsOf(tic)
+			if len(recs) == 0 {
+				if extended {
+					return c, fmt.Errorf("peer %d ran tic %d, which the server never sent", p.Index, tic)
+				}
+				recs = []netcore.TicRecord{{}}
 			}
-			// The reference server records a tic when it drops it from its
-			// window, with the players in the game then, which is after a
-			// leave that the clients ran the tic before; under the
-			// extension the record is the tic as sent.
-			if extended && r.InGame != rec.Players {
-				return c, fmt.Errorf("peer %d ran tic %d with players %08b in the game, the server had %08b",
-					p.Index, tic, r.InGame, rec.Players)
+			var err error
+			for _, rec := range recs {
+				var cmds, subs int
+				if cmds, subs, err = checkTic(p, t, r, rec); err == nil {
+					c.Commands += cmds
+					c.Substituted += subs
+					break
+				}
 			}
-			for pl := range netcore.MaxPlayers {
-				if r.InGame&(1<<pl) == 0 {
-					if r.Cmds[pl] != (netcore.TicCmd{}) {
-						return c, fmt.Errorf("peer %d ran tic %d with a command for player %d, who is not in the game", p.Index, tic, pl)
-					}
-					continue
-				}
-				got := r.Cmds[pl]
-				var want netcore.TicCmd
-				substituted := extended && rec.Received&(1<<pl) == 0
-				if substituted {
-					// The server's substitute: the command everyone ran
-					// the tic before, its events cleared (a copy that
-					// joined at this tic did not run it: ask another).
-					if prev, ok := ranBy(tic - 1); t > 0 && ok {
-						want = wire.ClearEvents(prev.Cmds[pl])
-					}
-					c.Substituted++
-				} else {
-					b := builder(pl, tic)
-					if b == nil {
-						return c, fmt.Errorf("peer %d ran tic %d with a command for player %d, who never built one for it",
-							p.Index, tic, pl)
-					}
-					want = b.Game.Built(tic).Cmd
-					want.Consistency = consistency(b.Game, b.Player, tic)
-				}
-				if got != want {
-					return c, fmt.Errorf("peer %d ran tic %d with player %d's command %+v, want %+v (substituted: %v)",
-						p.Index, tic, pl, got, want, substituted)
-				}
-				c.Commands++
+			if err != nil {
+				return c, err
 			}
 		}
 	}
@@ -161,10 +216,11 @@ func CheckCommandsOf(copies []Copy, extended bool, records []netcore.TicRecord) 
 // what it recorded for its player when it last ran a tic BackupTics (or a
 // multiple of it) before, with its player in the game: the low byte of its
 // game's checksum before that tic (the reference's consistancy[][], spec
-// §11.4); zero if it never did.
-func consistency(g *testgame.Game, player int, tic uint32) uint8 {
+// §11.4); zero if it never did (from tic from on, when its copy joined
+// again: its engine forgot the tics before).
+func consistency(g *testgame.Game, player int, tic, from uint32) uint8 {
 	ran := g.Ran()
-	for t := int64(tic) - netcore.BackupTics; t >= 0; t -= netcore.BackupTics {
+	for t := int64(tic) - netcore.BackupTics; t >= int64(from); t -= netcore.BackupTics {
 		if t < int64(len(ran)) && ran[t].OK && ran[t].InGame&(1<<player) != 0 {
 			return uint8(ran[t].Before)
 		}
