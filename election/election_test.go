@@ -510,14 +510,21 @@ func TestSurvivorsAgreeOnANewServerWithinTheTimeout(t *testing.T) {
 	}
 }
 
-func TestSplitInTheLobbyResolvesByTheLaterServerSteppingDown(t *testing.T) {
-	s := newElectionSim(1, simnet.Link{LatencyMS: 1})
+// twoServersApart starts two copies, a before b, on a channel cut in two:
+// each serves. The caller heals it.
+func twoServersApart() (s *electionSim, a, b *instance) {
+	s = newElectionSim(1, simnet.Link{LatencyMS: 1})
 	r := rand.New(rand.NewPCG(1, 1))
-	a, b := s.add(Local, 1000, r), s.add(Local, 2000, r)
+	a, b = s.add(Local, 1000, r), s.add(Local, 2000, r)
 	s.net.Partition([]*simnet.Node{a.node}, []*simnet.Node{b.node})
 	for range 200 {
 		s.tick()
 	}
+	return s, a, b
+}
+
+func TestSplitInTheLobbyResolvesByTheLaterServerSteppingDown(t *testing.T) {
+	s, a, b := twoServersApart()
 	if s.servers() != 2 {
 		t.Fatalf("%d servers while partitioned", s.servers())
 	}
@@ -531,13 +538,7 @@ func TestSplitInTheLobbyResolvesByTheLaterServerSteppingDown(t *testing.T) {
 }
 
 func TestSplitDuringAGameIsReportedNotResolved(t *testing.T) {
-	s := newElectionSim(1, simnet.Link{LatencyMS: 1})
-	r := rand.New(rand.NewPCG(1, 1))
-	a, b := s.add(Local, 1000, r), s.add(Local, 2000, r)
-	s.net.Partition([]*simnet.Node{a.node}, []*simnet.Node{b.node})
-	for range 200 {
-		s.tick()
-	}
+	s, _, b := twoServersApart()
 	b.r.Election.SetInGame(true)
 	s.net.Heal()
 	split := false
@@ -616,13 +617,7 @@ func BenchmarkElection(b *testing.B) {
 // report the split.
 func TestSplitOfOneGameResolvesByTheLaterServerYielding(t *testing.T) {
 	for _, sameGame := range []bool{true, false} {
-		s := newElectionSim(1, simnet.Link{LatencyMS: 1})
-		r := rand.New(rand.NewPCG(1, 1))
-		a, b := s.add(Local, 1000, r), s.add(Local, 2000, r)
-		s.net.Partition([]*simnet.Node{a.node}, []*simnet.Node{b.node})
-		for range 200 {
-			s.tick()
-		}
+		s, a, b := twoServersApart()
 		a.r.Election.SetInGame(true)
 		b.r.Election.SetInGame(true)
 		a.r.Election.SetGame(7)
