@@ -118,15 +118,23 @@ func instances(t testing.TB, ui string, n int) []string {
 	return urls
 }
 
-func TestXdcUnderWebxdcDevPlaysOverTheRealtimeChannel(t *testing.T) {
+// xdcLobby packs the demo, runs it under webxdc-dev, opens n instances,
+// each in a tab with a bot seeded from bot, and waits until they sit in
+// one lobby.
+func xdcLobby(t testing.TB, n, bot int) ([]context.Context, []demoStatus) {
+	t.Helper()
 	ui := startWebxdcDev(t, packXDC(t))
-	urls := instances(t, ui, 3)
+	urls := instances(t, ui, n)
 	bctx := browser(t)
 	var tabs []context.Context
 	for i, u := range urls {
-		tabs = append(tabs, tab(t, bctx, fmt.Sprintf("%s/?bot=%d&name=xdc%d", strings.TrimSuffix(u, "/"), 2000+i, i)))
+		tabs = append(tabs, tab(t, bctx, fmt.Sprintf("%s/?bot=%d&name=xdc%d", strings.TrimSuffix(u, "/"), bot+i, i)))
 	}
-	sts := waitFor(t, tabs, "one server and every instance in its lobby", 30*time.Second, oneServerOneLobby(3))
+	return tabs, waitFor(t, tabs, "one server and every instance in its lobby", 30*time.Second, oneServerOneLobby(n))
+}
+
+func TestXdcUnderWebxdcDevPlaysOverTheRealtimeChannel(t *testing.T) {
+	tabs, sts := xdcLobby(t, 3, 2000)
 	for i := range sts {
 		var kind struct {
 			Channel struct {
@@ -142,4 +150,12 @@ func TestXdcUnderWebxdcDevPlaysOverTheRealtimeChannel(t *testing.T) {
 	}
 	launch(t, tabs, sts)
 	playAndCompare(t, tabs, "instance")
+}
+
+// Four instances of the .xdc play over webxdc-dev's realtime channel; the
+// server's instance closes: the other three carry on the same game.
+func TestXdcOutlivesTheServersInstance(t *testing.T) {
+	tabs, sts := xdcLobby(t, 4, 5000)
+	launch(t, tabs, sts)
+	closeTheServersTab(t, tabs, "instance")
 }

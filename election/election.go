@@ -128,6 +128,7 @@ type candidate struct {
 	server  bool   // heard as a server
 	heardMS int64  // when it was last heard as a server
 	uid     uint32 // its UID, from its announcement
+	hidden  bool   // its page is hidden, as it last said
 }
 
 // Counters are what an election counted.
@@ -147,6 +148,7 @@ type Election struct {
 	server        Identity
 	serverHeardMS int64
 	inGame        bool
+	hidden        bool         // this copy's page is hidden (SetHidden)
 	game          uint32       // the game this copy plays (0: none)
 	gone          []goneServer // servers this copy lost, newest last: their late frames are not followed
 	splits        []Identity   // servers reported as splits, to report each once
@@ -157,6 +159,7 @@ type Election struct {
 	lastAnnounceMS int64
 	lastBeaconMS   int64
 	burstUntilMS   int64 // a new server beacons faster until then
+	lastUpdateMS   int64 // when Update last ran
 	cands          []candidate
 	decided        bool
 
@@ -172,7 +175,7 @@ func New(cfg Config, now int64) *Election {
 	if cfg.Rand == nil {
 		cfg.Rand = cryptoRand
 	}
-	e := &Election{cfg: cfg, waitFromMS: now, waitMS: cfg.Profile.WaitMS}
+	e := &Election{cfg: cfg, waitFromMS: now, waitMS: cfg.Profile.WaitMS, lastUpdateMS: now}
 	e.self = Identity{StartMS: cfg.StartMS, Tie: e.draw()}
 	e.uid = e.draw()
 	e.lastRequestMS = now - cfg.Profile.RequestPeriodMS
@@ -352,7 +355,7 @@ func (e *Election) onCandidate(now int64, uid uint32, id Identity, game uint32, 
 		return
 	}
 	c := e.remember(now, id)
-	c.game, c.uid = game, uid
+	c.game, c.uid, c.hidden = game, uid, flags&candidateHidden != 0
 	// A server announces its game just before its beacon; if the beacon
 	// overtook the announcement, this is the server it was. (A copy heard
 	// as a server long ago may be a client now.)
@@ -429,11 +432,85 @@ func (e *Election) HeardServer(now int64) {
 	}
 }
 
+// Profile is the election's timing.
+func (e *Election) Profile() Profile { return e.cfg.Profile }
+
+// ServerHeardMS is when this client last heard its server.
+func (e *Election) ServerHeardMS() int64 { return e.serverHeardMS }
+
 // ServerGone tells the election that the engine lost the server (its
 // connection timed out or the server said it was leaving).
 func (e *Election) ServerGone(now int64) {
 	if e.role == Client {
 		e.lose(now)
+	}
+}
+
+// SetHidden tells the election whether this copy's page is hidden: its
+// announcements say so, and while a visible copy can serve, a hidden one
+// does not (its timers are throttled; every player would wait for it).
+// A hidden server hands its game over (HandOver) rather than serve on.
+func (e *Election) SetHidden(on bool) { e.hidden = on }
+
+// Hidden reports what SetHidden said last.
+func (e *Election) Hidden() bool { return e.hidden }
+
+// Visible reports whether this copy knows a live copy with UID uid whose
+// page is not hidden: one that may take a hidden server's game over.
+func (e *Election) Visible(uid uint32) bool {
+	c := e.byUID(uid)
+	return c != nil && !c.hidden
+}
+
+// byUID is the candidate with UID uid heard last, or nil.
+func (e *Election) byUID(uid uint32) *candidate {
+	var found *candidate
+	for i := range e.cands {
+		if c := &e.cands[i]; c.uid == uid && (found == nil || c.seenMS > found.seenMS) {
+			found = c
+		}
+	}
+	return found
+}
+
+// HandOver makes this server a client of the copy with UID uid, to which
+// it handed its game (netcore.Server.HandOff). It returns that copy's
+// identity, and false when it knows no copy with that UID or does not
+// serve. It emits no event: the caller reattaches its client itself.
+func (e *Election) HandOver(now int64, uid uint32) (Identity, bool) {
+	if e.role != Server {
+		return Identity{}, false
+	}
+	heir := e.byUID(uid)
+	if heir == nil {
+		return Identity{}, false
+	}
+	e.role, e.server, e.serverHeardMS = Client, heir.id, now
+	e.inGame = false
+	e.stats.RoleChanges++
+	return heir.id, true
+}
+
+// TakeOver makes this client the server of its game at once: its server
+// handed the game over to it (the server's Leaving named it).
+func (e *Election) TakeOver(now int64) {
+	if e.role != Client {
+		return
+	}
+	e.drop(now)
+	e.serve(now)
+}
+
+// ServerHandedTo tells the election that this client's server left and
+// handed its game over to the copy with UID uid: this copy waits for that
+// copy's beacon, up to ServerTimeoutMS, rather than elect another.
+func (e *Election) ServerHandedTo(now int64, uid uint32) {
+	if e.role != Client {
+		return
+	}
+	e.lose(now)
+	if e.byUID(uid) != nil {
+		e.waitMS = e.cfg.Profile.ServerTimeoutMS
 	}
 }
 
@@ -459,7 +536,14 @@ func (e *Election) lost(now int64, id Identity) bool {
 	return false
 }
 
+// lose drops this copy's server, which is gone, and elects the next.
 func (e *Election) lose(now int64) {
+	e.drop(now)
+	e.emit(ServerLost)
+}
+
+// drop forgets this copy's server, and makes it undecided.
+func (e *Election) drop(now int64) {
 	lost := e.server
 	e.forget(lost)
 	if len(e.gone) == maxGone {
@@ -468,7 +552,6 @@ func (e *Election) lose(now int64) {
 	e.gone = append(e.gone, goneServer{id: lost, atMS: now})
 	e.role = Undecided
 	e.inGame = false
-	e.emit(ServerLost)
 	e.server = Identity{}
 	e.waitFromMS, e.waitMS = now, e.cfg.Profile.ReelectWaitMS
 	e.lastRequestMS = now - e.cfg.Profile.RequestPeriodMS
@@ -478,6 +561,10 @@ func (e *Election) lose(now int64) {
 // Update. The slice is valid until the next Update.
 func (e *Election) Update(now int64) []Event {
 	p := &e.cfg.Profile
+	if gap := now - e.lastUpdateMS; gap > SleepMS {
+		e.slept(gap)
+	}
+	e.lastUpdateMS = now
 	live := e.cands[:0]
 	for _, c := range e.cands {
 		if now-c.seenMS <= p.CandidateTTLMS {
@@ -493,13 +580,7 @@ func (e *Election) Update(now int64) []Event {
 		}
 		e.announce(now)
 		if now-e.waitFromMS >= e.waitMS && e.first(now) {
-			e.decide(Server, e.self)
-			if e.game != 0 {
-				e.send(appendCandidate(e.buf[:0], e.uid, e.self, e.game, e.flags()))
-			}
-			e.send(AppendAnswer(e.buf[:0], e.self))
-			e.lastBeaconMS = now
-			e.burstUntilMS = now + burstMS
+			e.serve(now)
 		}
 	case Server:
 		period := p.BeaconPeriodMS
@@ -526,12 +607,50 @@ func (e *Election) Update(now int64) []Event {
 	return e.ret
 }
 
+// serve makes this copy the server, and says so at once.
+func (e *Election) serve(now int64) {
+	e.decide(Server, e.self)
+	if e.game != 0 {
+		e.send(appendCandidate(e.buf[:0], e.uid, e.self, e.game, e.flags()))
+	}
+	e.send(AppendAnswer(e.buf[:0], e.self))
+	e.lastBeaconMS = now
+	e.burstUntilMS = now + burstMS
+}
+
+// SleepMS: an Update this long after the last means that this copy's page
+// slept (it was frozen, or its timers throttled harder than a hidden
+// page's once a second), and heard nothing meanwhile.
+const SleepMS = 2000
+
+// slept makes the time this copy slept not count: it heard nothing from
+// the others, which does not mean that they are gone (a copy that woke
+// from a freeze and took its server for lost would serve the game beside
+// it, with a timeline left seconds behind).
+func (e *Election) slept(gap int64) {
+	for _, t := range []*int64{&e.serverHeardMS, &e.waitFromMS, &e.lastRequestMS, &e.lastAnnounceMS,
+		&e.lastBeaconMS, &e.burstUntilMS} {
+		*t += gap
+	}
+	for i := range e.cands {
+		e.cands[i].seenMS += gap
+		e.cands[i].heardMS += gap
+	}
+	for i := range e.gone {
+		e.gone[i].atMS += gap
+	}
+}
+
 // flags are this copy's candidate flags.
 func (e *Election) flags() byte {
+	var f byte
 	if e.migrating() {
-		return candidateMigrating
+		f |= candidateMigrating
 	}
-	return 0
+	if e.hidden {
+		f |= candidateHidden
+	}
+	return f
 }
 
 func (e *Election) announce(now int64) {
@@ -542,16 +661,25 @@ func (e *Election) announce(now int64) {
 }
 
 // first reports whether no live candidate comes before this copy: of
-// those of its game, when it looks for its game's next server.
+// those of its game, when it looks for its game's next server. A visible
+// copy comes before every hidden one.
 func (e *Election) first(now int64) bool {
 	for _, c := range e.cands {
-		ours := !e.migrating() || c.game == e.game
-		if ours && c.id.Before(e.self) {
-			return false
+		if e.migrating() && c.game != e.game {
+			continue
 		}
 		// A server heard of late serves on: this copy joins it (late,
 		// if its game runs) rather than open a lobby beside it.
-		if ours && c.server && now-c.heardMS <= e.cfg.Profile.CandidateTTLMS && !e.lost(now, c.id) {
+		if c.server && now-c.heardMS <= e.cfg.Profile.CandidateTTLMS && !e.lost(now, c.id) {
+			return false
+		}
+		if c.hidden != e.hidden {
+			if e.hidden {
+				return false
+			}
+			continue
+		}
+		if c.id.Before(e.self) {
 			return false
 		}
 	}

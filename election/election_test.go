@@ -673,7 +673,7 @@ func TestAMigratingCopyTellsAClientWhoseServerFellSilent(t *testing.T) {
 // flags; 16 (an older ticnet's) plays no game.
 func TestCandidateAnnouncementLayout(t *testing.T) {
 	id := Identity{StartMS: 1234.5, Tie: 0xA1B2C3D4}
-	for _, flags := range []byte{0, candidateMigrating} {
+	for _, flags := range []byte{0, candidateMigrating, candidateHidden, candidateMigrating | candidateHidden} {
 		f := appendCandidate(nil, 0x01020304, id, 0xCAFE, flags)
 		want := 8 + 20
 		if flags != 0 {

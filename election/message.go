@@ -86,6 +86,9 @@ const (
 	// the next (a client whose server has fallen silent takes it that its
 	// server is gone too).
 	candidateMigrating = 1 << 0
+	// candidateHidden: the copy's page is hidden (its timers run once a
+	// second, if at all): it serves only when no visible copy can.
+	candidateHidden = 1 << 1
 )
 
 // appendCandidate appends a candidate announcement frame from uid, which

@@ -13,7 +13,7 @@
   const MAX_QUEUED_BYTES = 4 << 20;
 
   const stats = { framesIn: 0, bytesIn: 0, framesOut: 0, bytesOut: 0, dropped: 0, filtered: 0, oversize: 0 };
-  let queue = [], queuedBytes = 0;
+  let queue = [], queuedBytes = 0, woken = false;
   let uids = null;  // Set of UIDs to keep frames for; null keeps all (before Go says)
   let stallUntil = 0, stallQueue = []; // test hook: hold outgoing frames
 
@@ -45,6 +45,13 @@
     queuedBytes += f.length;
     stats.framesIn++;
     stats.bytesIn += f.length;
+    // A hidden page's timers run once a second at best: the frame wakes
+    // the net loop (once until it drains).
+    const go = globalThis.__ticnetGo;
+    if (!woken && go && go.wake && globalThis.document && document.hidden) {
+      woken = true;
+      go.wake();
+    }
   }
 
   let channel, kind;
@@ -78,6 +85,7 @@
     // drain returns every queued frame as one buffer of [u32 LE length][frame]...,
     // or null when there is none.
     drain() {
+      woken = false;
       if (queue.length === 0) return null;
       const out = new Uint8Array(queuedBytes + 4 * queue.length);
       let o = 0;

@@ -32,6 +32,9 @@ export interface Settings {
  * elected among the copies of that game, runs it on from where it was (no
  * new game, no "start"); the election's own events ("serverLost", "role",
  * "newServer") may come between them.
+ * A server whose page is hidden, frozen or cached hands its game over at
+ * once to a visible client and plays on as a client: "role" (client),
+ * "migrating" with reason "handed off", then "resumed" as on every copy.
  * "migrateFailed": no new server of the game within 10 s; this copy drops
  * the game and joins whatever game the channel has ("start" follows).
  * "yielded": this copy served its game beside an earlier server of the

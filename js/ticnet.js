@@ -169,7 +169,17 @@ export async function start(options) {
   // A closing page says goodbye, so that the others need not wait for the
   // timeout. (pagehide, not unload: unload is unreliable, and forbidden in
   // some messengers.)
-  addEventListener("pagehide", (e) => { if (!e.persisted) core.leaveNow(); });
+  addEventListener("pagehide", (e) => { if (!e.persisted) core.leaveNow(); else core.setHidden(true); });
+  // A hidden page (another tab, a backgrounded messenger, a locked phone)
+  // runs its timers once a second at best, and a frozen one not at all:
+  // its server hands the game over at once to a visible copy and plays on
+  // as a client; and it serves again only when no visible copy can.
+  const visibility = () => core.setHidden(document.hidden);
+  document.addEventListener("visibilitychange", visibility);
+  document.addEventListener("freeze", () => core.setHidden(true));
+  document.addEventListener("resume", visibility);
+  addEventListener("pageshow", (e) => { if (e.persisted) visibility(); });
+  if (document.hidden) visibility();
 
   return {
     /** Launches the game; only the controller may. */

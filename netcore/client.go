@@ -440,6 +440,9 @@ func (c *Client) onTicnet(now int64, h wire.Header, body []byte) error {
 			return errUnexpected{}
 		}
 		c.mig.leaving, c.mig.left = m, true
+		// The server is gone: its DISCONNECT, which follows, may be lost,
+		// and the game's next server need not wait for it.
+		c.finish(EventDisconnected, ReasonServerLeft)
 		return nil
 	case kind == wire.TicnetKindResume && h.Reliable:
 		return c.onResume(now, body)

@@ -182,12 +182,17 @@ type loop struct {
 
 	launch, leave atomic.Bool
 	stats         atomic.Value // string: the last stats JSON
+	// wake asks for a pass now: a hidden page's timers run once a second
+	// at best, so the shim wakes the loop when a frame arrives.
+	wake     chan struct{}
+	lastPass time.Time
 }
 
 func (l *loop) now() int64 { return time.Since(l.start).Milliseconds() }
 
 func (l *loop) pass() {
 	began := time.Now()
+	l.lastPass = began
 	now := l.now()
 	if l.launch.Swap(false) {
 		l.s.Launch()
@@ -214,15 +219,20 @@ func (l *loop) pass() {
 	}
 	events := l.s.Update(now)
 	l.s.GameTime(l.game.spent) // before the events: their handlers are the page's, not the game's
+	l.emit(events)
+	l.filter()
+	l.flush()
+	l.passes = append(l.passes, time.Since(began)-l.game.spent)
+	l.game.spent = 0
+}
+
+// emit hands the page the session's events.
+func (l *loop) emit(events []session.Event) {
 	for _, e := range events {
 		if j, err := json.Marshal(e); err == nil {
 			l.cb.Call("onEvent", string(j))
 		}
 	}
-	l.filter()
-	l.flush()
-	l.passes = append(l.passes, time.Since(began)-l.game.spent)
-	l.game.spent = 0
 }
 
 // flush pushes the session's outgoing frames to the shim in one call.
@@ -293,7 +303,14 @@ func (l *loop) publish() {
 func (l *loop) run() {
 	t := time.NewTicker(passMS * time.Millisecond)
 	n := 0
-	for range t.C {
+	for {
+		select {
+		case <-t.C:
+		case <-l.wake:
+			if time.Since(l.lastPass) < passMS*time.Millisecond {
+				continue // the ticker's pass comes soon enough
+			}
+		}
 		l.pass()
 		if n++; n%20 == 0 {
 			l.publish()
@@ -344,7 +361,7 @@ func main() {
 		println("ticnet: shim.js is not loaded")
 		return
 	}
-	l := &loop{shim: shim, start: time.Now()}
+	l := &loop{shim: shim, start: time.Now(), wake: make(chan struct{}, 1)}
 	l.stats.Store(`{"role":"undecided"}`)
 	started := false
 	api := map[string]func(args []safejs.Value) any{
@@ -392,6 +409,34 @@ func main() {
 			return nil
 		},
 		"stats": func([]safejs.Value) any { return l.stats.Load().(string) },
+		// setHidden says whether the page is hidden, frozen or being
+		// closed for a while (persisted pagehide). A hidden server hands
+		// its game over at once, in this call: the page may run nothing
+		// more for a second, or ever. The loop is parked between passes
+		// while JS runs, so the session is not in use.
+		"setHidden": func(args []safejs.Value) any {
+			if l.s == nil || len(args) < 1 {
+				return nil
+			}
+			on, err := args[0].Bool()
+			if err != nil {
+				return nil
+			}
+			l.s.SetHidden(on)
+			if on {
+				l.pass()
+			}
+			return nil
+		},
+		// wake runs a pass soon: the shim calls it when a frame arrives
+		// for a hidden page, whose timers are throttled.
+		"wake": func([]safejs.Value) any {
+			select {
+			case l.wake <- struct{}{}:
+			default:
+			}
+			return nil
+		},
 	}
 	obj, err := safejs.ValueOf(map[string]any{})
 	if err != nil {

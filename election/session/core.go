@@ -35,6 +35,12 @@ type Session struct {
 	// mig is the migration of this copy's game to a new server, while one
 	// runs.
 	mig *migration
+	// sentAwayMS: when the server sent this copy's client a DISCONNECT
+	// without a Leaving, just after it woke (sentAway); 0: none pending.
+	sentAwayMS int64
+	// updatedMS: the last Update; wokeMS: the last Update that came after
+	// the page slept (0: never).
+	updatedMS, wokeMS int64
 }
 
 // RetryMS is how long a copy whose server refused it, or whose join
@@ -134,6 +140,10 @@ func (s *Session) emit(e Event) { s.events = append(s.events, e) }
 // Update runs the election and the engine at now and returns what
 // happened. The slice is valid until the next Update.
 func (s *Session) Update(now int64) []Event {
+	if s.updatedMS != 0 && now-s.updatedMS > election.SleepMS {
+		s.wokeMS = now
+	}
+	s.updatedMS = now
 	s.now = now
 	s.events = s.events[:0]
 	if !s.left {
@@ -145,12 +155,14 @@ func (s *Session) Update(now int64) []Event {
 	if s.eng != nil {
 		before = s.eng.client.Counters().TicsRun
 	}
+	s.handOffIfHidden(now)
 	s.updateEngine(now)
 	s.ran = 0
 	if s.eng != nil {
 		s.ran = int(s.eng.client.Counters().TicsRun - before)
 	}
 	s.retry(now)
+	s.sentAway(now)
 	s.checkMigration(now)
 	if s.eng != nil && s.eng.client.State() == netcore.ClientInGame {
 		s.el.SetInGame(true)
@@ -203,17 +215,59 @@ func (s *Session) engineEnded(now int64, reason string) {
 	}
 	switch reason {
 	case netcore.ReasonTimeout, netcore.ReasonServerLeft, netcore.ReasonGameEnded:
+		if _, said := s.eng.client.ServerLeaving(); reason == netcore.ReasonServerLeft && !said && s.justWoke(now) && s.canMigrate() {
+			// A copy that slept fell behind, and its server may have
+			// sent it away and serve on (an extension server that
+			// leaves says Leaving first, but those may be late or
+			// lost). Whether the server is heard again tells.
+			s.sentAwayMS = now
+			return
+		}
 		s.migrate(now, reason)
-		s.el.ServerGone(now)
+		if !s.serverHandedOff(now) {
+			s.el.ServerGone(now)
+		}
 	case netcore.ReasonReattachRefused:
-		// The new server cannot take it back as it is: it joins again.
+		// The new server cannot take it back as it is: it joins again,
+		// once what that server sent its reattaching connection (a SYN
+		// reply resent, say) has died out: a new connection under the
+		// same UID would take it for its own.
 		s.mig = nil
 		s.el.SetGame(0)
-		s.retryMS = now
+		s.retryMS = now + RetryMS
 	default:
 		// Refused, or a join that did not complete: the server is there;
 		// try again.
 		s.retryMS = now + RetryMS
+	}
+}
+
+// justWoke reports whether this copy's page slept (election.SleepMS)
+// until less than a second ago: what it receives now was sent while it
+// slept.
+func (s *Session) justWoke(now int64) bool { return s.wokeMS != 0 && now-s.wokeMS < 1000 }
+
+// sentAway settles a DISCONNECT that came without a Leaving: if the
+// server is heard after it, it sent this copy away (it fell behind), and
+// the copy joins its game again with its token; if not within two beacon
+// periods, the server left (its Leavings were lost), and the game
+// migrates.
+func (s *Session) sentAway(now int64) {
+	if s.sentAwayMS == 0 {
+		return
+	}
+	switch {
+	case s.left || s.el.Role() != election.Client:
+		s.sentAwayMS = 0
+	case s.el.ServerHeardMS() > s.sentAwayMS:
+		s.sentAwayMS = 0
+		s.mig = nil
+		s.el.SetGame(0)
+		s.retryMS = now
+	case now-s.sentAwayMS > 2*s.el.Profile().BeaconPeriodMS:
+		s.sentAwayMS = 0
+		s.migrate(now, netcore.ReasonServerLeft)
+		s.el.ServerGone(now)
 	}
 }
 

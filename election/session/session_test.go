@@ -29,6 +29,11 @@ type copyOf struct {
 	// busyUntil: the copy's page is busy (it neither receives nor runs)
 	// until then.
 	busyUntil int64
+	// hidden: the copy's page is hidden, and runs as a browser lets a
+	// hidden page run ticnet: when a frame arrives, and on a timer
+	// throttled to once a second; lastRunMS is when it last ran.
+	hidden    bool
+	lastRunMS int64
 	// What the copy's engine did, watched after each Update: its client
 	// and the tic its game was at, when its game last ran a tic, the
 	// longest it waited for one since channelSim.watchFrom, and whether
@@ -91,9 +96,10 @@ func (c *channelSim) step() {
 	now := c.net.Now() + 5
 	c.net.AdvanceTo(now)
 	for _, p := range c.peers {
-		if p.closed || now < p.busyUntil {
+		if p.closed || now < p.busyUntil || p.hidden && !p.node.Pending() && now-p.lastRunMS < 1000 {
 			continue
 		}
+		p.lastRunMS = now
 		for f, ok := p.node.Receive(); ok; f, ok = p.node.Receive() {
 			p.s.Deliver(f)
 		}
@@ -187,7 +193,7 @@ func (c *channelSim) allRecords() []netcore.TicRecord {
 	return all
 }
 
-func (c *channelSim) runUntil(t *testing.T, what string, maxMS int64, done func() bool) {
+func (c *channelSim) runUntil(t testing.TB, what string, maxMS int64, done func() bool) {
 	t.Helper()
 	end := c.net.Now() + maxMS
 	for !done() {
@@ -359,9 +365,12 @@ func compareRan(t *testing.T, joiner *copyOf, others []*copyOf) {
 }
 
 // eventsOf returns a copy's events of kind.
-func eventsOf(p *copyOf, kind string) []Event {
+func eventsOf(p *copyOf, kind string) []Event { return eventsFrom(p, 0, kind) }
+
+// eventsFrom returns a copy's events of kind from its from-th event on.
+func eventsFrom(p *copyOf, from int, kind string) []Event {
 	var out []Event
-	for _, e := range p.events {
+	for _, e := range p.events[from:] {
 		if e.Kind == kind {
 			out = append(out, e)
 		}

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/ticnet/ticnet/netcore"
@@ -113,14 +114,22 @@ func CheckCommandsAgainst(copies []Copy, extended bool, recordsOf func(tic uint3
 			builders[pl] = append(builders[pl], &copies[i])
 		}
 	}
-	// builder is the copy that built player pl's command for tic, if any.
+	// builder is the copy that built player pl's command for tic, if any:
+	// one whose checked tics hold tic, when a copy that joined again
+	// played another player before (one Copy per life), else any that
+	// built a command for tic (a copy checked from a later join, which
+	// played the same player before).
 	builder := func(pl int, tic uint32) *Copy {
+		var other *Copy
 		for _, b := range builders[pl] {
 			if b.Game.Built(tic).OK {
-				return b
+				if b.Checks(tic) {
+					return b
+				}
+				other = cmp.Or(other, b)
 			}
 		}
-		return nil
+		return other
 	}
 	for _, r := range all {
 		if !extended && r.Received != r.Players {
@@ -175,10 +184,14 @@ func CheckCommandsAgainst(copies []Copy, extended bool, recordsOf func(tic uint3
 		}
 		return cmds, subs, nil
 	}
+	joinedAgain := map[*testgame.Game]bool{}
+	for _, p := range copies {
+		joinedAgain[p.Game] = joinedAgain[p.Game] || p.From > 0
+	}
 	for i := range copies {
 		p := &copies[i]
 		// (A copy that joined again rebuilds tics its first engine built.)
-		if n := p.Game.Rebuilt(); n != 0 && p.From == 0 {
+		if n := p.Game.Rebuilt(); n != 0 && !joinedAgain[p.Game] {
 			return c, fmt.Errorf("peer %d was asked %d times to build a tic it had built", p.Index, n)
 		}
 		ran := p.Game.Ran()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
+	"github.com/ticnet/ticnet/netcore/wire"
 )
 
 // TestMain fails the run if any test leaves a goroutine behind: the engine
@@ -322,5 +323,47 @@ func TestFastClockStaysInStep(t *testing.T) {
 				t.Fatalf("gametics spread by %d tics", worst)
 			}
 		})
+	}
+}
+
+// A server that hands its game off (its page was hidden) names the
+// extension client that acknowledged the most tics, of those it may
+// (ServerConfig.MaySucceed), tells every client that the stream stopped
+// there and that its own player stays, and sends them away; a reference
+// game has no successor.
+func TestHandOffNamesTheClientThatHoldsTheMostOfTheGame(t *testing.T) {
+	var notPeer1 netcore.Addr
+	s := start(t, Options{Players: 4, Seed: 8, Link: simnet.Link{LatencyMS: 30},
+		Server: netcore.ServerConfig{MaySucceed: func(a netcore.Addr) bool { return a != notPeer1 }}})
+	notPeer1 = s.Peers[1].UID
+	if err := s.RunTics(100, 60000); err != nil {
+		t.Fatal(err)
+	}
+	s.Peers[2].Paused = true // its acknowledgements stop: it holds less
+	s.RunFor(500)
+	s.Peers[2].Paused = false
+	succ, ok := s.Server.Successor()
+	if !ok || succ != s.Peers[3].UID {
+		t.Fatalf("successor %x (%v), want peer 3's %x", succ, ok, s.Peers[3].UID)
+	}
+	at := s.Now()
+	s.Server.HandOff(at, succ)
+	s.RunFor(200)
+	for _, p := range s.Peers[1:] {
+		l, ok := s.Find(p.Index, netcore.EventDisconnected, at)
+		if !ok || l.Reason != netcore.ReasonServerLeft {
+			t.Fatalf("peer %d: %+v", p.Index, l)
+		}
+		m, said := p.Client.ServerLeaving()
+		if !said || m.Successor != uint32(succ) || m.Player != wire.NoPlayer || m.Tic < 100 {
+			t.Fatalf("peer %d heard %+v (%v)", p.Index, m, said)
+		}
+	}
+	ref := start(t, Options{Players: 2, Seed: 8, Strict: true, Link: simnet.Link{LatencyMS: 30}})
+	if err := ref.RunTics(50, 60000); err != nil {
+		t.Fatal(err)
+	}
+	if a, ok := ref.Server.Successor(); ok {
+		t.Fatalf("a reference game names successor %x", a)
 	}
 }

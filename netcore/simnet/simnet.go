@@ -261,6 +261,10 @@ func (nd *Node) Broadcast(frame []byte) {
 	}
 }
 
+// Pending reports whether a frame has arrived that Receive has not
+// returned yet.
+func (nd *Node) Pending() bool { return nd.head < len(nd.inbox) }
+
 // Receive returns the next frame that has arrived. The frame is valid until
 // the next call to Receive.
 func (nd *Node) Receive() ([]byte, bool) {

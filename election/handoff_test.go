@@ -1,0 +1,183 @@
+package election
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// clientOf returns a copy started at startMS that is a client of srv,
+// which serves game, and has heard the candidates others (their UIDs,
+// identities, flags).
+func clientOf(t *testing.T, startMS float64, srv Identity, game uint32, others ...candidateFrame) *Election {
+	t.Helper()
+	e := New(Config{Profile: Local, StartMS: startMS, Send: func([]byte) {}, Rand: rand.New(rand.NewPCG(uint64(startMS), 4)).Uint32}, 0)
+	e.Handle(0, appendCandidate(nil, 11, srv, game, 0))
+	e.Handle(0, AppendAnswer(nil, srv))
+	for _, o := range others {
+		e.Handle(0, appendCandidate(nil, o.uid, o.id, game, o.flags))
+	}
+	e.Update(0)
+	e.SetGame(game)
+	if e.Role() != Client || e.Server() != srv {
+		t.Fatalf("not a client of %v: %v of %v", srv, e.Role(), e.Server())
+	}
+	return e
+}
+
+type candidateFrame struct {
+	uid   uint32
+	id    Identity
+	flags byte
+}
+
+func kinds(evs []Event) []EventKind {
+	var ks []EventKind
+	for _, e := range evs {
+		ks = append(ks, e.Kind)
+	}
+	return ks
+}
+
+// The client a hidden server names takes the game over at once, without
+// waiting for any other copy; the old server's late beacons do not make
+// it follow that one again.
+func TestTheNamedSuccessorTakesOverAtOnce(t *testing.T) {
+	srv := Identity{StartMS: 1000, Tie: 77}
+	earlier := candidateFrame{uid: 20, id: Identity{StartMS: 1500, Tie: 5}}
+	e := clientOf(t, 3000, srv, 9, earlier)
+	var sent int
+	e.cfg.Send = func([]byte) { sent++ }
+	e.TakeOver(100)
+	if evs := e.Update(100); len(evs) != 1 || evs[0].Kind != RoleDecided || e.Role() != Server || e.Server() != e.Self() {
+		t.Fatalf("events %v, role %v", kinds(evs), e.Role())
+	}
+	if sent != 2 {
+		t.Fatalf("sent %d frames at once, want its game's announcement and its beacon", sent)
+	}
+	e.Handle(150, AppendAnswer(nil, srv))
+	if evs := e.Update(150); len(evs) != 0 || e.Role() != Server {
+		t.Fatalf("after the old server's late beacon: %v, %v", kinds(evs), e.Role())
+	}
+}
+
+// The other clients wait for the named successor, even when they come
+// before it, and follow it when it beacons; one that hears nothing of it
+// elects as after any loss, once the server timeout has passed.
+func TestTheOthersWaitForTheNamedSuccessor(t *testing.T) {
+	srv := Identity{StartMS: 1000, Tie: 77}
+	heir := candidateFrame{uid: 30, id: Identity{StartMS: 4000, Tie: 6}}
+	for _, beacons := range []bool{true, false} {
+		e := clientOf(t, 2000, srv, 9, heir)
+		e.ServerHandedTo(100, heir.uid)
+		if e.Role() != Undecided {
+			t.Fatalf("role %v", e.Role())
+		}
+		for now := int64(100); now < 100+Local.ServerTimeoutMS; now += 50 {
+			e.Handle(now, appendCandidate(nil, heir.uid, heir.id, 9, 0)) // it stays, and announces
+			if beacons && now == 400 {
+				e.Handle(now, AppendAnswer(nil, heir.id))
+			}
+			e.Update(now)
+			if e.Role() == Server {
+				t.Fatalf("beacons %v: served at %d ms, before the successor's timeout", beacons, now)
+			}
+			if beacons && now >= 400 && (e.Role() != Client || e.Server() != heir.id) {
+				t.Fatalf("did not follow the successor's beacon: %v of %v", e.Role(), e.Server())
+			}
+		}
+		if !beacons {
+			e.Update(100 + Local.ServerTimeoutMS)
+			if e.Role() != Server {
+				t.Fatalf("no successor: %v after the timeout", e.Role())
+			}
+		}
+	}
+}
+
+// A hidden server hands over to a visible copy it knows, and becomes its
+// client without an event; it knows no copy by an unknown UID.
+func TestAServerHandsOverToAKnownVisibleCopy(t *testing.T) {
+	e := New(Config{Profile: Local, StartMS: 1000, Send: func([]byte) {}, Rand: rand.New(rand.NewPCG(1, 4)).Uint32}, 0)
+	e.Update(Local.WaitMS)
+	if e.Role() != Server {
+		t.Fatalf("role %v", e.Role())
+	}
+	vis := candidateFrame{uid: 40, id: Identity{StartMS: 2000, Tie: 8}}
+	hid := candidateFrame{uid: 41, id: Identity{StartMS: 2100, Tie: 9}, flags: candidateHidden}
+	for _, c := range []candidateFrame{vis, hid} {
+		e.Handle(600, appendCandidate(nil, c.uid, c.id, 9, c.flags))
+	}
+	if !e.Visible(vis.uid) || e.Visible(hid.uid) || e.Visible(99) {
+		t.Fatalf("visible: %v %v %v", e.Visible(vis.uid), e.Visible(hid.uid), e.Visible(99))
+	}
+	if _, ok := e.HandOver(700, 99); ok || e.Role() != Server {
+		t.Fatal("handed over to an unknown UID")
+	}
+	id, ok := e.HandOver(700, vis.uid)
+	if !ok || id != vis.id || e.Role() != Client || e.Server() != vis.id {
+		t.Fatalf("handed over to %v (%v): %v of %v", id, ok, e.Role(), e.Server())
+	}
+	if evs := e.Update(700); len(evs) != 0 {
+		t.Fatalf("events %v", kinds(evs))
+	}
+}
+
+// A hidden copy does not serve while a visible one could: a visible copy
+// comes before every hidden one, whatever their start times; and a hidden
+// copy alone serves.
+func TestAHiddenCopyServesOnlyWhenNoVisibleOneCan(t *testing.T) {
+	for _, c := range []struct {
+		hidden, otherHidden, otherEarlier bool
+		serves                            bool
+	}{
+		{hidden: false, otherHidden: true, otherEarlier: true, serves: true},
+		{hidden: true, otherHidden: false, otherEarlier: false, serves: false},
+		{hidden: true, otherHidden: true, otherEarlier: false, serves: true},
+		{hidden: true, otherHidden: true, otherEarlier: true, serves: false},
+		{hidden: false, otherHidden: false, otherEarlier: true, serves: false},
+	} {
+		e := New(Config{Profile: Local, StartMS: 2000, Send: func([]byte) {}, Rand: rand.New(rand.NewPCG(2, 4)).Uint32}, 0)
+		e.SetHidden(c.hidden)
+		other := Identity{StartMS: 3000, Tie: 8}
+		if c.otherEarlier {
+			other.StartMS = 1000
+		}
+		var flags byte
+		if c.otherHidden {
+			flags = candidateHidden
+		}
+		for now := int64(0); now <= Local.WaitMS; now += 100 {
+			e.Handle(now, appendCandidate(nil, 40, other, 0, flags))
+			e.Update(now)
+		}
+		if got := e.Role() == Server; got != c.serves {
+			t.Fatalf("%+v: serves %v", c, got)
+		}
+		if e.Hidden() != c.hidden || (e.flags()&candidateHidden != 0) != c.hidden {
+			t.Fatalf("%+v: hidden %v, flags %x", c, e.Hidden(), e.flags())
+		}
+	}
+}
+
+// A copy whose page slept (frozen) for longer than the server timeout
+// does not take its server for lost when it wakes: it heard nothing, and
+// the others did not go. One that was awake and heard nothing does.
+func TestACopyThatSleptDoesNotLoseItsServer(t *testing.T) {
+	srv := Identity{StartMS: 1000, Tie: 77}
+	for _, slept := range []bool{true, false} {
+		e := clientOf(t, 2000, srv, 9)
+		step := int64(100)
+		if slept {
+			step = Local.ServerTimeoutMS + 500
+		}
+		lost := false
+		for now := step; now <= Local.ServerTimeoutMS+500; now += step {
+			for _, ev := range e.Update(now) {
+				lost = lost || ev.Kind == ServerLost
+			}
+		}
+		if lost == slept {
+			t.Fatalf("slept %v: lost the server %v", slept, lost)
+		}
+	}
+}
