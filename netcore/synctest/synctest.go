@@ -1,0 +1,166 @@
+// Package synctest checks that a game is deterministic, as GGRS's
+// SyncTestSession does: it runs the game tic by tic and, after every tic,
+// loads the state of a few tics back and runs those tics again with the
+// same commands. A game whose re-run differs from its first run (it reads
+// a clock, a random source, Go's map order, uninitialised memory) would
+// desync under prediction and rollback, and often without: the report
+// names the first tic that differed, both checksums, and the first byte
+// where the saved states differ.
+//
+// It is for game developers and for ticnet's own tests; it needs no
+// network. JS games run it through the JS API (syncTest).
+package synctest
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/ticnet/ticnet/netcore"
+)
+
+// Game is a game that can save and load its state.
+type Game interface {
+	netcore.Game
+	netcore.Snapshotter
+}
+
+// Config is what Run plays.
+type Config struct {
+	// Tics is how many tics to run; default 1000.
+	Tics int
+	// Rollback is how many tics are run again after every tic; default 8
+	// (ticnet's default prediction window), at most 64.
+	Rollback int
+	// Players is how many players are in the game; default 2.
+	Players int
+	// Input returns player p's command for tic. Nil: the game builds
+	// player 0's (BuildTiccmd) and the others' are drawn from a fixed
+	// pseudo-random sequence.
+	Input func(tic uint32, p int) netcore.TicCmd
+}
+
+// MaxRollback bounds Config.Rollback.
+const MaxRollback = 64
+
+// Mismatch is a tic whose re-run differed from its first run.
+type Mismatch struct {
+	Tic uint32 // the first tic whose re-run differed
+	// At is the tic after which the rollback that found it ran.
+	At uint32
+	// Checksum after the first run, and after the re-run.
+	Checksum, Rerun uint32
+	// StateOffset is the first byte where the states saved after the two
+	// runs differ; -1 when they are equal (only the checksum differed) or
+	// of different lengths (StateLen, RerunLen).
+	StateOffset        int
+	StateLen, RerunLen int
+}
+
+func (m *Mismatch) Error() string {
+	where := "the saved states are equal"
+	switch {
+	case m.StateLen != m.RerunLen:
+		where = fmt.Sprintf("the saved states are %d and %d bytes long", m.StateLen, m.RerunLen)
+	case m.StateOffset >= 0:
+		where = fmt.Sprintf("the saved states first differ at byte %d", m.StateOffset)
+	}
+	return fmt.Sprintf("synctest: tic %d ran differently when run again after tic %d: checksum %08x, then %08x; %s",
+		m.Tic, m.At, m.Checksum, m.Rerun, where)
+}
+
+// ranTic is what the first run of a tic gave, kept to run it again.
+type ranTic struct {
+	cmds   [netcore.MaxPlayers]netcore.TicCmd
+	before []byte // the state before the tic
+	after  []byte // the state after the tic
+	sum    uint32 // the checksum after the tic
+}
+
+// Run plays the game as c says. It returns nil if every re-run matched,
+// a *Mismatch at the first that did not, or the error of a LoadState.
+func Run(g Game, c Config) error {
+	if c.Tics <= 0 {
+		c.Tics = 1000
+	}
+	if c.Rollback <= 0 {
+		c.Rollback = 8
+	}
+	if c.Players <= 0 {
+		c.Players = 2
+	}
+	if c.Rollback > MaxRollback || c.Players > netcore.MaxPlayers {
+		return fmt.Errorf("synctest: rollback %d (at most %d), players %d (at most %d)",
+			c.Rollback, MaxRollback, c.Players, netcore.MaxPlayers)
+	}
+	if c.Input == nil {
+		c.Input = func(tic uint32, p int) netcore.TicCmd {
+			if p == 0 {
+				return g.BuildTiccmd(tic)
+			}
+			return drawn(tic, p)
+		}
+	}
+	var ingame [netcore.MaxPlayers]bool
+	for p := range c.Players {
+		ingame[p] = true
+	}
+	ring := make([]ranTic, c.Rollback)
+	for tic := uint32(0); tic < uint32(c.Tics); tic++ {
+		r := &ring[tic%uint32(c.Rollback)]
+		r.before = g.SaveState()
+		for p := range c.Players {
+			r.cmds[p] = c.Input(tic, p)
+		}
+		cmds := r.cmds
+		g.RunTic(tic, &cmds, &ingame)
+		r.sum, r.after = g.Checksum(), g.SaveState()
+		// Back to the state before the oldest tic kept, and those tics
+		// again: each must come out as it did.
+		first := tic + 1 - min(tic+1, uint32(c.Rollback))
+		if err := g.LoadState(ring[first%uint32(c.Rollback)].before); err != nil {
+			return fmt.Errorf("synctest: loading the state before tic %d: %w", first, err)
+		}
+		for t := first; t <= tic; t++ {
+			rt := &ring[t%uint32(c.Rollback)]
+			cmds := rt.cmds
+			g.RunTic(t, &cmds, &ingame)
+			if sum := g.Checksum(); sum != rt.sum {
+				return mismatch(t, tic, rt, sum, g.SaveState())
+			}
+		}
+	}
+	return nil
+}
+
+// mismatch describes tic t, whose re-run after tic at gave sum and state.
+func mismatch(t, at uint32, first *ranTic, sum uint32, state []byte) *Mismatch {
+	m := &Mismatch{Tic: t, At: at, Checksum: first.sum, Rerun: sum, StateOffset: -1,
+		StateLen: len(first.after), RerunLen: len(state)}
+	if len(state) == len(first.after) {
+		for i := range state {
+			if state[i] != first.after[i] {
+				m.StateOffset = i
+				break
+			}
+		}
+	}
+	return m
+}
+
+// drawn is a fixed pseudo-random command for player p at tic: the same on
+// every run (splitmix64 of the two).
+func drawn(tic uint32, p int) netcore.TicCmd {
+	z := uint64(tic)<<8 | uint64(p)
+	z += 0x9E3779B97F4A7C15
+	z = (z ^ z>>30) * 0xBF58476D1CE4E5B9
+	z = (z ^ z>>27) * 0x94D049BB133111EB
+	z ^= z >> 31
+	return netcore.TicCmd{ForwardMove: int8(z), SideMove: int8(z >> 8), AngleTurn: int16(z >> 16), Buttons: uint8(z>>32) & 0x7f}
+}
+
+// IsMismatch reports whether err is a Mismatch, and returns it.
+func IsMismatch(err error) (*Mismatch, bool) {
+	var m *Mismatch
+	ok := errors.As(err, &m)
+	return m, ok
+}
