@@ -181,3 +181,42 @@ export interface Session {
 }
 
 export function start(options: Options): Promise<Session>;
+
+export interface SyncTestOptions {
+  /** The game, as start takes it; save and load are required. */
+  input(tic: number): TicCmd;
+  onTic(tic: number, cmds: (TicCmd | null)[], ingame: boolean[]): void;
+  checksum(): number;
+  save(): Uint8Array;
+  load(state: Uint8Array): void;
+  /** Tics to run (default 1000), tics run again after each (default 8, at most 64), players (default 2). */
+  tics?: number;
+  rollback?: number;
+  players?: number;
+  wasmURL?: string;
+}
+
+/** What syncTest found. */
+export interface SyncTestResult {
+  ok: boolean;
+  /** ok: the tics run. */
+  tics: number;
+  /** Not ok: the first tic that ran differently, and the tic after which it was run again. */
+  tic: number;
+  at: number;
+  /** Not ok: the checksum after the first run and after the re-run. */
+  checksum: number;
+  rerun: number;
+  /** Not ok: the first byte where the states saved after the two runs differ; -1 when they do not. */
+  stateOffset: number;
+  /** Not ok: what happened (a mismatch, or a callback that threw). */
+  message: string;
+}
+
+/**
+ * Checks that a game is deterministic (GGRS's SyncTest) in this page,
+ * without a network: after every tic it loads the state of the last
+ * `rollback` tics back and runs them again with the same commands, and
+ * reports the first tic that ran differently. Run it before start.
+ */
+export function syncTest(options: SyncTestOptions): Promise<SyncTestResult>;

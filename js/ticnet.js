@@ -95,30 +95,102 @@ async function rejoinToken(key) {
 
 function clamp8(v) { return Math.max(-128, Math.min(127, v | 0)); }
 
-/**
- * Starts ticnet: loads the wasm, joins the election, and reports through
- * options.onEvent. Resolves once the engine runs.
- */
-export async function start(options) {
-  const shim = globalThis.__ticnetShim;
-  if (!shim) throw new Error("ticnet: load shim.js (a classic script) before starting");
+// The wasm, started once per page: start and syncTest share it.
+let corePromise = null;
+function loadCore(wasmURL) {
+  if (!corePromise) {
+    corePromise = (async () => {
+      const go = new globalThis.Go();
+      const { instance } = await instantiate(wasmURL || "ticnet.wasm", go.importObject);
+      go.run(instance); // returns when the Go program exits; the engine keeps running
+      for (let i = 0; i < 200 && !globalThis.__ticnetGo; i++) await new Promise((r) => setTimeout(r, 5));
+      if (!globalThis.__ticnetGo) throw new Error("ticnet: the wasm did not start");
+      return globalThis.__ticnetGo;
+    })();
+  }
+  return corePromise;
+}
+
+function checkPage() {
+  if (!globalThis.__ticnetShim) throw new Error("ticnet: load shim.js (a classic script) before starting");
   if (typeof globalThis.Go !== "function") throw new Error("ticnet: load wasm_exec.js before starting");
+}
+
+function checkGame(options, needSave) {
   for (const f of ["input", "onTic", "checksum"]) {
     if (typeof options[f] !== "function") throw new Error(`ticnet: options.${f} must be a function`);
   }
   if ((options.save === undefined) !== (options.load === undefined)) {
     throw new Error("ticnet: give both options.save and options.load, or neither");
   }
-  const go = new globalThis.Go();
+  if (needSave && typeof options.save !== "function") {
+    throw new Error("ticnet: options.save and options.load must be functions");
+  }
+}
+
+// gameCallbacks are the game's callbacks as the wasm calls them.
+function gameCallbacks(options, cmdBuf) {
+  const callbacks = {
+    cmdBuf,
+    input(tic) {
+      const c = options.input(tic) || {};
+      return [clamp8(c.forward), clamp8(c.side), Math.max(-32768, Math.min(32767, c.turn | 0)),
+        (c.buttons | 0) & 0x7f, (c.chat | 0) & 0xff];
+    },
+    onTic(tic, mask) {
+      const { cmds, ingame } = decodeCmds(cmdBuf, mask);
+      options.onTic(tic, cmds, ingame);
+    },
+    checksum() { return options.checksum() >>> 0; },
+  };
+  if (options.save) {
+    // With both, this copy can join a game in progress, and give the state
+    // to a copy that joins.
+    callbacks.save = () => {
+      const state = options.save();
+      if (!(state instanceof Uint8Array)) throw new Error("ticnet: options.save must return a Uint8Array");
+      return state;
+    };
+    callbacks.load = (state) => { options.load(state); };
+  }
+  return callbacks;
+}
+
+/**
+ * Checks that a game is deterministic (GGRS's SyncTest), in this page and
+ * without a network: runs it tic by tic and after every tic loads the
+ * state of the last options.rollback tics back (default 8) and runs them
+ * again with the same commands, for options.tics tics (default 1000), with
+ * options.players players (default 2; player 0's commands come from
+ * input, the others' from a fixed pseudo-random sequence). Resolves to
+ * { ok: true, tics } or { ok: false, tic, at, checksum, rerun,
+ * stateOffset, message }: the first tic that ran differently, the tic
+ * after which it was run again, both checksums and the first byte where
+ * the saved states differ (-1: they do not), or only a message (a
+ * callback threw). Run it before start, not during a game.
+ */
+export async function syncTest(options) {
+  checkPage();
+  checkGame(options, true);
+  const core = await loadCore(options.wasmURL);
+  const cmdBuf = new Uint8Array(MAX_PLAYERS * CMD_BYTES);
+  const config = { tics: options.tics | 0, rollback: options.rollback | 0, players: options.players | 0 };
+  return JSON.parse(core.syncTest(JSON.stringify(config), gameCallbacks(options, cmdBuf)));
+}
+
+/**
+ * Starts ticnet: loads the wasm, joins the election, and reports through
+ * options.onEvent. Resolves once the engine runs.
+ */
+export async function start(options) {
+  checkPage();
+  checkGame(options, false);
+  const shim = globalThis.__ticnetShim;
   const key = "ticnet-token:" + (options.storageKey || location.pathname);
-  const [{ instance }, token] = await Promise.all([
-    instantiate(options.wasmURL || "ticnet.wasm", go.importObject),
+  const [core, token] = await Promise.all([
+    loadCore(options.wasmURL),
     options.rejoin === false ? "" : rejoinToken(key),
   ]);
-  go.run(instance); // returns when the Go program exits; the engine keeps running
-  for (let i = 0; i < 200 && !globalThis.__ticnetGo; i++) await new Promise((r) => setTimeout(r, 5));
-  const core = globalThis.__ticnetGo;
-  if (!core) throw new Error("ticnet: the wasm did not start");
 
   const cmdBuf = new Uint8Array(MAX_PLAYERS * CMD_BYTES);
   const listeners = new Map();
@@ -141,30 +213,8 @@ export async function start(options) {
     token,
     settings: options.settings || {},
   };
-  const callbacks = {
-    cmdBuf,
-    input(tic) {
-      const c = options.input(tic) || {};
-      return [clamp8(c.forward), clamp8(c.side), Math.max(-32768, Math.min(32767, c.turn | 0)),
-        (c.buttons | 0) & 0x7f, (c.chat | 0) & 0xff];
-    },
-    onTic(tic, mask) {
-      const { cmds, ingame } = decodeCmds(cmdBuf, mask);
-      options.onTic(tic, cmds, ingame);
-    },
-    checksum() { return options.checksum() >>> 0; },
-    onEvent(json) { emit(JSON.parse(json)); },
-  };
-  if (options.save) {
-    // With both, this copy can join a game in progress, and give the state
-    // to a copy that joins.
-    callbacks.save = () => {
-      const state = options.save();
-      if (!(state instanceof Uint8Array)) throw new Error("ticnet: options.save must return a Uint8Array");
-      return state;
-    };
-    callbacks.load = (state) => { options.load(state); };
-  }
+  const callbacks = gameCallbacks(options, cmdBuf);
+  callbacks.onEvent = (json) => { emit(JSON.parse(json)); };
   core.start(JSON.stringify(config), callbacks);
   // A closing page says goodbye, so that the others need not wait for the
   // timeout. (pagehide, not unload: unload is unreliable, and forbidden in

@@ -24,6 +24,7 @@ import (
 
 	"github.com/ticnet/ticnet/election/session"
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/synctest"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
@@ -349,6 +350,31 @@ func config(js jsConfig) session.Config {
 	return c
 }
 
+// syncTest runs synctest.Run on the game of args[1] (the callbacks start
+// takes, save and load included) as args[0] (JSON: tics, rollback,
+// players) says, and returns its synctest.Result as JSON.
+func syncTest(args []safejs.Value) any {
+	res := synctest.Result{StateOffset: -1, Message: "syncTest: a bad config, or a game without save and load"}
+	if len(args) == 2 && isFunc(args[1], "save") && isFunc(args[1], "load") {
+		text, err := args[0].String()
+		var jc struct{ Tics, Rollback, Players int }
+		if err == nil {
+			err = json.Unmarshal([]byte(text), &jc)
+		}
+		buf, err2 := args[1].Get("cmdBuf")
+		if err == nil && err2 == nil {
+			c := synctest.Config{Tics: jc.Tics, Rollback: jc.Rollback, Players: jc.Players}
+			g := &snapGame{jsGame{cb: args[1], cmdBuf: buf}}
+			res = synctest.ResultOf(c, synctest.Run(g, c))
+			if g.err != nil {
+				res = synctest.Result{StateOffset: -1, Message: "syncTest: a callback failed: " + g.err.Error()}
+			}
+		}
+	}
+	j, _ := json.Marshal(res)
+	return string(j)
+}
+
 // isFunc reports whether obj[name] is a function.
 func isFunc(obj safejs.Value, name string) bool {
 	v, err := obj.Get(name)
@@ -409,6 +435,10 @@ func main() {
 			return nil
 		},
 		"stats": func([]safejs.Value) any { return l.stats.Load().(string) },
+		// syncTest runs synctest on the page's game (its callbacks, as
+		// start takes them) and returns the result as JSON. It runs in
+		// this call: the page waits for it.
+		"syncTest": func(args []safejs.Value) any { return syncTest(args) },
 		// setHidden says whether the page is hidden, frozen or being
 		// closed for a while (persisted pagehide). A hidden server hands
 		// its game over at once, in this call: the page may run nothing

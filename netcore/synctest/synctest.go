@@ -26,7 +26,7 @@ type Game interface {
 
 // Config is what Run plays.
 type Config struct {
-	// Tics is how many tics to run; default 1000.
+	// Tics is how many tics to run; default DefaultTics.
 	Tics int
 	// Rollback is how many tics are run again after every tic; default 8
 	// (ticnet's default prediction window), at most 64.
@@ -38,6 +38,9 @@ type Config struct {
 	// pseudo-random sequence.
 	Input func(tic uint32, p int) netcore.TicCmd
 }
+
+// DefaultTics is how many tics Run plays by default.
+const DefaultTics = 1000
 
 // MaxRollback bounds Config.Rollback.
 const MaxRollback = 64
@@ -80,7 +83,7 @@ type ranTic struct {
 // a *Mismatch at the first that did not, or the error of a LoadState.
 func Run(g Game, c Config) error {
 	if c.Tics <= 0 {
-		c.Tics = 1000
+		c.Tics = DefaultTics
 	}
 	if c.Rollback <= 0 {
 		c.Rollback = 8
@@ -163,4 +166,34 @@ func IsMismatch(err error) (*Mismatch, bool) {
 	var m *Mismatch
 	ok := errors.As(err, &m)
 	return m, ok
+}
+
+// Result is what Run found, as the JS API reports it.
+type Result struct {
+	OK          bool   `json:"ok"`
+	Tics        int    `json:"tics"` // the tics run, when OK
+	Tic         uint32 `json:"tic"`  // the Mismatch, when not OK
+	At          uint32 `json:"at"`
+	Checksum    uint32 `json:"checksum"`
+	Rerun       uint32 `json:"rerun"`
+	StateOffset int    `json:"stateOffset"` // -1: the saved states did not differ, or no mismatch
+	Message     string `json:"message"`     // what went wrong, when not OK
+}
+
+// ResultOf is the Result of a Run of c that returned err.
+func ResultOf(c Config, err error) Result {
+	r := Result{StateOffset: -1}
+	if m, ok := IsMismatch(err); ok {
+		r.Tic, r.At, r.Checksum, r.Rerun, r.StateOffset = m.Tic, m.At, m.Checksum, m.Rerun, m.StateOffset
+	}
+	if err != nil {
+		r.Message = err.Error()
+		return r
+	}
+	r.OK = true
+	r.Tics = c.Tics
+	if r.Tics <= 0 {
+		r.Tics = DefaultTics
+	}
+	return r
 }

@@ -110,3 +110,18 @@ var errRefused = errors.New("refused")
 type refusing struct{ *testgame.Game }
 
 func (*refusing) LoadState([]byte) error { return errRefused }
+
+// ResultOf reports a clean run with its tics, a mismatch with its fields,
+// and any other error with its message alone.
+func TestResultOf(t *testing.T) {
+	if r := ResultOf(Config{}, nil); !r.OK || r.Tics != DefaultTics || r.StateOffset != -1 {
+		t.Fatalf("clean: %+v", r)
+	}
+	m := &Mismatch{Tic: 7, At: 9, Checksum: 1, Rerun: 2, StateOffset: 3}
+	if r := ResultOf(Config{Tics: 50}, m); r.OK || r.Tic != 7 || r.At != 9 || r.Checksum != 1 || r.Rerun != 2 || r.StateOffset != 3 || r.Message != m.Error() {
+		t.Fatalf("mismatch: %+v", r)
+	}
+	if r := ResultOf(Config{}, errRefused); r.OK || r.Tic != 0 || r.StateOffset != -1 || r.Message != "refused" {
+		t.Fatalf("error: %+v", r)
+	}
+}
