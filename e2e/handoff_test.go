@@ -111,10 +111,15 @@ func TestAHiddenServerTabHandsTheGameOffAndPlaysOn(t *testing.T) {
 		gaps = append(gaps, gap)
 	}
 	for i, gap := range gaps {
-		// The hidden tab runs ticnet on its timers here (a headless
-		// browser does not throttle them), so it too resumes at once.
-		if gap > 300 {
-			t.Fatalf("tab %d: the game stood still %v ms for the hand-off", i, gap)
+		// A visible tab waits for the successor's first tic; the hidden
+		// one reattaches too, its connection's first try going out
+		// before the successor serves (it tries again 250 ms later).
+		limit := 200.0
+		if i == server {
+			limit = 1000
+		}
+		if gap > limit {
+			t.Fatalf("tab %d: the game stood still %v ms for the hand-off, want at most %v", i, gap, limit)
 		}
 	}
 	after := statuses(t, tabs)
