@@ -57,7 +57,7 @@ func buildDemo(t testing.TB) string {
 			return
 		}
 		files := map[string]string{filepath.Join(strings.TrimSpace(string(goroot)), "lib/wasm/wasm_exec.js"): "wasm_exec.js"}
-		for _, f := range []string{"js/shim.js", "js/ticnet.js", "web/index.html", "web/main.js", "web/game.js", "web/synctest.html", "web/synctest.js",
+		for _, f := range []string{"js/shim.js", "js/ticnet.js", "web/index.html", "web/hooks.js", "web/main.js", "web/game.js", "web/synctest.html", "web/synctest.js",
 			"web/style.css", "web/manifest.toml", "web/icon.png"} {
 			files[filepath.Join(root, f)] = filepath.Base(f)
 		}
@@ -168,7 +168,13 @@ type demoStatus struct {
 		Joined   bool   `json:"joined"`
 		Rejoined bool   `json:"rejoined"`
 	} `json:"start"` // the last "start" event
-	Joining   bool   `json:"joining"`
+	Joining bool `json:"joining"`
+	// Me is the local player as the page shows it (predicted).
+	Me *struct {
+		X     int `json:"x"`
+		Y     int `json:"y"`
+		Angle int `json:"angle"`
+	} `json:"me"`
 	Migrating bool   `json:"migrating"` // the server went; the game waits for the next
 	Notice    string `json:"notice"`    // the notice shown over the arena, if any
 	Progress  int    `json:"progress"`
@@ -199,6 +205,11 @@ type demoStatus struct {
 		TicsPerUpdate   int     `json:"ticsPerUpdate"`
 		TicCostUS       int64   `json:"ticCostUS"`
 		RTTMS           int64   `json:"rttMS"`
+		PredictedTic    uint32  `json:"predictedTic"`
+		Gametic         uint32  `json:"gametic"`
+		Maketic         uint32  `json:"maketic"`
+		Rollbacks       int64   `json:"rollbacks"`
+		RolledBack      int64   `json:"rolledBack"`
 	} `json:"stats"`
 	Timing struct {
 		Role  *float64 `json:"role"`

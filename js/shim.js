@@ -31,6 +31,11 @@
   // and frames overtake each other, as on a real relay. Unset, frames are
   // taken at once.
   const testDelay = globalThis.__ticnetTestDelay;
+  // Test hook: a page that sets globalThis.__ticnetHoldOutgoingMS = MS
+  // before this script runs (the demo does for ?delay=MS) has every frame
+  // it sends held MS ms first: with it in every tab, a round trip takes
+  // at least twice MS.
+  const holdOutgoingMS = Number(globalThis.__ticnetHoldOutgoingMS) || 0;
 
   function onFrame(data) {
     const f = data instanceof Uint8Array ? data : new Uint8Array(data);
@@ -73,6 +78,11 @@
 
   function rawSend(f) {
     if (f.length > MAX_FRAME) { stats.oversize++; return; }
+    if (holdOutgoingMS > 0) { setTimeout(put, holdOutgoingMS, f); return; }
+    put(f);
+  }
+
+  function put(f) {
     stats.framesOut++;
     stats.bytesOut += f.length;
     if (kind === "webxdc") channel.send(f); else channel.postMessage(f);
@@ -82,6 +92,7 @@
     kind,
     stats,
     testDelay, // the delay hook's { min, max }, or undefined: tests check it is on
+    holdOutgoingMS, // the outgoing hold hook's ms, or 0
     // drain returns every queued frame as one buffer of [u32 LE length][frame]...,
     // or null when there is none.
     drain() {

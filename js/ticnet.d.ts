@@ -137,6 +137,19 @@ export interface Options {
    */
   load?(state: Uint8Array): void;
   onEvent?(event: TicnetEvent): void;
+  /**
+   * Run ahead of the confirmed tics (on by default when save and load are
+   * given): onTic runs a tic as soon as the local player's command for it
+   * is built, with every other player's last confirmed command (events
+   * cleared) assumed; when a confirmed tic differs, load brings back the
+   * state before it and onTic runs the tics again. Render the state after
+   * the last onTic. stats().gametic is the first tic not confirmed,
+   * predictedTic the first not run; checksums are compared for confirmed
+   * tics only.
+   */
+  predict?: boolean;
+  /** How many tics prediction may run ahead: default 8, at most 64. */
+  predictTics?: number;
 }
 
 export interface Stats {
@@ -170,6 +183,11 @@ export interface Stats {
   ticsPerUpdate: number;
   /** What a tic costs your game, as learnt, µs (0 before the first). */
   ticCostUS: number;
+  /** Prediction: the first tic not run (gametic: not confirmed); the tics run ahead, the rollbacks, and the predicted tics they undid. */
+  predictedTic: number;
+  predicted: number;
+  rollbacks: number;
+  rolledBack: number;
   channel: { kind: "webxdc" | "broadcast"; framesIn: number; framesOut: number; dropped: number; filtered: number; oversize: number };
 }
 

@@ -204,7 +204,13 @@ export async function start(options) {
     for (const fn of listeners.get(e.kind) || []) fn(e);
   };
   const profile = options.profile || (shim.kind === "webxdc" ? "gossip" : "local");
+  // Prediction needs save and load; it is on by default when the game
+  // gives them.
+  const predict = options.predict === undefined ? typeof options.save === "function" : options.predict === true;
+  if (predict && typeof options.save !== "function") throw new Error("ticnet: options.predict needs options.save and options.load");
   const config = {
+    predict,
+    predictTics: options.predictTics | 0,
     name: String(options.name || "Player").slice(0, 29),
     maxPlayers: options.maxPlayers || 8,
     profile,

@@ -32,9 +32,30 @@ type ClientConfig struct {
 	// that left a game in progress and comes back with it, under any
 	// address, within the server's grace period gets its player back.
 	Token [wire.RejoinTokenLen]byte
+	// Predict makes the client run ahead of the confirmed tics, under the
+	// extension, when its game can save and load (client_predict.go), up
+	// to PredictTics tics (default DefaultPredictTics, at most
+	// MaxPredictTics).
+	Predict     bool
+	PredictTics int
+	// InputDelay, in tics (at most MaxInputDelay), makes the client build
+	// each command that many tics before its tic is due at the server,
+	// under the extension: the local player's input shows that much later,
+	// and arrives that much earlier (GGRS's trade: fewer rollbacks, fewer
+	// substituted commands). With prediction the game runs to the tic due
+	// now, not to the last built.
+	InputDelay int
 }
 
+// MaxInputDelay bounds ClientConfig.InputDelay.
+const MaxInputDelay = 8
+
 func (c *ClientConfig) fill() {
+	if c.PredictTics <= 0 {
+		c.PredictTics = DefaultPredictTics
+	}
+	c.PredictTics = min(c.PredictTics, MaxPredictTics)
+	c.InputDelay = max(0, min(c.InputDelay, MaxInputDelay))
 	if c.Name == "" {
 		c.Name = "Player"
 	}
@@ -91,6 +112,7 @@ type Client struct {
 	send sendSide
 	recv recvSide
 	loop loopSide
+	pred predictSide
 	sync clockSync
 	join joinSide
 	mig  migrateSide

@@ -58,6 +58,7 @@ func (c *Client) startGame(now int64) {
 	c.report.Sums = c.report.Sums[:0]
 	c.recv = recvSide{lastGameDataMS: now}
 	c.loop.reset()
+	c.pred = predictSide{}
 	c.send.firstMS = now
 	if !c.extended {
 		c.send.firstMS += ReferenceStartDelayMS
@@ -310,10 +311,12 @@ func (c *Client) lastLatencyOf(tic uint32) int16 {
 }
 
 // adjustClock moves the clock by half of what it takes for the latest
-// command in the server's last report to arrive ExtTargetMarginMS early:
-// half, because the reports that follow still reflect the old clock.
+// command in the server's last report to arrive ExtTargetMarginMS early,
+// and InputDelay tics earlier still: half, because the reports that
+// follow still reflect the old clock.
 func (c *Client) adjustClock(marginMS int64) {
-	step := (ExtTargetMarginMS - marginMS) / 2
+	target := ExtTargetMarginMS + int64(c.cfg.InputDelay)*1000/TicRate
+	step := (target - marginMS) / 2
 	limit := int64(ExtMaxClientLeadTics) * 1000 / TicRate
 	c.sync.extOffsetMS = max(-limit, min(limit, c.sync.extOffsetMS+step))
 }

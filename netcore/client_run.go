@@ -39,8 +39,17 @@ func (c *Client) SetTicsPerUpdate(n int) { c.loop.maxTics = min(max(n, 1), Backu
 func (c *Client) TicsPerUpdate() int { return cmp.Or(c.loop.maxTics, BackupTics) }
 
 // runTics runs every confirmed tic the game may run now (spec §11.2), at
-// most TicsPerUpdate of them.
+// most TicsPerUpdate of them, and, for a client that predicts, the tics
+// ahead of them (client_predict.go).
 func (c *Client) runTics() {
+	if c.predicts() {
+		c.runPredicting()
+		return
+	}
+	c.unpredict() // a prediction left from before a join or a migration
+	if c.state == ClientDisconnected {
+		return
+	}
 	limit := c.loop.tl.Confirmed()
 	if !c.cfg.Drone && !c.extended {
 		// The reference runs a tic only once it has built its own command
@@ -82,6 +91,28 @@ func (c *Client) advance(g uint32, t *ConfirmedTic) {
 		cmds[c.player] = c.send.queue[g%BackupTics].cmd
 		in |= 1 << c.player
 	}
+	c.enterTic(g, in)
+	c.checkConsistency(g, cmds, in, t.Substituted)
+	dup := uint32(c.settings.TicDup)
+	for k := range dup {
+		if k > 0 {
+			for p := range cmds {
+				cmds[p] = wire.ClearEvents(cmds[p])
+			}
+		}
+		c.game.RunTic(g*dup+k, cmds, &c.loop.ingame)
+	}
+	sum := c.game.Checksum()
+	c.loop.tl.Ran(g, sum)
+	c.stats.TicsRun++
+	if c.extended && c.player >= 0 {
+		c.reportChecksum(g, sum)
+	}
+}
+
+// enterTic notes who is in the game at confirmed tic g, the next this copy
+// runs: the players who left or entered since the tic before.
+func (c *Client) enterTic(g uint32, in uint8) {
 	if !c.loop.started {
 		c.loop.started = true
 		c.loop.wasInGame = in
@@ -102,22 +133,6 @@ func (c *Client) advance(g uint32, t *ConfirmedTic) {
 		c.loop.ingame[p] = is
 	}
 	c.loop.wasInGame = in
-	c.checkConsistency(g, cmds, in, t.Substituted)
-	dup := uint32(c.settings.TicDup)
-	for k := range dup {
-		if k > 0 {
-			for p := range cmds {
-				cmds[p] = wire.ClearEvents(cmds[p])
-			}
-		}
-		c.game.RunTic(g*dup+k, cmds, &c.loop.ingame)
-	}
-	sum := c.game.Checksum()
-	c.loop.tl.Ran(g, sum)
-	c.stats.TicsRun++
-	if c.extended && c.player >= 0 {
-		c.reportChecksum(g, sum)
-	}
 }
 
 // checkConsistency compares each player's consistency byte for tic g with
@@ -125,8 +140,31 @@ func (c *Client) advance(g uint32, t *ConfirmedTic) {
 // records this copy's own for the tic. The game's state is still the state
 // before g.
 func (c *Client) checkConsistency(g uint32, cmds *[MaxPlayers]TicCmd, in, substituted uint8) {
+	c.checkConsistencyBytes(g, cmds, in, substituted)
+	own := c.consistencyBytes()
+	for p := range MaxPlayers {
+		if in&(1<<p) != 0 {
+			c.loop.consistency[p][g%BackupTics] = own[p]
+		}
+	}
+}
+
+// consistencyBytes is each player's consistency byte of the game's state
+// now: the game's own (PlayerConsistency), or the checksum's low byte.
+func (c *Client) consistencyBytes() (b [MaxPlayers]uint8) {
 	pc, perPlayer := c.game.(PlayerConsistency)
 	sum := uint8(c.game.Checksum())
+	for p := range b {
+		b[p] = sum
+		if perPlayer {
+			b[p] = pc.Consistency(p)
+		}
+	}
+	return b
+}
+
+// checkConsistencyBytes is checkConsistency without the recording.
+func (c *Client) checkConsistencyBytes(g uint32, cmds *[MaxPlayers]TicCmd, in, substituted uint8) {
 	slot := g % BackupTics
 	for p := range MaxPlayers {
 		if in&(1<<p) == 0 {
@@ -146,11 +184,6 @@ func (c *Client) checkConsistency(g uint32, cmds *[MaxPlayers]TicCmd, in, substi
 				c.emit(Event{Kind: EventDesyncSuspected, Player: p, Tic: g - BackupTics - 1, Players: []int{p},
 					Reason: "consistency byte differs"})
 			}
-		}
-		if perPlayer {
-			*recorded = pc.Consistency(p)
-		} else {
-			*recorded = sum
 		}
 	}
 }

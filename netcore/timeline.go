@@ -120,6 +120,10 @@ func (tl *Timeline) SaveBefore(tic uint32) bool {
 	return true
 }
 
+// SavesPending reports whether a save asked with SaveBefore has not come
+// yet.
+func (tl *Timeline) SavesPending() bool { return len(tl.saves) > 0 }
+
 // saveDue takes a pending save of the state before tic, if any.
 func (tl *Timeline) saveDue(tic uint32) bool {
 	for i, t := range tl.saves {

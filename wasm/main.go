@@ -32,13 +32,15 @@ import (
 const passMS = 5
 
 type jsConfig struct {
-	Name       string  `json:"name"`
-	MaxPlayers int     `json:"maxPlayers"`
-	Profile    string  `json:"profile"`
-	Timeout    string  `json:"timeout"`
-	StartTime  float64 `json:"startTime"`
-	Token      string  `json:"token"` // 32 hex digits; "" for none
-	Settings   struct {
+	Name        string  `json:"name"`
+	MaxPlayers  int     `json:"maxPlayers"`
+	Profile     string  `json:"profile"`
+	Timeout     string  `json:"timeout"`
+	StartTime   float64 `json:"startTime"`
+	Token       string  `json:"token"` // 32 hex digits; "" for none
+	Predict     bool    `json:"predict"`
+	PredictTics int     `json:"predictTics"`
+	Settings    struct {
 		ExtraTics  *int `json:"extraTics"`
 		Deathmatch int  `json:"deathmatch"`
 		Episode    int  `json:"episode"`
@@ -322,6 +324,7 @@ func (l *loop) run() {
 func config(js jsConfig) session.Config {
 	c := session.Config{Name: js.Name, MaxPlayers: js.MaxPlayers, StartTimeMS: js.StartTime,
 		Election: session.ElectionLocal, Timeout: netcore.Browser}
+	c.Predict, c.PredictTics = js.Predict, js.PredictTics
 	if js.Profile == "gossip" {
 		c.Election = session.ElectionGossip
 	}

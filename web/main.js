@@ -1,7 +1,8 @@
 // The demo page: the arena game on ticnet's public JS API, with a lobby, a
 // stats overlay, keyboard and touch controls. `?bot=SEED` plays random
 // input from SEED (tests use it); `?name=NAME` sets the player's name;
-// `?ticcost=MS` makes each tic cost MS of CPU.
+// `?ticcost=MS` makes each tic cost MS of CPU; `?predict=0` turns
+// prediction off (the game then shows confirmed tics only).
 import { start } from "./ticnet.js";
 import { Game, ARENA, MAX_PLAYERS, isin, icos } from "./game.js";
 
@@ -15,7 +16,9 @@ const COLORS = ["#e6194b", "#3cb44b", "#ffe119", "#4363d8", "#f58231", "#911eb4"
 
 let game = new Game();
 let prev = game.snapshot(), cur = prev, curAt = performance.now();
-const sums = [];            // [tic, checksum] of the last 64 tics
+// The checksum after each tic, by tic: a tic run again after a rollback
+// overwrites its sum, so the sums of confirmed tics are their last.
+const sums = new Map();
 let role = "undecided", uid = 0, lobby = null, started = false, myPlayer = -1, lastEvent = null;
 // joining: this copy joins a game in progress and is not in it yet;
 // progress: how far, 0-100 (the state's bytes, then the tics to catch up).
@@ -55,9 +58,8 @@ function input() {
 function onTic(tic, cmds, ingame) {
   game.step(tic, cmds, ingame);
   for (const end = performance.now() + ticCost; performance.now() < end;) { /* a heavier game */ }
-  const sum = game.checksum();
-  sums.push([tic, sum]);
-  if (sums.length > 64) sums.shift();
+  sums.set(tic, game.checksum());
+  sums.delete(tic - 200);
   prev = cur; cur = game.snapshot(); curAt = performance.now();
 }
 
@@ -71,7 +73,8 @@ function onEvent(e) {
     case "start":
       // A new game (a new server's, say) starts from the beginning; a game
       // joined in progress starts from the state that load brings.
-      if (!e.joined) { game = new Game(); sums.length = 0; prev = cur = game.snapshot(); }
+      if (!e.joined) { game = new Game(); prev = cur = game.snapshot(); }
+      sums.clear();
       started = true; myPlayer = e.player; joining = e.joined; rejoining = e.rejoined; progress = 0;
       startedAt = { tic: e.tic, joined: e.joined, rejoined: e.rejoined }; refused = null; break;
     case "catchup":
@@ -98,13 +101,25 @@ function showNotice(text, ms) {
   if (ms) noticeTimer = setTimeout(() => { noticeEl.hidden = true; }, ms);
 }
 
+// load brings a state: a game joined in progress, or the state before a
+// tic that prediction got wrong.
 function load(state) {
   game.load(state);
-  sums.length = 0; prev = cur = game.snapshot(); curAt = performance.now();
+  prev = cur = game.snapshot(); curAt = performance.now();
 }
 
 const net = await start({ wasmURL: "ticnet.wasm", name: params.get("name") || "player", input, onTic,
-  checksum: () => game.checksum(), save: () => game.save(), load, onEvent });
+  checksum: () => game.checksum(), save: () => game.save(), load, onEvent,
+  // A chat's relays take 100-300 ms each way: a window of 16 tics (457 ms)
+  // covers a round trip there; ticnet's default, 8 (228 ms), one of 200.
+  predict: params.get("predict") !== "0", predictTics: 16 });
+
+// The checksums of the last 64 confirmed tics (before gametic).
+function confirmedSums(gametic) {
+  const out = [];
+  for (let t = gametic - 64; t < gametic; t++) if (sums.has(t)) out.push({ tic: t, sum: sums.get(t) });
+  return out;
+}
 
 // For tests and for people: the page's state as JSON.
 globalThis.ticnetDemo = {
@@ -112,10 +127,13 @@ globalThis.ticnetDemo = {
     const st = net.stats();
     return JSON.stringify({ role, uid, players: st.players, gametic: st.gametic, started, start: startedAt, joining, progress, migrating,
       notice: noticeEl.hidden ? "" : noticeEl.textContent, player: myPlayer,
-      protocol: st.protocol, checksums: sums.map(([tic, sum]) => ({ tic, sum })), lobby, stats: st, timing });
+      me: globalThis.ticnetDemo.me(), // as displayed: predicted
+      protocol: st.protocol, checksums: confirmedSums(st.gametic), lobby, stats: st, timing });
   },
   launch() { net.launch(); },
   leave() { net.leave(); },
+  // The local player as displayed, cheaply (tests poll it).
+  me() { const p = myPlayer >= 0 ? game.players[myPlayer] : null; return p && { x: p.x, y: p.y, angle: p.angle }; },
   events() { return JSON.stringify(log); },
 };
 
@@ -156,17 +174,21 @@ function touchAt(t, down) {
 // Drawing, interpolated between the last two tics.
 const ctx = canvas.getContext("2d");
 const graph = document.getElementById("graph").getContext("2d");
-const history = [];  // {rtt, lead}, one every 250 ms
+const history = [];  // {rtt, lead, rollbacks}, one every 250 ms
+let lastRollbacks = 0, lastRolledBack = 0;
 setInterval(() => {
   const st = net.stats();
-  history.push({ rtt: st.rttMS, lead: st.maketic - st.gametic });
+  const rollbacks = (st.rollbacks - lastRollbacks) * 4, reran = (st.rolledBack - lastRolledBack) * 4; // per second
+  lastRollbacks = st.rollbacks; lastRolledBack = st.rolledBack;
+  history.push({ rtt: st.rttMS, lead: st.maketic - st.gametic, rollbacks });
   if (history.length > 40) history.shift();
   document.getElementById("stats").textContent =
     `${role} uid ${uid.toString(16)}  ${st.protocol || "-"}\n` +
     `tic ${st.gametic} recv ${st.recvtic} make ${st.maketic}  rtt ${st.rttMS} ms\n` +
     `in ${st.framesInPerSec} f/s ${st.bytesInPerSec} B/s  out ${st.framesOutPerSec} f/s ${st.bytesOutPerSec} B/s\n` +
     `dropped ${st.dropped + st.channel.dropped}  resends ${st.resends}  substituted ${st.substituted}\n` +
-    `net ${st.passMedianUS}/${st.passP99US} µs per pass (median/p99)` +
+    `net ${st.passMedianUS}/${st.passP99US} µs per pass (median/p99)\n` +
+    `predicted to ${st.predictedTic}: ${rollbacks} rollbacks/s, ${reran} tics re-run/s` +
     (st.transferBytesIn ? `\njoined: game state ${st.transferBytesIn} B` + (st.transferMS ? ` in ${st.transferMS} ms` : "") +
       (st.joinMS ? `, playing after ${st.joinMS} ms` : "") : "");
   graph.clearRect(0, 0, 200, 60);
@@ -175,7 +197,7 @@ setInterval(() => {
     history.forEach((h, i) => { const y = 58 - Math.min(56, h[key] * scale); i ? graph.lineTo(i * 5, y) : graph.moveTo(i * 5, y); });
     graph.stroke();
   };
-  plot("rtt", 0.2, "#4af"); plot("lead", 2, "#fa4");
+  plot("rtt", 0.2, "#4af"); plot("lead", 2, "#fa4"); plot("rollbacks", 1, "#f4a");
 }, 250);
 
 function draw() {

@@ -303,6 +303,9 @@ func (s *Session) Stats() Stats {
 	if s.eng != nil {
 		c := s.eng.client
 		st.Gametic, st.Recvtic, st.Maketic = c.GameTic(), c.RecvTic(), c.MakeTic()
+		st.PredictedTic = c.PredictedTic()
+		pc := c.PredictCounters()
+		st.Predicted, st.Rollbacks, st.RolledBack = pc.Predicted, pc.Rollbacks, pc.RolledBack
 		st.RTTMS = c.LatencyMS()
 		st.Protocol = c.Protocol()
 		cc := c.Counters()

@@ -211,6 +211,9 @@ func playAndLose(t testing.TB, seed uint64, n int, link simnet.Link, how departu
 // there on its side of a partition decided for itself), or its next
 // start. The last life ends at until (0: never).
 func checkedLives(i int, p *copyOf, firstEnd, until uint32) []scenario.Copy {
+	if cl := p.s.Client(); cl != nil && cl.PredictedTic() != cl.GameTic() && (until == 0 || cl.GameTic() < until) {
+		until = cl.GameTic() // the tics after it ran only as predictions
+	}
 	starts := eventsOf(p, "start")
 	last := starts[len(starts)-1]
 	if len(starts) == 1 {

@@ -45,6 +45,11 @@ type Config struct {
 	// back to a game in progress with the token it left with, under any
 	// UID, within the server's grace period gets its player back.
 	Token [wire.RejoinTokenLen]byte
+	// Predict makes this copy's client run ahead of the confirmed tics
+	// when its game can save and load (netcore.ClientConfig.Predict), up to
+	// PredictTics (0: netcore.DefaultPredictTics).
+	Predict     bool
+	PredictTics int
 	// RecordTics makes this copy's server, when it serves, note which
 	// commands it had for each tic (netcore.ServerConfig.RecordTics): for
 	// tests.
@@ -142,6 +147,14 @@ type Stats struct {
 	// Migrations counts the times this copy's game went on under a new
 	// server after its server left.
 	Migrations int64 `json:"migrations"`
+	// PredictedTic is the first tic the game has not run, predicted tics
+	// included (Gametic: confirmed only); Predicted counts the tics run
+	// ahead of confirmation, Rollbacks the times a confirmed tic differed
+	// from the prediction, RolledBack the predicted tics they undid.
+	PredictedTic uint32 `json:"predictedTic"`
+	Predicted    int64  `json:"predicted"`
+	Rollbacks    int64  `json:"rollbacks"`
+	RolledBack   int64  `json:"rolledBack"`
 }
 
 func intp(v int) *int { return &v }

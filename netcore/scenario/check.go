@@ -45,7 +45,7 @@ func (s *Scenario) CheckCommands() (Checked, error) {
 	}
 	copies := make([]Copy, len(s.Peers))
 	for i, p := range s.Peers {
-		copies[i] = Copy{Index: p.Index, Game: p.Game, Player: p.Client.Player()}
+		copies[i] = Copy{Index: p.Index, Game: p.Game, Player: p.Client.Player(), Until: s.confirmedEnd(p)}
 	}
 	return CheckCommandsOf(copies, s.Server.Extended(), s.records)
 }
@@ -254,10 +254,21 @@ func (s *Scenario) keepRecords() {
 // Records returns the server's tic records, by tic.
 func (s *Scenario) Records() []netcore.TicRecord { return s.records }
 
+// confirmedEnd is the first tic a peer's game ran only as a prediction
+// (Options.Predict), whose run the checks do not count; 0 without
+// prediction.
+func (s *Scenario) confirmedEnd(p *Peer) uint32 {
+	if !s.opts.Predict {
+		return 0
+	}
+	return p.Client.GameTic()
+}
+
 // CheckSums compares the checksum after every tic that two or more peers
 // ran. It returns the number of tics compared, and an error naming the
 // first tic and peer that differ.
 func (s *Scenario) CheckSums() (int, error) {
+	end := s.confirmedEnd
 	longest := 0
 	for _, p := range s.Peers {
 		longest = max(longest, len(p.Game.Sums()))
@@ -268,7 +279,7 @@ func (s *Scenario) CheckSums() (int, error) {
 		var ref *Peer
 		peers := 0
 		for _, p := range s.Peers {
-			if ran := p.Game.Ran(); t >= len(ran) || !ran[t].OK {
+			if ran := p.Game.Ran(); t >= len(ran) || !ran[t].OK || end(p) != 0 && uint32(t) >= end(p) {
 				continue
 			}
 			peers++

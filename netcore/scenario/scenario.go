@@ -45,6 +45,13 @@ type Options struct {
 	// Dedicated runs the server alone on its node, as ticnet-server does:
 	// every player is a remote client, Peers[0] included.
 	Dedicated bool
+	// Predict makes every client predict (ClientConfig.Predict), with a
+	// window of PredictTics (0: the default).
+	Predict     bool
+	PredictTics int
+	// InputDelay is every client's input delay in tics
+	// (ClientConfig.InputDelay).
+	InputDelay int
 	// UplinkBytesPerSec is every node's uplink (simnet.SetDefaultBandwidth):
 	// default DefaultUplinkBytesPerSec; negative for no limit.
 	UplinkBytesPerSec int64
@@ -182,7 +189,7 @@ func (s *Scenario) newPeerWith(i int, tr netcore.Transport, drone bool, xfer net
 		protos = []string{wire.ProtocolChocolate}
 	}
 	cfg := netcore.ClientConfig{Name: fmt.Sprintf("player%d", i), Drone: drone, Profile: o.Profile,
-		Settings: settings, Protocols: protos, Transfer: xfer, Token: token}
+		Settings: settings, Protocols: protos, Transfer: xfer, Token: token, Predict: o.Predict, PredictTics: o.PredictTics, InputDelay: o.InputDelay}
 	return &Peer{Index: i, Game: g, ClockRate: 1, Token: token, Client: netcore.NewClient(cfg, tr, ServerUID, g, s.Now())}
 }
 

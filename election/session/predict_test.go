@@ -1,0 +1,79 @@
+package session
+
+import (
+	"testing"
+
+	"github.com/ticnet/ticnet/netcore/scenario"
+	"github.com/ticnet/ticnet/netcore/simnet"
+)
+
+// Copies that predict play through what a chat does to a game: a copy
+// opened late joins it, the server leaves (goodbye), then the next one's
+// page is hidden and it hands the game off; every copy's confirmed tics
+// check and agree, and the copies did predict (and roll back).
+func TestCopiesThatPredictJoinMigrateAndHandOff(t *testing.T) {
+	c := newSim(31, simnet.Link{LatencyMS: 20, JitterMS: 10})
+	c.predict = true
+	for i := range 4 {
+		c.addWith(1000+float64(i*37), ElectionLocal, tokenOf(i+1))
+		for range 10 {
+			c.step()
+		}
+	}
+	c.runUntil(t, "one server, one lobby", 20000, c.oneLobby)
+	c.controller().s.Launch()
+	defer func() {
+		if t.Failed() {
+			dumpEvents(t, c)
+		}
+	}()
+	c.runUntil(t, "tic 200 everywhere", 60000, func() bool { return c.allAt(200) })
+	late := c.addWith(5000, ElectionLocal, tokenOf(9))
+	c.runUntil(t, "the late copy plays", 30000, func() bool {
+		return late.s.Client() != nil && late.s.Client().GameTic() > 300 && c.allAt(300)
+	})
+	// The late copy saw its own player enter the game.
+	mine := *eventsOf(late, "start")[0].Player
+	entered := false
+	for _, e := range eventsOf(late, "join") {
+		entered = entered || *e.Player == mine
+	}
+	if !entered {
+		t.Fatalf("the late copy (player %d) never saw its player enter", mine)
+	}
+	srv := c.serverOf()
+	srv.s.Leave(c.net.Now())
+	c.step()
+	srv.closed = true
+	srv.node.SetSilent(true)
+	c.runUntil(t, "tic 600 everywhere", 60000, func() bool { return c.allAt(600) && c.serverOf() != nil })
+	hid := c.serverOf()
+	hid.hidden = true
+	hid.s.SetHidden(true)
+	c.runUntil(t, "tic 900 everywhere, under a visible server", 60000, func() bool {
+		return c.allAt(900) && c.serverOf() != nil && c.serverOf() != hid
+	})
+	var copies []scenario.Copy
+	var rollbacks int64
+	for i, p := range c.peers {
+		if p.wentBack {
+			t.Fatalf("copy %d: gametic went back", i)
+		}
+		if cl := p.s.Client(); cl != nil {
+			rollbacks += cl.PredictCounters().Rollbacks
+		}
+		copies = append(copies, checkedLives(i, p, 0, 0)...)
+	}
+	if c.recordErr != nil {
+		t.Fatal(c.recordErr)
+	}
+	checked, err := scenario.CheckCommandsAgainst(copies, true, c.recordsOf, c.allRecords())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := sameSumsOf(t, copies)
+	t.Logf("%d tics compared, %d commands checked; %d rollbacks", n, checked.Commands, rollbacks)
+	if n < 850 || rollbacks == 0 {
+		t.Fatalf("compared %d tics, %d rollbacks", n, rollbacks)
+	}
+}

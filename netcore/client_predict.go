@@ -1,0 +1,189 @@
+package netcore
+
+import (
+	"fmt"
+
+	"github.com/ticnet/ticnet/netcore/wire"
+)
+
+// Prediction (ClientConfig.Predict): under the extension, a client whose
+// game can save and load runs ahead of the confirmed tics, up to
+// PredictTics of them, with its own player's command as built and every
+// other player's last confirmed command with its events cleared. That is
+// what the server substitutes for a late command: a lagging player is
+// predicted exactly. A player on time is predicted to repeat its input
+// with the consistency byte it will send (the state BackupTics tics
+// before, which this copy recorded too): a steady player is predicted
+// exactly as well. The game shows the predicted state at once: local
+// input moves the local player in the tic it is built for, not a round
+// trip later.
+//
+// When a confirmed tic arrives that was predicted, it stands if it is
+// what was predicted (every command, who is in the game); the first that
+// is not sends the game back to the state saved before it, and the
+// confirmed tics run again from there, then the prediction. Only
+// confirmed tics count: the timeline, the checksum reports, the
+// consistency bytes, the players' comings and goings.
+
+// DefaultPredictTics is the default prediction window.
+const DefaultPredictTics = 8
+
+// MaxPredictTics bounds ClientConfig.PredictTics.
+const MaxPredictTics = 64
+
+// predictSide is the client's prediction: the tics it ran ahead of
+// confirmation, oldest first, from the timeline's Confirmed on.
+type predictSide struct {
+	tics  []predictedTic
+	stats PredictCounters
+}
+
+// predictedTic is a tic run ahead of confirmation.
+type predictedTic struct {
+	tic    uint32
+	cmds   [MaxPlayers]TicCmd
+	ingame uint8
+	before []byte // the game's state before the tic
+	sum    uint32 // its checksum after the tic
+	// consistency is each player's byte as this copy records it for the
+	// tic (the state before it), kept until the tic is confirmed.
+	consistency [MaxPlayers]uint8
+}
+
+// PredictCounters are what prediction counted.
+type PredictCounters struct {
+	Predicted  int64 // tics run ahead of confirmation
+	Stood      int64 // of those, tics confirmed as predicted
+	Rollbacks  int64 // times a confirmed tic differed and the game went back
+	RolledBack int64 // predicted tics undone by those rollbacks
+}
+
+// PredictCounters returns what prediction counted.
+func (c *Client) PredictCounters() PredictCounters { return c.pred.stats }
+
+// PredictedTic is the first tic the game has not run, predictions
+// included: what the game shows is the state before it. Without
+// prediction it is GameTic.
+func (c *Client) PredictedTic() uint32 { return c.loop.tl.GameTic() + uint32(len(c.pred.tics)) }
+
+// predicts reports whether this client predicts now.
+func (c *Client) predicts() bool {
+	_, canSave := c.game.(Snapshotter)
+	return c.cfg.Predict && canSave && c.extended && c.player >= 0 && !c.cfg.Drone && c.settings.TicDup == 1 &&
+		!c.join.active && !c.mig.resuming
+}
+
+// runPredicting is runTics for a client that predicts: the confirmed
+// tics, as predicted or again, then the prediction ahead of them.
+func (c *Client) runPredicting() {
+	tl := &c.loop.tl
+	p := &c.pred
+	stood := 0
+	for stood < len(p.tics) && int32(tl.Confirmed()-p.tics[stood].tic) > 0 {
+		pt := &p.tics[stood]
+		ct := tl.Tic(pt.tic)
+		if ct.Cmds != pt.cmds || ct.InGame != pt.ingame {
+			break
+		}
+		c.confirmPredicted(pt, ct)
+		stood++
+	}
+	p.tics = p.tics[:copy(p.tics, p.tics[stood:])]
+	if len(p.tics) > 0 && int32(tl.Confirmed()-p.tics[0].tic) > 0 {
+		// A confirmed tic is not what was predicted: back to before it.
+		p.stats.Rollbacks++
+		c.unpredict()
+		if c.state == ClientDisconnected {
+			return
+		}
+	}
+	if len(p.tics) == 0 {
+		c.runRequests(tl.Requests(tl.Confirmed(), c.TicsPerUpdate()))
+		if c.state == ClientDisconnected {
+			return
+		}
+	}
+	c.predictAhead()
+}
+
+// confirmPredicted makes predicted tic pt, which the confirmed tic ct
+// matches, a tic this copy ran: as advance does for a tic it runs.
+func (c *Client) confirmPredicted(pt *predictedTic, ct *ConfirmedTic) {
+	c.enterTic(pt.tic, ct.InGame)
+	slot := pt.tic % BackupTics
+	c.checkConsistencyBytes(pt.tic, &ct.Cmds, ct.InGame, ct.Substituted)
+	for q := range MaxPlayers {
+		if ct.Playing(q) {
+			c.loop.consistency[q][slot] = pt.consistency[q]
+		}
+	}
+	c.loop.tl.Ran(pt.tic, pt.sum)
+	c.stats.TicsRun++
+	c.pred.stats.Stood++
+	c.reportChecksum(pt.tic, pt.sum)
+}
+
+// unpredict undoes every predicted tic: the game loads the state before
+// the first.
+func (c *Client) unpredict() {
+	p := &c.pred
+	if len(p.tics) == 0 {
+		return
+	}
+	p.stats.RolledBack += int64(len(p.tics))
+	state := p.tics[0].before
+	p.tics = p.tics[:0]
+	if err := c.game.(Snapshotter).LoadState(state); err != nil {
+		reason := fmt.Sprintf("the game could not load its own state of tic %d: %v", c.loop.tl.GameTic(), err)
+		c.conn.disconnect(c.nowMS, reason)
+		c.finish(EventDisconnected, reason)
+	}
+}
+
+// predictAhead runs tics ahead of confirmation, as far as this copy has
+// built its own commands, up to the window.
+func (c *Client) predictAhead() {
+	tl := &c.loop.tl
+	p := &c.pred
+	if tl.Loading() || tl.GameTic() != tl.Confirmed() || tl.SavesPending() {
+		c.unpredict() // a snapshot is due of a confirmed state
+		return
+	}
+	last := tl.Tic(tl.Confirmed() - 1)
+	if last == nil || !last.Ran {
+		return // nothing confirmed yet to predict from
+	}
+	window := c.cfg.PredictTics
+	for len(p.tics) < window {
+		t := tl.Confirmed() + uint32(len(p.tics))
+		q := &c.send.queue[t%BackupTics]
+		if int32(c.send.maketic-uint32(c.cfg.InputDelay)-t) <= 0 || !q.valid || q.seq != t {
+			return // not due yet, or this copy's own command is not built
+		}
+		pt := predictedTic{tic: t, ingame: last.InGame, before: c.game.(Snapshotter).SaveState()}
+		for pl := range MaxPlayers {
+			if !last.Playing(pl) {
+				continue
+			}
+			pt.cmds[pl] = wire.ClearEvents(last.Cmds[pl])
+			if last.Substituted&(1<<pl) == 0 {
+				// On time, it sends the consistency byte of the state
+				// BackupTics tics before: the one this copy recorded.
+				pt.cmds[pl].Consistency = c.loop.consistency[pl][t%BackupTics]
+			}
+		}
+		if last.Playing(c.player) {
+			pt.cmds[c.player] = q.cmd
+		}
+		pt.consistency = c.consistencyBytes()
+		var ingame [MaxPlayers]bool
+		for pl := range ingame {
+			ingame[pl] = pt.ingame&(1<<pl) != 0
+		}
+		cmds := pt.cmds // the game may keep no pointer into the prediction
+		c.game.RunTic(t, &cmds, &ingame)
+		pt.sum = c.game.Checksum()
+		p.tics = append(p.tics, pt)
+		p.stats.Predicted++
+	}
+}

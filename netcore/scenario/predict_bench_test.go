@@ -1,0 +1,61 @@
+package scenario
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/ticnet/ticnet/netcore/simnet"
+)
+
+// BenchmarkPrediction plays 4-player games with prediction (window 8) and
+// without, at 0, 50 and 150 ms one way (10 % jitter, no loss), with an
+// input delay of 0, 1 and 2 tics; the other players' input changes every
+// tic (random, prediction's worst case) or never (steady). One op is one
+// tic confirmed on every peer. For peer 1: rollbacks/s, the times a
+// confirmed tic differed from its prediction, per second of play;
+// reran/tic, the predicted tics those rollbacks undid, per confirmed tic;
+// game-x, the tics the game ran per tic confirmed (its CPU multiplier);
+// subst-%, the commands the server substituted. ns/op is the whole
+// simulation's cost per tic: every peer's netcode and game, the server,
+// the channel.
+func BenchmarkPrediction(b *testing.B) {
+	type row struct {
+		predict bool
+		delay   int
+	}
+	rows := []row{{false, 0}, {true, 0}, {true, 1}, {true, 2}}
+	for _, oneWay := range []int64{0, 50, 150} {
+		for _, input := range []string{"random", "steady"} {
+			for _, r := range rows {
+				name := fmt.Sprintf("oneway=%dms/input=%s/predict=%v/delay=%d", oneWay, input, r.predict, r.delay)
+				b.Run(name, func(b *testing.B) {
+					s := New(Options{Players: 4, Seed: 1, Link: simnet.Link{LatencyMS: oneWay, JitterMS: oneWay / 10},
+						Predict: r.predict, InputDelay: r.delay, Quiet: true})
+					if err := s.Start(); err != nil {
+						b.Fatal(err)
+					}
+					if input == "steady" {
+						for _, i := range []int{0, 2, 3} {
+							s.Peers[i].Game.Idle = true
+						}
+					}
+					if err := s.RunTics(200, 120000); err != nil {
+						b.Fatal(err)
+					}
+					me := s.Peers[1].Client
+					pc0, run0, sub0, t0 := me.PredictCounters(), me.Counters().TicsRun, s.Server.Counters().Substituted, s.Now()
+					b.ResetTimer()
+					ticPerOp(b, s, me.GameTic())
+					b.StopTimer()
+					pc, ran := me.PredictCounters(), me.Counters().TicsRun-run0
+					rollbacks, undone := pc.Rollbacks-pc0.Rollbacks, pc.RolledBack-pc0.RolledBack
+					games := (ran - (pc.Stood - pc0.Stood)) + (pc.Predicted - pc0.Predicted)
+					b.ReportMetric(float64(rollbacks)*1000/float64(max(1, s.Now()-t0)), "rollbacks/s")
+					b.ReportMetric(float64(undone)/float64(max(1, ran)), "reran/tic")
+					b.ReportMetric(float64(games)/float64(max(1, ran)), "game-x")
+					b.ReportMetric(float64(s.Server.Counters().Substituted-sub0)*100/float64(4*max(1, ran)), "subst-%")
+				})
+			}
+		}
+	}
+}

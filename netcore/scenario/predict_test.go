@@ -1,0 +1,143 @@
+package scenario
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/simnet"
+)
+
+// With prediction, a client's game runs every tic it built in the pass
+// that built it: local input changes the local state in 0 tics; with an
+// input delay of 2 tics, 2 tics later, exactly. Without prediction, the
+// game runs a tic once it is confirmed, a round trip later (50 ms each
+// way here: at least 3 tics). Every game checks.
+func TestPredictionRunsLocalInputInTheTicItIsBuilt(t *testing.T) {
+	for _, c := range []struct {
+		predict bool
+		delay   int
+	}{{false, 0}, {true, 0}, {true, 2}} {
+		predict := c.predict
+		t.Run(fmt.Sprintf("predict=%v/delay=%d", predict, c.delay), func(t *testing.T) {
+			s := start(t, Options{Players: 4, Seed: 21, Link: simnet.Link{LatencyMS: 50}, Predict: predict, InputDelay: c.delay})
+			if err := s.RunTics(200, 60000); err != nil {
+				t.Fatal(err)
+			}
+			least, most := uint32(1<<31), uint32(0)
+			for range 600 { // 3 s
+				s.Step()
+				for _, p := range s.Peers[1:] {
+					c := p.Client
+					lag := c.MakeTic() - c.PredictedTic()
+					least, most = min(least, lag), max(most, lag)
+				}
+			}
+			t.Logf("tics built but not run by the game: %d to %d", least, most)
+			if predict && (least != uint32(c.delay) || most != uint32(c.delay)) || !predict && least < 3 {
+				t.Fatalf("predict %v: the game ran its own commands %d to %d tics after they were built", predict, least, most)
+			}
+			check(t, s, 250)
+		})
+	}
+}
+
+// The same game, with and without prediction, on the lossy channel at 8
+// players: every client's game confirms the same tics with the same
+// commands and checksums (prediction changes what a copy shows, never
+// what it confirms), and both check.
+func TestPredictionConfirmsWhatLockstepRuns(t *testing.T) {
+	const tics = 2000
+	for seed := uint64(1); seed <= 5; seed++ {
+		var runs [2]*Scenario
+		for i, predict := range []bool{false, true} {
+			s := start(t, Options{Players: 8, Seed: seed, Link: lossy, Predict: predict})
+			if err := s.RunTics(tics, 600000); err != nil {
+				t.Fatal(err)
+			}
+			check(t, s, tics-50)
+			runs[i] = s
+		}
+		off, on := runs[0], runs[1]
+		for i := range off.Peers {
+			a, b := off.Peers[i], on.Peers[i]
+			sa, sb := a.Game.Sums(), b.Game.Sums()
+			n := min(a.Client.GameTic(), b.Client.GameTic())
+			if n < tics {
+				t.Fatalf("seed %d peer %d: confirmed %d tics", seed, i, n)
+			}
+			for tic := range n {
+				if sa[tic] != sb[tic] || a.Game.Ran()[tic] != b.Game.Ran()[tic] {
+					t.Fatalf("seed %d peer %d tic %d: with prediction %08x, without %08x", seed, i, tic, sb[tic], sa[tic])
+				}
+			}
+		}
+		for _, p := range on.Peers {
+			if f := p.Client.Counters().ConsistencyFailures; f != 0 {
+				t.Fatalf("seed %d peer %d: %d consistency failures with prediction", seed, p.Index, f)
+			}
+		}
+		if n := on.Count(netcore.EventDesyncSuspected); n != 0 {
+			t.Fatalf("seed %d: %d desyncs suspected with prediction", seed, n)
+		}
+		pc := on.Peers[1].Client.PredictCounters()
+		t.Logf("seed %d: peer 1 predicted %d tics, %d stood; %d rollbacks undid %d", seed, pc.Predicted, pc.Stood, pc.Rollbacks, pc.RolledBack)
+		if pc.Predicted == 0 || pc.Rollbacks == 0 {
+			t.Fatalf("seed %d: no prediction happened: %+v", seed, pc)
+		}
+	}
+}
+
+// A player who lags is predicted exactly: the server substitutes its last
+// command with the events cleared, as the prediction did. While the other
+// three players' copies stall for a second, the fourth's predictions
+// stand, and the game checks.
+func TestALaggingPlayerIsPredictedExactly(t *testing.T) {
+	s := start(t, Options{Players: 4, Seed: 22, Link: simnet.Link{LatencyMS: 30}, Predict: true})
+	if err := s.RunTics(200, 60000); err != nil {
+		t.Fatal(err)
+	}
+	me := s.Peers[1].Client
+	before := me.PredictCounters()
+	for _, i := range []int{0, 2, 3} {
+		s.Peers[i].Paused = true
+	}
+	s.RunFor(1000)
+	for _, i := range []int{0, 2, 3} {
+		s.Peers[i].Paused = false
+	}
+	after := me.PredictCounters()
+	stood, rollbacks := after.Stood-before.Stood, after.Rollbacks-before.Rollbacks
+	t.Logf("in the second the others lagged: %d predicted tics stood, %d rollbacks", stood, rollbacks)
+	if stood < 25 {
+		t.Fatalf("%d predicted tics stood while the others lagged, want most of 35", stood)
+	}
+	if err := s.RunTics(400, 60000); err != nil {
+		t.Fatal(err)
+	}
+	check(t, s, 350)
+}
+
+// A steady player on time is predicted exactly too: it repeats its input,
+// with the consistency byte of the state BackupTics tics before, which the
+// predicting copy recorded as well. With the other three players idle,
+// the fourth's predictions stand.
+func TestASteadyPlayerIsPredictedExactly(t *testing.T) {
+	s := start(t, Options{Players: 4, Seed: 23, Link: simnet.Link{LatencyMS: 30}, Predict: true})
+	for _, i := range []int{0, 2, 3} {
+		s.Peers[i].Game.Idle = true
+	}
+	if err := s.RunTics(300, 60000); err != nil {
+		t.Fatal(err)
+	}
+	me := s.Peers[1].Client
+	before := me.PredictCounters()
+	s.RunFor(2000)
+	after := me.PredictCounters()
+	stood, rollbacks := after.Stood-before.Stood, after.Rollbacks-before.Rollbacks
+	t.Logf("in 2 s beside three idle players: %d predicted tics stood, %d rollbacks", stood, rollbacks)
+	if stood < 70 || rollbacks > 0 {
+		t.Fatalf("%d predicted tics stood and %d rollbacks in 2 s beside idle players, want 70 and none", stood, rollbacks)
+	}
+	check(t, s, 300)
+}
