@@ -32,7 +32,7 @@ xdc: web
 # after installing what they need. The end-to-end tests run on their own:
 # they measure real time in real browsers, which a busy CPU would skew.
 test: lint e2e-setup web
-	$(GO) test -count=1 -timeout 15m $$($(GO) list ./... | grep -v /e2e)
+	$(GO) test -count=1 -timeout 25m $$($(GO) list ./... | grep -v /e2e)
 	$(GO) test -count=1 -timeout 15m ./e2e/...
 
 lint:

@@ -529,6 +529,9 @@ func (c *Client) run(now int64) {
 // that protocol resends reliable packets. A real server ignores the
 // repeats.
 func (c *Client) synResendMS() int64 {
+	if c.mig.resuming {
+		return ReattachResendMS
+	}
 	if wire.Known(wire.ProtocolTicnet, c.cfg.Protocols) {
 		return ExtReliableResendMS
 	}

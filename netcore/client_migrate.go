@@ -48,7 +48,7 @@ func (c *Client) Reattach(tr Transport, now int64) bool {
 	c.tr = tr
 	c.state = ClientInGame
 	c.conn = newConn(c.server, tr, c.cfg.Profile, now, connConnecting, &c.stats)
-	c.conn.resendMS = ExtReliableResendMS
+	c.conn.resendMS = ReattachResendMS
 	c.xfer = NewTransfers(c.cfg.Transfer, tr)
 	c.xfer.AcceptFrom(c.server)
 	c.join.saves = nil
@@ -82,6 +82,7 @@ func (c *Client) onResume(now int64, body []byte) error {
 	}
 	c.mig.resuming = false
 	c.mig.resumedAt = m.Tic
+	c.conn.resendMS = ExtReliableResendMS
 	if int32(c.send.maketic-m.Tic) < 0 {
 		c.send.maketic = m.Tic // those tics are decided
 	}

@@ -91,6 +91,12 @@ var (
 	Browser = Profile{Name: "browser", TimeoutMS: 4000, KeepaliveMS: 500, SYNGiveUpMS: 5000}
 )
 
+// ReattachResendMS is how often a copy that reattaches to the server that
+// took its game over asks again (its SYN, its Reattach), and how often the
+// new server resends to it: every survivor waits for the slowest, so on a
+// lossy channel a lost handshake packet must cost little.
+const ReattachResendMS = 100
+
 // ExtTargetMarginMS is how early, at worst, a client under the extension
 // protocol aims for its commands to reach the server.
 const ExtTargetMarginMS = 20

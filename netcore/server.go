@@ -522,7 +522,10 @@ func (s *Server) newSlot(now int64, from Addr, m *wire.SYN, proto string) *serve
 		version: m.Version, protocol: proto, data: m.Connect, player: -1,
 		lastWaitingMS: now - WaitingDataPeriodMS - 1}
 	sc.conn = newConn(from, s.tr, s.cfg.Profile, now, connConnected, &s.stats)
-	if proto == wire.ProtocolTicnet {
+	switch {
+	case proto == wire.ProtocolTicnet && s.resume != nil:
+		sc.conn.resendMS = ReattachResendMS // until its Resume is acknowledged
+	case proto == wire.ProtocolTicnet:
 		sc.conn.resendMS = ExtReliableResendMS
 	}
 	sc.live = true
@@ -757,6 +760,9 @@ func (s *Server) run(now int64) {
 			continue
 		}
 		sc.conn.run(now)
+		if sc.conn.resendMS == ReattachResendMS && s.resume == nil && len(sc.conn.reliable) == 0 {
+			sc.conn.resendMS = ExtReliableResendMS // its Resume came through
+		}
 		if sc.live && !sc.connected() {
 			sc.live = false
 			s.clientGone(now, sc)

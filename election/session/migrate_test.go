@@ -244,9 +244,9 @@ func gapLimits(how departure, link simnet.Link) (median, p99, worst int64) {
 		t := netcore.Browser.TimeoutMS
 		return t + 100, t + 100, t + 500
 	case how == goodbye:
-		return 1600, 3270, 3730
+		return 1310, 3060, 5810
 	default:
-		return 4650, 5700, 10600
+		return 4200, 4830, 5090
 	}
 }
 

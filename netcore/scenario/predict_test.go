@@ -42,50 +42,87 @@ func TestPredictionRunsLocalInputInTheTicItIsBuilt(t *testing.T) {
 	}
 }
 
+// predictionSeeds and predictionTics are the size of the acceptance run
+// of prediction: that many 8-player lossy games of that many tics, each
+// played with prediction and without.
+const (
+	predictionSeeds = 200
+	predictionTics  = 10000
+)
+
 // The same game, with and without prediction, on the lossy channel at 8
-// players: every client's game confirms the same tics with the same
-// commands and checksums (prediction changes what a copy shows, never
-// what it confirms), and both check.
+// players, 200 seeds of 10 000 tics: the game with prediction checks
+// (every command the one built or substituted, checksums equal on every
+// peer), and every client's
+// game confirms the same tics with the same commands and checksums with
+// prediction as without (prediction changes what a copy shows, never what
+// it confirms), with no consistency failure and no desync suspected.
 func TestPredictionConfirmsWhatLockstepRuns(t *testing.T) {
-	const tics = 2000
-	for seed := uint64(1); seed <= 5; seed++ {
-		var runs [2]*Scenario
-		for i, predict := range []bool{false, true} {
-			s := start(t, Options{Players: 8, Seed: seed, Link: lossy, Predict: predict})
-			if err := s.RunTics(tics, 600000); err != nil {
-				t.Fatal(err)
-			}
-			check(t, s, tics-50)
-			runs[i] = s
+	errs := make([]error, predictionSeeds)
+	counters := make([]netcore.PredictCounters, predictionSeeds)
+	inParallel(predictionSeeds, func(i int) {
+		counters[i], errs[i] = sameWithPrediction(uint64(i+1), predictionTics)
+	})
+	var sum netcore.PredictCounters
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("seed %d: %v", i+1, err)
 		}
-		off, on := runs[0], runs[1]
-		for i := range off.Peers {
-			a, b := off.Peers[i], on.Peers[i]
-			sa, sb := a.Game.Sums(), b.Game.Sums()
-			n := min(a.Client.GameTic(), b.Client.GameTic())
-			if n < tics {
-				t.Fatalf("seed %d peer %d: confirmed %d tics", seed, i, n)
-			}
-			for tic := range n {
-				if sa[tic] != sb[tic] || a.Game.Ran()[tic] != b.Game.Ran()[tic] {
-					t.Fatalf("seed %d peer %d tic %d: with prediction %08x, without %08x", seed, i, tic, sb[tic], sa[tic])
-				}
+		c := counters[i]
+		if c.Predicted == 0 || c.Rollbacks == 0 {
+			t.Fatalf("seed %d: no prediction happened: %+v", i+1, c)
+		}
+		sum.Predicted, sum.Stood, sum.Rollbacks, sum.RolledBack = sum.Predicted+c.Predicted, sum.Stood+c.Stood,
+			sum.Rollbacks+c.Rollbacks, sum.RolledBack+c.RolledBack
+	}
+	t.Logf("%d games of %d tics: every client confirmed the same with prediction as without; peer 1 predicted %d tics "+
+		"(%d stood), rolled back %d times, undoing %d", predictionSeeds, predictionTics, sum.Predicted, sum.Stood, sum.Rollbacks, sum.RolledBack)
+}
+
+// sameWithPrediction plays seed's 8-player lossy game of tics tics without
+// prediction and with, checks both, and compares what every client
+// confirmed; it returns peer 1's prediction counters.
+func sameWithPrediction(seed uint64, tics uint32) (netcore.PredictCounters, error) {
+	var runs [2]*Scenario
+	for i, predict := range []bool{false, true} {
+		s := New(Options{Players: 8, Seed: seed, Link: lossy, Predict: predict})
+		if err := s.Start(); err != nil {
+			return netcore.PredictCounters{}, err
+		}
+		if err := s.RunTics(tics, int64(tics)*100); err != nil {
+			return netcore.PredictCounters{}, err
+		}
+		runs[i] = s
+	}
+	// The run with prediction checks; the one without is equal to it.
+	c, err := runs[1].Check()
+	if err != nil {
+		return netcore.PredictCounters{}, err
+	}
+	if c.Tics < int(tics)-50 {
+		return netcore.PredictCounters{}, fmt.Errorf("compared %d tics", c.Tics)
+	}
+	off, on := runs[0], runs[1]
+	for i := range off.Peers {
+		a, b := off.Peers[i], on.Peers[i]
+		sa, sb := a.Game.Sums(), b.Game.Sums()
+		n := min(a.Client.GameTic(), b.Client.GameTic())
+		if n < tics {
+			return netcore.PredictCounters{}, fmt.Errorf("peer %d: confirmed %d tics", i, n)
+		}
+		for tic := range n {
+			if sa[tic] != sb[tic] || a.Game.Ran()[tic] != b.Game.Ran()[tic] {
+				return netcore.PredictCounters{}, fmt.Errorf("peer %d tic %d: with prediction %08x, without %08x", i, tic, sb[tic], sa[tic])
 			}
 		}
-		for _, p := range on.Peers {
-			if f := p.Client.Counters().ConsistencyFailures; f != 0 {
-				t.Fatalf("seed %d peer %d: %d consistency failures with prediction", seed, p.Index, f)
-			}
-		}
-		if n := on.Count(netcore.EventDesyncSuspected); n != 0 {
-			t.Fatalf("seed %d: %d desyncs suspected with prediction", seed, n)
-		}
-		pc := on.Peers[1].Client.PredictCounters()
-		t.Logf("seed %d: peer 1 predicted %d tics, %d stood; %d rollbacks undid %d", seed, pc.Predicted, pc.Stood, pc.Rollbacks, pc.RolledBack)
-		if pc.Predicted == 0 || pc.Rollbacks == 0 {
-			t.Fatalf("seed %d: no prediction happened: %+v", seed, pc)
+		if f := b.Client.Counters().ConsistencyFailures; f != 0 {
+			return netcore.PredictCounters{}, fmt.Errorf("peer %d: %d consistency failures with prediction", i, f)
 		}
 	}
+	if n := on.Count(netcore.EventDesyncSuspected); n != 0 {
+		return netcore.PredictCounters{}, fmt.Errorf("%d desyncs suspected with prediction", n)
+	}
+	return on.Peers[1].Client.PredictCounters(), nil
 }
 
 // A player who lags is predicted exactly: the server substitutes its last
