@@ -52,6 +52,9 @@ type Options struct {
 	// InputDelay is every client's input delay in tics
 	// (ClientConfig.InputDelay).
 	InputDelay int
+	// WrapGame, if set, wraps every peer's game as its client sees it
+	// (benchmarks time the game's callbacks with it).
+	WrapGame func(*testgame.Game) netcore.Game
 	// UplinkBytesPerSec is every node's uplink (simnet.SetDefaultBandwidth):
 	// default DefaultUplinkBytesPerSec; negative for no limit.
 	UplinkBytesPerSec int64
@@ -190,7 +193,11 @@ func (s *Scenario) newPeerWith(i int, tr netcore.Transport, drone bool, xfer net
 	}
 	cfg := netcore.ClientConfig{Name: fmt.Sprintf("player%d", i), Drone: drone, Profile: o.Profile,
 		Settings: settings, Protocols: protos, Transfer: xfer, Token: token, Predict: o.Predict, PredictTics: o.PredictTics, InputDelay: o.InputDelay}
-	return &Peer{Index: i, Game: g, ClockRate: 1, Token: token, Client: netcore.NewClient(cfg, tr, ServerUID, g, s.Now())}
+	var game netcore.Game = g
+	if o.WrapGame != nil {
+		game = o.WrapGame(g)
+	}
+	return &Peer{Index: i, Game: g, ClockRate: 1, Token: token, Client: netcore.NewClient(cfg, tr, ServerUID, game, s.Now())}
 }
 
 // Join opens a new copy of the game on its own node now, as a tab opened
