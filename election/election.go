@@ -160,6 +160,7 @@ type Election struct {
 	lastBeaconMS   int64
 	burstUntilMS   int64 // a new server beacons faster until then
 	lastUpdateMS   int64 // when Update last ran
+	wokeMS         int64 // the last Update after this copy slept (0: never)
 	cands          []candidate
 	decided        bool
 
@@ -563,6 +564,7 @@ func (e *Election) Update(now int64) []Event {
 	p := &e.cfg.Profile
 	if gap := now - e.lastUpdateMS; gap > SleepMS {
 		e.slept(gap)
+		e.wokeMS = now
 	}
 	e.lastUpdateMS = now
 	live := e.cands[:0]
@@ -622,6 +624,10 @@ func (e *Election) serve(now int64) {
 // slept (it was frozen, or its timers throttled harder than a hidden
 // page's once a second), and heard nothing meanwhile.
 const SleepMS = 2000
+
+// JustWoke reports whether this copy slept (SleepMS) until less than a
+// second before now: what it receives now was sent while it slept.
+func (e *Election) JustWoke(now int64) bool { return e.wokeMS != 0 && now-e.wokeMS < 1000 }
 
 // slept makes the time this copy slept not count: it heard nothing from
 // the others, which does not mean that they are gone (a copy that woke

@@ -183,16 +183,25 @@ func (c *Client) save(tic uint32) {
 
 // load runs a RequestLoad.
 func (c *Client) load(tic uint32, state []byte) {
-	if err := c.game.(Snapshotter).LoadState(state); err != nil {
-		reason := fmt.Sprintf("the game could not load the state of tic %d: %v", tic, err)
-		c.conn.disconnect(c.nowMS, reason)
-		c.finish(EventDisconnected, reason)
+	if !c.loadState(tic, state) {
 		return
 	}
 	c.join.loaded = true
 	c.join.start = tic
 	c.loop.started = false // who is in the game: from the first tic run
 	c.loop.firstRun = tic
+}
+
+// loadState has the game load state, the state before tic; if it cannot,
+// the client leaves the game and reports false.
+func (c *Client) loadState(tic uint32, state []byte) bool {
+	err := c.game.(Snapshotter).LoadState(state)
+	if err != nil {
+		reason := fmt.Sprintf("the game could not load the state of tic %d: %v", tic, err)
+		c.conn.disconnect(c.nowMS, reason)
+		c.finish(EventDisconnected, reason)
+	}
+	return err == nil
 }
 
 // earlyChunk takes a bulk-stream packet from the server that came before

@@ -1,10 +1,6 @@
 package netcore
 
-import (
-	"fmt"
-
-	"github.com/ticnet/ticnet/netcore/wire"
-)
+import "github.com/ticnet/ticnet/netcore/wire"
 
 // Prediction (ClientConfig.Predict): under the extension, a client whose
 // game can save and load runs ahead of the confirmed tics, up to
@@ -133,11 +129,7 @@ func (c *Client) unpredict() {
 	p.stats.RolledBack += int64(len(p.tics))
 	state := p.tics[0].before
 	p.tics = p.tics[:0]
-	if err := c.game.(Snapshotter).LoadState(state); err != nil {
-		reason := fmt.Sprintf("the game could not load its own state of tic %d: %v", c.loop.tl.GameTic(), err)
-		c.conn.disconnect(c.nowMS, reason)
-		c.finish(EventDisconnected, reason)
-	}
+	c.loadState(c.loop.tl.GameTic(), state)
 }
 
 // predictAhead runs tics ahead of confirmation, as far as this copy has

@@ -38,9 +38,6 @@ type Session struct {
 	// sentAwayMS: when the server sent this copy's client a DISCONNECT
 	// without a Leaving, just after it woke (sentAway); 0: none pending.
 	sentAwayMS int64
-	// updatedMS: the last Update; wokeMS: the last Update that came after
-	// the page slept (0: never).
-	updatedMS, wokeMS int64
 }
 
 // RetryMS is how long a copy whose server refused it, or whose join
@@ -140,10 +137,6 @@ func (s *Session) emit(e Event) { s.events = append(s.events, e) }
 // Update runs the election and the engine at now and returns what
 // happened. The slice is valid until the next Update.
 func (s *Session) Update(now int64) []Event {
-	if s.updatedMS != 0 && now-s.updatedMS > election.SleepMS {
-		s.wokeMS = now
-	}
-	s.updatedMS = now
 	s.now = now
 	s.events = s.events[:0]
 	if !s.left {
@@ -215,7 +208,7 @@ func (s *Session) engineEnded(now int64, reason string) {
 	}
 	switch reason {
 	case netcore.ReasonTimeout, netcore.ReasonServerLeft, netcore.ReasonGameEnded:
-		if _, said := s.eng.client.ServerLeaving(); reason == netcore.ReasonServerLeft && !said && s.justWoke(now) && s.canMigrate() {
+		if _, said := s.eng.client.ServerLeaving(); reason == netcore.ReasonServerLeft && !said && s.el.JustWoke(now) && s.canMigrate() {
 			// A copy that slept fell behind, and its server may have
 			// sent it away and serve on (an extension server that
 			// leaves says Leaving first, but those may be late or
@@ -241,11 +234,6 @@ func (s *Session) engineEnded(now int64, reason string) {
 		s.retryMS = now + RetryMS
 	}
 }
-
-// justWoke reports whether this copy's page slept (election.SleepMS)
-// until less than a second ago: what it receives now was sent while it
-// slept.
-func (s *Session) justWoke(now int64) bool { return s.wokeMS != 0 && now-s.wokeMS < 1000 }
 
 // sentAway settles a DISCONNECT that came without a Leaving: if the
 // server is heard after it, it sent this copy away (it fell behind), and
