@@ -44,4 +44,12 @@
 //   - A client that hears nothing from its server for ServerTimeoutMS (or
 //     whose engine says the server is gone) drops it; the survivors elect
 //     again among the candidates they know, waiting only ReelectWaitMS.
+//     The server just lost is no candidate, though its last frames may
+//     still come.
+//   - A copy that lost its game's server (SetGame) looks among the copies
+//     of that game only, and says so in its announcements. It follows the
+//     one that comes first at once, before that one serves, so that its
+//     client reattaches while that copy finds the server gone too; it
+//     says it is looking until it hears that copy serve, and gives it up
+//     after CandidateTTLMS if it never does.
 package election

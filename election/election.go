@@ -161,8 +161,12 @@ type Election struct {
 	burstUntilMS   int64 // a new server beacons faster until then
 	lastUpdateMS   int64 // when Update last ran
 	wokeMS         int64 // the last Update after this copy slept (0: never)
-	cands          []candidate
-	decided        bool
+	// heirUnheard: this copy follows its game's next server (follow),
+	// not heard as a server yet; it gives it up after heirWaitMS.
+	heirUnheard bool
+	heirWaitMS  int64
+	cands       []candidate
+	decided     bool
 
 	events []Event // since the last Update
 	ret    []Event // what Update returned last
@@ -247,6 +251,7 @@ func (e *Election) decide(role Role, srv Identity) {
 	}
 	e.decided = true
 	e.role, e.server = role, srv
+	e.heirUnheard = false
 	e.emit(RoleDecided)
 }
 
@@ -304,6 +309,7 @@ func (e *Election) onServer(now int64, id Identity) {
 		switch {
 		case id == e.server:
 			e.serverHeardMS = now
+			e.heirUnheard = false
 		case e.game != 0 && c.game == e.game:
 			e.onGameServer(now, id)
 		case id.Before(e.server) && !e.inGame:
@@ -365,7 +371,7 @@ func (e *Election) onCandidate(now int64, uid uint32, id Identity, game uint32, 
 	}
 	// Another copy of this game lost the server: if this copy's server
 	// has been silent too (its tics count), the goodbye was lost here.
-	if flags&candidateMigrating != 0 && game != 0 && game == e.game && e.role == Client &&
+	if flags&candidateMigrating != 0 && game != 0 && game == e.game && e.role == Client && !e.heirUnheard &&
 		now-e.serverHeardMS >= 2*e.cfg.Profile.BeaconPeriodMS {
 		e.lose(now)
 	}
@@ -373,8 +379,9 @@ func (e *Election) onCandidate(now int64, uid uint32, id Identity, game uint32, 
 
 // onGameServer handles a server that says it serves this copy's game: the
 // copies of the game elected it when theirs left. A copy looking for that
-// server follows it; a client whose server has been silent for two beacon
-// periods takes it that its server left (its goodbye was lost) and
+// server follows it, and so does one that follows a next server it has
+// not heard yet (follow); a client whose server has been silent for two
+// beacon periods takes it that its server left (its goodbye was lost) and
 // follows it too.
 func (e *Election) onGameServer(now int64, id Identity) {
 	if e.lost(now, id) {
@@ -382,7 +389,7 @@ func (e *Election) onGameServer(now int64, id Identity) {
 	}
 	switch {
 	case e.migrating():
-	case e.role == Client && id != e.server && now-e.serverHeardMS >= 2*e.cfg.Profile.BeaconPeriodMS:
+	case e.role == Client && id != e.server && (e.heirUnheard || now-e.serverHeardMS >= 2*e.cfg.Profile.BeaconPeriodMS):
 		e.lose(now)
 	default:
 		return
@@ -430,6 +437,7 @@ func (e *Election) forget(id Identity) {
 func (e *Election) HeardServer(now int64) {
 	if e.role == Client {
 		e.serverHeardMS = max(e.serverHeardMS, now)
+		e.heirUnheard = false
 	}
 }
 
@@ -503,15 +511,16 @@ func (e *Election) TakeOver(now int64) {
 }
 
 // ServerHandedTo tells the election that this client's server left and
-// handed its game over to the copy with UID uid: this copy waits for that
-// copy's beacon, up to ServerTimeoutMS, rather than elect another.
+// handed its game over to the copy with UID uid: this copy follows that
+// copy at once (follow), and gives it up only if it has not heard it
+// serve within ServerTimeoutMS, rather than elect another.
 func (e *Election) ServerHandedTo(now int64, uid uint32) {
 	if e.role != Client {
 		return
 	}
 	e.lose(now)
-	if e.byUID(uid) != nil {
-		e.waitMS = e.cfg.Profile.ServerTimeoutMS
+	if heir := e.byUID(uid); heir != nil {
+		e.follow(now, heir.id, e.cfg.Profile.ServerTimeoutMS)
 	}
 }
 
@@ -553,9 +562,15 @@ func (e *Election) drop(now int64) {
 	e.gone = append(e.gone, goneServer{id: lost, atMS: now})
 	e.role = Undecided
 	e.inGame = false
+	e.heirUnheard = false
 	e.server = Identity{}
 	e.waitFromMS, e.waitMS = now, e.cfg.Profile.ReelectWaitMS
 	e.lastRequestMS = now - e.cfg.Profile.RequestPeriodMS
+	if e.migrating() {
+		// Say at once that it looks for its game's next server: the
+		// copies of its game that have not noticed find out from it.
+		e.lastAnnounceMS = now - e.cfg.Profile.AnnouncePeriodMS
+	}
 }
 
 // Update does what is due at now and returns what happened since the last
@@ -581,8 +596,13 @@ func (e *Election) Update(now int64) []Event {
 			e.lastRequestMS = now
 		}
 		e.announce(now)
-		if now-e.waitFromMS >= e.waitMS && e.first(now) {
-			e.serve(now)
+		if now-e.waitFromMS >= e.waitMS {
+			switch c, server := e.ahead(now); {
+			case c == nil:
+				e.serve(now)
+			case !server && e.migrating():
+				e.follow(now, c.id, e.cfg.Profile.CandidateTTLMS)
+			}
 		}
 	case Server:
 		period := p.BeaconPeriodMS
@@ -600,7 +620,7 @@ func (e *Election) Update(now int64) []Event {
 		}
 	case Client:
 		e.announce(now)
-		if now-e.serverHeardMS > p.ServerTimeoutMS {
+		if now-e.serverHeardMS > p.ServerTimeoutMS || e.heirUnheard && now-e.serverHeardMS > e.heirWaitMS {
 			e.lose(now)
 		}
 	}
@@ -650,7 +670,7 @@ func (e *Election) slept(gap int64) {
 // flags are this copy's candidate flags.
 func (e *Election) flags() byte {
 	var f byte
-	if e.migrating() {
+	if e.migrating() || e.heirUnheard {
 		f |= candidateMigrating
 	}
 	if e.hidden {
@@ -666,28 +686,52 @@ func (e *Election) announce(now int64) {
 	}
 }
 
-// first reports whether no live candidate comes before this copy: of
-// those of its game, when it looks for its game's next server. A visible
-// copy comes before every hidden one.
+// first reports whether no live candidate comes before this copy.
 func (e *Election) first(now int64) bool {
-	for _, c := range e.cands {
-		if e.migrating() && c.game != e.game {
-			continue
+	c, _ := e.ahead(now)
+	return c == nil
+}
+
+// ahead returns the live candidate that comes before this copy, of those
+// of its game when it looks for its game's next server, and whether it
+// is a server; nil when none does. A server heard of late comes first:
+// it serves on, and this copy joins it (late, if its game runs) rather
+// than open a lobby beside it. Then a visible copy comes before every
+// hidden one, and the earlier identity first.
+func (e *Election) ahead(now int64) (*candidate, bool) {
+	var best *candidate
+	for i := range e.cands {
+		c := &e.cands[i]
+		if e.migrating() && c.game != e.game || e.lost(now, c.id) {
+			continue // another game's; or the server just lost, announcing late
 		}
-		// A server heard of late serves on: this copy joins it (late,
-		// if its game runs) rather than open a lobby beside it.
-		if c.server && now-c.heardMS <= e.cfg.Profile.CandidateTTLMS && !e.lost(now, c.id) {
-			return false
+		if c.server && now-c.heardMS <= e.cfg.Profile.CandidateTTLMS {
+			return c, true
 		}
-		if c.hidden != e.hidden {
-			if e.hidden {
-				return false
-			}
-			continue
-		}
-		if c.id.Before(e.self) {
-			return false
+		if comesBefore(c.hidden, c.id, e.hidden, e.self) && (best == nil || comesBefore(c.hidden, c.id, best.hidden, best.id)) {
+			best = c
 		}
 	}
-	return true
+	return best, false
+}
+
+// comesBefore reports whether a copy (hidden or not, with identity a)
+// comes before another in an election.
+func comesBefore(aHidden bool, a Identity, bHidden bool, b Identity) bool {
+	if aHidden != bHidden {
+		return !aHidden
+	}
+	return a.Before(b)
+}
+
+// follow makes this copy, which looks for its game's next server, a
+// client of the copy that comes first, at once: that copy serves as soon
+// as it finds the server gone too (the others' announcements say so), and
+// this copy's client reattaches meanwhile. Until that server is heard,
+// this copy still says that it looks for one, and gives it up after
+// waitMS.
+func (e *Election) follow(now int64, id Identity, waitMS int64) {
+	e.decide(Client, id)
+	e.serverHeardMS = now
+	e.heirUnheard, e.heirWaitMS = true, waitMS
 }

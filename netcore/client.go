@@ -241,6 +241,7 @@ func (c *Client) receive(now int64, from Addr, pkt []byte) {
 	c.stats.PacketsReceived++
 	c.stats.BytesReceived += int64(len(pkt))
 	if c.state == ClientDisconnected {
+		c.lateLeaving(h, body)
 		return
 	}
 	// REJECTED is handled before the connection logic: it comes from a
@@ -256,8 +257,11 @@ func (c *Client) receive(now int64, from Addr, pkt []byte) {
 		}
 		return
 	}
+	if c.conn.state == connConnecting && c.tookBack(h, body) {
+		c.reattached(now) // though the server's reply to its SYN is late
+	}
 	if c.conn.state == connConnecting && h.Type != wire.TypeSYN {
-		if c.earlyChunk(now, h, body) {
+		if c.earlyChunk(now, h, body) || c.earlyTicSet(h, body) {
 			return
 		}
 		c.stats.Unexpected++
@@ -306,19 +310,23 @@ func (errUnexpected) Error() string { return "unexpected packet" }
 
 func (c *Client) onSYNReply(h wire.Header, body []byte) error {
 	reattaching := c.mig.resuming && c.conn.state == connConnecting
-	if (c.state != ClientConnecting && !reattaching) || !h.Reliable {
+	late := c.mig.reattached && c.state == ClientInGame && c.conn.state == connConnected
+	if (c.state != ClientConnecting && !reattaching && !late) || !h.Reliable {
 		return errUnexpected{}
 	}
 	var m wire.SYNReply
 	if err := m.DecodeBody(body); err != nil {
 		return err
 	}
+	if late {
+		return nil // the server's word that it took this client back came first
+	}
 	if reattaching {
 		if m.Protocol != wire.ProtocolTicnet {
 			c.finish(EventDisconnected, ReasonReattachRefused)
 			return nil
 		}
-		c.onReattachReply()
+		c.reattached(c.nowMS)
 		return nil
 	}
 	if !wire.Known(m.Protocol, c.cfg.Protocols) {
@@ -424,7 +432,10 @@ func (c *Client) onTicnet(now int64, h wire.Header, body []byte) error {
 		c.extended = m.Extended
 		return nil
 	case kind == wire.TicnetKindTicSet && c.state == ClientInGame && c.extended && c.mig.resuming:
-		return nil // the new server's stream: it sends what this copy lacks once it has it back
+		// The new server's stream, resumed: kept until its Resume says
+		// where.
+		c.holdTicSet(body)
+		return nil
 	case kind == wire.TicnetKindTicSet && c.state == ClientInGame && c.extended:
 		if err := c.inSet.DecodeBody(body); err != nil {
 			return err
@@ -466,7 +477,7 @@ func (c *Client) onTicnet(now int64, h wire.Header, body []byte) error {
 		// and the game's next server need not wait for it.
 		c.finish(EventDisconnected, ReasonServerLeft)
 		return nil
-	case kind == wire.TicnetKindResume && h.Reliable:
+	case kind == wire.TicnetKindResume:
 		return c.onResume(now, body)
 	case kind == wire.TicnetKindTicFetch:
 		return c.onTicFetch(now, body)
@@ -495,6 +506,11 @@ func (c *Client) run(now int64) {
 		}
 		if now-c.synLastMS >= c.synResendMS() {
 			c.sendSYN(now)
+			if c.mig.resuming {
+				c.conn.sendReliableHeadNow(now) // its Reattach
+				c.pushNewest(now)
+				c.sendBuilt(now, c.recv.start, PushTics)
+			}
 		}
 		if c.mig.resuming {
 			c.runGame(now) // the tics it holds, while it reattaches

@@ -93,8 +93,8 @@ func (c *Client) clockTic(now int64) int64 {
 func (c *Client) runGame(now int64) {
 	c.buildTics(now)
 	if c.mig.resuming {
-		// Nothing goes to a server that has not resumed the game: it
-		// is sent what this copy built once it has.
+		// No acknowledgement, no resend request: the server that took
+		// the game over sends what this copy lacks once it resumes.
 		c.runTics()
 		return
 	}
@@ -169,8 +169,8 @@ func (c *Client) buildTic(now int64) {
 	c.send.queue[m%BackupTics] = sentTic{seq: m, valid: true, timeMS: now, cmd: cmd, diff: d}
 	c.send.last = cmd
 	c.send.maketic++
-	if c.mig.resuming {
-		return // sent once the game resumes
+	if c.mig.resuming && c.conn.state != connConnected {
+		return // sent once the new server has its connection
 	}
 	first := m - min(m, uint32(c.settings.ExtraTics))
 	c.sendTics(now, first, m)

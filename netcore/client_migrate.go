@@ -6,13 +6,16 @@ import "github.com/ticnet/ticnet/netcore/wire"
 // what its server said of the game, and whether it is reattaching to the
 // server that took the game over.
 type migrateSide struct {
-	roster    wire.Roster
-	rostered  bool
-	leaving   wire.Leaving
-	left      bool // leaving is the server's last word
-	resuming  bool // reattaching: its Resume has not come
-	resumedAt uint32
-	played    bool // its game started: what it holds is worth going on with
+	roster   wire.Roster
+	rostered bool
+	leaving  wire.Leaving
+	left     bool // leaving is the server's last word
+	resuming bool // reattaching: its Resume has not come
+	// reattached: the client reattached to a new server, which may
+	// connect it by a copy of its Resume before its reply to the SYN.
+	reattached bool
+	resumedAt  uint32
+	played     bool // its game started: what it holds is worth going on with
 }
 
 // Roster is the last roster the server sent, and whether one came.
@@ -51,23 +54,20 @@ func (c *Client) Reattach(tr Transport, now int64) bool {
 	c.conn.resendMS = ReattachResendMS
 	c.xfer = NewTransfers(c.cfg.Transfer, tr)
 	c.xfer.AcceptFrom(c.server)
-	c.join.saves = nil
-	c.mig.resuming, c.mig.left = true, false
+	c.join.saves, c.join.heard, c.join.heardBytes = nil, nil, 0
+	c.mig.resuming, c.mig.left, c.mig.reattached = true, false, true
 	c.synFirstMS, c.synLastMS = now, now-SYNResendMS-1
 	// What the old server sent beyond the confirmed tics is forgotten:
 	// the new server may decide those tics afresh.
 	c.recv.win = [BackupTics]recvSlot{}
 	c.recv.highest = c.recv.start
 	c.send.ackPending = false
-	return true
-}
-
-// onReattachReply says who this client is, once the new server accepted
-// its connection.
-func (c *Client) onReattachReply() {
-	c.conn.state = connConnected
+	// Who it is goes with every SYN, not after the server's reply: the
+	// new server takes both in one pass, and the game resumes a round
+	// trip sooner.
 	c.conn.sendReliable(&wire.Reattach{Game: c.mig.roster.Game, Player: int8(c.player), Token: c.cfg.Token,
 		Confirmed: c.recv.start})
+	return true
 }
 
 // onResume takes the new server's word that the game goes on from m.Tic:
@@ -76,6 +76,9 @@ func (c *Client) onResume(now int64, body []byte) error {
 	var m wire.Resume
 	if err := m.DecodeBody(body); err != nil {
 		return err
+	}
+	if !c.mig.resuming && c.mig.reattached && m.Tic == c.mig.resumedAt {
+		return nil // a copy of the one taken
 	}
 	if !c.mig.resuming || c.conn.state != connConnected || int32(c.recv.start-m.Tic) > 0 {
 		return errUnexpected{}
@@ -86,12 +89,71 @@ func (c *Client) onResume(now int64, body []byte) error {
 	if int32(c.send.maketic-m.Tic) < 0 {
 		c.send.maketic = m.Tic // those tics are decided
 	}
-	if c.player >= 0 && c.send.maketic != m.Tic {
-		first := max(m.Tic, c.send.maketic-min(c.send.maketic, ExtMaxClientLeadTics))
-		c.sendTics(now, first, c.send.maketic-1)
-	}
+	c.sendBuilt(now, m.Tic, ExtMaxClientLeadTics)
 	c.emit(Event{Kind: EventResumed, Player: c.player, Tic: m.Tic})
+	heard := c.join.heard
+	c.join.heard, c.join.heardBytes = nil, 0
+	c.takeHeard(now, heard)
 	return nil
+}
+
+// lateLeaving takes the server's Leaving when it comes after its
+// DISCONNECT (they are sent together, and may cross on the way): where
+// the stream stopped and whom the server handed the game to still count.
+func (c *Client) lateLeaving(h wire.Header, body []byte) {
+	if !c.extended || c.mig.left || c.mig.resuming || h.Type != wire.TypeTicnet ||
+		c.conn.reason != ReasonLeft || c.conn.disconnectTries != 0 {
+		return
+	}
+	var m wire.Leaving
+	if kind, err := wire.TicnetKind(body); err != nil || kind != wire.TicnetKindLeaving || m.DecodeBody(body) != nil {
+		return
+	}
+	c.mig.leaving, c.mig.left = m, true
+}
+
+// reattached connects the client to the new server, which has its
+// connection: the commands it built since its last confirmed tic go at
+// once (its Reattach went with its SYN).
+func (c *Client) reattached(now int64) {
+	c.conn.state = connConnected
+	c.sendBuilt(now, c.recv.start, ExtMaxClientLeadTics)
+}
+
+// tookBack reports whether a packet that came while this client
+// reattaches, before the new server's reply to its SYN, shows that the
+// server took it back: an unreliable copy of its Resume, or a TicFetch.
+func (c *Client) tookBack(h wire.Header, body []byte) bool {
+	if !c.mig.resuming || h.Type != wire.TypeTicnet || h.Reliable {
+		return false
+	}
+	kind, err := wire.TicnetKind(body)
+	return err == nil && (kind == wire.TicnetKindResume || kind == wire.TicnetKindTicFetch)
+}
+
+// earlyTicSet keeps a tic set of the new server's stream that came before
+// its reply to this client's SYN (every set is kept until its Resume),
+// and reports whether it was one.
+func (c *Client) earlyTicSet(h wire.Header, body []byte) bool {
+	if !c.mig.resuming || h.Type != wire.TypeTicnet || h.Reliable {
+		return false
+	}
+	if kind, err := wire.TicnetKind(body); err != nil || kind != wire.TicnetKindTicSet {
+		return false
+	}
+	c.holdTicSet(body)
+	return true
+}
+
+// sendBuilt sends the server that took the game over the commands this
+// client built for tics [from, from+n), those it built: the server's
+// first tics need them. The first few go with its Reattach, so that the
+// game resumes at once; those it may lead by when the server has its
+// connection, and again when the game resumes.
+func (c *Client) sendBuilt(now int64, from, n uint32) {
+	if c.player >= 0 && int32(c.send.maketic-from) > 0 {
+		c.sendTics(now, from, from+min(c.send.maketic-from, n)-1)
+	}
 }
 
 // onTicFetch sends the new server the confirmed tics it asks for, those
@@ -101,19 +163,42 @@ func (c *Client) onTicFetch(now int64, body []byte) error {
 	if err := m.DecodeBody(body); err != nil {
 		return err
 	}
-	tl := &c.loop.tl
-	if !c.extended || c.state != ClientInGame || tl.Tic(m.Start-1) == nil {
+	if !c.extended || c.state != ClientInGame || c.loop.tl.Tic(m.Start-1) == nil {
 		return errUnexpected{}
 	}
-	set := wire.TicSet{LowResTurn: c.settings.LowResTurn, Start: m.Start}
-	prev := tl.Tic(m.Start - 1)
+	c.sendConfirmed(now, m.Start, uint32(m.Count))
+	return nil
+}
+
+// PushTics is how many of its newest confirmed tics a reattaching copy
+// sends the new server with its Reattach: the server may lack the last
+// few the old server sent, and would have to fetch them.
+const PushTics = 16
+
+// pushNewest sends the new server this client's newest confirmed tics.
+func (c *Client) pushNewest(now int64) {
+	tl := &c.loop.tl
+	end := tl.Confirmed()
+	n := min(end-tl.First(), PushTics+1) // the tics, and the one before them
+	if n >= 2 {
+		c.sendConfirmed(now, end-n+1, n-1)
+	}
+}
+
+// sendConfirmed sends the server the confirmed tics [start, start+count)
+// this client holds, as a tic set: tic start-1 must be held, the base of
+// the first diff.
+func (c *Client) sendConfirmed(now int64, start, count uint32) {
+	tl := &c.loop.tl
+	set := wire.TicSet{LowResTurn: c.settings.LowResTurn, Start: start}
+	prev := tl.Tic(start - 1)
 	var base [MaxPlayers]TicCmd
 	for p := range MaxPlayers {
 		if prev.Playing(p) {
 			base[p] = prev.Cmds[p]
 		}
 	}
-	for t := m.Start; t-m.Start < uint32(m.Count); t++ {
+	for t := start; t-start < count; t++ {
 		ct := tl.Tic(t)
 		if ct == nil {
 			break
@@ -133,5 +218,4 @@ func (c *Client) onTicFetch(now int64, body []byte) error {
 	if len(set.Tics) > 0 {
 		c.conn.sendMessage(now, &set)
 	}
-	return nil
 }

@@ -95,7 +95,7 @@ var (
 // took its game over asks again (its SYN, its Reattach), and how often the
 // new server resends to it: every survivor waits for the slowest, so on a
 // lossy channel a lost handshake packet must cost little.
-const ReattachResendMS = 100
+const ReattachResendMS = 25
 
 // ExtTargetMarginMS is how early, at worst, a client under the extension
 // protocol aims for its commands to reach the server.

@@ -157,18 +157,35 @@ func (c *conn) run(now int64) {
 }
 
 func (c *conn) sendReliableHead(now int64) {
+	if len(c.reliable) > 0 && (!c.reliable[0].sent || now-c.reliable[0].lastSentMS > c.resendMS) {
+		c.sendReliableHeadNow(now)
+	}
+}
+
+// queued reports whether the reliable message with sequence number seq
+// waits in the queue (it is not acknowledged yet).
+func (c *conn) queued(seq uint8) bool {
+	for _, r := range c.reliable {
+		if r.seq == seq {
+			return true
+		}
+	}
+	return false
+}
+
+// sendReliableHeadNow (re)sends the head of the reliable queue now, if
+// there is one.
+func (c *conn) sendReliableHeadNow(now int64) {
 	if len(c.reliable) == 0 {
 		return
 	}
 	head := &c.reliable[0]
-	if !head.sent || now-head.lastSentMS > c.resendMS {
-		if head.sent {
-			c.counter.ReliableResends++
-		}
-		c.send(now, head.pkt)
-		head.sent = true
-		head.lastSentMS = now
+	if head.sent {
+		c.counter.ReliableResends++
 	}
+	c.send(now, head.pkt)
+	head.sent = true
+	head.lastSentMS = now
 }
 
 // disconnect starts the disconnect handshake, sending DISCONNECT at once.

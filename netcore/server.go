@@ -145,6 +145,10 @@ type serverClient struct {
 	hashed         bool                    // it has a token (hash is set)
 	roster         wire.Roster             // the roster it was last sent
 	rostered       bool                    // it was sent one
+	// Its Resume's reliable sequence number, and when an unreliable copy
+	// last went (0: none is due).
+	resumeSeq    uint8
+	resumeCopyMS int64
 }
 
 // setToken takes a client's rejoin token (zero: none).
@@ -364,6 +368,9 @@ func (s *Server) receive(now int64, from Addr, pkt []byte) {
 		return
 	}
 	sc := s.slotOf(from)
+	if sc == nil {
+		sc = s.reattachFirst(now, from, h, body)
+	}
 	if sc == nil {
 		s.stats.Unexpected++
 		return
@@ -760,6 +767,9 @@ func (s *Server) run(now int64) {
 			continue
 		}
 		sc.conn.run(now)
+		if sc.resumeCopyMS != 0 {
+			s.resendResumeCopy(now, sc)
+		}
 		if sc.conn.resendMS == ReattachResendMS && s.resume == nil && len(sc.conn.reliable) == 0 {
 			sc.conn.resendMS = ExtReliableResendMS // its Resume came through
 		}
@@ -797,9 +807,11 @@ func (s *Server) run(now int64) {
 		s.checkStart(now)
 	case ServerInGame:
 		s.runAwaiting(now)
+		if s.resume != nil {
+			s.resumeStep(now) // the game's first tic goes out in the pass it resumes
+		}
 		switch {
 		case s.resume != nil:
-			s.resumeStep(now)
 		case s.extended:
 			s.extPump(now)
 			s.sendRosters(now)

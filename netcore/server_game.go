@@ -231,7 +231,7 @@ const (
 )
 
 func (s *Server) pushMissing(now int64, sc *serverClient) {
-	if !s.extended {
+	if !s.extended || s.resume != nil {
 		return
 	}
 	a := sc.acked

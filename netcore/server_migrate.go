@@ -61,7 +61,7 @@ type Resume struct {
 const DefaultResumeWaitMS = 1500
 
 // FetchEveryMS is how often a new server asks again for tics it lacks.
-const FetchEveryMS = 100
+const FetchEveryMS = 50
 
 // resumeState is a new server's state until it resumes the game.
 type resumeState struct {
@@ -286,11 +286,46 @@ func (s *Server) resumeClient(now int64, sc *serverClient) {
 	sc.sendSeq = x.sendSeq
 	sc.stuckAck, sc.stuckSinceMS = sc.acked, now
 	sc.lastGameDataMS = now
+	// The Resume is reliable, and queued behind the server's reply to
+	// the client's SYN; an unreliable copy goes at once, and again until
+	// the reliable one is through, so that neither waits for the other.
+	sc.resumeSeq = sc.conn.sendSeq
 	sc.conn.sendReliable(&wire.Resume{Tic: x.resumedAt})
 	sc.conn.sendReliableHead(now)
+	sc.resumeCopyMS = now
+	sc.conn.sendMessage(now, &wire.Resume{Tic: x.resumedAt})
 	if sc.acked < x.sendSeq {
 		s.resendTics(now, sc, sc.acked, x.sendSeq-1)
 	}
+}
+
+// resendResumeCopy sends a resumed client's Resume again, unreliably,
+// every ReattachResendMS while the reliable one waits in its queue.
+func (s *Server) resendResumeCopy(now int64, sc *serverClient) {
+	switch {
+	case !sc.conn.queued(sc.resumeSeq):
+		sc.resumeCopyMS = 0 // the reliable one is through
+	case now-sc.resumeCopyMS >= ReattachResendMS:
+		sc.resumeCopyMS = now
+		sc.conn.sendMessage(now, &wire.Resume{Tic: s.ext.resumedAt})
+	}
+}
+
+// reattachFirst connects a copy whose Reattach came before its SYN (they
+// go together, and may cross on the way): the Reattach is the copy's
+// request to connect as much as its SYN is. Nil unless it is a Reattach
+// into this game, for a player whose copy is awaited.
+func (s *Server) reattachFirst(now int64, from Addr, h wire.Header, body []byte) *serverClient {
+	if h.Type != wire.TypeTicnet || !h.Reliable || !s.awaitingAny() {
+		return nil
+	}
+	var m wire.Reattach
+	if kind, err := wire.TicnetKind(body); err != nil || kind != wire.TicnetKindReattach || m.DecodeBody(body) != nil ||
+		m.Game != s.cfg.Game || m.Player < 0 || s.awaiting[m.Player] == nil {
+		return nil
+	}
+	syn := wire.SYN{Version: s.cfg.Version, Connect: wire.ConnectData{GameMode: s.mode, GameMission: s.mission}}
+	return s.newSlot(now, from, &syn, wire.ProtocolTicnet)
 }
 
 // onReattach takes a client of the old server back, in its player's place.

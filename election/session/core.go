@@ -36,8 +36,10 @@ type Session struct {
 	// runs.
 	mig *migration
 	// sentAwayMS: when the server sent this copy's client a DISCONNECT
-	// without a Leaving, just after it woke (sentAway); 0: none pending.
-	sentAwayMS int64
+	// without a Leaving (sentAway); 0: none pending. sentAwayWoke: the
+	// copy had just woken then.
+	sentAwayMS   int64
+	sentAwayWoke bool
 }
 
 // RetryMS is how long a copy whose server refused it, or whose join
@@ -208,18 +210,14 @@ func (s *Session) engineEnded(now int64, reason string) {
 	}
 	switch reason {
 	case netcore.ReasonTimeout, netcore.ReasonServerLeft, netcore.ReasonGameEnded:
-		if _, said := s.eng.client.ServerLeaving(); reason == netcore.ReasonServerLeft && !said && s.el.JustWoke(now) && s.canMigrate() {
-			// A copy that slept fell behind, and its server may have
-			// sent it away and serve on (an extension server that
-			// leaves says Leaving first, but those may be late or
-			// lost). Whether the server is heard again tells.
-			s.sentAwayMS = now
+		if _, said := s.eng.client.ServerLeaving(); reason == netcore.ReasonServerLeft && !said && s.canMigrate() {
+			// A DISCONNECT without a Leaving: an extension server that
+			// leaves says Leaving first, but those may be lost, or
+			// overtaken on the way (sentAway).
+			s.sentAwayMS, s.sentAwayWoke = now, s.el.JustWoke(now)
 			return
 		}
-		s.migrate(now, reason)
-		if !s.serverHandedOff(now) {
-			s.el.ServerGone(now)
-		}
+		s.serverLeft(now, reason)
 	case netcore.ReasonReattachRefused:
 		// The new server cannot take it back as it is: it joins again,
 		// once what that server sent its reattaching connection (a SYN
@@ -235,27 +233,51 @@ func (s *Session) engineEnded(now int64, reason string) {
 	}
 }
 
-// sentAway settles a DISCONNECT that came without a Leaving: if the
-// server is heard after it, it sent this copy away (it fell behind), and
-// the copy joins its game again with its token; if not within two beacon
-// periods, the server left (its Leavings were lost), and the game
-// migrates.
+// serverLeft moves this copy's game on from a server that left, for
+// reason: to the copy the server named, or to the one elected.
+func (s *Session) serverLeft(now int64, reason string) {
+	s.migrate(now, reason)
+	if !s.serverHandedOff(now) {
+		s.el.ServerGone(now)
+	}
+}
+
+// LeavingWaitMS is how long a copy whose server sent a DISCONNECT without
+// a Leaving waits for the Leaving, which may have been overtaken on the
+// way: it names the copy the game was handed to, and where the stream
+// stopped.
+const LeavingWaitMS = 200
+
+// sentAway settles a DISCONNECT that came without a Leaving. If the
+// Leaving comes after all, the game migrates as it says. A copy that had
+// just woken may have fallen behind and been sent away by a server that
+// serves on: if the server is heard after the DISCONNECT, the copy joins
+// its game again with its token. Otherwise, after LeavingWaitMS (two
+// beacon periods for a copy that woke), the server left and its Leavings
+// were lost: the game migrates.
 func (s *Session) sentAway(now int64) {
 	if s.sentAwayMS == 0 {
 		return
 	}
+	wait := int64(LeavingWaitMS)
+	if s.sentAwayWoke {
+		wait = 2 * s.el.Profile().BeaconPeriodMS
+	}
+	_, said := s.eng.client.ServerLeaving()
 	switch {
 	case s.left || s.el.Role() != election.Client:
 		s.sentAwayMS = 0
-	case s.el.ServerHeardMS() > s.sentAwayMS:
+	case said:
+		s.sentAwayMS = 0
+		s.serverLeft(now, netcore.ReasonServerLeft)
+	case s.sentAwayWoke && s.el.ServerHeardMS() > s.sentAwayMS:
 		s.sentAwayMS = 0
 		s.mig = nil
 		s.el.SetGame(0)
 		s.retryMS = now
-	case now-s.sentAwayMS > 2*s.el.Profile().BeaconPeriodMS:
+	case now-s.sentAwayMS > wait:
 		s.sentAwayMS = 0
-		s.migrate(now, netcore.ReasonServerLeft)
-		s.el.ServerGone(now)
+		s.serverLeft(now, netcore.ReasonServerLeft)
 	}
 }
 

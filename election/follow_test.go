@@ -1,0 +1,110 @@
+package election
+
+import (
+	"encoding/binary"
+	"testing"
+)
+
+// migratingFlags returns the flags of the candidate announcements among
+// frames.
+func migratingFlags(frames [][]byte) []bool {
+	var flags []bool
+	for _, f := range frames {
+		if len(f) >= 8 && binary.LittleEndian.Uint32(f) == CandidateAddr {
+			_, _, fl, err := parseCandidate(f[8:])
+			flags = append(flags, err == nil && fl&candidateMigrating != 0)
+		}
+	}
+	return flags
+}
+
+// A client that lost its game's server follows the copy of its game that
+// comes first at once, before that copy serves: its client reattaches
+// while that copy finds the server gone too. Until it hears that copy
+// serve, it says that it looks for the next server (the others learn
+// from it); once it hears it, it no longer does.
+func TestACopyThatLostItsServerFollowsTheNextOneAtOnce(t *testing.T) {
+	srv := Identity{StartMS: 1000, Tie: 77}
+	heir := candidateFrame{uid: 20, id: Identity{StartMS: 1500, Tie: 5}}
+	e := clientOf(t, 3000, srv, 9, heir)
+	var sent [][]byte
+	e.cfg.Send = func(f []byte) { sent = append(sent, append([]byte(nil), f...)) }
+	e.ServerGone(100)
+	evs := e.Update(100)
+	if len(evs) != 2 || evs[0].Kind != ServerLost || evs[1].Kind != RoleDecided || e.Role() != Client || e.Server() != heir.id {
+		t.Fatalf("events %v: %v of %v, want a client of %v at once", kinds(evs), e.Role(), e.Server(), heir.id)
+	}
+	if f := migratingFlags(sent); len(f) != 1 || !f[0] {
+		t.Fatalf("announcements at the loss: migrating %v, want one that says so", f)
+	}
+	sent = nil
+	e.Update(100 + Local.AnnouncePeriodMS)
+	if f := migratingFlags(sent); len(f) != 1 || !f[0] {
+		t.Fatalf("announcements while the next server is unheard: migrating %v", f)
+	}
+	e.Handle(500, AppendAnswer(nil, heir.id))
+	sent = nil
+	e.Update(100 + 2*Local.AnnouncePeriodMS)
+	if f := migratingFlags(sent); len(f) != 1 || f[0] || e.Role() != Client || e.Server() != heir.id {
+		t.Fatalf("after its beacon: migrating %v; %v of %v", f, e.Role(), e.Server())
+	}
+	// Heard, it is the server: it gets the full timeout.
+	if evs := e.Update(500 + Local.CandidateTTLMS + 1); len(evs) != 0 || e.Role() != Client {
+		t.Fatalf("%d ms after its beacon: %v, %v", Local.CandidateTTLMS+1, kinds(evs), e.Role())
+	}
+}
+
+// A copy that follows the next server but never hears it serve gives it
+// up after CandidateTTLMS, though it still hears it as a candidate: it
+// elects again, without it.
+func TestANextServerThatNeverServesIsGivenUp(t *testing.T) {
+	srv := Identity{StartMS: 1000, Tie: 77}
+	heir := candidateFrame{uid: 20, id: Identity{StartMS: 1500, Tie: 5}}
+	e := clientOf(t, 3000, srv, 9, heir)
+	e.ServerGone(100)
+	e.Update(100)
+	for now := int64(200); now <= 100+Local.CandidateTTLMS; now += 100 {
+		e.Handle(now, appendCandidate(nil, heir.uid, heir.id, 9, 0))
+		if evs := e.Update(now); len(evs) != 0 || e.Server() != heir.id {
+			t.Fatalf("at %d ms: %v, following %v", now, kinds(evs), e.Server())
+		}
+	}
+	if evs := e.Update(100 + Local.CandidateTTLMS + 5); len(evs) != 1 || evs[0].Kind != ServerLost {
+		t.Fatalf("events %v; want the next server given up", kinds(evs))
+	}
+	if evs := e.Update(100 + Local.CandidateTTLMS + 10); len(evs) != 1 || evs[0].Kind != RoleDecided || e.Role() != Server {
+		t.Fatalf("events %v, role %v; want this copy serving", kinds(evs), e.Role())
+	}
+}
+
+// A copy that follows the next server but hears another server of its
+// game first (the copies elected another) follows that one at once.
+func TestACopyFollowsTheServerItsGameHasInstead(t *testing.T) {
+	srv := Identity{StartMS: 1000, Tie: 77}
+	heir := candidateFrame{uid: 20, id: Identity{StartMS: 1500, Tie: 5}}
+	other := Identity{StartMS: 2000, Tie: 6}
+	e := clientOf(t, 3000, srv, 9, heir)
+	e.ServerGone(100)
+	e.Update(100)
+	e.Handle(150, appendCandidate(nil, 21, other, 9, 0))
+	e.Handle(150, AppendAnswer(nil, other))
+	evs := e.Update(150)
+	if len(evs) != 2 || evs[0].Kind != ServerLost || evs[1].Kind != RoleDecided || e.Server() != other {
+		t.Fatalf("events %v: following %v, want %v", kinds(evs), e.Server(), other)
+	}
+}
+
+// The server a copy just lost is no candidate, though its announcements
+// still come (they were on their way): the copy that comes next serves at
+// once rather than follow it.
+func TestTheLostServerIsNoCandidate(t *testing.T) {
+	srv := Identity{StartMS: 1000, Tie: 77}
+	later := candidateFrame{uid: 20, id: Identity{StartMS: 4500, Tie: 5}}
+	e := clientOf(t, 3000, srv, 9, later)
+	e.ServerGone(100)
+	e.Handle(100, appendCandidate(nil, 11, srv, 9, 0))
+	evs := e.Update(100)
+	if len(evs) != 2 || evs[0].Kind != ServerLost || evs[1].Kind != RoleDecided || e.Role() != Server {
+		t.Fatalf("events %v: %v of %v, want this copy serving", kinds(evs), e.Role(), e.Server())
+	}
+}
