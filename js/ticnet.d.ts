@@ -15,13 +15,19 @@ export interface TicCmd {
 }
 
 /** Game settings the controller asks for. */
+/** The game's settings, as Doom has them; start rejects a value out of range or an unknown key. */
 export interface Settings {
-  /** Extra copies of each tic per packet (default 1; 2 on lossy links). */
+  /** Extra copies of each tic per packet, 0 to 3 (default 1; 2 on lossy links). */
   extraTics?: number;
+  /** 0 to 3. */
   deathmatch?: number;
+  /** 1 to 4. */
   episode?: number;
+  /** 1 to 32. */
   map?: number;
+  /** 0 to 4. */
   skill?: number;
+  /** Minutes, 0 for none. */
   timeLimit?: number;
 }
 
@@ -45,7 +51,7 @@ export interface Settings {
 export type EventKind =
   | "role" | "lobby" | "start" | "catchup" | "join" | "rejoined" | "leave" | "desync" | "disconnect"
   | "rejected" | "retry" | "message" | "launched" | "split" | "serverLost" | "newServer"
-  | "migrating" | "resumed" | "migrateFailed" | "yielded";
+  | "migrating" | "resumed" | "migrateFailed" | "yielded" | "error";
 
 /** Something that happened. Fields beyond kind depend on the kind. */
 export interface TicnetEvent {
@@ -92,14 +98,22 @@ export interface TicnetEvent {
   /** lobby: the players, and whether this copy may launch. */
   lobby?: { players: { name: string; addr: string }[]; controller: boolean; player: number; maxPlayers: number };
   protocol?: string;
+  /**
+   * error: the game's callback that threw ("input", "onTic", "checksum",
+   * "save" or "load"), with the tic, the exception's message and stack.
+   * The copy left the game, cleanly, and plays no more.
+   */
+  callback?: "input" | "onTic" | "checksum" | "save" | "load";
+  message?: string;
+  stack?: string;
 }
 
 export interface Options {
   /** URL of ticnet.wasm (default "ticnet.wasm"). */
   wasmURL?: string;
-  /** Player name, at most 29 bytes. */
+  /** Player name, at most 29 bytes in UTF-8 (start rejects a longer one). */
   name?: string;
-  /** Most players (2..8, default 8). */
+  /** Most players (an integer from 2 to 8, default 8). */
   maxPlayers?: number;
   /** Election timing: "local" for tabs, "gossip" for a chat's realtime channel (default: by channel). */
   profile?: "local" | "gossip";
@@ -148,7 +162,7 @@ export interface Options {
    * tics only.
    */
   predict?: boolean;
-  /** How many tics prediction may run ahead: default 8, at most 64. */
+  /** How many tics prediction may run ahead: default 8, an integer from 1 to 64. */
   predictTics?: number;
 }
 
@@ -192,12 +206,20 @@ export interface Stats {
 }
 
 export interface Session {
-  launch(): void;
+  /** Launches the game: only the lobby's controller may; elsewhere it rejects with the reason. */
+  launch(): Promise<void>;
   leave(): void;
   stats(): Stats;
+  /** Calls fn for every event of kind (after options.onEvent). */
   on(kind: EventKind, fn: (e: TicnetEvent) => void): void;
+  /** Stops calling fn, as on added it. */
+  off(kind: EventKind, fn: (e: TicnetEvent) => void): void;
 }
 
+/**
+ * Starts ticnet. Rejects, with a message that names the option, on an
+ * unknown option or one out of range, and on missing callbacks.
+ */
 export function start(options: Options): Promise<Session>;
 
 export interface SyncTestOptions {

@@ -117,6 +117,7 @@ function checkPage() {
 }
 
 function checkGame(options, needSave) {
+  if (options === null || typeof options !== "object") throw new Error("ticnet: options must be an object");
   for (const f of ["input", "onTic", "checksum"]) {
     if (typeof options[f] !== "function") throw new Error(`ticnet: options.${f} must be a function`);
   }
@@ -128,30 +129,93 @@ function checkGame(options, needSave) {
   }
 }
 
-// gameCallbacks are the game's callbacks as the wasm calls them.
+// The options start takes, and the checks of those that are not the
+// game's callbacks: each returns what is wrong with a value, or "".
+const MAX_NAME_BYTES = 29; // the wire's names: 30 bytes with the NUL
+const isInt = (v, lo, hi) => Number.isInteger(v) && v >= lo && v <= hi;
+const oneOf = (...vs) => (v) => vs.includes(v) ? "" : `must be ${vs.map((x) => JSON.stringify(x)).join(" or ")}`;
+const kindOf = (type) => (v) => typeof v === type ? "" : `must be a ${type}`;
+const intIn = (lo, hi) => (v) => isInt(v, lo, hi) ? "" : `must be an integer from ${lo} to ${hi}`;
+const OPTION_CHECKS = {
+  wasmURL: kindOf("string"),
+  name: (v) => typeof v !== "string" ? "must be a string" :
+    new TextEncoder().encode(v).length > MAX_NAME_BYTES ? `is ${new TextEncoder().encode(v).length} bytes in UTF-8, at most ${MAX_NAME_BYTES}` : "",
+  maxPlayers: intIn(2, 8),
+  profile: oneOf("local", "gossip"),
+  timeout: oneOf("browser", "reference"),
+  settings: (v) => v === null || typeof v !== "object" ? "must be an object" : "",
+  rejoin: kindOf("boolean"),
+  storageKey: kindOf("string"),
+  onEvent: kindOf("function"),
+  predict: kindOf("boolean"),
+  predictTics: intIn(1, 64),
+  input: kindOf("function"), onTic: kindOf("function"), checksum: kindOf("function"),
+  save: kindOf("function"), load: kindOf("function"),
+};
+const SETTINGS_CHECKS = {
+  extraTics: intIn(0, 3), deathmatch: intIn(0, 3), episode: intIn(1, 4), map: intIn(1, 32),
+  skill: intIn(0, 4), timeLimit: intIn(0, 0x7fffffff),
+};
+
+// checkOptions throws, naming the option, on one start does not know or
+// whose value is out of range.
+function checkOptions(options) {
+  const check = (checks, obj, prefix) => {
+    for (const [key, v] of Object.entries(obj)) {
+      if (!Object.hasOwn(checks, key)) throw new Error(`ticnet: unknown option ${prefix}${key}`);
+      if (v === undefined) continue;
+      const wrong = checks[key](v);
+      if (wrong) throw new Error(`ticnet: options.${prefix}${key} ${wrong}`);
+    }
+  };
+  check(OPTION_CHECKS, options, "");
+  if (options.settings) check(SETTINGS_CHECKS, options.settings, "settings.");
+}
+
+// gameCallbacks are the game's callbacks as the wasm calls them. An
+// exception in one is kept in failure (the first: callback, tic, message,
+// stack) and thrown on: the wasm sees it, and the copy leaves its game.
 function gameCallbacks(options, cmdBuf) {
+  let tic = 0; // the tic the game is at: the last run, or being built
+  const guard = (name, fn) => {
+    try {
+      return fn();
+    } catch (e) {
+      if (!callbacks.failure) {
+        callbacks.failure = { callback: name, tic, message: String((e && e.message) || e), stack: String((e && e.stack) || "") };
+      }
+      throw e;
+    }
+  };
   const callbacks = {
     cmdBuf,
-    input(tic) {
-      const c = options.input(tic) || {};
-      return [clamp8(c.forward), clamp8(c.side), Math.max(-32768, Math.min(32767, c.turn | 0)),
-        (c.buttons | 0) & 0x7f, (c.chat | 0) & 0xff];
+    failure: null,
+    input(t) {
+      tic = t;
+      return guard("input", () => {
+        const c = options.input(t) || {};
+        return [clamp8(c.forward), clamp8(c.side), Math.max(-32768, Math.min(32767, c.turn | 0)),
+          (c.buttons | 0) & 0x7f, (c.chat | 0) & 0xff];
+      });
     },
-    onTic(tic, mask) {
-      const { cmds, ingame } = decodeCmds(cmdBuf, mask);
-      options.onTic(tic, cmds, ingame);
+    onTic(t, mask) {
+      tic = t;
+      guard("onTic", () => {
+        const { cmds, ingame } = decodeCmds(cmdBuf, mask);
+        options.onTic(t, cmds, ingame);
+      });
     },
-    checksum() { return options.checksum() >>> 0; },
+    checksum() { return guard("checksum", () => options.checksum() >>> 0); },
   };
   if (options.save) {
     // With both, this copy can join a game in progress, and give the state
     // to a copy that joins.
-    callbacks.save = () => {
+    callbacks.save = () => guard("save", () => {
       const state = options.save();
       if (!(state instanceof Uint8Array)) throw new Error("ticnet: options.save must return a Uint8Array");
       return state;
-    };
-    callbacks.load = (state) => { options.load(state); };
+    });
+    callbacks.load = (state) => { guard("load", () => options.load(state)); };
   }
   return callbacks;
 }
@@ -185,6 +249,11 @@ export async function syncTest(options) {
 export async function start(options) {
   checkPage();
   checkGame(options, false);
+  checkOptions(options);
+  // Prediction needs save and load; it is on by default when the game
+  // gives them.
+  const predict = options.predict === undefined ? typeof options.save === "function" : options.predict === true;
+  if (predict && typeof options.save !== "function") throw new Error("ticnet: options.predict needs options.save and options.load");
   const shim = globalThis.__ticnetShim;
   const key = "ticnet-token:" + (options.storageKey || location.pathname);
   const [core, token] = await Promise.all([
@@ -200,18 +269,20 @@ export async function start(options) {
     if (e.kind === "rejoined" || e.kind === "migrating") e.tic = e.tic || 0;
     if (e.kind === "resumed") { e.tic = e.tic || 0; e.gapMS = e.gapMS || 0; }
     if (e.kind === "catchup") { e.done = e.done || 0; e.total = e.total || 0; }
-    if (options.onEvent) options.onEvent(e);
-    for (const fn of listeners.get(e.kind) || []) fn(e);
+    if (e.kind === "error") Object.assign(e, callbacks.failure || { callback: "", tic: 0, message: e.reason || "", stack: "" });
+    if (e.kind === "lobby") lobby = e.lobby;
+    if (e.kind === "start" || e.kind === "serverLost" || e.kind === "disconnect" || e.kind === "error") lobby = null;
+    // A listener that throws must not stop the others, nor the engine.
+    const call = (fn) => { try { fn(e); } catch (err) { console.error("ticnet: an event listener threw:", err); } };
+    if (options.onEvent) call(options.onEvent);
+    for (const fn of [...(listeners.get(e.kind) || [])]) call(fn);
   };
+  let lobby = null; // the lobby as last reported, while this copy is in one
   const profile = options.profile || (shim.kind === "webxdc" ? "gossip" : "local");
-  // Prediction needs save and load; it is on by default when the game
-  // gives them.
-  const predict = options.predict === undefined ? typeof options.save === "function" : options.predict === true;
-  if (predict && typeof options.save !== "function") throw new Error("ticnet: options.predict needs options.save and options.load");
   const config = {
     predict,
     predictTics: options.predictTics | 0,
-    name: String(options.name || "Player").slice(0, 29),
+    name: String(options.name || "Player"),
     maxPlayers: options.maxPlayers || 8,
     profile,
     timeout: options.timeout || "browser",
@@ -221,6 +292,7 @@ export async function start(options) {
   };
   const callbacks = gameCallbacks(options, cmdBuf);
   callbacks.onEvent = (json) => { emit(JSON.parse(json)); };
+
   core.start(JSON.stringify(config), callbacks);
   // A closing page says goodbye, so that the others need not wait for the
   // timeout. (pagehide, not unload: unload is unreliable, and forbidden in
@@ -238,16 +310,31 @@ export async function start(options) {
   if (document.hidden) visibility();
 
   return {
-    /** Launches the game; only the controller may. */
-    launch() { core.launch(); },
+    /**
+     * Launches the game. Only the lobby's controller may: on another copy,
+     * or outside a lobby, it rejects with the reason.
+     */
+    launch() {
+      if (!lobby) return Promise.reject(new Error("ticnet: launch: this copy is in no lobby"));
+      if (!lobby.controller) return Promise.reject(new Error("ticnet: launch: only the lobby's controller may launch (its first player)"));
+      core.launch();
+      return Promise.resolve();
+    },
     /** Leaves the game cleanly. */
     leave() { core.leave(); },
     /** The netcode's live numbers. */
     stats() { return Object.assign(JSON.parse(core.stats()), { channel: { ...shim.stats, kind: shim.kind } }); },
     /** Calls fn for every event of kind. */
     on(kind, fn) {
+      if (typeof fn !== "function") throw new Error("ticnet: on: fn must be a function");
       if (!listeners.has(kind)) listeners.set(kind, []);
       listeners.get(kind).push(fn);
+    },
+    /** Stops calling fn for events of kind (as on added it). */
+    off(kind, fn) {
+      const fns = listeners.get(kind) || [];
+      const i = fns.indexOf(fn);
+      if (i >= 0) fns.splice(i, 1);
     },
   };
 }

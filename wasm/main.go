@@ -51,6 +51,8 @@ type jsConfig struct {
 }
 
 // jsGame is the game on the JS side: Go calls it, never the other way.
+// Once a callback has failed (err), it calls none again: the copy leaves
+// its game (loop.fail).
 type jsGame struct {
 	cb     safejs.Value
 	cmdBuf safejs.Value
@@ -65,6 +67,9 @@ type jsGame struct {
 func (g *jsGame) timed(began time.Time) { g.spent += time.Since(began) }
 
 func (g *jsGame) BuildTiccmd(tic uint32) netcore.TicCmd {
+	if g.err != nil {
+		return netcore.TicCmd{}
+	}
 	defer g.timed(time.Now())
 	v, err := g.cb.Call("input", tic)
 	if err != nil {
@@ -84,6 +89,9 @@ func (g *jsGame) BuildTiccmd(tic uint32) netcore.TicCmd {
 }
 
 func (g *jsGame) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, ingame *[netcore.MaxPlayers]bool) {
+	if g.err != nil {
+		return
+	}
 	defer g.timed(time.Now())
 	mask := 0
 	for p, c := range cmds {
@@ -105,6 +113,9 @@ func (g *jsGame) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, in
 }
 
 func (g *jsGame) Checksum() uint32 {
+	if g.err != nil {
+		return 0
+	}
 	defer g.timed(time.Now())
 	v, err := g.cb.Call("checksum")
 	if err != nil {
@@ -126,6 +137,9 @@ var _ netcore.Snapshotter = (*snapGame)(nil)
 // SaveState copies the Uint8Array the page's save returns. On an error
 // it returns no state, which the joiner's load refuses.
 func (g *snapGame) SaveState() []byte {
+	if g.err != nil {
+		return nil
+	}
 	defer g.timed(time.Now())
 	v, err := g.cb.Call("save")
 	if err != nil {
@@ -148,12 +162,17 @@ func (g *snapGame) SaveState() []byte {
 // LoadState hands the page one new Uint8Array; an exception its load
 // throws is the error.
 func (g *snapGame) LoadState(state []byte) error {
+	if g.err != nil {
+		return g.err
+	}
 	defer g.timed(time.Now())
 	buf, err := newBytes(state)
 	if err != nil {
 		return err
 	}
-	_, err = g.cb.Call("load", buf)
+	if _, err = g.cb.Call("load", buf); err != nil {
+		g.err = err
+	}
 	return err
 }
 
@@ -184,6 +203,7 @@ type loop struct {
 	uid     uint32 // the UID the shim's filter was last given
 
 	launch, leave atomic.Bool
+	failed        bool         // the game's callback threw, and the copy left (fail)
 	stats         atomic.Value // string: the last stats JSON
 	// wake asks for a pass now: a hidden page's timers run once a second
 	// at best, so the shim wakes the loop when a frame arrives.
@@ -223,10 +243,24 @@ func (l *loop) pass() {
 	events := l.s.Update(now)
 	l.s.GameTime(l.game.spent) // before the events: their handlers are the page's, not the game's
 	l.emit(events)
+	if l.game.err != nil && !l.failed {
+		l.fail(now)
+	}
 	l.filter()
 	l.flush()
 	l.passes = append(l.passes, time.Since(began)-l.game.spent)
 	l.game.spent = 0
+}
+
+// fail leaves the game of a copy whose game's callback threw: what the
+// pass queued is dropped (it may carry checksums of a state the failure
+// broke), the copy says goodbye, and the page gets an "error" event (the
+// JS side adds which callback, the tic and the exception).
+func (l *loop) fail(now int64) {
+	l.failed = true
+	l.out = l.s.AppendOutgoing(l.out[:0])
+	l.s.Leave(now)
+	l.emit([]session.Event{{Kind: "error", Reason: l.game.err.Error()}})
 }
 
 // emit hands the page the session's events.

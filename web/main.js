@@ -55,7 +55,13 @@ function input() {
   return { forward, side, turn, buttons };
 }
 
+let throwAt = globalThis.__ticnetDemoThrowAt || -1; // a test hook (hooks.js)
+
 function onTic(tic, cmds, ingame) {
+  if (tic === throwAt) {
+    throwAt = -1;
+    throw new Error(`the demo's test hook throws at tic ${tic}`);
+  }
   game.step(tic, cmds, ingame);
   for (const end = performance.now() + ticCost; performance.now() < end;) { /* a heavier game */ }
   sums.set(tic, game.checksum());
@@ -87,6 +93,8 @@ function onEvent(e) {
     case "serverLost": case "newServer": if (!migrating) { started = false; lobby = null; } break;
     case "disconnect": started = false; joining = false; break;
     case "rejected": refused = e.reason; break;
+    // The game's own code threw: this copy left the game.
+    case "error": started = false; lobby = null; showNotice(`The game failed (${e.callback}, tic ${e.tic}): ${e.message}`); break;
   }
   renderLobby();
 }
@@ -130,7 +138,8 @@ globalThis.ticnetDemo = {
       me: globalThis.ticnetDemo.me(), // as displayed: predicted
       protocol: st.protocol, checksums: confirmedSums(st.gametic), lobby, stats: st, timing });
   },
-  launch() { net.launch(); },
+  launch() { launchGame(); },
+  net, // the session, for tests
   leave() { net.leave(); },
   // The local player as displayed, cheaply (tests poll it).
   me() { const p = myPlayer >= 0 ? game.players[myPlayer] : null; return p && { x: p.x, y: p.y, angle: p.angle }; },
@@ -139,7 +148,9 @@ globalThis.ticnetDemo = {
 
 // Lobby.
 const lobbyEl = document.getElementById("lobby");
-document.getElementById("launch").onclick = () => net.launch();
+// launch rejects on a copy that may not launch, with the reason.
+function launchGame() { net.launch().catch((e) => showNotice(e.message, 3000)); }
+document.getElementById("launch").onclick = launchGame;
 function renderLobby() {
   lobbyEl.hidden = started && !joining;
   const list = document.getElementById("lobby-players");

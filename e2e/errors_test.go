@@ -1,0 +1,136 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// Three tabs play; the game's onTic throws at tic 100 in one of them
+// (the demo's ?throwAt hook): that tab gets an "error" event that names
+// onTic, tic 100 and the exception, and leaves the game; the others see
+// its player leave and play on in step.
+func TestAGameThatThrowsLeavesAndTheOthersPlayOn(t *testing.T) {
+	url := serveDemo(t, buildDemo(t))
+	bctx := browser(t)
+	var tabs []context.Context
+	for i := range 3 {
+		q := fmt.Sprintf("%s/?name=tab%d", url, i)
+		if i == 2 {
+			q += "&throwAt=100"
+		}
+		tabs = append(tabs, tab(t, bctx, q))
+	}
+	launch(t, tabs, waitFor(t, tabs, "one server and every tab in its lobby", 20*time.Second, oneServerOneLobby(3)))
+	var failed map[string]any
+	for end := time.Now().Add(20 * time.Second); failed == nil; time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("no error event within 20 s")
+		}
+		for _, e := range events(t, tabs[2]) {
+			if e["kind"] == "error" {
+				failed = e
+			}
+		}
+	}
+	t.Logf("the tab that threw: %v", failed)
+	if failed["callback"] != "onTic" || failed["tic"] != float64(100) ||
+		!strings.Contains(fmt.Sprint(failed["message"]), "throws at tic 100") || !strings.Contains(fmt.Sprint(failed["stack"]), "onTic") {
+		t.Fatalf("error event %v, want onTic at tic 100 with the exception and its stack", failed)
+	}
+	player := statuses(t, tabs)[2].Player
+	others := tabs[:2]
+	waitFor(t, others, "the others saw its player leave", 10*time.Second, func([]demoStatus) bool {
+		for _, ctx := range others {
+			left := false
+			for _, e := range events(t, ctx) {
+				left = left || e["kind"] == "leave" && e["player"] == float64(player)
+			}
+			if !left {
+				return false
+			}
+		}
+		return true
+	})
+	playOnInStep(t, others, 3*time.Second, 80, "after the tab that threw left")
+	if st := statuses(t, tabs[2:])[0]; st.Started {
+		t.Fatalf("the tab that threw still plays: %+v", st)
+	}
+}
+
+// start rejects each bad option with a message that names it; launch on a
+// copy that is not the controller rejects with the reason.
+func TestBadOptionsAndLaunchesAreRefusedWithTheirReason(t *testing.T) {
+	url := serveDemo(t, buildDemo(t))
+	bctx := browser(t)
+	tabs := []context.Context{tab(t, bctx, url+"/?name=tab0"), tab(t, bctx, url+"/?name=tab1")}
+	sts := waitFor(t, tabs, "one server and every tab in its lobby", 20*time.Second, oneServerOneLobby(2))
+	other := 1 - controller(t, sts)
+	// Each case: the options, and what the message must name.
+	cases := map[string]string{
+		`{colour: 1}`:                     "unknown option colour",
+		`{name: "x".repeat(30)}`:          "options.name is 30 bytes",
+		`{name: "é".repeat(15)}`:          "options.name is 30 bytes in UTF-8",
+		`{name: 7}`:                       "options.name must be a string",
+		`{maxPlayers: 9}`:                 "options.maxPlayers must be an integer from 2 to 8",
+		`{maxPlayers: 2.5}`:               "options.maxPlayers",
+		`{predictTics: 65}`:               "options.predictTics must be an integer from 1 to 64",
+		`{profile: "lan"}`:                `options.profile must be "local" or "gossip"`,
+		`{timeout: 5}`:                    "options.timeout",
+		`{predict: "yes"}`:                "options.predict must be a boolean",
+		`{settings: {skill: 9}}`:          "options.settings.skill must be an integer from 0 to 4",
+		`{settings: {gravity: 1}}`:        "unknown option settings.gravity",
+		`{input: undefined}`:              "options.input must be a function",
+		`{onTic: 1}`:                      "options.onTic must be a function",
+		`{save: () => new Uint8Array(1)}`: "options.save and options.load",
+		`{predict: true, save: undefined, load: undefined}`: "options.predict needs options.save",
+	}
+	var js strings.Builder
+	js.WriteString(`(async () => {
+  const m = await import("./ticnet.js");
+  const base = { input: () => ({}), onTic: () => {}, checksum: () => 0 };
+  const out = {};
+  const cases = {`)
+	for c := range cases {
+		fmt.Fprintf(&js, "%q: %s,\n", c, c)
+	}
+	js.WriteString(`};
+  for (const [k, o] of Object.entries(cases)) {
+    try { await m.start(Object.assign({}, base, o)); out[k] = "resolved"; } catch (e) { out[k] = String(e.message); }
+  }
+  try { await globalThis.ticnetDemo.net.launch(); out.launch = "resolved"; } catch (e) { out.launch = String(e.message); }
+  globalThis.__optionsOut = JSON.stringify(out);
+})();
+"ok"`)
+	eval(t, tabs[other], js.String())
+	var out map[string]string
+	for end := time.Now().Add(10 * time.Second); out == nil; time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("the checks did not finish within 10 s")
+		}
+		c, cancel := context.WithTimeout(tabs[other], 5*time.Second)
+		text, err := chromedp.Run(c, chromedp.Evaluate[string](`globalThis.__optionsOut || ""`))
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text != "" {
+			if err := json.Unmarshal([]byte(text), &out); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for c, want := range cases {
+		if !strings.Contains(out[c], want) {
+			t.Errorf("start(%s): %q, want a message with %q", c, out[c], want)
+		}
+	}
+	if !strings.Contains(out["launch"], "only the lobby's controller may launch") {
+		t.Errorf("launch on a copy that is not the controller: %q", out["launch"])
+	}
+}
