@@ -158,20 +158,18 @@ func run(o *options) (int, error) {
 	default:
 		return 2, fmt.Errorf("unknown profile %q", o.profile)
 	}
-	var w *wad
-	connect := wire.ConnectData{GameMode: wire.ModeCommercial, GameMission: wire.MissionDoom2, DEHSHA1: debianDEHSHA1}
-	if o.iwad == "" {
-		// A real client describes the IWAD it loads; describe the one it
-		// would find here.
-		if o.iwad = defaultIWAD(fileExists); o.iwad != "" {
-			log.Printf("describing %s (-iwad to choose another)", o.iwad)
-		}
+	// A real client describes the IWAD it loads; without -iwad, describe
+	// the one it would find here.
+	w, connect, err := describeIWAD(o.iwad, iwadDirs)
+	if err != nil {
+		return 2, err
 	}
-	if o.iwad != "" {
-		if w, err = readWAD(o.iwad); err != nil {
-			return 2, err
+	if o.iwad == "" {
+		if w != nil {
+			log.Printf("describing %s (-iwad to choose another)", w.path)
+		} else {
+			log.Printf("no IWAD in %v: describing Doom II without one (-iwad to choose one)", iwadDirs)
 		}
-		connect = w.connectData()
 	}
 	connect.MaxPlayers = uint8(o.maxPlayers)
 
@@ -252,11 +250,7 @@ func run(o *options) (int, error) {
 			case netcore.EventGameStarted:
 				startGame(g, cli, w, o.inputName)
 			case netcore.EventRejected:
-				if w == nil && strings.Contains(e.Reason, "Game mismatch") {
-					return 1, fmt.Errorf("rejected: %s (pass -iwad with the IWAD the server's players load, e.g. %s; Debian: apt install freedoom)",
-						e.Reason, iwadDirs[0]+"/freedoom2.wad")
-				}
-				return 1, fmt.Errorf("rejected: %s", e.Reason)
+				return 1, rejected(e.Reason, iwadDirs)
 			case netcore.EventDisconnected:
 				if leaving {
 					log.Printf("left after %d tics", cli.GameTic())

@@ -20,6 +20,7 @@ var debianDEHSHA1 = [20]byte{0xda, 0xaf, 0x56, 0xc1, 0xdc, 0xc0, 0x8a, 0x2e, 0x7
 
 // wad is what this client needs from an IWAD.
 type wad struct {
+	path  string
 	lumps []lump
 	data  []byte
 }
@@ -42,7 +43,7 @@ func readWAD(path string) (*wad, error) {
 	if uint64(dir)+uint64(n)*16 > uint64(len(data)) {
 		return nil, fmt.Errorf("%s: lump directory (%d lumps at %d) past the end", path, n, dir)
 	}
-	w := &wad{data: data}
+	w := &wad{path: path, data: data}
 	for i := range n {
 		e := data[dir+16*i:]
 		name := e[8:16]
@@ -82,9 +83,17 @@ func (w *wad) sha1() [20]byte {
 	return s
 }
 
-// game guesses the mode and mission from the levels present: Doom II (and
-// Freedoom: Phase 2) has MAP01; Doom has episodes, four in the retail game.
+// game is the mode and mission Chocolate Doom gives this IWAD. Final
+// Doom's two IWADs are told by their file names (D_FindIWAD); others by
+// the levels present: Doom II (and Freedoom: Phase 2) has MAP01, Doom has
+// episodes, four in the retail game (and Freedoom: Phase 1).
 func (w *wad) game() (mode, mission uint8) {
+	switch strings.ToLower(filepath.Base(w.path)) {
+	case "tnt.wad":
+		return wire.ModeCommercial, wire.MissionPackTNT
+	case "plutonia.wad":
+		return wire.ModeCommercial, wire.MissionPackPlut
+	}
 	switch {
 	case w.index("MAP01") >= 0:
 		return wire.ModeCommercial, wire.MissionDoom2
@@ -131,31 +140,4 @@ func (w *wad) playerStart(mission uint8, episode, mapNum uint8, p int) (x, y, an
 		}
 	}
 	return 0, 0, 0, fmt.Errorf("%s has no start for player %d", name, p+1)
-}
-
-// iwadDirs and iwadNames are where a real client looks for an IWAD when
-// given none, and in which order (Debian's packages put them in the
-// first directory; Chocolate Doom tries the commercial IWADs before
-// Freedoom's).
-var (
-	iwadDirs  = []string{"/usr/share/games/doom", "/usr/local/share/games/doom"}
-	iwadNames = []string{"doom2.wad", "plutonia.wad", "tnt.wad", "doom.wad", "doom1.wad", "freedoom2.wad", "freedoom1.wad"}
-)
-
-// defaultIWAD returns the IWAD a real client would load on this machine
-// without -iwad, or "" when there is none.
-func defaultIWAD(exists func(string) bool) string {
-	for _, name := range iwadNames {
-		for _, dir := range iwadDirs {
-			if p := filepath.Join(dir, name); exists(p) {
-				return p
-			}
-		}
-	}
-	return ""
-}
-
-func fileExists(path string) bool {
-	st, err := os.Stat(path)
-	return err == nil && st.Mode().IsRegular()
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/hex"
 	"os"
-	"slices"
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore/wire"
@@ -47,24 +46,5 @@ func TestWADRejectsWhatIsNotAWAD(t *testing.T) {
 	os.WriteFile(path, []byte("hello"), 0o644)
 	if _, err := readWAD(path); err == nil {
 		t.Error("not a WAD accepted")
-	}
-}
-
-func TestDefaultIWADIsTheOneARealClientWouldLoad(t *testing.T) {
-	have := func(paths ...string) func(string) bool {
-		return func(p string) bool { return slices.Contains(paths, p) }
-	}
-	for _, c := range []struct {
-		files []string
-		want  string
-	}{
-		{nil, ""},
-		{[]string{freedoom2}, freedoom2},
-		{[]string{"/usr/share/games/doom/freedoom1.wad", freedoom2}, freedoom2},
-		{[]string{freedoom2, "/usr/local/share/games/doom/doom2.wad"}, "/usr/local/share/games/doom/doom2.wad"},
-	} {
-		if got := defaultIWAD(have(c.files...)); got != c.want {
-			t.Errorf("with %v: %q, want %q", c.files, got, c.want)
-		}
 	}
 }
