@@ -5,7 +5,7 @@ PORT     ?= 8080
 WEB      := build/web
 NPM_DIR  := .npm-local
 
-.PHONY: build web run test lint unit e2e-setup bench fuzz xdc clean
+.PHONY: build web run test types lint unit e2e-setup bench fuzz xdc clean
 
 # build compiles every package and the demo (ticnet.wasm and its page).
 build: web
@@ -31,9 +31,14 @@ xdc: web
 # simulation test with the fuzzers' seed corpora, then the end-to-end tests,
 # after installing what they need. The end-to-end tests run on their own:
 # they measure real time in real browsers, which a busy CPU would skew.
-test: lint e2e-setup web
+test: lint e2e-setup web types
 	$(GO) test -count=1 -timeout 25m $$($(GO) list ./... | grep -v /e2e)
 	$(GO) test -count=1 -timeout 15m ./e2e/...
+
+# types checks the examples against js/ticnet.d.ts (tsc from npm, which
+# e2e-setup installs into $(NPM_DIR)).
+types:
+	$(NPM_DIR)/node_modules/.bin/tsc -p web/tsconfig.json
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

@@ -77,7 +77,7 @@ func BenchmarkLoadToRoleAndLobby(b *testing.B) {
 // frames and bytes per second each way and the netcode's time per pass
 // (a pass every 5 ms: the page's net loop).
 func BenchmarkFourTabGame(b *testing.B) {
-	var fin, fout, bin, bout, mean, med, p99 []float64
+	var fin, fout, bin, bout, mean, med, p99, ticMed, ticP99 []float64
 	for range b.N {
 		_, tabs, _ := playTogether(b, 4)
 		time.Sleep(10 * time.Second)
@@ -86,6 +86,7 @@ func BenchmarkFourTabGame(b *testing.B) {
 			fin, fout = append(fin, float64(s.FramesInPerSec)), append(fout, float64(s.FramesOutPerSec))
 			bin, bout = append(bin, float64(s.BytesInPerSec)), append(bout, float64(s.BytesOutPerSec))
 			mean, med, p99 = append(mean, s.PassMeanUS), append(med, float64(s.PassMedianUS)), append(p99, float64(s.PassP99US))
+			ticMed, ticP99 = append(ticMed, s.TicMedianUS), append(ticP99, s.TicP99US)
 		}
 	}
 	avg := func(v []float64) float64 {
@@ -102,4 +103,6 @@ func BenchmarkFourTabGame(b *testing.B) {
 	b.ReportMetric(avg(mean), "pass-mean-us")
 	b.ReportMetric(slices.Max(med), "pass-median-us")
 	b.ReportMetric(slices.Max(p99), "pass-p99-us")
+	b.ReportMetric(slices.Max(ticMed), "net-per-tic-median-us")
+	b.ReportMetric(slices.Max(ticP99), "net-per-tic-p99-us")
 }

@@ -192,6 +192,8 @@ type demoStatus struct {
 	} `json:"lobby"`
 	Stats struct {
 		PassMeanUS      float64 `json:"passMeanUS"`
+		TicMedianUS     float64 `json:"ticMedianUS"`
+		TicP99US        float64 `json:"ticP99US"`
 		FramesInPerSec  int64   `json:"framesInPerSec"`
 		FramesOutPerSec int64   `json:"framesOutPerSec"`
 		BytesInPerSec   int64   `json:"bytesInPerSec"`

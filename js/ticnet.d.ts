@@ -31,82 +31,82 @@ export interface Settings {
   timeLimit?: number;
 }
 
-/**
- * What happened. When the server goes in the middle of a game (its tab
- * closed, or it fell silent), the others keep the game: "migrating" (with
- * the tic the game stands at, and why), then "resumed" once a new server,
- * elected among the copies of that game, runs it on from where it was (no
- * new game, no "start"); the election's own events ("serverLost", "role",
- * "newServer") may come between them.
- * A server whose page is hidden, frozen or cached hands its game over at
- * once to a visible client and plays on as a client: "role" (client),
- * "migrating" with reason "handed off", then "resumed" as on every copy.
- * "migrateFailed": no new server of the game within 10 s; this copy drops
- * the game and joins whatever game the channel has ("start" follows).
- * "yielded": this copy served its game beside an earlier server of the
- * same game (a partition healed): that one keeps the game, and this copy
- * joins it as its own player ("start" with joined and rejoined follows;
- * load brings the state).
- */
-export type EventKind =
-  | "role" | "lobby" | "start" | "catchup" | "join" | "rejoined" | "leave" | "desync" | "disconnect"
-  | "rejected" | "retry" | "message" | "launched" | "split" | "serverLost" | "newServer"
-  | "migrating" | "resumed" | "migrateFailed" | "yielded" | "error";
+// Events: what happened, one type per kind (TicnetEvent is their union;
+// switch on e.kind). They come through options.onEvent and on(kind, fn),
+// from the engine's pass, never from inside your callbacks.
 
-/** Something that happened. Fields beyond kind depend on the kind. */
-export interface TicnetEvent {
-  kind: EventKind;
-  /** role: "server" or "client". */
-  role?: "server" | "client";
-  /** This copy's UID on the channel, and the server's. */
-  uid?: number;
-  serverUID?: number;
-  /** The player concerned (join, leave, desync), or this copy's (start, rejoined). */
-  player?: number;
-  name?: string;
-  /** rejected: the server's reason (the copy then gets retry, and connects again); leave, disconnect, desync: why. */
-  reason?: string;
-  /**
-   * start: the first tic this copy runs (0 for a game from the beginning;
-   * later for one joined in progress, whose state load brings first);
-   * join: the tic from which the player who joined in progress plays, the
-   * same on every copy; catchup: the tic the state is of; migrating: the
-   * tic this copy's game stands at when its server went; resumed: the tic
-   * from which the game goes on under the new server, the same on every
-   * copy.
-   */
-  tic?: number;
-  /** start: this copy joins a game in progress (it then gets catchup events, and a join for its own player once it plays). */
-  joined?: boolean;
-  /**
-   * start: this copy joins a game in progress with its player back (it
-   * left, or was reloaded, and came back with its rejoin token within the
-   * server's grace period); a "rejoined" event, with the player and the
-   * state's tic, follows the start.
-   */
-  rejoined?: boolean;
-  /**
-   * resumed: how long the game stood still here, in ms, from the loss of
-   * the server to the new server's first tic.
-   */
-  gapMS?: number;
-  /** catchup: done of total units: "bytes" of the game state while it arrives, then "tics" run to catch up. */
-  done?: number;
-  total?: number;
-  unit?: "bytes" | "tics";
-  players?: number[];
-  /** lobby: the players, and whether this copy may launch. */
-  lobby?: { players: { name: string; addr: string }[]; controller: boolean; player: number; maxPlayers: number };
-  protocol?: string;
-  /**
-   * error: the game's callback that threw ("input", "onTic", "checksum",
-   * "save" or "load"), with the tic, the exception's message and stack.
-   * The copy left the game, cleanly, and plays no more.
-   */
-  callback?: "input" | "onTic" | "checksum" | "save" | "load";
-  message?: string;
-  stack?: string;
+/** This copy's role was decided (and again whenever it changes): it serves, or is a client of serverUID. */
+export interface RoleEvent { kind: "role"; role: "server" | "client"; uid: number; serverUID: number }
+/** A client heard an earlier server than its own in the lobby and follows it. */
+export interface NewServerEvent { kind: "newServer"; role: "client"; serverUID: number }
+/** The lobby changed: who is in, and whether this copy may launch. */
+export interface LobbyEvent { kind: "lobby"; lobby: Lobby }
+export interface Lobby { players: { name: string; addr: string }[]; controller: boolean; player: number; maxPlayers: number }
+/** The controller launched the game (on the controller only). */
+export interface LaunchedEvent { kind: "launched" }
+/**
+ * This copy's game starts: from tic 0, or (joined) a game in progress from
+ * tic, whose state load brings first ("catchup" events follow, and a
+ * "join" for its own player once it plays); rejoined: with its player back
+ * (its rejoin token), and a "rejoined" event follows. Do not reset your
+ * game on a joined start: load sets it.
+ */
+export interface StartEvent { kind: "start"; player: number; protocol: string; tic: number; joined: boolean; rejoined: boolean }
+/** This copy got its player back (a reload, an app restart), from the state's tic. */
+export interface RejoinedEvent { kind: "rejoined"; player: number; tic: number }
+/** A joining copy's progress: done of total "bytes" of the state of tic, then "tics" run to catch up. */
+export interface CatchupEvent { kind: "catchup"; tic: number; done: number; total: number; unit: "bytes" | "tics" }
+/** A player joined the game in progress and plays from tic, the same on every copy. */
+export interface JoinEvent { kind: "join"; player: number; tic: number }
+/** A player left the game at tic (it said so, or timed out: reason). */
+export interface LeaveEvent { kind: "leave"; player: number; tic: number; reason: string }
+/** The copies' checksums differ at tic: players (or player) ran something else. */
+export interface DesyncEvent { kind: "desync"; player?: number; players?: number[]; name?: string; tic: number; reason: string }
+/** A console message from the server (a reference server's, say). */
+export interface ConsoleMessageEvent { kind: "message"; reason: string }
+/** The server refused this copy (reason); a "retry" follows and it connects again. */
+export interface RejectedEvent { kind: "rejected"; reason: string }
+/** This copy's connection to its server ended (reason). */
+export interface DisconnectEvent { kind: "disconnect"; reason: string }
+/** This copy connects again (after a refusal, or a join that failed). */
+export interface RetryEvent { kind: "retry" }
+/** Another server serves another game on the channel: reported, not resolved. */
+export interface SplitEvent { kind: "split"; serverUID: number }
+/** The election lost this copy's server (a "role" follows once it has another). */
+export interface ServerLostEvent { kind: "serverLost" }
+/**
+ * The server went in the middle of the game (its tab closed, it fell
+ * silent, or its page was hidden and it handed the game over: reason
+ * "handed off"): this copy keeps the game, which stands at tic, and a new
+ * server elected among its copies runs it on ("resumed"); "serverLost" and
+ * "role" may come between.
+ */
+export interface MigratingEvent { kind: "migrating"; tic: number; reason: string }
+/** The game goes on under serverUID from tic, the same on every copy, after gapMS ms standing still here. No "start": it is the same game. */
+export interface ResumedEvent { kind: "resumed"; serverUID: number; tic: number; gapMS: number }
+/** No new server of the game within 10 s: this copy drops the game and joins whatever game the channel has ("start" follows). */
+export interface MigrateFailedEvent { kind: "migrateFailed" }
+/** This copy served its game beside an earlier server of the same game (a partition healed): that one keeps it, and this copy joins it as its own player ("start" with joined and rejoined follows). */
+export interface YieldedEvent { kind: "yielded"; serverUID: number }
+/**
+ * One of your callbacks threw: which, at which tic, with the exception's
+ * message and stack (reason: as the engine saw it). This copy left the
+ * game, cleanly, and calls your game no more.
+ */
+export interface GameErrorEvent {
+  kind: "error"; callback: "input" | "onTic" | "checksum" | "save" | "load"; tic: number; message: string; stack: string; reason: string;
 }
+
+/** Something that happened: switch on kind. */
+export type TicnetEvent =
+  | RoleEvent | NewServerEvent | LobbyEvent | LaunchedEvent | StartEvent | RejoinedEvent | CatchupEvent | JoinEvent
+  | LeaveEvent | DesyncEvent | ConsoleMessageEvent | RejectedEvent | DisconnectEvent | RetryEvent | SplitEvent
+  | ServerLostEvent | MigratingEvent | ResumedEvent | MigrateFailedEvent | YieldedEvent | GameErrorEvent;
+
+export type EventKind = TicnetEvent["kind"];
+
+/** The event type of one kind: EventOf<"start"> is StartEvent. */
+export type EventOf<K extends EventKind> = Extract<TicnetEvent, { kind: K }>;
 
 export interface Options {
   /** URL of ticnet.wasm (default "ticnet.wasm"). */
@@ -131,9 +131,24 @@ export interface Options {
   rejoin?: boolean;
   /** Names the stored token (default location.pathname): copies of one game share it. */
   storageKey?: string;
-  /** The local player's input for a tic. */
+  /**
+   * The local player's input for a tic. The engine calls it from its own
+   * loop (a 5 ms timer, not your render loop), once per tic as the game's
+   * clock reaches it: 35 tics a second, so about every 28.6 ms, a few at
+   * once after a stall. Return the input as it is now, held state
+   * included (a key still down is sent again every tic): when this
+   * player's command reaches the server too late, the server runs the tic
+   * with a substitute, this player's previous command with its one-off
+   * fields (chat) cleared, and a game that sends held state loses only
+   * the presses that began in that tic.
+   */
   input(tic: number): TicCmd;
-  /** Run one tic: cmds[p] is player p's command, null where ingame[p] is false. */
+  /**
+   * Run one tic: cmds[p] is player p's command, null where ingame[p] is
+   * false. Called from the engine's loop, in tic order, 35 times a second
+   * of game time (more at once to catch up); with prediction, also for
+   * tics not yet confirmed, and again after a rollback (load).
+   */
   onTic(tic: number, cmds: (TicCmd | null)[], ingame: boolean[]): void;
   /** A 32-bit hash of the game state after the last tic: copies compare it. */
   checksum(): number;
@@ -188,6 +203,9 @@ export interface Stats {
   passP99US: number;
   /** Mean netcode time per pass, µs: finer than the median, as the page's clock ticks in 100 µs. */
   passMeanUS: number;
+  /** Netcode time per tic run, µs (median and 99th percentile of the last second: a pass's time over the tics it ran); your callbacks are excluded from all three. */
+  ticMedianUS: number;
+  ticP99US: number;
   /** Bytes of game state this copy received (it joined a game in progress). */
   transferBytesIn: number;
   /** When this copy joined a game in progress: ms from the server's word that it joins to the whole state (transferMS) and to playing (joinMS); 0 before. */
@@ -210,10 +228,16 @@ export interface Session {
   launch(): Promise<void>;
   leave(): void;
   stats(): Stats;
+  /**
+   * How far the game is from its last tic to the next, 0 to 1, by the
+   * clock (35 tics a second): call it when you draw, and draw the state
+   * between the last two tics at this fraction for smooth motion.
+   */
+  fraction(): number;
   /** Calls fn for every event of kind (after options.onEvent). */
-  on(kind: EventKind, fn: (e: TicnetEvent) => void): void;
+  on<K extends EventKind>(kind: K, fn: (e: EventOf<K>) => void): void;
   /** Stops calling fn, as on added it. */
-  off(kind: EventKind, fn: (e: TicnetEvent) => void): void;
+  off<K extends EventKind>(kind: K, fn: (e: EventOf<K>) => void): void;
 }
 
 /**

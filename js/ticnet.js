@@ -14,6 +14,7 @@
 // shim.js must be loaded first, as a classic script, so that the channel is
 // joined at page load; wasm_exec.js (from the Go distribution) too.
 
+const TIC_MS = 1000 / 35; // the tic rate: Doom's 35 a second
 const CMD_BYTES = 8; // per player: forward i8, side i8, turn i16 LE, buttons u8, chat u8, 2 spare
 const MAX_PLAYERS = 8;
 
@@ -190,6 +191,7 @@ function gameCallbacks(options, cmdBuf) {
   const callbacks = {
     cmdBuf,
     failure: null,
+    ranAt: 0, // performance.now() when onTic last returned
     input(t) {
       tic = t;
       return guard("input", () => {
@@ -204,6 +206,7 @@ function gameCallbacks(options, cmdBuf) {
         const { cmds, ingame } = decodeCmds(cmdBuf, mask);
         options.onTic(t, cmds, ingame);
       });
+      callbacks.ranAt = performance.now();
     },
     checksum() { return guard("checksum", () => options.checksum() >>> 0); },
   };
@@ -242,6 +245,15 @@ export async function syncTest(options) {
   return JSON.parse(core.syncTest(JSON.stringify(config), gameCallbacks(options, cmdBuf)));
 }
 
+// The fields of each kind of event that the Go side leaves out when zero
+// (or empty): ticnet.d.ts gives every event its fields.
+const EVENT_FIELDS = {
+  role: ["uid", "serverUID"], newServer: ["serverUID"], split: ["serverUID"], yielded: ["serverUID"],
+  start: ["tic"], rejoined: ["tic"], catchup: ["tic", "done", "total"], join: ["tic"], leave: ["tic", "reason"],
+  desync: ["tic", "reason"], message: ["reason"], rejected: ["reason"], disconnect: ["reason"],
+  migrating: ["tic", "reason"], resumed: ["serverUID", "tic", "gapMS"], error: ["reason"],
+};
+
 /**
  * Starts ticnet: loads the wasm, joins the election, and reports through
  * options.onEvent. Resolves once the engine runs.
@@ -264,12 +276,10 @@ export async function start(options) {
   const cmdBuf = new Uint8Array(MAX_PLAYERS * CMD_BYTES);
   const listeners = new Map();
   const emit = (e) => {
-    // Fields the Go side leaves out when zero.
-    if (e.kind === "start") { e.tic = e.tic || 0; e.joined = e.joined === true; e.rejoined = e.rejoined === true; }
-    if (e.kind === "rejoined" || e.kind === "migrating") e.tic = e.tic || 0;
-    if (e.kind === "resumed") { e.tic = e.tic || 0; e.gapMS = e.gapMS || 0; }
-    if (e.kind === "catchup") { e.done = e.done || 0; e.total = e.total || 0; }
-    if (e.kind === "error") Object.assign(e, callbacks.failure || { callback: "", tic: 0, message: e.reason || "", stack: "" });
+    // Fields the Go side leaves out when zero, as ticnet.d.ts has them.
+    for (const f of EVENT_FIELDS[e.kind] || []) if (e[f] === undefined) e[f] = f === "reason" ? "" : 0;
+    if (e.kind === "start") { e.joined = e.joined === true; e.rejoined = e.rejoined === true; }
+    if (e.kind === "error") Object.assign(e, callbacks.failure || { callback: "", tic: 0, message: e.reason, stack: "" });
     if (e.kind === "lobby") lobby = e.lobby;
     if (e.kind === "start" || e.kind === "serverLost" || e.kind === "disconnect" || e.kind === "error") lobby = null;
     // A listener that throws must not stop the others, nor the engine.
@@ -322,6 +332,11 @@ export async function start(options) {
     },
     /** Leaves the game cleanly. */
     leave() { core.leave(); },
+    /**
+     * How far the game is from its last tic to the next, 0 to 1, by the
+     * clock: draw the state between the last two tics at this fraction.
+     */
+    fraction() { return Math.min(1, Math.max(0, (performance.now() - callbacks.ranAt) / TIC_MS)); },
     /** The netcode's live numbers. */
     stats() { return Object.assign(JSON.parse(core.stats()), { channel: { ...shim.stats, kind: shim.kind } }); },
     /** Calls fn for every event of kind. */

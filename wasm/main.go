@@ -54,7 +54,9 @@ type jsConfig struct {
 // Once a callback has failed (err), it calls none again: the copy leaves
 // its game (loop.fail).
 type jsGame struct {
-	cb     safejs.Value
+	// The page's callbacks, looked up once (they take no this).
+	input, onTic, checksum, save, load safejs.Value
+
 	cmdBuf safejs.Value
 	raw    [netcore.MaxPlayers * 8]byte
 	err    error
@@ -71,7 +73,7 @@ func (g *jsGame) BuildTiccmd(tic uint32) netcore.TicCmd {
 		return netcore.TicCmd{}
 	}
 	defer g.timed(time.Now())
-	v, err := g.cb.Call("input", tic)
+	v, err := g.input.Invoke(tic)
 	if err != nil {
 		g.err = err
 		return netcore.TicCmd{}
@@ -107,7 +109,7 @@ func (g *jsGame) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, in
 		g.err = err
 		return
 	}
-	if _, err := g.cb.Call("onTic", tic, mask); err != nil {
+	if _, err := g.onTic.Invoke(tic, mask); err != nil {
 		g.err = err
 	}
 }
@@ -117,7 +119,7 @@ func (g *jsGame) Checksum() uint32 {
 		return 0
 	}
 	defer g.timed(time.Now())
-	v, err := g.cb.Call("checksum")
+	v, err := g.checksum.Invoke()
 	if err != nil {
 		g.err = err
 		return 0
@@ -141,7 +143,7 @@ func (g *snapGame) SaveState() []byte {
 		return nil
 	}
 	defer g.timed(time.Now())
-	v, err := g.cb.Call("save")
+	v, err := g.save.Invoke()
 	if err != nil {
 		g.err = err
 		return nil
@@ -170,19 +172,40 @@ func (g *snapGame) LoadState(state []byte) error {
 	if err != nil {
 		return err
 	}
-	if _, err = g.cb.Call("load", buf); err != nil {
+	if _, err = g.load.Invoke(buf); err != nil {
 		g.err = err
 	}
 	return err
 }
 
+// newJSGame returns the game whose callbacks (as ticnet.js's gameCallbacks
+// makes them) are cb's.
+func newJSGame(cb safejs.Value) (*jsGame, error) {
+	buf, err := cb.Get("cmdBuf")
+	if err != nil {
+		return nil, err
+	}
+	return &jsGame{cmdBuf: buf, input: method(cb, "input"), onTic: method(cb, "onTic"), checksum: method(cb, "checksum"),
+		save: method(cb, "save"), load: method(cb, "load")}, nil
+}
+
+// method returns obj[name], to be called with Invoke: a function of the
+// shim's or the page's, which takes no this, looked up once rather than on
+// every call.
+func method(obj safejs.Value, name string) safejs.Value {
+	v, _ := obj.Get(name)
+	return v
+}
+
+// uint8Array is the Uint8Array constructor, looked up once.
+var uint8Array = func() safejs.Value {
+	v, _ := safejs.Global().Get("Uint8Array")
+	return v
+}()
+
 // newBytes returns a new Uint8Array holding a copy of b.
 func newBytes(b []byte) (safejs.Value, error) {
-	arr, err := safejs.Global().Get("Uint8Array")
-	if err != nil {
-		return safejs.Value{}, err
-	}
-	buf, err := arr.New(len(b))
+	buf, err := uint8Array.New(len(b))
 	if err != nil {
 		return safejs.Value{}, err
 	}
@@ -192,13 +215,15 @@ func newBytes(b []byte) (safejs.Value, error) {
 
 // loop is the state the net loop owns.
 type loop struct {
-	shim    safejs.Value
-	cb      safejs.Value
+	// The shim's functions and the page's onEvent, looked up once.
+	drain, sendBatch, setUIDs, onEvent safejs.Value
+
 	game    *jsGame
 	s       *session.Session
 	start   time.Time
 	in, out []byte
-	passes  []time.Duration // this second's pass times
+	passes  []time.Duration // this second's pass times, the game's callbacks excluded
+	tics    []time.Duration // and per tic, of the passes that ran tics
 	rates   rateWindow
 	uid     uint32 // the UID the shim's filter was last given
 
@@ -223,7 +248,7 @@ func (l *loop) pass() {
 	if l.leave.Swap(false) {
 		l.s.Leave(now)
 	}
-	if v, err := l.shim.Call("drain"); err == nil && !v.IsNull() {
+	if v, err := l.drain.Invoke(); err == nil && !v.IsNull() {
 		n, _ := v.Length()
 		if cap(l.in) < n {
 			l.in = make([]byte, n)
@@ -248,7 +273,11 @@ func (l *loop) pass() {
 	}
 	l.filter()
 	l.flush()
-	l.passes = append(l.passes, time.Since(began)-l.game.spent)
+	net := time.Since(began) - l.game.spent
+	l.passes = append(l.passes, net)
+	if ran := l.s.Ran(); ran > 0 {
+		l.tics = append(l.tics, net/time.Duration(ran))
+	}
 	l.game.spent = 0
 }
 
@@ -267,7 +296,7 @@ func (l *loop) fail(now int64) {
 func (l *loop) emit(events []session.Event) {
 	for _, e := range events {
 		if j, err := json.Marshal(e); err == nil {
-			l.cb.Call("onEvent", string(j))
+			l.onEvent.Invoke(string(j))
 		}
 	}
 }
@@ -279,7 +308,7 @@ func (l *loop) flush() {
 		return
 	}
 	if buf, err := newBytes(l.out); err == nil {
-		l.shim.Call("sendBatch", buf)
+		l.sendBatch.Invoke(buf)
 	}
 }
 
@@ -294,7 +323,7 @@ func (l *loop) filter() {
 	for i, u := range uids {
 		list[i] = float64(u)
 	}
-	l.shim.Call("setUIDs", list)
+	l.setUIDs.Invoke(list)
 }
 
 // rateWindow turns counters into per-second rates.
@@ -307,6 +336,7 @@ type rateWindow struct {
 	// cross-origin isolated)
 	passMedian, passP99 int64
 	passMean            float64
+	ticMedian, ticP99   float64 // per tic run, µs
 }
 
 func (l *loop) publish() {
@@ -328,8 +358,15 @@ func (l *loop) publish() {
 			r.passMean = float64(sum.Microseconds()) / float64(n)
 		}
 		l.passes = l.passes[:0]
+		sort.Slice(l.tics, func(i, j int) bool { return l.tics[i] < l.tics[j] })
+		if n := len(l.tics); n > 0 {
+			us := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1000 }
+			r.ticMedian, r.ticP99 = us(l.tics[n/2]), us(l.tics[n*99/100])
+		}
+		l.tics = l.tics[:0]
 	}
 	st.PassMedianUS, st.PassP99US, st.PassMeanUS = l.rates.passMedian, l.rates.passP99, l.rates.passMean
+	st.TicMedianUS, st.TicP99US = l.rates.ticMedian, l.rates.ticP99
 	st.FramesInPerSec, st.FramesOutPerSec, st.BytesInPerSec, st.BytesOutPerSec =
 		l.rates.rate[0], l.rates.rate[1], l.rates.rate[2], l.rates.rate[3]
 	if j, err := json.Marshal(st); err == nil {
@@ -398,10 +435,10 @@ func syncTest(args []safejs.Value) any {
 		if err == nil {
 			err = json.Unmarshal([]byte(text), &jc)
 		}
-		buf, err2 := args[1].Get("cmdBuf")
+		jg, err2 := newJSGame(args[1])
 		if err == nil && err2 == nil {
 			c := synctest.Config{Tics: jc.Tics, Rollback: jc.Rollback, Players: jc.Players}
-			g := &snapGame{jsGame{cb: args[1], cmdBuf: buf}}
+			g := &snapGame{*jg}
 			res = synctest.ResultOf(c, synctest.Run(g, c))
 			if g.err != nil {
 				res = synctest.Result{StateOffset: -1, Message: "syncTest: a callback failed: " + g.err.Error()}
@@ -424,7 +461,8 @@ func main() {
 		println("ticnet: shim.js is not loaded")
 		return
 	}
-	l := &loop{shim: shim, start: time.Now(), wake: make(chan struct{}, 1)}
+	l := &loop{drain: method(shim, "drain"), sendBatch: method(shim, "sendBatch"), setUIDs: method(shim, "setUIDs"),
+		start: time.Now(), wake: make(chan struct{}, 1)}
 	l.stats.Store(`{"role":"undecided"}`)
 	started := false
 	api := map[string]func(args []safejs.Value) any{
@@ -440,16 +478,16 @@ func main() {
 			if json.Unmarshal([]byte(text), &jc) != nil {
 				return false
 			}
-			buf, err := args[1].Get("cmdBuf")
+			jg, err := newJSGame(args[1])
 			if err != nil {
 				return false
 			}
 			started = true
-			l.cb = args[1]
-			l.game = &jsGame{cb: args[1], cmdBuf: buf}
+			l.onEvent = method(args[1], "onEvent")
+			l.game = jg
 			var game netcore.Game = l.game
 			if isFunc(args[1], "save") && isFunc(args[1], "load") {
-				sg := &snapGame{jsGame{cb: args[1], cmdBuf: buf}}
+				sg := &snapGame{*jg}
 				l.game, game = &sg.jsGame, sg
 			}
 			l.s = session.New(config(jc), game, l.now())

@@ -11,11 +11,10 @@ const botSeed = params.get("bot");
 // `?ticcost=MS` makes every tic cost MS of CPU, as a heavier game's would
 // (tests: catching up runs in batches that keep the page responsive).
 const ticCost = Number(params.get("ticcost")) || 0;
-const TIC_MS = 1000 / 35;
 const COLORS = ["#e6194b", "#3cb44b", "#ffe119", "#4363d8", "#f58231", "#911eb4", "#46f0f0", "#f032e6"];
 
 let game = new Game();
-let prev = game.snapshot(), cur = prev, curAt = performance.now();
+let prev = game.snapshot(), cur = prev;
 // The checksum after each tic, by tic: a tic run again after a rollback
 // overwrites its sum, so the sums of confirmed tics are their last.
 const sums = new Map();
@@ -37,6 +36,7 @@ const touch = { active: false, dx: 0, dy: 0, fire: false };
 let botState = (Number(botSeed) >>> 0) || 1;
 function botRand() { botState ^= botState << 13; botState >>>= 0; botState ^= botState >>> 17; botState ^= botState << 5; botState >>>= 0; return botState; }
 
+/** @returns {import("./ticnet.js").TicCmd} */
 function input() {
   if (botSeed !== null) {
     const r = botRand();
@@ -66,9 +66,10 @@ function onTic(tic, cmds, ingame) {
   for (const end = performance.now() + ticCost; performance.now() < end;) { /* a heavier game */ }
   sums.set(tic, game.checksum());
   sums.delete(tic - 200);
-  prev = cur; cur = game.snapshot(); curAt = performance.now();
+  prev = cur; cur = game.snapshot();
 }
 
+/** @param {import("./ticnet.js").TicnetEvent} e */
 function onEvent(e) {
   lastEvent = e;
   log.push(e);
@@ -113,7 +114,7 @@ function showNotice(text, ms) {
 // tic that prediction got wrong.
 function load(state) {
   game.load(state);
-  prev = cur = game.snapshot(); curAt = performance.now();
+  prev = cur = game.snapshot();
 }
 
 const net = await start({ wasmURL: "ticnet.wasm", name: params.get("name") || "player", input, onTic,
@@ -169,7 +170,7 @@ function renderLobby() {
 renderLobby();
 
 // Touch: drag on the left half to move and turn, touch the right half to fire.
-const canvas = document.getElementById("arena");
+const canvas = /** @type {HTMLCanvasElement} */ (document.getElementById("arena"));
 canvas.addEventListener("touchstart", (e) => { for (const t of e.changedTouches) touchAt(t, true); e.preventDefault(); }, { passive: false });
 canvas.addEventListener("touchmove", (e) => { for (const t of e.changedTouches) touchAt(t, true); e.preventDefault(); }, { passive: false });
 canvas.addEventListener("touchend", (e) => { for (const t of e.changedTouches) touchAt(t, false); e.preventDefault(); }, { passive: false });
@@ -184,15 +185,41 @@ function touchAt(t, down) {
 
 // Drawing, interpolated between the last two tics.
 const ctx = canvas.getContext("2d");
-const graph = document.getElementById("graph").getContext("2d");
+const graphEl = /** @type {HTMLCanvasElement} */ (document.getElementById("graph")), graph = graphEl.getContext("2d");
 const history = [];  // {rtt, lead, rollbacks}, one every 250 ms
+const GRAPH_SAMPLES = 40; // 10 s
+// GRAPH_HEADROOM keeps a line that holds steady at 80 % of the graph's
+// height or lower, under its top.
+const GRAPH_HEADROOM = 1.25;
+const topEls = { rtt: document.getElementById("top-rtt"), lead: document.getElementById("top-lead"), rollbacks: document.getElementById("top-rollbacks") };
+
+// graphTop is a line's top: the largest of the values in the window (or
+// least) with headroom, rounded up to 1, 2 or 5 times a power of ten.
+// Before the game starts the values are not numbers yet.
+function graphTop(key, least) {
+  const v = Math.max(least, ...history.map((h) => h[key]).filter(Number.isFinite)) * GRAPH_HEADROOM;
+  const p = 10 ** Math.floor(Math.log10(v));
+  return [1, 2, 5, 10].map((m) => m * p).find((t) => t >= v);
+}
+
+// fitCanvas sizes el's pixels to its box at the screen's density and
+// returns its box in CSS px, the context drawing in them.
+/** @param {HTMLCanvasElement} el @param {CanvasRenderingContext2D} c */
+function fitCanvas(el, c) {
+  const dpr = devicePixelRatio || 1, w = el.clientWidth, h = el.clientHeight;
+  if (el.width !== Math.round(w * dpr) || el.height !== Math.round(h * dpr)) {
+    el.width = Math.round(w * dpr); el.height = Math.round(h * dpr);
+  }
+  c.setTransform(dpr, 0, 0, dpr, 0, 0);
+  return { w, h };
+}
 let lastRollbacks = 0, lastRolledBack = 0;
 setInterval(() => {
   const st = net.stats();
   const rollbacks = (st.rollbacks - lastRollbacks) * 4, reran = (st.rolledBack - lastRolledBack) * 4; // per second
   lastRollbacks = st.rollbacks; lastRolledBack = st.rolledBack;
   history.push({ rtt: st.rttMS, lead: st.maketic - st.gametic, rollbacks });
-  if (history.length > 40) history.shift();
+  if (history.length > GRAPH_SAMPLES) history.shift();
   document.getElementById("stats").textContent =
     `${role} uid ${uid.toString(16)}  ${st.protocol || "-"}\n` +
     `tic ${st.gametic} recv ${st.recvtic} make ${st.maketic}  rtt ${st.rttMS} ms\n` +
@@ -202,21 +229,37 @@ setInterval(() => {
     `predicted to ${st.predictedTic}: ${rollbacks} rollbacks/s, ${reran} tics re-run/s` +
     (st.transferBytesIn ? `\njoined: game state ${st.transferBytesIn} B` + (st.transferMS ? ` in ${st.transferMS} ms` : "") +
       (st.joinMS ? `, playing after ${st.joinMS} ms` : "") : "");
-  graph.clearRect(0, 0, 200, 60);
-  const plot = (key, scale, color) => {
+  // Each line has its own top, which follows its data and the legend says.
+  const { w, h } = fitCanvas(graphEl, graph);
+  graph.clearRect(0, 0, w, h);
+  const plot = (key, top, color) => {
     graph.strokeStyle = color; graph.beginPath();
-    history.forEach((h, i) => { const y = 58 - Math.min(56, h[key] * scale); i ? graph.lineTo(i * 5, y) : graph.moveTo(i * 5, y); });
+    history.forEach((s, i) => {
+      const x = i * w / (GRAPH_SAMPLES - 1), y = h - 1 - (h - 2) * Math.min(1, s[key] / top);
+      i ? graph.lineTo(x, y) : graph.moveTo(x, y);
+    });
     graph.stroke();
   };
-  plot("rtt", 0.2, "#4af"); plot("lead", 2, "#fa4"); plot("rollbacks", 1, "#f4a");
+  const top = { rtt: graphTop("rtt", 10), lead: graphTop("lead", 1), rollbacks: graphTop("rollbacks", 1) };
+  plot("rtt", top.rtt, "#4af"); plot("lead", top.lead, "#fa4"); plot("rollbacks", top.rollbacks, "#f4a");
+  topEls.rtt.textContent = `${top.rtt} ms`; topEls.lead.textContent = `${top.lead} tics`; topEls.rollbacks.textContent = `${top.rollbacks}/s`;
+  graphEl.dataset.rttTopMs = String(top.rtt); // for tests
 }, 250);
 
+// The arena is the largest square at the canvas's top, centred; on a
+// phone the canvas goes on below it, a touch pad clear of the arena.
+const PAD_HINT_MIN_PX = 64; // a pad this tall or more says how to use it
+const touchScreen = navigator.maxTouchPoints > 0;
 function draw() {
-  const w = canvas.width = canvas.clientWidth, h = canvas.height = canvas.clientHeight;
-  const s = Math.min(w, h) / ARENA;
-  const a = Math.min(1, (performance.now() - curAt) / TIC_MS);
+  const { w, h } = fitCanvas(canvas, ctx);
+  const side = Math.min(w, h), left = (w - side) / 2, s = side / ARENA;
+  const where = JSON.stringify({ left, top: 0, side });
+  if (canvas.dataset.arena !== where) canvas.dataset.arena = where; // for tests
+  const a = net.fraction(); // of the way from the last tic to the next
   ctx.fillStyle = "#111"; ctx.fillRect(0, 0, w, h);
-  ctx.strokeStyle = "#444"; ctx.strokeRect(0, 0, ARENA * s, ARENA * s);
+  if (touchScreen && h - side >= PAD_HINT_MIN_PX) drawPadHint(side, w, h);
+  ctx.translate(left, 0);
+  ctx.strokeStyle = "#444"; ctx.strokeRect(0.5, 0.5, side - 1, side - 1);
   for (let i = 0; i < MAX_PLAYERS; i++) {
     const p = cur.players[i], q = prev.players[i];
     if (!p.in || p.dead > 0) continue;
@@ -232,3 +275,16 @@ function draw() {
   requestAnimationFrame(draw);
 }
 requestAnimationFrame(draw);
+
+// drawPadHint marks the touch pad below the arena (from y top to h): its
+// halves do what touchAt says.
+function drawPadHint(top, w, h) {
+  ctx.save();
+  ctx.strokeStyle = ctx.fillStyle = "#333";
+  ctx.setLineDash([4, 6]);
+  ctx.beginPath(); ctx.moveTo(w / 2, top + 12); ctx.lineTo(w / 2, h - 12); ctx.stroke();
+  ctx.font = "14px system-ui, sans-serif"; ctx.textAlign = "center"; ctx.textBaseline = "middle";
+  ctx.fillText("drag: move, turn", w / 4, (top + h) / 2);
+  ctx.fillText("tap: fire", 3 * w / 4, (top + h) / 2);
+  ctx.restore();
+}

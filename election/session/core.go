@@ -304,6 +304,9 @@ func (s *Session) GameTime(spent time.Duration) {
 	}
 }
 
+// Ran is how many tics the last Update ran.
+func (s *Session) Ran() int { return s.ran }
+
 // Stats returns the session's live numbers (rates are the caller's).
 func (s *Session) Stats() Stats {
 	st := s.stats

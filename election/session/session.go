@@ -131,6 +131,11 @@ type Stats struct {
 	PassMedianUS    int64    `json:"passMedianUS"`
 	PassP99US       int64    `json:"passP99US"`
 	PassMeanUS      float64  `json:"passMeanUS"`
+	// TicMedianUS and TicP99US are the netcode's time per tic run, the
+	// game's callbacks excluded (the caller's: a pass's time over the
+	// tics it ran).
+	TicMedianUS float64 `json:"ticMedianUS"`
+	TicP99US    float64 `json:"ticP99US"`
 	// TransferBytesIn is the data of the bulk streams this copy's client
 	// received (a game state, when it joined a game in progress).
 	TransferBytesIn int64 `json:"transferBytesIn"`
