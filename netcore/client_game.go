@@ -39,6 +39,9 @@ type recvSide struct {
 	base           [MaxPlayers]TicCmd // each player's command of the tic before
 	lastGameDataMS int64
 	highest        uint32 // the latest tic received
+	// resendEnd is one past the last tic ever asked for again: no slot
+	// from it on waits for a resend (requestMissing looks below it only).
+	resendEnd uint32
 }
 
 // clockSync is the reference's PID clock synchronisation (spec §11.3): it
@@ -354,6 +357,9 @@ func (c *Client) requestResend(now int64, start, count uint32) {
 			}
 			s.resendMS = now
 		}
+		if int32(start+n-c.recv.resendEnd) > 0 {
+			c.recv.resendEnd = start + n
+		}
 		start, count = start+n, count-n
 	}
 }
@@ -368,7 +374,7 @@ func (c *Client) requestMissing(now int64) {
 			runLen = 0
 		}
 	}
-	for t := c.recv.start; t-c.recv.start < BackupTics; t++ {
+	for t := c.recv.start; t-c.recv.start < BackupTics && int32(c.recv.resendEnd-t) > 0; t++ {
 		s := &c.recv.win[t%BackupTics]
 		if s.seq == t && !s.active && s.resendMS != 0 && now-s.resendMS > ResendRetryMS {
 			if runLen == 0 {

@@ -183,6 +183,9 @@ type Server struct {
 	extended  bool
 	recvStart uint32
 	recvWin   [BackupTics][MaxPlayers]recvCmd
+	// resendEnd is, per player, one past the last tic ever asked for
+	// again: no slot from it on waits for a resend.
+	resendEnd [MaxPlayers]uint32
 	ext       extServer
 
 	records []TicRecord

@@ -156,6 +156,9 @@ func (s *Server) requestResend(now int64, sc *serverClient, start, count uint32)
 		}
 		slot.resendMS = now
 	}
+	if int32(start+count-s.resendEnd[p]) > 0 {
+		s.resendEnd[p] = start + count
+	}
 }
 
 // requestMissing re-requests commands still missing 300 ms after their
@@ -166,9 +169,11 @@ func (s *Server) requestMissing(now int64) {
 			continue
 		}
 		var runStart, runLen uint32
-		for i := uint32(0); i <= BackupTics; i++ {
+		// Only tics below resendEnd wait for a resend.
+		n := uint32(max(0, min(int32(s.resendEnd[sc.player]-s.recvStart), BackupTics)))
+		for i := uint32(0); i <= n; i++ {
 			t := s.recvStart + i
-			if i < BackupTics {
+			if i < n {
 				slot := &s.recvWin[t%BackupTics][sc.player]
 				if slot.seq == t && !slot.active && slot.resendMS != 0 && now-slot.resendMS > ResendRetryMS {
 					if runLen == 0 {

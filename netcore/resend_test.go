@@ -1,0 +1,85 @@
+package netcore
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/ticnet/ticnet/netcore/wire"
+)
+
+// kept is a transport that keeps what its end sends and receives nothing.
+type kept struct{ pkts [][]byte }
+
+func (k *kept) Send(_ Addr, p []byte)    { k.pkts = append(k.pkts, append([]byte(nil), p...)) }
+func (*kept) Recv() (Addr, []byte, bool) { return 0, nil, false }
+
+// resendsIn returns the resend requests among pkts, as [start, count],
+// and forgets pkts.
+func (k *kept) resends(t *testing.T) [][2]uint32 {
+	t.Helper()
+	var out [][2]uint32
+	for _, p := range k.pkts {
+		h, body, err := wire.ParseHeader(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.Type != wire.TypeGameDataResend {
+			continue
+		}
+		var m wire.GameDataResend
+		if err := m.DecodeBody(body); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, [2]uint32{m.Start, uint32(m.Count)})
+	}
+	k.pkts = nil
+	return out
+}
+
+// A client asks again, once ResendRetryMS have passed, for the tics it
+// asked for and still lacks, wherever they are in its window, and for
+// none that came meanwhile.
+func TestClientAsksAgainForTicsStillMissing(t *testing.T) {
+	tr := &kept{}
+	c := NewClient(ClientConfig{}, tr, 1, nil, 0)
+	c.recv.start = 1000
+	c.recv.lastGameDataMS = 1 << 40 // no deadlock to break
+	c.requestResend(1, 1005, 2)
+	c.requestResend(1, 1000+BackupTics-3, 3) // the window's last tics
+	if got := tr.resends(t); !slices.Equal(got, [][2]uint32{{1005, 2}, {1000 + BackupTics - 3, 3}}) {
+		t.Fatalf("first requests %v", got)
+	}
+	c.requestMissing(1 + ResendRetryMS)
+	if got := tr.resends(t); len(got) != 0 {
+		t.Fatalf("asked again before ResendRetryMS: %v", got)
+	}
+	c.recv.win[1006%BackupTics].active = true // it came
+	c.requestMissing(2 + ResendRetryMS)
+	if got := tr.resends(t); !slices.Equal(got, [][2]uint32{{1005, 1}, {1000 + BackupTics - 3, 3}}) {
+		t.Fatalf("asked again for %v, want 1005 and the window's last three", got)
+	}
+}
+
+// A server asks a player again, once ResendRetryMS have passed, for the
+// commands it asked for and still lacks, wherever they are in its window.
+func TestServerAsksAgainForCommandsStillMissing(t *testing.T) {
+	tr := &kept{}
+	s := NewServer(ServerConfig{}, tr)
+	s.state = ServerInGame
+	sc := &serverClient{addr: 7, player: 2, inGame: true}
+	sc.conn = newConn(7, tr, s.cfg.Profile, 0, connConnected, &s.stats)
+	s.slots[0] = sc
+	s.recvStart = 5000
+	s.requestResend(1, sc, 5010, 4)
+	s.requestResend(1, sc, 5000+BackupTics-1, 1)
+	tr.resends(t)
+	s.requestMissing(1 + ResendRetryMS)
+	if got := tr.resends(t); len(got) != 0 {
+		t.Fatalf("asked again before ResendRetryMS: %v", got)
+	}
+	s.recvWin[5011%BackupTics][2].active = true // it came
+	s.requestMissing(2 + ResendRetryMS)
+	if got := tr.resends(t); !slices.Equal(got, [][2]uint32{{5010, 1}, {5012, 2}, {5000 + BackupTics - 1, 1}}) {
+		t.Fatalf("asked again for %v", got)
+	}
+}
