@@ -257,11 +257,16 @@ func (c *Client) receive(now int64, from Addr, pkt []byte) {
 		}
 		return
 	}
-	if c.conn.state == connConnecting && c.tookBack(h, body) {
+	kind, resuming := c.resumingKind(h, body)
+	if c.conn.state == connConnecting && resuming && tookBack(kind) {
 		c.reattached(now) // though the server's reply to its SYN is late
 	}
 	if c.conn.state == connConnecting && h.Type != wire.TypeSYN {
-		if c.earlyChunk(now, h, body) || c.earlyTicSet(h, body) {
+		if c.earlyChunk(now, h, body) {
+			return
+		}
+		if resuming && kind == wire.TicnetKindTicSet {
+			c.holdTicSet(body) // kept until its Resume
 			return
 		}
 		c.stats.Unexpected++

@@ -120,29 +120,22 @@ func (c *Client) reattached(now int64) {
 	c.sendBuilt(now, c.recv.start, ExtMaxClientLeadTics)
 }
 
-// tookBack reports whether a packet that came while this client
-// reattaches, before the new server's reply to its SYN, shows that the
-// server took it back: an unreliable copy of its Resume, or a TicFetch.
-func (c *Client) tookBack(h wire.Header, body []byte) bool {
+// resumingKind returns the TICNET_1 kind of an unreliable packet that
+// came while this client reattaches, before the new server's reply to its
+// SYN; ok is false for any other packet.
+func (c *Client) resumingKind(h wire.Header, body []byte) (kind uint8, ok bool) {
 	if !c.mig.resuming || h.Type != wire.TypeTicnet || h.Reliable {
-		return false
+		return 0, false
 	}
 	kind, err := wire.TicnetKind(body)
-	return err == nil && (kind == wire.TicnetKindResume || kind == wire.TicnetKindTicFetch)
+	return kind, err == nil
 }
 
-// earlyTicSet keeps a tic set of the new server's stream that came before
-// its reply to this client's SYN (every set is kept until its Resume),
-// and reports whether it was one.
-func (c *Client) earlyTicSet(h wire.Header, body []byte) bool {
-	if !c.mig.resuming || h.Type != wire.TypeTicnet || h.Reliable {
-		return false
-	}
-	if kind, err := wire.TicnetKind(body); err != nil || kind != wire.TicnetKindTicSet {
-		return false
-	}
-	c.holdTicSet(body)
-	return true
+// tookBack reports whether a packet of that kind shows that the new
+// server took this client back: an unreliable copy of its Resume, or a
+// TicFetch.
+func tookBack(kind uint8) bool {
+	return kind == wire.TicnetKindResume || kind == wire.TicnetKindTicFetch
 }
 
 // sendBuilt sends the server that took the game over the commands this
