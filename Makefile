@@ -3,6 +3,7 @@ GO       ?= go
 FUZZTIME ?= 60s
 PORT     ?= 8080
 WEB      := build/web
+CYCLES   := build/cycles-xdc
 NPM_DIR  := .npm-local
 
 .PHONY: build web run test types lint unit e2e-setup bench fuzz xdc clean
@@ -11,21 +12,29 @@ NPM_DIR  := .npm-local
 build: web
 	$(GO) build ./...
 
-# web assembles the demo in $(WEB): the page, the JS API and shim, the wasm.
+# web assembles the demo in $(WEB): the page, the JS API and shim, the
+# wasm; and the cycles example in $(WEB)/examples/cycles/.
 web:
-	@mkdir -p $(WEB)
+	@mkdir -p $(WEB)/examples/cycles
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags=-s -o $(WEB)/ticnet.wasm ./wasm
 	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(WEB)/
 	cp js/shim.js js/ticnet.js js/ticnet.d.ts $(WEB)/
 	cp web/index.html web/hooks.js web/main.js web/game.js web/synctest.html web/synctest.js web/style.css web/manifest.toml web/icon.png $(WEB)/
+	cp web/examples/cycles/* $(WEB)/examples/cycles/
 
 # run builds the demo and serves it on 127.0.0.1:$(PORT): open several tabs.
 run: web
 	$(GO) run ./web/serve -dir $(WEB) -addr 127.0.0.1:$(PORT)
 
-# xdc packs the demo as a WebXDC app.
+# xdc packs the demo as a WebXDC app, and the cycles example as its own:
+# its page at the root of $(CYCLES), beside the runtime (cycles.js finds
+# the runtime in either layout) and the demo's manifest under its own name.
 xdc: web
 	$(GO) run ./web/serve -dir $(WEB) -pack dist/ticnet-demo.xdc
+	rm -rf $(CYCLES) && mkdir -p $(CYCLES)
+	cp web/examples/cycles/* $(addprefix $(WEB)/,ticnet.wasm wasm_exec.js shim.js ticnet.js hooks.js icon.png) $(CYCLES)/
+	sed 's/^name = .*/name = "ticnet cycles"/' web/manifest.toml > $(CYCLES)/manifest.toml
+	$(GO) run ./web/serve -dir $(CYCLES) -pack dist/ticnet-cycles.xdc
 
 # test is what CI runs (.ci/run): formatting, vet, every unit and
 # simulation test with the fuzzers' seed corpora, then the end-to-end tests,

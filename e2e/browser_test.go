@@ -61,6 +61,14 @@ func buildDemo(t testing.TB) string {
 			"web/style.css", "web/manifest.toml", "web/icon.png"} {
 			files[filepath.Join(root, f)] = filepath.Base(f)
 		}
+		// The second example, two folders below the runtime, as make web has it.
+		for _, f := range []string{"index.html", "cycles.js"} {
+			files[filepath.Join(root, "web/examples/cycles", f)] = filepath.Join("examples/cycles", f)
+		}
+		if err := os.MkdirAll(filepath.Join(dir, "examples/cycles"), 0o755); err != nil {
+			demoOnce.err = err
+			return
+		}
 		for src, dst := range files {
 			data, err := os.ReadFile(src)
 			if err != nil {

@@ -89,6 +89,10 @@ func TestBadOptionsAndLaunchesAreRefusedWithTheirReason(t *testing.T) {
 		`{onTic: 1}`:                      "options.onTic must be a function",
 		`{save: () => new Uint8Array(1)}`: "options.save and options.load",
 		`{predict: true, save: undefined, load: undefined}`: "options.predict needs options.save",
+		`{inputSize: 65}`:                      "options.inputSize must be an integer from 1 to 64",
+		`{inputSize: 2, eventBits: [1, 2, 3]}`: "options.eventBits has 3 bytes, more than options.inputSize (2)",
+		`{inputSize: 2, eventBits: [256]}`:     "options.eventBits must hold integers from 0 to 255",
+		`{inputSize: 2, eventBits: "x"}`:       "options.eventBits must be an array of bytes",
 	}
 	var js strings.Builder
 	js.WriteString(`(async () => {

@@ -89,26 +89,7 @@ func TestTabOpenedDuringTheGameJoinsItAndPlaysInStep(t *testing.T) {
 
 	// Every tab saw it enter, at one tic.
 	all := append(append([]context.Context{}, tabs...), late)
-	entered := map[float64]int{}
-	for i, ctx := range all {
-		for _, e := range events(t, ctx) {
-			switch {
-			case e["kind"] == "join" && e["player"] == float64(st.Player):
-				entered[e["tic"].(float64)]++
-			case e["kind"] == "desync" || i == len(tabs) && e["kind"] == "disconnect":
-				t.Fatalf("tab %d: %v", i, e)
-			}
-		}
-	}
-	if len(entered) != 1 {
-		t.Fatalf("the tabs saw the late player enter at tics %v, want one tic for all %d", entered, len(all))
-	}
-	for tic, n := range entered {
-		if n != len(all) || uint32(tic) < st.Start.Tic {
-			t.Fatalf("%d of %d tabs saw the late player enter, at tic %v (it started from %d)", n, len(all), tic, st.Start.Tic)
-		}
-		t.Logf("every tab saw player %d enter at tic %v", st.Player, tic)
-	}
+	enteredOnce(t, all, st)
 
 	// All five play on in step.
 	compared := 0
@@ -210,4 +191,31 @@ func TestReloadedTabGetsItsPlayerBack(t *testing.T) {
 		t.Fatalf("only %d tics compared across the four tabs", compared)
 	}
 	t.Logf("%d tic checksums compared across the four tabs after the reload: all equal", compared)
+}
+
+// enteredOnce fails unless every one of tabs (the late one last, whose
+// status is st) saw the late player enter at one tic, at or after the tic
+// it started from, and none saw a desync; nor did the late one disconnect.
+func enteredOnce(t testing.TB, tabs []context.Context, st demoStatus) {
+	t.Helper()
+	entered := map[float64]int{}
+	for i, ctx := range tabs {
+		for _, e := range events(t, ctx) {
+			switch {
+			case e["kind"] == "join" && e["player"] == float64(st.Player):
+				entered[e["tic"].(float64)]++
+			case e["kind"] == "desync" || e["kind"] == "error" || i == len(tabs)-1 && e["kind"] == "disconnect":
+				t.Fatalf("tab %d: %v", i, e)
+			}
+		}
+	}
+	if len(entered) != 1 {
+		t.Fatalf("the tabs saw the late player enter at tics %v, want one tic for all %d", entered, len(tabs))
+	}
+	for tic, n := range entered {
+		if n != len(tabs) || uint32(tic) < st.Start.Tic {
+			t.Fatalf("%d of %d tabs saw the late player enter, at tic %v (it started from %d)", n, len(tabs), tic, st.Start.Tic)
+		}
+		t.Logf("every tab saw player %d enter at tic %v", st.Player, tic)
+	}
 }

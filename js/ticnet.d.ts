@@ -108,7 +108,63 @@ export type EventKind = TicnetEvent["kind"];
 /** The event type of one kind: EventOf<"start"> is StartEvent. */
 export type EventOf<K extends EventKind> = Extract<TicnetEvent, { kind: K }>;
 
-export interface Options {
+/**
+ * A game whose input is Doom's ticcmd (the default, and the only input a
+ * reference peer such as Chocolate Doom understands).
+ */
+export interface TicCmdGame {
+  inputSize?: undefined;
+  /**
+   * The local player's input for a tic. The engine calls it from its own
+   * loop (a 5 ms timer, not your render loop), once per tic as the game's
+   * clock reaches it: 35 tics a second, so about every 28.6 ms, a few at
+   * once after a stall. Return the input as it is now, held state
+   * included (a key still down is sent again every tic): when this
+   * player's command reaches the server too late, the server runs the tic
+   * with a substitute, this player's previous command with its one-off
+   * fields (chat) cleared, and this copy puts the one-off fields of the
+   * late command into its next command (events are never lost, only
+   * late). A game that sends held state loses nothing.
+   */
+  input(tic: number): TicCmd;
+  /**
+   * Run one tic: cmds[p] is player p's command, null where ingame[p] is
+   * false; substituted[p] is true where the server ran a substitute for
+   * p's late command (its last one, events cleared). Called from the
+   * engine's loop, in tic order, 35 times a second of game time (more at
+   * once to catch up); with prediction, also for tics not yet confirmed
+   * (substituted all false), and again after a rollback (load).
+   */
+  onTic(tic: number, cmds: (TicCmd | null)[], ingame: boolean[], substituted: boolean[]): void;
+}
+
+/**
+ * A game whose input is its own bytes (the extension protocol only: a
+ * copy that speaks only the reference protocol cannot join it). Every copy
+ * of a game must declare the same inputSize and eventBits; a copy whose
+ * differ leaves with a "disconnect".
+ */
+export interface OpaqueGame {
+  /** Bytes of input per player and tic, an integer from 1 to 64. Unchanged bytes cost nothing on the wire. */
+  inputSize: number;
+  /**
+   * Per byte of input, the bits that are one-off events (a press, not a
+   * held key): the server clears them where it repeats a late player's
+   * command, and this copy puts them into its next command instead, so
+   * every event runs once, a few tics late at worst. At most inputSize
+   * bytes; missing bytes have none.
+   */
+  eventBits?: ArrayLike<number>;
+  /** As TicCmdGame's, returning exactly inputSize bytes (start's "error" event names input otherwise). */
+  input(tic: number): Uint8Array;
+  /** As TicCmdGame's: inputs[p] is player p's bytes (a copy the game may keep), null where ingame[p] is false. */
+  onTic(tic: number, inputs: (Uint8Array | null)[], ingame: boolean[], substituted: boolean[]): void;
+}
+
+/** What start takes: the common options, and a game of either kind of input. */
+export type Options = CommonOptions & (TicCmdGame | OpaqueGame);
+
+export interface CommonOptions {
   /** URL of ticnet.wasm (default "ticnet.wasm"). */
   wasmURL?: string;
   /** Player name, at most 29 bytes in UTF-8 (start rejects a longer one). */
@@ -131,25 +187,6 @@ export interface Options {
   rejoin?: boolean;
   /** Names the stored token (default location.pathname): copies of one game share it. */
   storageKey?: string;
-  /**
-   * The local player's input for a tic. The engine calls it from its own
-   * loop (a 5 ms timer, not your render loop), once per tic as the game's
-   * clock reaches it: 35 tics a second, so about every 28.6 ms, a few at
-   * once after a stall. Return the input as it is now, held state
-   * included (a key still down is sent again every tic): when this
-   * player's command reaches the server too late, the server runs the tic
-   * with a substitute, this player's previous command with its one-off
-   * fields (chat) cleared, and a game that sends held state loses only
-   * the presses that began in that tic.
-   */
-  input(tic: number): TicCmd;
-  /**
-   * Run one tic: cmds[p] is player p's command, null where ingame[p] is
-   * false. Called from the engine's loop, in tic order, 35 times a second
-   * of game time (more at once to catch up); with prediction, also for
-   * tics not yet confirmed, and again after a rollback (load).
-   */
-  onTic(tic: number, cmds: (TicCmd | null)[], ingame: boolean[]): void;
   /** A 32-bit hash of the game state after the last tic: copies compare it. */
   checksum(): number;
   /**
@@ -246,10 +283,8 @@ export interface Session {
  */
 export function start(options: Options): Promise<Session>;
 
-export interface SyncTestOptions {
-  /** The game, as start takes it; save and load are required. */
-  input(tic: number): TicCmd;
-  onTic(tic: number, cmds: (TicCmd | null)[], ingame: boolean[]): void;
+/** The game, as start takes it (save and load are required), and the test's settings. */
+export type SyncTestOptions = (TicCmdGame | OpaqueGame) & {
   checksum(): number;
   save(): Uint8Array;
   load(state: Uint8Array): void;
@@ -258,7 +293,7 @@ export interface SyncTestOptions {
   rollback?: number;
   players?: number;
   wasmURL?: string;
-}
+};
 
 /** What syncTest found. */
 export interface SyncTestResult {

@@ -48,6 +48,21 @@ function decodeCmds(buf, ingameMask) {
   return { cmds, ingame };
 }
 
+// decodeInputs is decodeCmds for opaque input: each player's bytes, a copy
+// the game may keep.
+function decodeInputs(buf, ingameMask, size) {
+  const cmds = [], ingame = [];
+  for (let p = 0; p < MAX_PLAYERS; p++) {
+    const on = (ingameMask >> p & 1) === 1;
+    ingame.push(on);
+    cmds.push(on ? buf.slice(p * size, (p + 1) * size) : null);
+  }
+  return { cmds, ingame };
+}
+
+// cmdBufFor is the buffer the wasm writes each tic's commands into.
+const cmdBufFor = (options) => new Uint8Array(MAX_PLAYERS * Math.max(CMD_BYTES, options.inputSize | 0));
+
 // rejoinToken returns this copy's rejoin token (32 hex digits) and keeps
 // it: in sessionStorage, which a reload keeps, and in localStorage, which
 // a restart of the app inside a messenger keeps. Tabs of one browser share
@@ -150,6 +165,9 @@ const OPTION_CHECKS = {
   onEvent: kindOf("function"),
   predict: kindOf("boolean"),
   predictTics: intIn(1, 64),
+  inputSize: intIn(1, 64),
+  eventBits: (v) => !Array.isArray(v) && !(v instanceof Uint8Array) ? "must be an array of bytes" :
+    [...v].some((b) => !Number.isInteger(b) || b < 0 || b > 255) ? "must hold integers from 0 to 255" : "",
   input: kindOf("function"), onTic: kindOf("function"), checksum: kindOf("function"),
   save: kindOf("function"), load: kindOf("function"),
 };
@@ -171,6 +189,9 @@ function checkOptions(options) {
   };
   check(OPTION_CHECKS, options, "");
   if (options.settings) check(SETTINGS_CHECKS, options.settings, "settings.");
+  if (options.eventBits !== undefined && options.eventBits.length > (options.inputSize | 0)) {
+    throw new Error(`ticnet: options.eventBits has ${options.eventBits.length} bytes, more than options.inputSize (${options.inputSize | 0})`);
+  }
 }
 
 // gameCallbacks are the game's callbacks as the wasm calls them. An
@@ -178,6 +199,7 @@ function checkOptions(options) {
 // stack) and thrown on: the wasm sees it, and the copy leaves its game.
 function gameCallbacks(options, cmdBuf) {
   let tic = 0; // the tic the game is at: the last run, or being built
+  const size = options.inputSize | 0; // opaque input of this many bytes; 0: TicCmd
   const guard = (name, fn) => {
     try {
       return fn();
@@ -195,16 +217,25 @@ function gameCallbacks(options, cmdBuf) {
     input(t) {
       tic = t;
       return guard("input", () => {
+        if (size) {
+          const v = options.input(t);
+          if (!(v instanceof Uint8Array) || v.length !== size) {
+            throw new Error(`ticnet: options.input must return a Uint8Array of inputSize (${size}) bytes, not ${v instanceof Uint8Array ? v.length + " bytes" : typeof v}`);
+          }
+          return v;
+        }
         const c = options.input(t) || {};
         return [clamp8(c.forward), clamp8(c.side), Math.max(-32768, Math.min(32767, c.turn | 0)),
           (c.buttons | 0) & 0x7f, (c.chat | 0) & 0xff];
       });
     },
-    onTic(t, mask) {
+    onTic(t, mask, subs) {
       tic = t;
       guard("onTic", () => {
-        const { cmds, ingame } = decodeCmds(cmdBuf, mask);
-        options.onTic(t, cmds, ingame);
+        const { cmds, ingame } = size ? decodeInputs(cmdBuf, mask, size) : decodeCmds(cmdBuf, mask);
+        const substituted = [];
+        for (let p = 0; p < MAX_PLAYERS; p++) substituted.push((subs >> p & 1) === 1);
+        options.onTic(t, cmds, ingame, substituted);
       });
       callbacks.ranAt = performance.now();
     },
@@ -240,8 +271,9 @@ export async function syncTest(options) {
   checkPage();
   checkGame(options, true);
   const core = await loadCore(options.wasmURL);
-  const cmdBuf = new Uint8Array(MAX_PLAYERS * CMD_BYTES);
-  const config = { tics: options.tics | 0, rollback: options.rollback | 0, players: options.players | 0 };
+  const cmdBuf = cmdBufFor(options);
+  const config = { tics: options.tics | 0, rollback: options.rollback | 0, players: options.players | 0,
+    inputSize: options.inputSize | 0, eventBits: [...(options.eventBits || [])] };
   return JSON.parse(core.syncTest(JSON.stringify(config), gameCallbacks(options, cmdBuf)));
 }
 
@@ -273,7 +305,7 @@ export async function start(options) {
     options.rejoin === false ? "" : rejoinToken(key),
   ]);
 
-  const cmdBuf = new Uint8Array(MAX_PLAYERS * CMD_BYTES);
+  const cmdBuf = cmdBufFor(options);
   const listeners = new Map();
   const emit = (e) => {
     // Fields the Go side leaves out when zero, as ticnet.d.ts has them.
@@ -292,6 +324,8 @@ export async function start(options) {
   const config = {
     predict,
     predictTics: options.predictTics | 0,
+    inputSize: options.inputSize | 0,
+    eventBits: [...(options.eventBits || [])],
     name: String(options.name || "Player"),
     maxPlayers: options.maxPlayers || 8,
     profile,

@@ -38,6 +38,10 @@ type ClientConfig struct {
 	// MaxPredictTics).
 	Predict     bool
 	PredictTics int
+	// Input is the game's input layout: Doom's ticcmd (zero) or opaque
+	// input (ProtocolTicnet only). NewClient panics on a layout that
+	// InputLayout.Check refuses.
+	Input InputLayout
 	// InputDelay, in tics (at most MaxInputDelay), makes the client build
 	// each command that many tics before its tic is due at the server,
 	// under the extension: the local player's input shows that much later,
@@ -60,6 +64,7 @@ func (c *ClientConfig) fill() {
 		c.Name = "Player"
 	}
 	fillCommon(&c.Version, &c.Protocols, &c.Profile)
+	fillInput(&c.Input, &c.Protocols)
 	if c.Settings.TicDup == 0 {
 		c.Settings.TicDup = 1
 	}
@@ -412,9 +417,15 @@ func (c *Client) onGameStart(now int64, body []byte) error {
 	c.settings = s
 	c.player = int(s.ConsolePlayer)
 	c.state = ClientInGame
+	if c.cfg.Input.Opaque() && !c.extended {
+		c.conn.disconnect(now, ReasonNeedsTicnet)
+		c.finish(EventDisconnected, ReasonNeedsTicnet)
+		return nil
+	}
 	c.inSGD.LowResTurn = s.LowResTurn
 	c.inSet.LowResTurn = s.LowResTurn
 	c.outGD.LowResTurn = s.LowResTurn
+	c.inSet.InputSize, c.outGD.InputSize = c.cfg.Input.Size, c.cfg.Input.Size
 	c.startGame(now)
 	c.emit(Event{Kind: EventGameStarted, Player: c.player, Protocol: c.protocol})
 	return nil
@@ -435,6 +446,10 @@ func (c *Client) onTicnet(now int64, h wire.Header, body []byte) error {
 			return errUnexpected{}
 		}
 		c.extended = m.Extended
+		if m.Input != c.cfg.Input {
+			c.conn.disconnect(now, ReasonInputLayout)
+			c.finish(EventDisconnected, ReasonInputLayout)
+		}
 		return nil
 	case kind == wire.TicnetKindTicSet && c.state == ClientInGame && c.extended && c.mig.resuming:
 		// The new server's stream, resumed: kept until its Resume says

@@ -13,12 +13,18 @@ type sentTic struct {
 
 // sendSide is the client's outgoing half: tic generation and the send queue.
 type sendSide struct {
-	maketic    uint32
-	lastClock  int64 // last adjusted clock tic seen
-	firstMS    int64 // the first tic is built at this time
-	queue      [BackupTics]sentTic
-	last       TicCmd // the command built before, the reference's diff base
-	ackPending bool   // received tics not yet acknowledged
+	maketic   uint32
+	lastClock int64 // last adjusted clock tic seen
+	firstMS   int64 // the first tic is built at this time
+	queue     [BackupTics]sentTic
+	last      TicCmd // the command built before, the reference's diff base
+	// carry holds the events of this client's commands that the server
+	// substituted (they came too late, or never): they go into the next
+	// commands it builds, so that no one-off input is lost. An event that
+	// a command has already waits for a later one, so each entry after
+	// the first holds what the one before it could not.
+	carry      []TicCmd
+	ackPending bool // received tics not yet acknowledged
 	ackSinceMS int64
 }
 
@@ -159,8 +165,11 @@ func (c *Client) buildTics(now int64) {
 
 func (c *Client) buildTic(now int64) {
 	m := c.send.maketic
-	cmd := c.game.BuildTiccmd(m)
-	cmd.Consistency = c.loop.consistency[c.player][m%BackupTics]
+	cmd := ownCommand(&c.cfg.Input, c.game.BuildTiccmd(m))
+	c.mergeCarried(&cmd)
+	if !c.cfg.Input.Opaque() {
+		cmd.Consistency = c.loop.consistency[c.player][m%BackupTics]
+	}
 	var d wire.TicDiff
 	if c.extended {
 		// Every command stands alone, diffed against zero: the server may
@@ -417,6 +426,7 @@ func (c *Client) advanceWindow() {
 			ct.Cmds[p] = wire.Patch(&c.recv.base[p], &s.tic.Cmds[p])
 			c.recv.base[p] = ct.Cmds[p]
 		}
+		c.carryEvents(t, &ct)
 		c.loop.tl.Confirm(ct)
 		*s = recvSlot{seq: t + BackupTics}
 		c.recv.start++
@@ -481,4 +491,54 @@ func (c *Client) reportChecksum(g uint32, sum uint32) {
 		c.conn.send(c.nowMS, c.pkt)
 		r.Sums = r.Sums[:0]
 	}
+}
+
+// carryEvents takes the events of this client's command for tic t when the
+// server substituted it, into the next command the client builds: the
+// server ran the tic without them, and every copy runs them in that next
+// command instead. The client decides, not the server, because only the
+// client knows a command that never reached the server (lost, or sent
+// while the link was silent); every copy agrees, because the events travel
+// in an ordinary command.
+func (c *Client) carryEvents(t uint32, ct *ConfirmedTic) {
+	p := c.player
+	if !c.extended || p < 0 || ct.Substituted&(1<<p) == 0 {
+		return
+	}
+	q := &c.send.queue[t%BackupTics]
+	if !q.valid || q.seq != t {
+		return // not built here (this copy joined, or took the player back)
+	}
+	ev := c.cfg.Input.EventsOf(&q.cmd)
+	if ev == (TicCmd{}) {
+		return
+	}
+	c.stats.EventsCarried++
+	for i := range c.send.carry {
+		if ev = c.cfg.Input.MergeEvents(&c.send.carry[i], ev); ev == (TicCmd{}) {
+			return
+		}
+	}
+	if len(c.send.carry) == MaxCarried {
+		c.stats.EventsDropped++ // the same event pressed in MaxCarried substituted commands
+		return
+	}
+	c.send.carry = append(c.send.carry, ev)
+}
+
+// MaxCarried bounds the commands' worth of events a client carries.
+const MaxCarried = BackupTics
+
+// mergeCarried adds to cmd the carried events it has room for.
+func (c *Client) mergeCarried(cmd *TicCmd) {
+	if len(c.send.carry) == 0 {
+		return
+	}
+	rest := c.send.carry[:0]
+	for _, ev := range c.send.carry {
+		if ev = c.cfg.Input.MergeEvents(cmd, ev); ev != (TicCmd{}) {
+			rest = append(rest, ev)
+		}
+	}
+	c.send.carry = rest
 }

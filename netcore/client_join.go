@@ -64,6 +64,11 @@ func (c *Client) onJoinStart(now int64, body []byte) error {
 		s.NumPlayers > MaxPlayers || int(s.ConsolePlayer) >= int(s.NumPlayers) || s.TicDup == 0 {
 		return errUnexpected{}
 	}
+	if m.Input != c.cfg.Input {
+		c.conn.disconnect(now, ReasonInputLayout)
+		c.finish(EventDisconnected, ReasonInputLayout)
+		return nil
+	}
 	if _, ok := c.game.(Snapshotter); !ok {
 		c.conn.disconnect(now, ReasonCannotLoad)
 		c.finish(EventDisconnected, ReasonCannotLoad)
@@ -75,6 +80,7 @@ func (c *Client) onJoinStart(now int64, body []byte) error {
 	c.state = ClientInGame
 	c.inSet.LowResTurn = s.LowResTurn
 	c.outGD.LowResTurn = s.LowResTurn
+	c.inSet.InputSize, c.outGD.InputSize = c.cfg.Input.Size, c.cfg.Input.Size
 	c.startGame(now)
 	c.recv.start, c.recv.recvtic, c.recv.highest = m.Start, m.Start, m.Start
 	for p := range MaxPlayers {

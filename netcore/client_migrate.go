@@ -183,7 +183,7 @@ func (c *Client) pushNewest(now int64) {
 // the first diff.
 func (c *Client) sendConfirmed(now int64, start, count uint32) {
 	tl := &c.loop.tl
-	set := wire.TicSet{LowResTurn: c.settings.LowResTurn, Start: start}
+	set := wire.TicSet{LowResTurn: c.settings.LowResTurn, InputSize: c.cfg.Input.Size, Start: start}
 	prev := tl.Tic(start - 1)
 	var base [MaxPlayers]TicCmd
 	for p := range MaxPlayers {

@@ -1,7 +1,5 @@
 package netcore
 
-import "github.com/ticnet/ticnet/netcore/wire"
-
 // Prediction (ClientConfig.Predict): under the extension, a client whose
 // game can save and load runs ahead of the confirmed tics, up to
 // PredictTics of them, with its own player's command as built and every
@@ -157,7 +155,7 @@ func (c *Client) predictAhead() {
 			if !last.Playing(pl) {
 				continue
 			}
-			pt.cmds[pl] = wire.ClearEvents(last.Cmds[pl])
+			pt.cmds[pl] = c.cfg.Input.ClearEvents(last.Cmds[pl])
 			if last.Substituted&(1<<pl) == 0 {
 				// On time, it sends the consistency byte of the state
 				// BackupTics tics before: the one this copy recorded.
@@ -173,6 +171,9 @@ func (c *Client) predictAhead() {
 			ingame[pl] = pt.ingame&(1<<pl) != 0
 		}
 		cmds := pt.cmds // the game may keep no pointer into the prediction
+		if sa, ok := c.game.(SubstituteAware); ok {
+			sa.Substitutes(t, 0)
+		}
 		c.game.RunTic(t, &cmds, &ingame)
 		pt.sum = c.game.Checksum()
 		p.tics = append(p.tics, pt)

@@ -2,8 +2,6 @@ package netcore
 
 import (
 	"cmp"
-
-	"github.com/ticnet/ticnet/netcore/wire"
 )
 
 // loopSide runs the game from the timeline: the one place the client calls
@@ -97,8 +95,11 @@ func (c *Client) advance(g uint32, t *ConfirmedTic) {
 	for k := range dup {
 		if k > 0 {
 			for p := range cmds {
-				cmds[p] = wire.ClearEvents(cmds[p])
+				cmds[p] = c.cfg.Input.ClearEvents(cmds[p])
 			}
+		}
+		if sa, ok := c.game.(SubstituteAware); ok {
+			sa.Substitutes(g*dup+k, t.Substituted)
 		}
 		c.game.RunTic(g*dup+k, cmds, &c.loop.ingame)
 	}
@@ -165,6 +166,9 @@ func (c *Client) consistencyBytes() (b [MaxPlayers]uint8) {
 
 // checkConsistencyBytes is checkConsistency without the recording.
 func (c *Client) checkConsistencyBytes(g uint32, cmds *[MaxPlayers]TicCmd, in, substituted uint8) {
+	if c.cfg.Input.Opaque() {
+		return // opaque input carries no consistency byte: checksum reports serve
+	}
 	slot := g % BackupTics
 	for p := range MaxPlayers {
 		if in&(1<<p) == 0 {

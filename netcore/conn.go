@@ -209,6 +209,8 @@ type Counters struct {
 	ResendRequests                 int64 // GAMEDATA_RESEND sent
 	TicsResent                     int64 // tics sent again on request or deadlock
 	LateDropped                    int64 // ticnet: real commands that came after their substitute
+	EventsCarried                  int64 // ticnet: own substituted commands whose events went into later ones
+	EventsDropped                  int64 // ticnet: of those, events dropped: MaxCarried commands' worth waited
 	Substituted                    int64 // ticnet: commands the server substituted
 	ConsistencyFailures            int64
 	Rejected                       int64 // server: connection requests refused

@@ -5,6 +5,9 @@ import "github.com/ticnet/ticnet/netcore/wire"
 // MaxPlayers is the most players a game can have.
 const MaxPlayers = wire.MaxPlayers
 
+// MaxInputBytes bounds a game's opaque input (InputLayout).
+const MaxInputBytes = wire.MaxInputBytes
+
 // TicCmd is one player's input for one tic.
 type TicCmd = wire.TicCmd
 
@@ -19,6 +22,16 @@ type Game interface {
 	RunTic(tic uint32, cmds *[MaxPlayers]TicCmd, ingame *[MaxPlayers]bool)
 	// Checksum is a hash of the game state after the last RunTic.
 	Checksum() uint32
+}
+
+// SubstituteAware is optional beside Game: a game that implements it is
+// told, just before each RunTic of a confirmed tic, which players'
+// commands the server substituted because theirs came too late (their
+// command of the tic before, events cleared; the events run in a later
+// command of theirs). A predicted tic reports none: it is run again, with
+// the substitutes, if it was wrong.
+type SubstituteAware interface {
+	Substitutes(tic uint32, players uint8)
 }
 
 // PlayerConsistency is optional. A game that implements it supplies the

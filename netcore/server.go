@@ -36,6 +36,11 @@ type ServerConfig struct {
 	// and a copy that reattaches to the server taking the game over
 	// names (wire.Reattach): two games on one channel never mix.
 	Game uint32
+	// Input is the game's input layout, which every client's must match:
+	// Doom's ticcmd (zero) or opaque input (ProtocolTicnet only: a peer
+	// that speaks only the reference is refused). NewServer panics on a
+	// layout that InputLayout.Check refuses.
+	Input InputLayout
 	// MaySucceed says which clients may take the game over when this
 	// server leaves or hands it off (Successor); nil: any.
 	MaySucceed func(Addr) bool
@@ -70,6 +75,7 @@ const DefaultSubstituteAfterMS = 100
 
 func (c *ServerConfig) fill() {
 	fillCommon(&c.Version, &c.Protocols, &c.Profile)
+	fillInput(&c.Input, &c.Protocols)
 	if c.MaxPlayers <= 0 || c.MaxPlayers > MaxPlayers {
 		c.MaxPlayers = MaxPlayers
 	}
@@ -665,7 +671,7 @@ func (s *Server) launch(now int64) {
 		if sc.connected() {
 			sc.conn.sendReliable(&wire.Launch{NumPlayers: n})
 			if sc.protocol == wire.ProtocolTicnet {
-				sc.conn.sendReliable(&wire.ModeNotice{Extended: s.extended})
+				sc.conn.sendReliable(&wire.ModeNotice{Extended: s.extended, Input: s.cfg.Input})
 			}
 		}
 	}
@@ -741,6 +747,7 @@ func (s *Server) checkStart(now int64) {
 	s.ext = extServer{}
 	s.inGD.LowResTurn = st.LowResTurn
 	s.out.LowResTurn = st.LowResTurn
+	s.inGD.InputSize = s.cfg.Input.Size
 	for _, sc := range s.slots {
 		if !sc.connected() {
 			continue

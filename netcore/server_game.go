@@ -475,7 +475,7 @@ func (s *Server) extPump(now int64) {
 				t.Latency = max(t.Latency, rc.latency)
 				x.lagging[i] = false
 			} else {
-				cmd = wire.ClearEvents(x.auth[i])
+				cmd = s.cfg.Input.ClearEvents(x.auth[i])
 				t.Substituted |= 1 << i
 				s.stats.Substituted++
 				x.lagging[i] = true
@@ -530,7 +530,7 @@ func (s *Server) extPump(now int64) {
 // sendSet sends history tics [first, last] to sc, or to everyone if sc is nil.
 func (s *Server) sendSet(now int64, sc *serverClient, first, last uint32) {
 	o := &s.ext.out
-	o.LowResTurn = s.settings.LowResTurn
+	o.LowResTurn, o.InputSize = s.settings.LowResTurn, s.cfg.Input.Size
 	o.Start = first
 	o.Tics = o.Tics[:0]
 	for t := first; t <= last; t++ {

@@ -92,6 +92,7 @@ func NewResumedServer(cfg ServerConfig, tr Transport, r Resume, now int64) *Serv
 	s.settings.ConsolePlayer = 0
 	s.inGD.LowResTurn = s.settings.LowResTurn
 	s.out.LowResTurn = s.settings.LowResTurn
+	s.inGD.InputSize = s.cfg.Input.Size
 	rs := &resumeState{untilMS: now + cmp.Or(max(r.WaitMS, 0), DefaultResumeWaitMS)}
 	gone := int(wire.NoPlayer)
 	if r.Leaving != nil {
@@ -230,7 +231,7 @@ func (s *Server) onFetchedTics(sc *serverClient, body []byte) error {
 	if r == nil || !sc.inGame {
 		return errUnexpected{}
 	}
-	r.in.LowResTurn = s.settings.LowResTurn
+	r.in.LowResTurn, r.in.InputSize = s.settings.LowResTurn, s.cfg.Input.Size
 	if err := r.in.DecodeBody(body); err != nil {
 		return err
 	}

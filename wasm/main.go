@@ -16,6 +16,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"sort"
 	"sync/atomic"
 	"time"
@@ -40,6 +41,8 @@ type jsConfig struct {
 	Token       string  `json:"token"` // 32 hex digits; "" for none
 	Predict     bool    `json:"predict"`
 	PredictTics int     `json:"predictTics"`
+	InputSize   int     `json:"inputSize"` // 0: Doom's ticcmd
+	EventBits   []int   `json:"eventBits"` // per byte of the input
 	Settings    struct {
 		ExtraTics  *int `json:"extraTics"`
 		Deathmatch int  `json:"deathmatch"`
@@ -58,7 +61,9 @@ type jsGame struct {
 	input, onTic, checksum, save, load safejs.Value
 
 	cmdBuf safejs.Value
-	raw    [netcore.MaxPlayers * 8]byte
+	layout netcore.InputLayout
+	raw    [netcore.MaxPlayers * netcore.MaxInputBytes]byte
+	subs   uint8 // the players whose commands of the next RunTic are substitutes
 	err    error
 	// spent is the time spent in the game's callbacks since the pass
 	// began: the pass's netcode time excludes it.
@@ -78,6 +83,14 @@ func (g *jsGame) BuildTiccmd(tic uint32) netcore.TicCmd {
 		g.err = err
 		return netcore.TicCmd{}
 	}
+	if n := int(g.layout.Size); n > 0 {
+		// ticnet.js has checked that it is a Uint8Array of n bytes.
+		var c netcore.TicCmd
+		if got, err := safejs.CopyBytesToGo(c.Input[:n], v); err != nil || got != n {
+			g.err = fmt.Errorf("input returned %d bytes, not %d (%v)", got, n, err)
+		}
+		return c
+	}
 	f := func(i int) int {
 		x, err := v.Index(i)
 		if err != nil {
@@ -96,23 +109,38 @@ func (g *jsGame) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, in
 	}
 	defer g.timed(time.Now())
 	mask := 0
+	size := int(g.layout.Size)
 	for p, c := range cmds {
+		if ingame[p] {
+			mask |= 1 << p
+		}
+		if size > 0 {
+			copy(g.raw[p*size:(p+1)*size], c.Input[:size])
+			continue
+		}
 		o := p * 8
 		g.raw[o], g.raw[o+1] = byte(c.ForwardMove), byte(c.SideMove)
 		binary.LittleEndian.PutUint16(g.raw[o+2:], uint16(c.AngleTurn))
 		g.raw[o+4], g.raw[o+5] = c.Buttons, c.ChatChar
-		if ingame[p] {
-			mask |= 1 << p
-		}
 	}
-	if _, err := safejs.CopyBytesToJS(g.cmdBuf, g.raw[:]); err != nil {
+	n := netcore.MaxPlayers * 8
+	if size > 0 {
+		n = netcore.MaxPlayers * size
+	}
+	if _, err := safejs.CopyBytesToJS(g.cmdBuf, g.raw[:n]); err != nil {
 		g.err = err
 		return
 	}
-	if _, err := g.onTic.Invoke(tic, mask); err != nil {
+	subs := g.subs
+	g.subs = 0
+	if _, err := g.onTic.Invoke(tic, mask, int(subs)); err != nil {
 		g.err = err
 	}
 }
+
+// Substitutes keeps which players' commands of the next RunTic are the
+// server's substitutes, which onTic passes on (netcore.SubstituteAware).
+func (g *jsGame) Substitutes(tic uint32, players uint8) { g.subs = players }
 
 func (g *jsGame) Checksum() uint32 {
 	if g.err != nil {
@@ -180,13 +208,22 @@ func (g *snapGame) LoadState(state []byte) error {
 
 // newJSGame returns the game whose callbacks (as ticnet.js's gameCallbacks
 // makes them) are cb's.
-func newJSGame(cb safejs.Value) (*jsGame, error) {
+func newJSGame(cb safejs.Value, layout netcore.InputLayout) (*jsGame, error) {
 	buf, err := cb.Get("cmdBuf")
 	if err != nil {
 		return nil, err
 	}
-	return &jsGame{cmdBuf: buf, input: method(cb, "input"), onTic: method(cb, "onTic"), checksum: method(cb, "checksum"),
+	return &jsGame{cmdBuf: buf, layout: layout, input: method(cb, "input"), onTic: method(cb, "onTic"), checksum: method(cb, "checksum"),
 		save: method(cb, "save"), load: method(cb, "load")}, nil
+}
+
+// layout is the input layout the page asked for; ticnet.js has checked it.
+func layout(js jsConfig) netcore.InputLayout {
+	l := netcore.InputLayout{Size: uint8(max(0, min(js.InputSize, netcore.MaxInputBytes)))}
+	for i, b := range js.EventBits[:min(len(js.EventBits), int(l.Size))] {
+		l.Events[i] = byte(b)
+	}
+	return l
 }
 
 // method returns obj[name], to be called with Invoke: a function of the
@@ -396,6 +433,7 @@ func config(js jsConfig) session.Config {
 	c := session.Config{Name: js.Name, MaxPlayers: js.MaxPlayers, StartTimeMS: js.StartTime,
 		Election: session.ElectionLocal, Timeout: netcore.Browser}
 	c.Predict, c.PredictTics = js.Predict, js.PredictTics
+	c.Input = layout(js)
 	if js.Profile == "gossip" {
 		c.Election = session.ElectionGossip
 	}
@@ -431,13 +469,16 @@ func syncTest(args []safejs.Value) any {
 	res := synctest.Result{StateOffset: -1, Message: "syncTest: a bad config, or a game without save and load"}
 	if len(args) == 2 && isFunc(args[1], "save") && isFunc(args[1], "load") {
 		text, err := args[0].String()
-		var jc struct{ Tics, Rollback, Players int }
+		var jc struct {
+			Tics, Rollback, Players int
+			jsConfig
+		}
 		if err == nil {
 			err = json.Unmarshal([]byte(text), &jc)
 		}
-		jg, err2 := newJSGame(args[1])
+		jg, err2 := newJSGame(args[1], layout(jc.jsConfig))
 		if err == nil && err2 == nil {
-			c := synctest.Config{Tics: jc.Tics, Rollback: jc.Rollback, Players: jc.Players}
+			c := synctest.Config{Tics: jc.Tics, Rollback: jc.Rollback, Players: jc.Players, InputSize: jg.layout.Size}
 			g := &snapGame{*jg}
 			res = synctest.ResultOf(c, synctest.Run(g, c))
 			if g.err != nil {
@@ -478,7 +519,7 @@ func main() {
 			if json.Unmarshal([]byte(text), &jc) != nil {
 				return false
 			}
-			jg, err := newJSGame(args[1])
+			jg, err := newJSGame(args[1], layout(jc))
 			if err != nil {
 				return false
 			}

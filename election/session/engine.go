@@ -123,7 +123,7 @@ func (s *Session) startEngine(now int64, role Role) {
 	ch := &channel{s: s}
 	e := &engine{ch: ch}
 	ccfg := netcore.ClientConfig{Name: s.cfg.Name, Profile: s.cfg.Timeout, Settings: s.cfg.Settings, Token: s.cfg.Token,
-		Predict: s.cfg.Predict, PredictTics: s.cfg.PredictTics}
+		Predict: s.cfg.Predict, PredictTics: s.cfg.PredictTics, Input: s.cfg.Input}
 	if role == RoleServer {
 		srvEnd, cliEnd := netcore.NewLoopback(ServerUID)
 		ccfg.Transfer = netcore.LoopbackTransfer

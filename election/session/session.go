@@ -50,6 +50,9 @@ type Config struct {
 	// PredictTics (0: netcore.DefaultPredictTics).
 	Predict     bool
 	PredictTics int
+	// Input is the game's input layout (netcore.InputLayout): Doom's
+	// ticcmd, or opaque input, which only the extension protocol carries.
+	Input netcore.InputLayout
 	// RecordTics makes this copy's server, when it serves, note which
 	// commands it had for each tic (netcore.ServerConfig.RecordTics): for
 	// tests.

@@ -13,25 +13,33 @@ import (
 // One op is one tic run on every peer. frames/tic and bytes/tic are what the
 // channel carried per tic, all peers together, frame headers included.
 func BenchmarkSimTic(b *testing.B) {
-	for _, proto := range []string{"chocolate", "ticnet"} {
+	for _, proto := range []string{"chocolate", "ticnet", "ticnet-opaque16"} {
 		for _, n := range []int{2, 4, 8} {
-			b.Run(fmt.Sprintf("proto=%s/players=%d", proto, n), func(b *testing.B) {
-				s := New(Options{Players: n, Seed: 1, Strict: proto == "chocolate", Quiet: true,
-					Link: simnet.Link{LatencyMS: 20}})
-				if err := s.Start(); err != nil {
-					b.Fatal(err)
-				}
-				if err := s.RunTics(200, 60000); err != nil { // past the start
-					b.Fatal(err)
-				}
-				frames, bytes := s.Net.Stats.Frames, s.Net.Stats.Bytes
-				b.ReportAllocs()
-				b.ResetTimer()
-				ticPerOp(b, s, s.Peers[0].Client.GameTic())
-				b.StopTimer()
-				b.ReportMetric(float64(s.Net.Stats.Frames-frames)/float64(b.N), "frames/tic")
-				b.ReportMetric(float64(s.Net.Stats.Bytes-bytes)/float64(b.N), "bytes/tic")
-			})
+			for _, input := range []string{"busy", "idle"} {
+				b.Run(fmt.Sprintf("proto=%s/players=%d/input=%s", proto, n, input), func(b *testing.B) {
+					o := Options{Players: n, Seed: 1, Strict: proto == "chocolate", Quiet: true, Link: simnet.Link{LatencyMS: 20}}
+					if proto == "ticnet-opaque16" {
+						o.Input = layout16
+					}
+					s := New(o)
+					for _, p := range s.Peers {
+						p.Game.Idle = input == "idle"
+					}
+					if err := s.Start(); err != nil {
+						b.Fatal(err)
+					}
+					if err := s.RunTics(200, 60000); err != nil { // past the start
+						b.Fatal(err)
+					}
+					frames, bytes := s.Net.Stats.Frames, s.Net.Stats.Bytes
+					b.ReportAllocs()
+					b.ResetTimer()
+					ticPerOp(b, s, s.Peers[0].Client.GameTic())
+					b.StopTimer()
+					b.ReportMetric(float64(s.Net.Stats.Frames-frames)/float64(b.N), "frames/tic")
+					b.ReportMetric(float64(s.Net.Stats.Bytes-bytes)/float64(b.N), "bytes/tic")
+				})
+			}
 		}
 	}
 }

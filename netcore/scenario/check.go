@@ -6,7 +6,6 @@ import (
 
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/testgame"
-	"github.com/ticnet/ticnet/netcore/wire"
 )
 
 // Checked is what Check compared.
@@ -14,6 +13,10 @@ type Checked struct {
 	Tics        int // tics whose checksum two or more peers had
 	Commands    int // commands run, on every peer, checked against what their player built
 	Substituted int // of those, commands the server substituted
+	// Carrying: of the commands not substituted, those that held events
+	// of an earlier command of their player's that the server substituted
+	// (CheckEvents accounts for each).
+	Carrying int
 }
 
 // Check proves that every peer ran what the players built, and that the
@@ -138,21 +141,22 @@ func CheckCommandsAgainst(copies []Copy, extended bool, recordsOf func(tic uint3
 	}
 	// checkTic checks one tic a copy ran against one record of it, and
 	// returns the commands it checked and how many were substituted.
-	checkTic := func(p *Copy, t int, r *testgame.Ran, rec netcore.TicRecord) (int, int, error) {
+	checkTic := func(p *Copy, t int, r *testgame.Ran, rec netcore.TicRecord) (int, int, int, error) {
 		tic := uint32(t)
-		cmds, subs := 0, 0
+		cmds, subs, carrying := 0, 0, 0
+		l := &p.Game.Input
 		// The reference server records a tic when it drops it from its
 		// window, with the players in the game then, which is after a
 		// leave that the clients ran the tic before; under the
 		// extension the record is the tic as sent.
 		if extended && r.InGame != rec.Players {
-			return 0, 0, fmt.Errorf("peer %d ran tic %d with players %08b in the game, the server had %08b",
+			return 0, 0, 0, fmt.Errorf("peer %d ran tic %d with players %08b in the game, the server had %08b",
 				p.Index, tic, r.InGame, rec.Players)
 		}
 		for pl := range netcore.MaxPlayers {
 			if r.InGame&(1<<pl) == 0 {
 				if r.Cmds[pl] != (netcore.TicCmd{}) {
-					return 0, 0, fmt.Errorf("peer %d ran tic %d with a command for player %d, who is not in the game", p.Index, tic, pl)
+					return 0, 0, 0, fmt.Errorf("peer %d ran tic %d with a command for player %d, who is not in the game", p.Index, tic, pl)
 				}
 				continue
 			}
@@ -164,25 +168,31 @@ func CheckCommandsAgainst(copies []Copy, extended bool, recordsOf func(tic uint3
 				// the tic before, its events cleared (a copy that
 				// joined at this tic did not run it: ask another).
 				if prev, ok := ranBy(tic - 1); t > 0 && ok {
-					want = wire.ClearEvents(prev.Cmds[pl])
+					want = l.ClearEvents(prev.Cmds[pl])
 				}
 				subs++
 			} else {
 				b := builder(pl, tic)
 				if b == nil {
-					return 0, 0, fmt.Errorf("peer %d ran tic %d with a command for player %d, who never built one for it",
+					return 0, 0, 0, fmt.Errorf("peer %d ran tic %d with a command for player %d, who never built one for it",
 						p.Index, tic, pl)
 				}
 				want = b.Game.Built(tic).Cmd
-				want.Consistency = consistency(b.Game, b.Player, tic, b.lifeOf(tic))
+				if !l.Opaque() {
+					want.Consistency = consistency(b.Game, b.Player, tic, b.lifeOf(tic))
+				}
+				if _, ok := addedEvents(l, got, want); ok && got != want {
+					want = got // the built command, with events carried into it
+					carrying++
+				}
 			}
 			if got != want {
-				return 0, 0, fmt.Errorf("peer %d ran tic %d with player %d's command %+v, want %+v (substituted: %v)",
+				return 0, 0, 0, fmt.Errorf("peer %d ran tic %d with player %d's command %+v, want %+v (substituted: %v)",
 					p.Index, tic, pl, got, want, substituted)
 			}
 			cmds++
 		}
-		return cmds, subs, nil
+		return cmds, subs, carrying, nil
 	}
 	joinedAgain := map[*testgame.Game]bool{}
 	for _, p := range copies {
@@ -210,10 +220,11 @@ func CheckCommandsAgainst(copies []Copy, extended bool, recordsOf func(tic uint3
 			}
 			var err error
 			for _, rec := range recs {
-				var cmds, subs int
-				if cmds, subs, err = checkTic(p, t, r, rec); err == nil {
+				var cmds, subs, carrying int
+				if cmds, subs, carrying, err = checkTic(p, t, r, rec); err == nil {
 					c.Commands += cmds
 					c.Substituted += subs
+					c.Carrying += carrying
 					break
 				}
 			}

@@ -55,6 +55,10 @@ type Options struct {
 	// WrapGame, if set, wraps every peer's game as its client sees it
 	// (benchmarks time the game's callbacks with it).
 	WrapGame func(*testgame.Game) netcore.Game
+	// Input is the game's input layout, every copy's and the server's
+	// (Server.Input is set from it): opaque input makes every test game
+	// build opaque commands with that layout.
+	Input netcore.InputLayout
 	// UplinkBytesPerSec is every node's uplink (simnet.SetDefaultBandwidth):
 	// default DefaultUplinkBytesPerSec; negative for no limit.
 	UplinkBytesPerSec int64
@@ -125,6 +129,7 @@ func New(o Options) *Scenario {
 		o.Server.Profile = o.Profile
 	}
 	o.Server.BroadcastTics = true
+	o.Server.Input = o.Input
 	// The server's records say which commands it substituted: what
 	// CheckCommands needs to tell a substitute from a wrong command.
 	o.Server.RecordTics = !o.Quiet
@@ -187,12 +192,13 @@ func (s *Scenario) newPeerWith(i int, tr netcore.Transport, drone bool, xfer net
 	o := s.opts
 	g := testgame.NewSized(o.Seed*1000+uint64(i), o.StateBytes)
 	g.Quiet = o.Quiet
+	g.Input = o.Input
 	protos := o.Protocols[i]
 	if o.Strict {
 		protos = []string{wire.ProtocolChocolate}
 	}
 	cfg := netcore.ClientConfig{Name: fmt.Sprintf("player%d", i), Drone: drone, Profile: o.Profile,
-		Settings: settings, Protocols: protos, Transfer: xfer, Token: token, Predict: o.Predict, PredictTics: o.PredictTics, InputDelay: o.InputDelay}
+		Settings: settings, Protocols: protos, Transfer: xfer, Token: token, Predict: o.Predict, PredictTics: o.PredictTics, InputDelay: o.InputDelay, Input: o.Input}
 	var game netcore.Game = g
 	if o.WrapGame != nil {
 		game = o.WrapGame(g)

@@ -12,6 +12,7 @@
 package synctest
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 
@@ -37,6 +38,9 @@ type Config struct {
 	// player 0's (BuildTiccmd) and the others' are drawn from a fixed
 	// pseudo-random sequence.
 	Input func(tic uint32, p int) netcore.TicCmd
+	// InputSize, for a game of opaque input (netcore.InputLayout), makes
+	// the drawn commands that many bytes of opaque input.
+	InputSize uint8
 }
 
 // DefaultTics is how many tics Run plays by default.
@@ -100,7 +104,7 @@ func Run(g Game, c Config) error {
 			if p == 0 {
 				return g.BuildTiccmd(tic)
 			}
-			return drawn(tic, p)
+			return drawn(tic, p, c.InputSize)
 		}
 	}
 	var ingame [netcore.MaxPlayers]bool
@@ -152,13 +156,25 @@ func mismatch(t, at uint32, first *ranTic, sum uint32, state []byte) *Mismatch {
 
 // drawn is a fixed pseudo-random command for player p at tic: the same on
 // every run (splitmix64 of the two).
-func drawn(tic uint32, p int) netcore.TicCmd {
+// An opaque input of size bytes is drawn the same way, eight bytes at a time.
+func drawn(tic uint32, p int, size uint8) netcore.TicCmd {
 	z := uint64(tic)<<8 | uint64(p)
-	z += 0x9E3779B97F4A7C15
-	z = (z ^ z>>30) * 0xBF58476D1CE4E5B9
-	z = (z ^ z>>27) * 0x94D049BB133111EB
-	z ^= z >> 31
-	return netcore.TicCmd{ForwardMove: int8(z), SideMove: int8(z >> 8), AngleTurn: int16(z >> 16), Buttons: uint8(z>>32) & 0x7f}
+	next := func() uint64 {
+		z += 0x9E3779B97F4A7C15
+		x := (z ^ z>>30) * 0xBF58476D1CE4E5B9
+		x = (x ^ x>>27) * 0x94D049BB133111EB
+		return x ^ x>>31
+	}
+	if size > 0 {
+		var c netcore.TicCmd
+		for i := 0; i < int(size); i += 8 {
+			binary.LittleEndian.PutUint64(c.Input[i:], next())
+		}
+		clear(c.Input[size:])
+		return c
+	}
+	x := next()
+	return netcore.TicCmd{ForwardMove: int8(x), SideMove: int8(x >> 8), AngleTurn: int16(x >> 16), Buttons: uint8(x>>32) & 0x7f}
 }
 
 // IsMismatch reports whether err is a Mismatch, and returns it.

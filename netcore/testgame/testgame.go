@@ -21,6 +21,9 @@ type Game struct {
 	Idle bool
 	// Quiet games keep no history (for benchmarks).
 	Quiet bool
+	// Input, when opaque, makes BuildTiccmd return opaque input of that
+	// layout: random held bytes, and now and then an event bit.
+	Input netcore.InputLayout
 
 	rng     *rand.Rand
 	state   [netcore.MaxPlayers]player
@@ -30,6 +33,7 @@ type Game struct {
 	built   []Built  // the commands BuildTiccmd returned, by tic
 	ran     []Ran    // the commands RunTic was given, by tic
 	rebuilt int      // tics BuildTiccmd was asked for more than once
+	held    [netcore.MaxInputBytes]byte
 }
 
 // InitialChecksum is the checksum of a game that has run no tic.
@@ -98,6 +102,19 @@ func (g *Game) newCmd() netcore.TicCmd {
 		return netcore.TicCmd{}
 	}
 	r := g.rng
+	if l := &g.Input; l.Opaque() {
+		if r.IntN(4) == 0 { // held input changes now and then, as a player's does
+			i := r.IntN(int(l.Size))
+			g.held[i] = uint8(r.IntN(256)) &^ l.Events[i]
+		}
+		c := netcore.TicCmd{Input: g.held}
+		for i := range l.Size {
+			if e := l.Events[i]; e != 0 && r.IntN(6) == 0 {
+				c.Input[i] |= e & (1 << r.IntN(8)) // one event bit, when the mask has it
+			}
+		}
+		return c
+	}
 	c := netcore.TicCmd{
 		ForwardMove: int8(r.IntN(101) - 50),
 		SideMove:    int8(r.IntN(81) - 40),
@@ -149,6 +166,9 @@ func (g *Game) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, inga
 		s.acc = s.acc*31 + uint32(c.Buttons) + uint32(c.ChatChar)<<8 + uint32(c.Consistency)<<16 +
 			uint32(c.Buttons2)<<24
 		s.acc = s.acc*31 + uint32(c.Inventory) + uint32(c.LookFly)<<16 + uint32(c.Arti)<<24
+		for i := 0; i < int(g.Input.Size); i += 4 {
+			s.acc = s.acc*31 + (uint32(c.Input[i]) | uint32(c.Input[i+1])<<8 | uint32(c.Input[i+2])<<16 | uint32(c.Input[i+3])<<24)
+		}
 		if len(g.world) > 0 {
 			// Each player leaves a mark somewhere in the world, so that a
 			// copy that loaded a wrong world soon differs.

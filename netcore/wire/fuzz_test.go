@@ -178,14 +178,16 @@ func fuzzBody(f *testing.F, mk func() Message) {
 	})
 }
 
-// fuzzBodyLowres fuzzes a GAMEDATA-like DecodeBody in both turning modes.
-func fuzzBodyLowres(f *testing.F, mk func(lowres bool) Message) {
-	for _, s := range seedBodies(f, mk(false)) {
-		f.Add(s, false)
-		f.Add(s, true)
+// fuzzBodyFormat fuzzes a GAMEDATA-like DecodeBody in both turning modes
+// and with every input size.
+func fuzzBodyFormat(f *testing.F, mk func(CmdFormat) Message) {
+	for _, s := range seedBodies(f, mk(CmdFormat{})) {
+		f.Add(s, false, uint8(0))
+		f.Add(s, true, uint8(0))
+		f.Add(s, false, uint8(16))
 	}
-	f.Fuzz(func(t *testing.T, body []byte, lowres bool) {
-		m := mk(lowres)
+	f.Fuzz(func(t *testing.T, body []byte, lowres bool, size uint8) {
+		m := mk(CmdFormat{LowResTurn: lowres, InputSize: size % (MaxInputBytes + 1)})
 		if err := m.DecodeBody(body); err != nil {
 			decodeError(t, err, len(body))
 			return
@@ -213,21 +215,22 @@ func FuzzTransferAck(f *testing.F)    { fuzzBody(f, func() Message { return &Tra
 func FuzzTransferAbort(f *testing.F)  { fuzzBody(f, func() Message { return &TransferAbort{} }) }
 
 func FuzzClientGameData(f *testing.F) {
-	fuzzBodyLowres(f, func(lowres bool) Message { return &ClientGameData{LowResTurn: lowres} })
+	fuzzBodyFormat(f, func(c CmdFormat) Message { return &ClientGameData{LowResTurn: c.LowResTurn, InputSize: c.InputSize} })
 }
 
 func FuzzServerGameData(f *testing.F) {
-	fuzzBodyLowres(f, func(lowres bool) Message { return &ServerGameData{LowResTurn: lowres} })
+	fuzzBodyFormat(f, func(c CmdFormat) Message { return &ServerGameData{LowResTurn: c.LowResTurn, InputSize: c.InputSize} })
 }
 
 func FuzzTicSet(f *testing.F) {
-	fuzzBodyLowres(f, func(lowres bool) Message { return &TicSet{LowResTurn: lowres} })
+	fuzzBodyFormat(f, func(c CmdFormat) Message { return &TicSet{LowResTurn: c.LowResTurn, InputSize: c.InputSize} })
 }
 
 // reusable are the message types that hold slices or arrays a decode must
 // fully replace.
 func reusable(lowres bool) []Message {
 	return []Message{&ClientGameData{LowResTurn: lowres}, &ServerGameData{LowResTurn: lowres}, &TicSet{LowResTurn: lowres},
+		&ClientGameData{InputSize: 16}, &ServerGameData{InputSize: 3}, &TicSet{InputSize: 64}, &ModeNotice{}, &JoinStart{},
 		&WaitingData{}, &SYN{}, &QueryResponse{}, &ChecksumReport{}, &GameStart{}, &TransferChunk{}, &TransferAck{}}
 }
 

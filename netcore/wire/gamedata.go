@@ -12,10 +12,13 @@ type ClientTic struct {
 // ClientGameData is GAMEDATA from a client to the server (type 6): its new
 // tics, and the acknowledgement of the tics it has consumed (spec §9.2).
 //
-// LowResTurn is not on the wire: it is the game's lowres_turn setting, which
-// decides how turning is encoded, and must be set before Decode or Encode.
+// LowResTurn and InputSize are not on the wire: they are the game's
+// lowres_turn setting, which decides how turning is encoded, and the size
+// of its opaque input (InputLayout), and must be set before Decode or
+// Encode.
 type ClientGameData struct {
 	LowResTurn bool
+	InputSize  uint8
 	Ack        uint8 // low byte of the client's receive window start
 	Start      uint8 // low byte of the first tic
 	Tics       []ClientTic
@@ -30,7 +33,7 @@ func (m *ClientGameData) AppendBody(dst []byte) []byte {
 	w.U8(uint8(len(m.Tics)))
 	for i := range m.Tics {
 		w.S16(m.Tics[i].Latency)
-		appendDiff(&w, &m.Tics[i].Diff, m.LowResTurn)
+		appendDiff(&w, &m.Tics[i].Diff, CmdFormat{m.LowResTurn, m.InputSize})
 	}
 	return w.Buf
 }
@@ -41,11 +44,12 @@ func (m *ClientGameData) DecodeBody(body []byte) error {
 	m.Start = r.U8("start_tic")
 	n := readTicCount(&r, 3)
 	m.Tics = m.Tics[:0]
+	f := CmdFormat{m.LowResTurn, m.InputSize}
 	for i := 0; i < n && r.err == nil; i++ {
 		m.Tics = append(m.Tics, ClientTic{})
 		t := &m.Tics[i]
 		t.Latency = r.S16("tic.latency")
-		readDiff(&r, &t.Diff, m.LowResTurn)
+		readDiff(&r, &t.Diff, f)
 	}
 	return bodyErr(&r, TypeGameData)
 }
@@ -78,9 +82,11 @@ type ServerTic struct {
 func (t *ServerTic) Has(p int) bool { return t.InGame&(1<<p) != 0 }
 
 // ServerGameData is GAMEDATA from the server to a client (type 6): complete
-// tics starting at Start (spec §9.3). LowResTurn is as in ClientGameData.
+// tics starting at Start (spec §9.3). LowResTurn and InputSize are as in
+// ClientGameData.
 type ServerGameData struct {
 	LowResTurn bool
+	InputSize  uint8
 	Start      uint8 // low byte of the first tic
 	Tics       []ServerTic
 }
@@ -92,17 +98,17 @@ func (m *ServerGameData) AppendBody(dst []byte) []byte {
 	w.U8(m.Start)
 	w.U8(uint8(len(m.Tics)))
 	for i := range m.Tics {
-		appendServerTic(&w, &m.Tics[i], m.LowResTurn)
+		appendServerTic(&w, &m.Tics[i], CmdFormat{m.LowResTurn, m.InputSize})
 	}
 	return w.Buf
 }
 
-func appendServerTic(w *Writer, t *ServerTic, lowres bool) {
+func appendServerTic(w *Writer, t *ServerTic, f CmdFormat) {
 	w.S16(t.Latency)
 	w.U8(t.InGame)
 	for p := 0; p < MaxPlayers; p++ {
 		if t.Has(p) {
-			appendDiff(w, &t.Cmds[p], lowres)
+			appendDiff(w, &t.Cmds[p], f)
 		}
 	}
 }
@@ -114,17 +120,17 @@ func (m *ServerGameData) DecodeBody(body []byte) error {
 	m.Tics = m.Tics[:0]
 	for i := 0; i < n && r.err == nil; i++ {
 		m.Tics = append(m.Tics, ServerTic{})
-		readServerTic(&r, &m.Tics[i], m.LowResTurn)
+		readServerTic(&r, &m.Tics[i], CmdFormat{m.LowResTurn, m.InputSize})
 	}
 	return bodyErr(&r, TypeGameData)
 }
 
-func readServerTic(r *Reader, t *ServerTic, lowres bool) {
+func readServerTic(r *Reader, t *ServerTic, f CmdFormat) {
 	t.Latency = r.S16("tic.latency")
 	t.InGame = r.U8("tic.playeringame")
 	for p := 0; p < MaxPlayers; p++ {
 		if t.Has(p) {
-			readDiff(r, &t.Cmds[p], lowres)
+			readDiff(r, &t.Cmds[p], f)
 		} else {
 			t.Cmds[p] = TicDiff{}
 		}

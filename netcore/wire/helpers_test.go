@@ -299,7 +299,7 @@ func (g gen) messages() []Message {
 		&Launch{NumPlayers: g.u8()},
 		g.ticSet(lowres),
 		g.checksums(),
-		&ModeNotice{Extended: g.bool()},
+		&ModeNotice{Extended: g.bool(), Input: g.layout()},
 		g.transferChunk(),
 		g.transferAck(),
 		&TransferAbort{Stream: g.r.Uint32(), FromReceiver: g.bool(), Reason: TransferReason(g.u8())},
@@ -321,11 +321,11 @@ func fresh(m Message) Message {
 	n := reflect.New(reflect.TypeOf(m).Elem()).Interface().(Message)
 	switch v := n.(type) {
 	case *ClientGameData:
-		v.LowResTurn = m.(*ClientGameData).LowResTurn
+		v.LowResTurn, v.InputSize = m.(*ClientGameData).LowResTurn, m.(*ClientGameData).InputSize
 	case *ServerGameData:
-		v.LowResTurn = m.(*ServerGameData).LowResTurn
+		v.LowResTurn, v.InputSize = m.(*ServerGameData).LowResTurn, m.(*ServerGameData).InputSize
 	case *TicSet:
-		v.LowResTurn = m.(*TicSet).LowResTurn
+		v.LowResTurn, v.InputSize = m.(*TicSet).LowResTurn, m.(*TicSet).InputSize
 	case *Empty:
 		v.Kind = m.(*Empty).Kind
 	}
@@ -454,4 +454,19 @@ func mustHex(t testing.TB, s string) []byte {
 		t.Fatalf("odd hex %q", s)
 	}
 	return b
+}
+
+// layout is a random input layout: Doom's ticcmd half the time.
+func (g gen) layout() InputLayout {
+	var l InputLayout
+	if g.bool() {
+		return l
+	}
+	l.Size = uint8(1 + g.r.IntN(MaxInputBytes))
+	for i := range l.Size {
+		if g.oneIn(3) {
+			l.Events[i] = g.u8()
+		}
+	}
+	return l
 }

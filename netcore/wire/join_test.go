@@ -15,11 +15,12 @@ func joinStartFixture() *JoinStart {
 	return m
 }
 
-func TestJoinStartLayoutIsKindStartStreamSettingsThenBaseTic(t *testing.T) {
+func TestJoinStartLayoutIsKindStartStreamSettingsInputThenBaseTic(t *testing.T) {
 	m := joinStartFixture()
 	pkt := Encode(nil, m, true, 9)
 	settings := (&GameStart{Settings: m.Settings}).AppendBody(nil)
 	want := append([]byte{0x80, 0x70, 9, TicnetKindJoinStart, 1, 2, 3, 4, 0x0a, 0x0b, 0x0c, 0x0d, 1}, settings...)
+	want = append(want, 0) // Doom's ticcmd: no input layout
 	want = append(want, 0, 0, 0b101, DiffForward, 25, DiffTurn, 0xfd, 0x80)
 	if !bytes.Equal(pkt, want) {
 		t.Fatalf("got  % x\nwant % x", pkt, want)

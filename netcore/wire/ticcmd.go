@@ -1,5 +1,7 @@
 package wire
 
+import "math/bits"
+
 // Protocol limits (spec §13).
 const (
 	MaxPlayers    = 8   // NET_MAXPLAYERS: players in a game, bits in playeringame
@@ -24,6 +26,9 @@ type TicCmd struct {
 	Inventory   uint16 // event-like; the reference's int, as it travels (16 bits)
 	LookFly     uint8
 	Arti        uint8 // event-like
+	// Input is a game's opaque input (InputLayout): its first Size bytes
+	// travel; Doom's ticcmd leaves it zero.
+	Input [MaxInputBytes]byte
 }
 
 // Diff flags: which fields of a TicCmd a TicDiff carries (spec §8.2).
@@ -47,6 +52,7 @@ const (
 // values sent, the others are zero.
 type TicDiff struct {
 	Flags uint8
+	Input uint64 // bit i: Cmd.Input[i] is sent
 	Cmd   TicCmd
 }
 
@@ -89,11 +95,21 @@ func Diff(prev, cur *TicCmd) TicDiff {
 		d.Cmd.Buttons2 = cur.Buttons2
 		d.Cmd.Inventory = cur.Inventory
 	}
+	if cur.Input != prev.Input {
+		for i := range cur.Input {
+			if cur.Input[i] != prev.Input[i] {
+				d.Input |= 1 << i
+				d.Cmd.Input[i] = cur.Input[i]
+			}
+		}
+	}
 	return d
 }
 
 // Patch applies d to prev: flagged fields are copied, the steady fields that
 // are not flagged keep prev's value, and the event-like ones become zero.
+// Opaque input bytes that d does not carry keep prev's value: for them
+// Patch(prev, Diff(prev, cur)) is cur, events included.
 func Patch(prev *TicCmd, d *TicDiff) TicCmd {
 	c := *prev
 	c.ChatChar, c.Arti, c.Inventory = 0, 0, 0
@@ -124,6 +140,10 @@ func Patch(prev *TicCmd, d *TicDiff) TicCmd {
 		c.Buttons2 = d.Cmd.Buttons2
 		c.Inventory = d.Cmd.Inventory
 	}
+	for m := d.Input; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros64(m)
+		c.Input[i] = d.Cmd.Input[i]
+	}
 	return c
 }
 
@@ -138,9 +158,35 @@ func ClearEvents(c TicCmd) TicCmd {
 	return c
 }
 
-// appendDiff writes d. With lowres, turning travels as one byte: the
-// reference divides by 256 truncating toward zero.
-func appendDiff(w *Writer, d *TicDiff, lowres bool) {
+// CmdFormat is what decides how a command travels, which is not on the wire
+// with it: the game's lowres_turn setting and its input size.
+type CmdFormat struct {
+	LowResTurn bool
+	InputSize  uint8 // 0: Doom's ticcmd; else opaque input of this many bytes
+}
+
+// appendDiff writes d. With LowResTurn, turning travels as one byte: the
+// reference divides by 256 truncating toward zero. Opaque input travels as
+// appendInputDiff writes it, and nothing else of the command.
+func appendDiff(w *Writer, d *TicDiff, f CmdFormat) {
+	if f.InputSize > 0 {
+		appendInputDiff(w, d, f.InputSize)
+		return
+	}
+	appendTicDiff(w, d, f.LowResTurn)
+}
+
+// readDiff reads a diff into d, zeroing the fields it does not carry.
+func readDiff(r *Reader, d *TicDiff, f CmdFormat) {
+	if f.InputSize > 0 {
+		*d = TicDiff{}
+		readInputDiff(r, d, f.InputSize)
+		return
+	}
+	readTicDiff(r, d, f.LowResTurn)
+}
+
+func appendTicDiff(w *Writer, d *TicDiff, lowres bool) {
 	f := d.Flags
 	w.U8(f)
 	if f&DiffForward != 0 {
@@ -175,8 +221,7 @@ func appendDiff(w *Writer, d *TicDiff, lowres bool) {
 	}
 }
 
-// readDiff reads a diff into d, zeroing the fields it does not carry.
-func readDiff(r *Reader, d *TicDiff, lowres bool) {
+func readTicDiff(r *Reader, d *TicDiff, lowres bool) {
 	*d = TicDiff{Flags: r.U8("diff.flags")}
 	f := d.Flags
 	if f&DiffForward != 0 {

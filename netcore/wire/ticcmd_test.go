@@ -84,14 +84,14 @@ func TestClearEventsDropsImpulsesAndSpecialButtonsOnly(t *testing.T) {
 // encodeDiff and decodeDiff run one diff through the wire.
 func encodeDiff(d TicDiff, lowres bool) []byte {
 	w := Writer{}
-	appendDiff(&w, &d, lowres)
+	appendDiff(&w, &d, CmdFormat{LowResTurn: lowres})
 	return w.Buf
 }
 
 func decodeDiff(b []byte, lowres bool) (TicDiff, *Reader) {
 	r := NewReader(b, 0)
 	var d TicDiff
-	readDiff(&r, &d, lowres)
+	readDiff(&r, &d, CmdFormat{LowResTurn: lowres})
 	return d, &r
 }
 
@@ -179,7 +179,7 @@ func TestTruncatedDiffFailsAtTheFieldItCuts(t *testing.T) {
 func TestReadDiffClearsFieldsThatAreNotFlagged(t *testing.T) {
 	r := NewReader([]byte{DiffForward, 5}, 0)
 	d := TicDiff{Flags: 0xff, Cmd: TicCmd{SideMove: 9, AngleTurn: 9, Buttons: 9, Consistency: 9, ChatChar: 9, LookFly: 9, Arti: 9, Buttons2: 9, Inventory: 9}}
-	readDiff(&r, &d, false)
+	readDiff(&r, &d, CmdFormat{})
 	if want := (TicDiff{Flags: DiffForward, Cmd: TicCmd{ForwardMove: 5}}); d != want {
 		t.Fatalf("got %+v, want %+v", d, want)
 	}

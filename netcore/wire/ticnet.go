@@ -23,7 +23,8 @@ type SetTic struct {
 // command the server sent for that player the tic before. Start is a full
 // tic number.
 type TicSet struct {
-	LowResTurn bool // not on the wire, as in ServerGameData
+	LowResTurn bool  // not on the wire, as in ServerGameData
+	InputSize  uint8 // not on the wire, as in ServerGameData
 	Start      uint32
 	Tics       []SetTic
 	// Timing, when present, tells players how early their commands reach
@@ -47,7 +48,7 @@ func (m *TicSet) AppendBody(dst []byte) []byte {
 	w.U8(uint8(len(m.Tics)))
 	for i := range m.Tics {
 		w.U8(m.Tics[i].Substituted)
-		appendServerTic(&w, &m.Tics[i].ServerTic, m.LowResTurn)
+		appendServerTic(&w, &m.Tics[i].ServerTic, CmdFormat{m.LowResTurn, m.InputSize})
 	}
 	w.U8(uint8(len(m.Timing)))
 	for _, t := range m.Timing {
@@ -70,7 +71,7 @@ func (m *TicSet) DecodeBody(body []byte) error {
 		t := &m.Tics[i]
 		at := r.Offset()
 		t.Substituted = r.U8("tic.substituted")
-		readServerTic(&r, &t.ServerTic, m.LowResTurn)
+		readServerTic(&r, &t.ServerTic, CmdFormat{m.LowResTurn, m.InputSize})
 		if t.Substituted&^t.InGame != 0 {
 			r.failAt(at, "tic.substituted", "substitute for a player not in the tic")
 		}
@@ -152,15 +153,19 @@ func TicnetKind(body []byte) (uint8, error) {
 // ModeNotice tells a client that negotiated ProtocolTicnet how the game that
 // is starting runs (ProtocolTicnet, sent reliable just before GAMESTART).
 // Extended is false when some peer speaks only the reference protocol: then
-// everyone plays by the reference's rules.
+// everyone plays by the reference's rules. Input is the game's input
+// layout, which the client's game must share.
 type ModeNotice struct {
 	Extended bool
+	Input    InputLayout
 }
 
 func (*ModeNotice) Type() Type { return TypeTicnet }
 
 func (m *ModeNotice) AppendBody(dst []byte) []byte {
-	return append(dst, TicnetKindMode, b2u(m.Extended))
+	w := Writer{Buf: append(dst, TicnetKindMode, b2u(m.Extended))}
+	appendLayout(&w, &m.Input)
+	return w.Buf
 }
 
 func (m *ModeNotice) DecodeBody(body []byte) error {
@@ -169,5 +174,6 @@ func (m *ModeNotice) DecodeBody(body []byte) error {
 		r.failAt(0, "kind", fmt.Sprintf("kind %d is not a mode notice", k))
 	}
 	m.Extended = r.U8("extended") != 0
+	readLayout(&r, &m.Input)
 	return bodyErr(&r, TypeTicnet)
 }

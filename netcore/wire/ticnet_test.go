@@ -91,15 +91,27 @@ func TestModeNoticeRoundTripsAndChecksItsKind(t *testing.T) {
 	for _, ext := range []bool{false, true} {
 		m := &ModeNotice{Extended: ext}
 		pkt := Encode(nil, m, true, 3)
-		if !bytes.Equal(pkt, []byte{0x80, 0x70, 3, TicnetKindMode, b2u(ext)}) {
+		if !bytes.Equal(pkt, []byte{0x80, 0x70, 3, TicnetKindMode, b2u(ext), 0}) {
 			t.Fatalf("% x", pkt)
 		}
-		got := &ModeNotice{Extended: !ext}
-		if _, err := Decode(pkt, got); err != nil || got.Extended != ext {
+		got := &ModeNotice{Extended: !ext, Input: InputLayout{Size: 2, Events: [MaxInputBytes]byte{1: 4}}}
+		if _, err := Decode(pkt, got); err != nil || got.Extended != ext || got.Input != (InputLayout{}) {
 			t.Fatal(got, err)
 		}
 		checkTruncations(t, m, true, nil)
 	}
+	// An opaque layout: its size, then its event bits.
+	m := &ModeNotice{Extended: true, Input: InputLayout{Size: 3, Events: [MaxInputBytes]byte{0, 0x81, 0}}}
+	pkt := Encode(nil, m, true, 3)
+	if !bytes.Equal(pkt, []byte{0x80, 0x70, 3, TicnetKindMode, 1, 3, 0, 0x81, 0}) {
+		t.Fatalf("% x", pkt)
+	}
+	got := &ModeNotice{}
+	if _, err := Decode(pkt, got); err != nil || *got != *m {
+		t.Fatal(got, err)
+	}
+	checkTruncations(t, m, true, nil)
+	wantDecodeErrorAt(t, []byte{0x80, 0x70, 3, TicnetKindMode, 1, MaxInputBytes + 1}, &ModeNotice{}, 5, "input.size", "limit 64")
 	wantDecodeErrorAt(t, []byte{0, 0x70, 9, 1}, &ModeNotice{}, 2, "kind", "not a mode notice")
 }
 

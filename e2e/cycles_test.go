@@ -1,0 +1,119 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// The second example (web/examples/cycles), a game of opaque input: three
+// tabs play it in step, and a fourth opened during the game joins it,
+// enters at one tic on every tab, and agrees with the others.
+func TestCyclesPlaysInThreeTabsAndALateOneJoins(t *testing.T) {
+	url := serveDemo(t, buildDemo(t)) + "/examples/cycles/"
+	bctx := browser(t)
+	var tabs []context.Context
+	for i := range 3 {
+		tabs = append(tabs, tab(t, bctx, fmt.Sprintf("%s?bot=%d&name=cyc%d", url, 300+i, i)))
+	}
+	launch(t, tabs, waitFor(t, tabs, "one server and every tab in its lobby", 20*time.Second, oneServerOneLobby(3)))
+	waitFor(t, tabs, "every tab past tic 100", 20*time.Second, func(sts []demoStatus) bool {
+		for _, st := range sts {
+			if !st.Started || st.Gametic < 100 {
+				return false
+			}
+		}
+		return true
+	})
+	before := statuses(t, tabs)
+	for i, st := range before {
+		if st.Protocol != "TICNET_1" {
+			t.Fatalf("tab %d plays %q: opaque input is the extension's only", i, st.Protocol)
+		}
+	}
+	compared := 0
+	for range 2 {
+		time.Sleep(2 * time.Second)
+		compared += compareSums(t, statuses(t, tabs))
+	}
+
+	late := tab(t, bctx, url+"?bot=399&name=late")
+	st := waitFor(t, []context.Context{late}, "the late tab plays", 30*time.Second, func(sts []demoStatus) bool {
+		return sts[0].Started && !sts[0].Joining
+	})[0]
+	if st.Start == nil || !st.Start.Joined || st.Start.Tic < before[0].Gametic {
+		t.Fatalf("the late tab's start: %+v; the others were at tic %d when it opened", st.Start, before[0].Gametic)
+	}
+	all := append(append([]context.Context{}, tabs...), late)
+	enteredOnce(t, all, st)
+	for range 3 {
+		time.Sleep(2 * time.Second)
+		compared += compareSums(t, statuses(t, all))
+	}
+	for i, m := range advancing(t, all, 2*time.Second) {
+		if m < 35 {
+			t.Fatalf("tab %d ran %d tics in 2 s", i, m)
+		}
+	}
+	if compared < 100 {
+		t.Fatalf("only %d tic checksums compared", compared)
+	}
+	t.Logf("the late tab (player %d) joined from tic %d; %d tic checksums compared across the tabs, all equal",
+		st.Player, st.Start.Tic, compared)
+	for i, ctx := range all {
+		screenshot(t, ctx, filepath.Join(outDir(t), fmt.Sprintf("cycles-tab%d.png", i)))
+	}
+}
+
+// The example fits a phone: two phone-sized tabs play it, the page does
+// not scroll, and its arena is a square at least nine tenths of the
+// screen's width, wholly on screen.
+func TestCyclesFitsAPhone(t *testing.T) {
+	url := serveDemo(t, buildDemo(t)) + "/examples/cycles/"
+	bctx := browser(t)
+	phone := chromedp.EmulateViewport(phoneWidthPX, phoneHeightPX, chromedp.EmulateScale(3), chromedp.EmulateMobile, chromedp.EmulateTouch)
+	var tabs []context.Context
+	for i := range 2 {
+		tabs = append(tabs, sizedTab(t, bctx, fmt.Sprintf("%s?bot=%d&name=phone%d", url, 500+i, i), phone))
+	}
+	launch(t, tabs, waitFor(t, tabs, "one server and both tabs in its lobby", 20*time.Second, oneServerOneLobby(2)))
+	waitFor(t, tabs, "both tabs past tic 70", 20*time.Second, func(sts []demoStatus) bool {
+		return sts[0].Gametic >= 70 && sts[1].Gametic >= 70
+	})
+	for i, ctx := range tabs {
+		c, cancel := context.WithTimeout(ctx, 5*time.Second)
+		text, err := chromedp.Run(c, chromedp.Evaluate[string](`(() => {
+			const r = document.getElementById("arena").getBoundingClientRect();
+			const d = document.documentElement;
+			return JSON.stringify({ width: innerWidth, height: innerHeight, scrollW: d.scrollWidth, scrollH: d.scrollHeight,
+				canvas: { left: r.left, top: r.top, right: r.right, bottom: r.bottom } });
+		})()`))
+		cancel()
+		var l struct {
+			Width, Height, ScrollW, ScrollH float64
+			Canvas                          box
+		}
+		if err == nil {
+			err = json.Unmarshal([]byte(text), &l)
+		}
+		if err != nil {
+			t.Fatalf("tab %d: measuring the layout: %v", i, err)
+		}
+		screen := box{0, 0, l.Width, l.Height}
+		w, h := l.Canvas.Right-l.Canvas.Left, l.Canvas.Bottom-l.Canvas.Top
+		t.Logf("tab %d: %v×%v, arena %v, page %v×%v", i, l.Width, l.Height, l.Canvas, l.ScrollW, l.ScrollH)
+		if l.Width != phoneWidthPX || l.ScrollW > l.Width || l.ScrollH > l.Height {
+			t.Fatalf("tab %d scrolls: the page is %v×%v in a %v×%v screen", i, l.ScrollW, l.ScrollH, l.Width, l.Height)
+		}
+		if !l.Canvas.within(screen) || w < 0.9*l.Width || w-h > 1 || h-w > 1 {
+			t.Fatalf("tab %d: the arena is %v on a %v×%v screen; want a square on screen, at least 90 %% as wide", i, l.Canvas, l.Width, l.Height)
+		}
+		screenshot(t, ctx, filepath.Join(outDir(t), fmt.Sprintf("cycles-phone%d.png", i)))
+	}
+	compareSums(t, statuses(t, tabs))
+}

@@ -1,0 +1,49 @@
+package netcore
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/ticnet/ticnet/netcore/wire"
+)
+
+// InputLayout says what a game's commands are: Doom's ticcmd (the zero
+// value, which every peer understands) or opaque input of a fixed size with
+// some bits marked as one-off events (ProtocolTicnet only: a client and a
+// server with such a layout speak nothing else, and refuse a peer whose
+// layout differs).
+type InputLayout = wire.InputLayout
+
+// ReasonInputLayout ends a client whose game's input layout differs from
+// its server's: two versions of a game, or two games, on one channel.
+const ReasonInputLayout = "the server's game has another input layout"
+
+// ReasonNeedsTicnet ends a client with opaque input whose server plays the
+// reference protocol, which carries Doom's ticcmd only.
+const ReasonNeedsTicnet = "the game's input needs the ticnet protocol; the server plays the reference's"
+
+// fillInput checks a layout (a wrong one is the program's error, so it
+// panics with the reason) and keeps only the extension protocol for an
+// opaque one.
+func fillInput(l *InputLayout, protocols *[]string) {
+	if err := l.Check(); err != nil {
+		panic("netcore: " + err.Error())
+	}
+	if l.Opaque() {
+		*protocols = slices.DeleteFunc(slices.Clone(*protocols), func(p string) bool { return p != wire.ProtocolTicnet })
+		if len(*protocols) == 0 {
+			panic(fmt.Sprintf("netcore: opaque input needs protocol %q", wire.ProtocolTicnet))
+		}
+	}
+}
+
+// ownCommand is the command a client sends for what its game built: for
+// opaque input only the layout's bytes, every other field zero.
+func ownCommand(l *InputLayout, cmd TicCmd) TicCmd {
+	if !l.Opaque() {
+		return cmd
+	}
+	var c TicCmd
+	copy(c.Input[:l.Size], cmd.Input[:l.Size])
+	return c
+}

@@ -1,0 +1,131 @@
+package scenario
+
+import (
+	"testing"
+
+	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/simnet"
+	"github.com/ticnet/ticnet/netcore/wire"
+)
+
+// layout16 is a game's 16 bytes of opaque input: 14 of held state, then
+// two of one-off events (half of one, all of the other).
+var layout16 = netcore.InputLayout{Size: 16, Events: [netcore.MaxInputBytes]byte{14: 0x0f, 15: 0xff}}
+
+// checkEvents fails unless no event bit was lost or invented, none ran
+// more than maxLate tics after its own, and at least minCarried were
+// carried; it returns the counts.
+func checkEvents(t *testing.T, s *Scenario, maxLate, minCarried int) Events {
+	t.Helper()
+	ev, err := s.CheckEvents(maxLate, netcore.ExtMaxClientLeadTics)
+	t.Logf("events: %d built, %d carried (at most %d tics late), %d pending at the end, over %d commands",
+		ev.Built, ev.Carried, ev.MaxLate, ev.Pending, ev.Commands)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.Carried < minCarried {
+		t.Fatalf("%d event bits carried, want at least %d", ev.Carried, minCarried)
+	}
+	return ev
+}
+
+// Opaque input on a clean channel: every copy runs, byte for byte, the
+// input each player built, and the event bits with it.
+func TestOpaqueInputRunsTheBytesEachPlayerBuilt(t *testing.T) {
+	s := start(t, Options{Players: 4, Seed: 31, Input: layout16, Link: simnet.Link{LatencyMS: 20, JitterMS: 10}})
+	if err := s.RunTics(700, 60000); err != nil {
+		t.Fatal(err)
+	}
+	c := check(t, s, 690)
+	if c.Commands < 4*690 {
+		t.Fatalf("%d commands checked", c.Commands)
+	}
+	ev := checkEvents(t, s, 0, 0)
+	if ev.Built < 100 {
+		t.Fatalf("only %d event bits built: the test game does not press enough", ev.Built)
+	}
+}
+
+// A player silent for 3 s: the server runs its tics with substitutes,
+// events cleared; when it is heard again, every event bit it built in the
+// silence runs, in its next commands, on every copy.
+func TestNoEventIsLostWhenAPlayerFallsSilent(t *testing.T) {
+	s := start(t, Options{Players: 8, Seed: 11, Input: layout16, Link: simnet.Link{LatencyMS: 20, JitterMS: 10}})
+	if err := s.RunTics(300, 60000); err != nil {
+		t.Fatal(err)
+	}
+	silent := s.Peers[5]
+	silent.Node.SetSilent(true)
+	s.RunFor(3000)
+	silent.Node.SetSilent(false)
+	if err := s.RunTics(s.Peers[0].Client.GameTic()+300, 20000); err != nil {
+		t.Fatal(err)
+	}
+	c := check(t, s, 700)
+	noDesync(t, s)
+	if c.Substituted < 90 {
+		t.Fatalf("only %d commands substituted over a 3 s silence", c.Substituted)
+	}
+	ev := checkEvents(t, s, silentMaxLate, 20)
+	if n := silent.Client.Counters().EventsCarried; n == 0 {
+		t.Fatal("the silent player counted no command whose events it carried")
+	}
+	_ = ev
+}
+
+// silentMaxLate bounds how late an event built in a 3 s silence runs: the
+// silence, 105 tics, and the round trip after it (107 tics, measured).
+const silentMaxLate = 110
+
+// The lossy channel (20 % loss, 50-150 ms): commands come late and some
+// never come; no event bit is lost.
+func TestNoEventIsLostOnALossyChannel(t *testing.T) {
+	s := start(t, Options{Players: 8, Seed: 12, Input: layout16, Link: lossy})
+	if err := s.RunTics(3000, 300000); err != nil {
+		t.Fatal(err)
+	}
+	check(t, s, 2900)
+	noDesync(t, s)
+	checkEvents(t, s, lossyMaxLate, 20)
+}
+
+// lossyMaxLate bounds how late an event runs on the lossy channel: a
+// client learns that its command was substituted when the tic is
+// confirmed, in order, after the resends a lossy channel needs (32 tics
+// at worst, measured).
+const lossyMaxLate = 35
+
+// A game with opaque input speaks only the extension: a copy that offers
+// only the reference protocol is refused, and one whose game has another
+// layout leaves as soon as it hears the server's.
+func TestOpaqueInputRefusesTheReferenceAndAnotherLayout(t *testing.T) {
+	s := build(t, Options{Players: 3, Seed: 5, Input: layout16})
+	ref := s.Peers[1]
+	ref.Client = netcore.NewClient(netcore.ClientConfig{Name: "reference", Protocols: []string{wire.ProtocolChocolate}},
+		ref.Frame, ServerUID, ref.Game, s.Now())
+	s.RunFor(2000)
+	if st := s.Peers[1].Client.State(); st == netcore.ClientWaitingLaunch || st == netcore.ClientInGame {
+		t.Fatalf("a reference-only copy got in: %v", st)
+	}
+	if n := s.Count(netcore.EventRejected); n == 0 {
+		t.Fatal("no rejection")
+	}
+
+	s = build(t, Options{Players: 3, Seed: 6, Input: layout16})
+	other := layout16
+	other.Events[15] = 0x7f // one event bit less: another version of the game
+	p := s.Peers[2]
+	p.Client = netcore.NewClient(netcore.ClientConfig{Name: "other", Input: other}, p.Frame, ServerUID, p.Game, s.Now())
+	s.RunFor(1500)
+	s.Peers[0].Client.Launch()
+	s.RunFor(1500)
+	if st := p.Client.State(); st != netcore.ClientDisconnected {
+		t.Fatalf("the copy with another layout is %v", st)
+	}
+	if n := s.Count(netcore.EventDisconnected); n != 1 {
+		t.Fatalf("%d disconnects, want the one copy's", n)
+	}
+	if g := s.Peers[1].Client.GameTic(); g < 20 {
+		t.Fatalf("the others did not play on: tic %d", g)
+	}
+}
