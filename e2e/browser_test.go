@@ -187,6 +187,11 @@ type demoStatus struct {
 		Tic      uint32 `json:"tic"`
 		Joined   bool   `json:"joined"`
 		Rejoined bool   `json:"rejoined"`
+		// The game's tic rate, and its controller's seed and options (the
+		// cycles example keeps them).
+		TicRate float64        `json:"ticRate"`
+		Seed    float64        `json:"seed"`
+		Options map[string]any `json:"options"`
 	} `json:"start"` // the last "start" event
 	Joining bool `json:"joining"`
 	// Me is the local player as the page shows it (predicted).

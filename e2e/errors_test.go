@@ -137,4 +137,41 @@ func TestBadOptionsAndLaunchesAreRefusedWithTheirReason(t *testing.T) {
 	if !strings.Contains(out["launch"], "only the lobby's controller may launch") {
 		t.Errorf("launch on a copy that is not the controller: %q", out["launch"])
 	}
+
+	// On the controller, bad launch options are refused, naming what is
+	// wrong, and nothing launches.
+	launches := map[string]string{
+		`{colour: 1}`:                     "launch: unknown option colour",
+		`{seed: -1}`:                      "launch: seed must be an integer from 0 to 2^32-1",
+		`{options: "x".repeat(1100)}`:     "launch: options take 1103 bytes, at most 1024",
+		`{options: new Uint8Array(1024)}`: "launch: options take 1025 bytes",
+		`{options: () => 1}`:              "launch: options must be a Uint8Array or a JSON value",
+	}
+	js.Reset()
+	js.WriteString("(async () => {\n  const out = {};\n")
+	for c := range launches {
+		fmt.Fprintf(&js, "  try { await globalThis.ticnetDemo.net.launch(%s); out[%q] = \"resolved\"; } catch (e) { out[%q] = String(e.message); }\n", c, c, c)
+	}
+	js.WriteString("  return JSON.stringify(out);\n})()")
+	c, cancel := context.WithTimeout(tabs[1-other], 5*time.Second)
+	text, err := chromedp.Run(c, chromedp.Evaluate[string](js.String(), chromedp.EvalAwaitPromise))
+	cancel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out = nil
+	if err := json.Unmarshal([]byte(text), &out); err != nil {
+		t.Fatal(err)
+	}
+	for c, want := range launches {
+		if !strings.Contains(out[c], want) {
+			t.Errorf("launch(%s): %q, want a message with %q", c, out[c], want)
+		}
+	}
+	time.Sleep(500 * time.Millisecond)
+	for i, st := range statuses(t, tabs) {
+		if st.Started {
+			t.Fatalf("tab %d started a game that no launch asked for", i)
+		}
+	}
 }

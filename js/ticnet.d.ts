@@ -49,9 +49,25 @@ export interface LaunchedEvent { kind: "launched" }
  * tic, whose state load brings first ("catchup" events follow, and a
  * "join" for its own player once it plays); rejoined: with its player back
  * (its rejoin token), and a "rejoined" event follows. Do not reset your
- * game on a joined start: load sets it.
+ * game on a joined start: load sets it. ticRate is the game's tics per
+ * second (the server's options.ticRate under TICNET_1; 35 under the
+ * reference protocol); seed and options are what the controller's
+ * launch gave (the same on every copy, a late one's included; seed 0 and
+ * options undefined under the reference protocol): seed your game's
+ * random numbers with seed.
  */
-export interface StartEvent { kind: "start"; player: number; protocol: string; tic: number; joined: boolean; rejoined: boolean }
+export interface StartEvent {
+  kind: "start"; player: number; protocol: string; tic: number; joined: boolean; rejoined: boolean;
+  ticRate: number; seed: number; options?: LaunchOptions["options"];
+}
+
+/** What the controller launches a game with (Session.launch). */
+export interface LaunchOptions {
+  /** The game's own settings: a Uint8Array, or any JSON value; at most 1 KB as sent (1 byte + the bytes, or the JSON in UTF-8). */
+  options?: unknown;
+  /** A 32-bit seed every copy gets (default: a random one). */
+  seed?: number;
+}
 /** This copy got its player back (a reload, an app restart), from the state's tic. */
 export interface RejoinedEvent { kind: "rejoined"; player: number; tic: number }
 /** A joining copy's progress: done of total "bytes" of the state of tic, then "tics" run to catch up. */
@@ -97,11 +113,17 @@ export interface GameErrorEvent {
   kind: "error"; callback: "input" | "onTic" | "checksum" | "save" | "load"; tic: number; message: string; stack: string; reason: string;
 }
 
+/** A player asks to end the game (on the controller's copy, which may end it with endGame). */
+export interface EndAskedEvent { kind: "endAsked"; player: number }
+/** The game ended before tic, the same on every copy: this copy is back in its lobby ("lobby" follows), and the controller may launch again. */
+export interface EndEvent { kind: "end"; tic: number }
+
 /** Something that happened: switch on kind. */
 export type TicnetEvent =
   | RoleEvent | NewServerEvent | LobbyEvent | LaunchedEvent | StartEvent | RejoinedEvent | CatchupEvent | JoinEvent
   | LeaveEvent | DesyncEvent | ConsoleMessageEvent | RejectedEvent | DisconnectEvent | RetryEvent | SplitEvent
-  | ServerLostEvent | MigratingEvent | ResumedEvent | MigrateFailedEvent | YieldedEvent | GameErrorEvent;
+  | ServerLostEvent | MigratingEvent | ResumedEvent | MigrateFailedEvent | YieldedEvent | GameErrorEvent
+  | EndAskedEvent | EndEvent;
 
 export type EventKind = TicnetEvent["kind"];
 
@@ -117,7 +139,7 @@ export interface TicCmdGame {
   /**
    * The local player's input for a tic. The engine calls it from its own
    * loop (a 5 ms timer, not your render loop), once per tic as the game's
-   * clock reaches it: 35 tics a second, so about every 28.6 ms, a few at
+   * clock reaches it: the tic rate (35 a second by default: about every 28.6 ms), a few at
    * once after a stall. Return the input as it is now, held state
    * included (a key still down is sent again every tic): when this
    * player's command reaches the server too late, the server runs the tic
@@ -131,7 +153,7 @@ export interface TicCmdGame {
    * Run one tic: cmds[p] is player p's command, null where ingame[p] is
    * false; substituted[p] is true where the server ran a substitute for
    * p's late command (its last one, events cleared). Called from the
-   * engine's loop, in tic order, 35 times a second of game time (more at
+   * engine's loop, in tic order, at the tic rate in game time (more at
    * once to catch up); with prediction, also for tics not yet confirmed
    * (substituted all false), and again after a rollback (load).
    */
@@ -151,7 +173,7 @@ export interface OpaqueGame {
    * Per byte of input, the bits that are one-off events (a press, not a
    * held key): the server clears them where it repeats a late player's
    * command, and this copy puts them into its next command instead, so
-   * every event runs once, a few tics late at worst. At most inputSize
+   * every event runs once, about a round trip late. At most inputSize
    * bytes; missing bytes have none.
    */
   eventBits?: ArrayLike<number>;
@@ -216,6 +238,13 @@ export interface CommonOptions {
   predict?: boolean;
   /** How many tics prediction may run ahead: default 8, an integer from 1 to 64. */
   predictTics?: number;
+  /**
+   * Tics a second, an integer from 10 to 60 (default 35), under TICNET_1:
+   * the server's rate is the game's, which every copy gets in its "start"
+   * event; a game under the reference protocol runs 35. input and onTic
+   * are called this often; fraction() follows it.
+   */
+  ticRate?: number;
 }
 
 export interface Stats {
@@ -261,13 +290,23 @@ export interface Stats {
 }
 
 export interface Session {
-  /** Launches the game: only the lobby's controller may; elsewhere it rejects with the reason. */
-  launch(): Promise<void>;
+  /**
+   * Launches the game with opts (every copy's "start" event brings them):
+   * only the lobby's controller may; elsewhere, and on bad opts, it
+   * rejects with the reason.
+   */
+  launch(opts?: LaunchOptions): Promise<void>;
   leave(): void;
+  /**
+   * Ends the game (TICNET_1 only): on the lobby's controller every copy
+   * gets "end" and is back in its lobby; on another copy the controller is
+   * asked ("endAsked") and decides.
+   */
+  endGame(): void;
   stats(): Stats;
   /**
    * How far the game is from its last tic to the next, 0 to 1, by the
-   * clock (35 tics a second): call it when you draw, and draw the state
+   * clock (the game's tic rate): call it when you draw, and draw the state
    * between the last two tics at this fraction for smooth motion.
    */
   fraction(): number;

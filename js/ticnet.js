@@ -14,7 +14,48 @@
 // shim.js must be loaded first, as a classic script, so that the channel is
 // joined at page load; wasm_exec.js (from the Go distribution) too.
 
-const TIC_MS = 1000 / 35; // the tic rate: Doom's 35 a second
+const DEFAULT_TIC_RATE = 35; // Doom's tics a second, and the reference protocol's only rate
+const MAX_LAUNCH_OPTIONS = 1024; // bytes of launch options, as the wire carries them
+// Launch options travel as a tag byte, then the bytes (OPTIONS_BYTES) or
+// JSON in UTF-8 (OPTIONS_JSON).
+const OPTIONS_BYTES = 0, OPTIONS_JSON = 1;
+
+// encodeLaunch checks what launch was given and returns its seed and its
+// options' bytes, or throws naming what is wrong.
+function encodeLaunch(opts) {
+  if (opts === null || typeof opts !== "object") throw new Error("ticnet: launch: its argument must be an object");
+  for (const k of Object.keys(opts)) if (k !== "options" && k !== "seed") throw new Error(`ticnet: launch: unknown option ${k}`);
+  let seed = opts.seed;
+  if (seed === undefined) seed = crypto.getRandomValues(new Uint32Array(1))[0];
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new Error("ticnet: launch: seed must be an integer from 0 to 2^32-1");
+  let bytes = new Uint8Array(0);
+  if (opts.options instanceof Uint8Array) {
+    bytes = new Uint8Array(1 + opts.options.length);
+    bytes[0] = OPTIONS_BYTES;
+    bytes.set(opts.options, 1);
+  } else if (opts.options !== undefined) {
+    const text = JSON.stringify(opts.options);
+    if (text === undefined) throw new Error("ticnet: launch: options must be a Uint8Array or a JSON value");
+    const utf8 = new TextEncoder().encode(text);
+    bytes = new Uint8Array(1 + utf8.length);
+    bytes[0] = OPTIONS_JSON;
+    bytes.set(utf8, 1);
+  }
+  if (bytes.length > MAX_LAUNCH_OPTIONS) {
+    throw new Error(`ticnet: launch: options take ${bytes.length} bytes, at most ${MAX_LAUNCH_OPTIONS}`);
+  }
+  return { seed, bytes };
+}
+
+// decodeOptions turns the options of a "start" event (base64, as the Go
+// side sends them) back into what launch was given: a Uint8Array, a JSON
+// value, or undefined for none.
+function decodeOptions(b64) {
+  if (!b64) return undefined;
+  const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+  if (bytes[0] === OPTIONS_BYTES) return bytes.subarray(1);
+  try { return JSON.parse(new TextDecoder().decode(bytes.subarray(1))); } catch { return undefined; }
+}
 const CMD_BYTES = 8; // per player: forward i8, side i8, turn i16 LE, buttons u8, chat u8, 2 spare
 const MAX_PLAYERS = 8;
 
@@ -165,6 +206,7 @@ const OPTION_CHECKS = {
   onEvent: kindOf("function"),
   predict: kindOf("boolean"),
   predictTics: intIn(1, 64),
+  ticRate: intIn(10, 60),
   inputSize: intIn(1, 64),
   eventBits: (v) => !Array.isArray(v) && !(v instanceof Uint8Array) ? "must be an array of bytes" :
     [...v].some((b) => !Number.isInteger(b) || b < 0 || b > 255) ? "must hold integers from 0 to 255" : "",
@@ -283,7 +325,7 @@ const EVENT_FIELDS = {
   role: ["uid", "serverUID"], newServer: ["serverUID"], split: ["serverUID"], yielded: ["serverUID"],
   start: ["tic"], rejoined: ["tic"], catchup: ["tic", "done", "total"], join: ["tic"], leave: ["tic", "reason"],
   desync: ["tic", "reason"], message: ["reason"], rejected: ["reason"], disconnect: ["reason"],
-  migrating: ["tic", "reason"], resumed: ["serverUID", "tic", "gapMS"], error: ["reason"],
+  migrating: ["tic", "reason"], resumed: ["serverUID", "tic", "gapMS"], error: ["reason"], end: ["tic"],
 };
 
 /**
@@ -310,7 +352,11 @@ export async function start(options) {
   const emit = (e) => {
     // Fields the Go side leaves out when zero, as ticnet.d.ts has them.
     for (const f of EVENT_FIELDS[e.kind] || []) if (e[f] === undefined) e[f] = f === "reason" ? "" : 0;
-    if (e.kind === "start") { e.joined = e.joined === true; e.rejoined = e.rejoined === true; }
+    if (e.kind === "start") {
+      e.joined = e.joined === true; e.rejoined = e.rejoined === true;
+      e.ticRate = e.ticRate || DEFAULT_TIC_RATE; e.seed = e.seed || 0; e.options = decodeOptions(e.options);
+      ticMS = 1000 / e.ticRate;
+    }
     if (e.kind === "error") Object.assign(e, callbacks.failure || { callback: "", tic: 0, message: e.reason, stack: "" });
     if (e.kind === "lobby") lobby = e.lobby;
     if (e.kind === "start" || e.kind === "serverLost" || e.kind === "disconnect" || e.kind === "error") lobby = null;
@@ -320,12 +366,14 @@ export async function start(options) {
     for (const fn of [...(listeners.get(e.kind) || [])]) call(fn);
   };
   let lobby = null; // the lobby as last reported, while this copy is in one
+  let ticMS = 1000 / DEFAULT_TIC_RATE; // the running game's, once it starts
   const profile = options.profile || (shim.kind === "webxdc" ? "gossip" : "local");
   const config = {
     predict,
     predictTics: options.predictTics | 0,
     inputSize: options.inputSize | 0,
     eventBits: [...(options.eventBits || [])],
+    ticRate: options.ticRate | 0,
     name: String(options.name || "Player"),
     maxPlayers: options.maxPlayers || 8,
     profile,
@@ -355,22 +403,33 @@ export async function start(options) {
 
   return {
     /**
-     * Launches the game. Only the lobby's controller may: on another copy,
-     * or outside a lobby, it rejects with the reason.
+     * Launches the game, with options (a Uint8Array or a JSON value, at
+     * most 1 KB) and a seed (default: random) that every copy gets in its
+     * "start" event. Only the lobby's controller may: on another copy, or
+     * outside a lobby, it rejects with the reason; so it does on bad
+     * options.
      */
-    launch() {
+    launch(opts = {}) {
       if (!lobby) return Promise.reject(new Error("ticnet: launch: this copy is in no lobby"));
       if (!lobby.controller) return Promise.reject(new Error("ticnet: launch: only the lobby's controller may launch (its first player)"));
-      core.launch();
+      let l;
+      try { l = encodeLaunch(opts); } catch (e) { return Promise.reject(e); }
+      core.launch(l.seed, l.bytes);
       return Promise.resolve();
     },
     /** Leaves the game cleanly. */
     leave() { core.leave(); },
     /**
+     * Ends the game (TICNET_1 only): on the lobby's controller it ends it,
+     * and every copy gets "end" and is back in its lobby; on another copy
+     * it asks the controller, which gets "endAsked" and decides.
+     */
+    endGame() { core.end(); },
+    /**
      * How far the game is from its last tic to the next, 0 to 1, by the
      * clock: draw the state between the last two tics at this fraction.
      */
-    fraction() { return Math.min(1, Math.max(0, (performance.now() - callbacks.ranAt) / TIC_MS)); },
+    fraction() { return Math.min(1, Math.max(0, (performance.now() - callbacks.ranAt) / ticMS)); },
     /** The netcode's live numbers. */
     stats() { return Object.assign(JSON.parse(core.stats()), { channel: { ...shim.stats, kind: shim.kind } }); },
     /** Calls fn for every event of kind. */

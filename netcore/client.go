@@ -112,7 +112,8 @@ type Client struct {
 	extended              bool // the game runs ProtocolTicnet
 	lobby                 Lobby
 	settings              wire.Settings
-	player                int // consoleplayer; -1 for a drone
+	setup                 wire.GameSetup // the extension's part of the game's start
+	player                int            // consoleplayer; -1 for a drone
 
 	send sendSide
 	recv recvSide
@@ -121,6 +122,7 @@ type Client struct {
 	sync clockSync
 	join joinSide
 	mig  migrateSide
+	end  endState
 
 	xfer       *Transfers
 	xferEvents []TransferEvent
@@ -187,10 +189,34 @@ func (c *Client) Counters() Counters { return c.stats }
 
 // Launch asks the server to launch the game. Only the controller may; the
 // server ignores anyone else.
-func (c *Client) Launch() {
-	if c.state == ClientWaitingLaunch {
-		c.conn.sendReliable(wire.LaunchRequest)
+func (c *Client) Launch() { c.LaunchWith(0, nil) }
+
+// LaunchWith is Launch with a seed and options (at most
+// wire.MaxLaunchOptions bytes, longer ones cut) that every copy receives
+// in its Setup, under the extension protocol; a reference server gets a
+// plain LAUNCH, and so does any server when both are zero.
+func (c *Client) LaunchWith(seed uint32, options []byte) {
+	if c.state != ClientWaitingLaunch {
+		return
 	}
+	if c.protocol == wire.ProtocolTicnet && (seed != 0 || len(options) > 0) {
+		c.conn.sendReliable(&wire.LaunchOptions{Seed: seed, Options: options[:min(len(options), wire.MaxLaunchOptions)]})
+	}
+	c.conn.sendReliable(wire.LaunchRequest)
+}
+
+// Setup is the game's setup under the extension protocol, once it starts:
+// its input layout, tic rate, and the seed and options its controller
+// launched it with.
+func (c *Client) Setup() wire.GameSetup { return c.setup }
+
+// TicRate is the game's tics per second: its setup's under the extension
+// protocol, the reference's (TicRate) otherwise.
+func (c *Client) TicRate() int {
+	if c.extended && c.setup.TicRate != 0 {
+		return int(c.setup.TicRate)
+	}
+	return TicRate
 }
 
 // Leave starts a clean disconnect. The client keeps answering until the
@@ -446,7 +472,8 @@ func (c *Client) onTicnet(now int64, h wire.Header, body []byte) error {
 			return errUnexpected{}
 		}
 		c.extended = m.Extended
-		if m.Input != c.cfg.Input {
+		c.setup = m.Setup
+		if m.Setup.Input != c.cfg.Input {
 			c.conn.disconnect(now, ReasonInputLayout)
 			c.finish(EventDisconnected, ReasonInputLayout)
 		}
@@ -472,6 +499,10 @@ func (c *Client) onTicnet(now int64, h wire.Header, body []byte) error {
 		return nil
 	case kind == wire.TicnetKindJoinStart && h.Reliable:
 		return c.onJoinStart(now, body)
+	case kind == wire.TicnetKindGameEnd && h.Reliable:
+		return c.onGameEnd(now, body)
+	case kind == wire.TicnetKindEndAsked && h.Reliable:
+		return c.onEndAsked(body)
 	case kind == wire.TicnetKindSnapshotRequest && h.Reliable:
 		return c.onSnapshotRequest(now, body)
 	case kind == wire.TicnetKindRoster && h.Reliable:

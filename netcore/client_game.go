@@ -96,7 +96,7 @@ func (c *Client) clockTic(now int64) int64 {
 	case c.settings.NewSync:
 		t += c.sync.offset / 65536
 	}
-	return t * TicRate / 1000 / int64(c.settings.TicDup)
+	return t * int64(c.TicRate()) / 1000 / int64(c.settings.TicDup)
 }
 
 func (c *Client) runGame(now int64) {
@@ -113,6 +113,7 @@ func (c *Client) runGame(now int64) {
 		c.sendAck(now)
 	}
 	c.runTics()
+	c.endIfDone(now)
 }
 
 // JoinAckDelayMS is how long a joining copy waits before it acknowledges
@@ -156,7 +157,7 @@ func (c *Client) buildTics(now int64) {
 		lead = ExtMaxClientLeadTics
 	}
 	for ; n > 0; n-- {
-		if c.send.maketic-c.loop.tl.GameTic() > lead {
+		if c.send.maketic-c.loop.tl.GameTic() > lead || c.end.active && c.send.maketic >= c.end.tic {
 			break
 		}
 		c.buildTic(now)
@@ -327,9 +328,9 @@ func (c *Client) lastLatencyOf(tic uint32) int16 {
 // and InputDelay tics earlier still: half, because the reports that
 // follow still reflect the old clock.
 func (c *Client) adjustClock(marginMS int64) {
-	target := ExtTargetMarginMS + int64(c.cfg.InputDelay)*1000/TicRate
+	target := ExtTargetMarginMS + int64(c.cfg.InputDelay)*1000/int64(c.TicRate())
 	step := (target - marginMS) / 2
-	limit := int64(ExtMaxClientLeadTics) * 1000 / TicRate
+	limit := int64(ExtMaxClientLeadTics) * 1000 / int64(c.TicRate())
 	c.sync.extOffsetMS = max(-limit, min(limit, c.sync.extOffsetMS+step))
 }
 

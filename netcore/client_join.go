@@ -64,7 +64,7 @@ func (c *Client) onJoinStart(now int64, body []byte) error {
 		s.NumPlayers > MaxPlayers || int(s.ConsolePlayer) >= int(s.NumPlayers) || s.TicDup == 0 {
 		return errUnexpected{}
 	}
-	if m.Input != c.cfg.Input {
+	if m.Setup.Input != c.cfg.Input {
 		c.conn.disconnect(now, ReasonInputLayout)
 		c.finish(EventDisconnected, ReasonInputLayout)
 		return nil
@@ -75,6 +75,7 @@ func (c *Client) onJoinStart(now int64, body []byte) error {
 		return nil
 	}
 	c.settings = s
+	c.setup = m.Setup
 	c.player = int(s.ConsolePlayer)
 	c.extended = true
 	c.state = ClientInGame

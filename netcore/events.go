@@ -40,6 +40,13 @@ const (
 	// EventResumed: the game goes on under a new server from Tic on
 	// (client: its Resume came; server: it resumed the game).
 	EventResumed
+	// EventEndAsked: Player asks to end the game (on the controller's
+	// client, which may end it with RequestEnd, and on the server).
+	EventEndAsked
+	// EventGameEnded: the game ended before Tic, the same on every copy;
+	// the copy is back in the lobby, from which the controller may launch
+	// again.
+	EventGameEnded
 )
 
 var eventNames = [...]string{
@@ -48,6 +55,7 @@ var eventNames = [...]string{
 	EventDesyncSuspected: "desync suspected", EventDisconnected: "disconnected",
 	EventRejected: "rejected", EventConsoleMessage: "console message", EventLaunched: "launched",
 	EventPlayerEntered: "player entered", EventCatchUp: "catch up", EventResumed: "resumed",
+	EventEndAsked: "end asked", EventGameEnded: "game ended",
 }
 
 func (k EventKind) String() string {

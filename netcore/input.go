@@ -37,6 +37,18 @@ func fillInput(l *InputLayout, protocols *[]string) {
 	}
 }
 
+// fillTicRate gives a tic rate its default, wire.DefaultTicRate, and
+// panics on one outside wire.MinTicRate to wire.MaxTicRate (the program's
+// error).
+func fillTicRate(rate *int) {
+	if *rate == 0 {
+		*rate = wire.DefaultTicRate
+	}
+	if *rate < wire.MinTicRate || *rate > wire.MaxTicRate {
+		panic(fmt.Sprintf("netcore: a tic rate of %d a second, not %d to %d", *rate, wire.MinTicRate, wire.MaxTicRate))
+	}
+}
+
 // ownCommand is the command a client sends for what its game built: for
 // opaque input only the layout's bytes, every other field zero.
 func ownCommand(l *InputLayout, cmd TicCmd) TicCmd {

@@ -41,6 +41,11 @@ type ServerConfig struct {
 	// that speaks only the reference is refused). NewServer panics on a
 	// layout that InputLayout.Check refuses.
 	Input InputLayout
+	// TicRate is how many tics a second a game under the extension
+	// protocol runs, wire.MinTicRate to wire.MaxTicRate (default 35, which
+	// a game under the reference protocol always runs); NewServer panics
+	// on another.
+	TicRate int
 	// MaySucceed says which clients may take the game over when this
 	// server leaves or hands it off (Successor); nil: any.
 	MaySucceed func(Addr) bool
@@ -76,6 +81,7 @@ const DefaultSubstituteAfterMS = 100
 func (c *ServerConfig) fill() {
 	fillCommon(&c.Version, &c.Protocols, &c.Profile)
 	fillInput(&c.Input, &c.Protocols)
+	fillTicRate(&c.TicRate)
 	if c.MaxPlayers <= 0 || c.MaxPlayers > MaxPlayers {
 		c.MaxPlayers = MaxPlayers
 	}
@@ -184,6 +190,10 @@ type Server struct {
 	mode     uint8 // gamemode adopted from the first player
 	mission  uint8
 	settings wire.Settings
+	// launchOpts is what the controller said it launches with; setup is
+	// what the game started with (its extension protocol's part).
+	launchOpts wire.LaunchOptions
+	setup      wire.GameSetup
 
 	// In game.
 	extended  bool
@@ -667,11 +677,15 @@ func (s *Server) launch(now int64) {
 			s.extended = false
 		}
 	}
+	s.setup = wire.GameSetup{Input: s.cfg.Input, TicRate: uint8(s.cfg.TicRate), Seed: s.launchOpts.Seed, Options: s.launchOpts.Options}
+	if !s.extended {
+		s.setup = wire.GameSetup{Input: s.cfg.Input, TicRate: TicRate} // the reference's game has none of it
+	}
 	for _, sc := range s.slots {
 		if sc.connected() {
 			sc.conn.sendReliable(&wire.Launch{NumPlayers: n})
 			if sc.protocol == wire.ProtocolTicnet {
-				sc.conn.sendReliable(&wire.ModeNotice{Extended: s.extended, Input: s.cfg.Input})
+				sc.conn.sendReliable(&wire.ModeNotice{Extended: s.extended, Setup: s.setup})
 			}
 		}
 	}
@@ -825,6 +839,7 @@ func (s *Server) run(now int64) {
 		case s.extended:
 			s.extPump(now)
 			s.sendRosters(now)
+			s.endIfDone(now)
 		default:
 			s.advanceWindow()
 		}
@@ -893,3 +908,16 @@ func (s *Server) endGame(now int64, reason string) {
 		s.emit(Event{Kind: EventDisconnected, Player: -1, Reason: reason})
 	}
 }
+
+// ticRate is the running game's tics per second: the setup's under the
+// extension protocol, the reference's otherwise.
+func (s *Server) ticRate() int64 {
+	if s.extended && s.setup.TicRate != 0 {
+		return int64(s.setup.TicRate)
+	}
+	return TicRate
+}
+
+// Setup is the running game's setup under the extension protocol: the
+// input layout, tic rate, seed and options it started with.
+func (s *Server) Setup() wire.GameSetup { return s.setup }

@@ -23,6 +23,7 @@ type extServer struct {
 	sums        [BackupTics]sumSlot
 	desynced    [MaxPlayers]bool
 	resumedAt   uint32 // the tic a server that took the game over resumed it at
+	end         endState
 	out         wire.TicSet
 	in          wire.ChecksumReport
 }
@@ -33,7 +34,7 @@ const TimingReportTics = 8
 
 // due is when tic seq is due to be sent.
 func (s *Server) due(seq uint32) int64 {
-	return s.ext.anchorMS + int64(seq)*1000*int64(s.settings.TicDup)/TicRate
+	return s.ext.anchorMS + int64(seq)*1000*int64(s.settings.TicDup)/s.ticRate()
 }
 
 type histTic struct {
@@ -450,6 +451,9 @@ func (s *Server) extPump(now int64) {
 	}
 	for range maxPumpPerPass {
 		seq := x.sendSeq
+		if x.end.active && seq >= x.end.tic {
+			return // the game ended: no tic from end.tic on
+		}
 		due := s.due(seq)
 		if now < due {
 			return
@@ -580,6 +584,18 @@ func (s *Server) onTicnet(now int64, sc *serverClient, body []byte) error {
 		return nil
 	case kind == wire.TicnetKindReattach:
 		return s.onReattach(now, sc, body)
+	case kind == wire.TicnetKindEndRequest:
+		return s.onEndRequest(now, sc, body)
+	case kind == wire.TicnetKindLaunchOptions:
+		var m wire.LaunchOptions
+		if err := m.DecodeBody(body); err != nil {
+			return err
+		}
+		if s.state != ServerWaitingLaunch || sc != s.controller() {
+			return errUnexpected{}
+		}
+		s.launchOpts = m
+		return nil
 	case kind == wire.TicnetKindTicSet:
 		return s.onFetchedTics(sc, body)
 	}

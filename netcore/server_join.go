@@ -139,7 +139,7 @@ func (s *Server) startJoin(now int64, sc *serverClient) {
 	st.NumPlayers = max(st.NumPlayers, uint8(sc.player+1))
 	// JoinStart leaves now, ahead of the tics since C (the joiner keeps
 	// those that overtake it all the same).
-	sc.conn.sendReliable(&wire.JoinStart{Settings: st, Input: s.cfg.Input, Start: j.start, Stream: j.stream, Rejoined: rejoined, Base: j.base})
+	sc.conn.sendReliable(&wire.JoinStart{Settings: st, Setup: s.setup, Start: j.start, Stream: j.stream, Rejoined: rejoined, Base: j.base})
 	sc.conn.sendReliableHead(now)
 	if j.start < x.sendSeq {
 		s.resendTics(now, sc, j.start, x.sendSeq-1)

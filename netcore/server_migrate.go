@@ -48,6 +48,9 @@ type Resume struct {
 	// Leaving is the old server's last word, if it came: the server needs
 	// no tic from Leaving.Tic on, and Leaving.Player leaves the game.
 	Leaving *wire.Leaving
+	// Setup is the game's setup (the host's client's), which the server
+	// goes on with and gives copies that join.
+	Setup wire.GameSetup
 	// WaitMS is how long the server waits for the players' copies to
 	// reattach before it resumes without those missing; default
 	// DefaultResumeWaitMS.
@@ -90,6 +93,7 @@ func NewResumedServer(cfg ServerConfig, tr Transport, r Resume, now int64) *Serv
 	s.modeSet, s.mode, s.mission = true, r.Connect.GameMode, r.Connect.GameMission
 	s.settings = r.Settings
 	s.settings.ConsolePlayer = 0
+	s.setup = r.Setup
 	s.inGD.LowResTurn = s.settings.LowResTurn
 	s.out.LowResTurn = s.settings.LowResTurn
 	s.inGD.InputSize = s.cfg.Input.Size
@@ -260,7 +264,7 @@ func (s *Server) startResumed(now int64) {
 	s.resume = nil
 	x.started = true
 	x.resumedAt = x.sendSeq
-	x.anchorMS = now - int64(x.sendSeq)*1000*int64(s.settings.TicDup)/TicRate
+	x.anchorMS = now - int64(x.sendSeq)*1000*int64(s.settings.TicDup)/s.ticRate()
 	for p := range MaxPlayers {
 		x.lagging[p] = s.awaiting[p] != nil
 		x.measuredTic[p] = x.sendSeq

@@ -29,6 +29,13 @@ import (
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
+// launchReq is a launch the page asked for: the seed and options every
+// copy gets in its "start" event.
+type launchReq struct {
+	seed    uint32
+	options []byte
+}
+
 // passMS is the net loop's period. Browsers clamp timers near 4 ms.
 const passMS = 5
 
@@ -42,6 +49,7 @@ type jsConfig struct {
 	Predict     bool    `json:"predict"`
 	PredictTics int     `json:"predictTics"`
 	InputSize   int     `json:"inputSize"` // 0: Doom's ticcmd
+	TicRate     int     `json:"ticRate"`   // 0: 35
 	EventBits   []int   `json:"eventBits"` // per byte of the input
 	Settings    struct {
 		ExtraTics  *int `json:"extraTics"`
@@ -264,9 +272,11 @@ type loop struct {
 	rates   rateWindow
 	uid     uint32 // the UID the shim's filter was last given
 
-	launch, leave atomic.Bool
-	failed        bool         // the game's callback threw, and the copy left (fail)
-	stats         atomic.Value // string: the last stats JSON
+	launch atomic.Pointer[launchReq] // the page asked to launch
+	leave  atomic.Bool
+	end    atomic.Bool  // the page asked to end the game
+	failed bool         // the game's callback threw, and the copy left (fail)
+	stats  atomic.Value // string: the last stats JSON
 	// wake asks for a pass now: a hidden page's timers run once a second
 	// at best, so the shim wakes the loop when a frame arrives.
 	wake     chan struct{}
@@ -279,11 +289,14 @@ func (l *loop) pass() {
 	began := time.Now()
 	l.lastPass = began
 	now := l.now()
-	if l.launch.Swap(false) {
-		l.s.Launch()
+	if r := l.launch.Swap(nil); r != nil {
+		l.s.LaunchWith(r.seed, r.options)
 	}
 	if l.leave.Swap(false) {
 		l.s.Leave(now)
+	}
+	if l.end.Swap(false) {
+		l.s.RequestEnd()
 	}
 	if v, err := l.drain.Invoke(); err == nil && !v.IsNull() {
 		n, _ := v.Length()
@@ -434,6 +447,7 @@ func config(js jsConfig) session.Config {
 		Election: session.ElectionLocal, Timeout: netcore.Browser}
 	c.Predict, c.PredictTics = js.Predict, js.PredictTics
 	c.Input = layout(js)
+	c.TicRate = js.TicRate
 	if js.Profile == "gossip" {
 		c.Election = session.ElectionGossip
 	}
@@ -536,8 +550,22 @@ func main() {
 			go l.run() // the loop runs outside the callback: nothing here blocks
 			return true
 		},
-		"launch": func([]safejs.Value) any { l.launch.Store(true); return nil },
-		"leave":  func([]safejs.Value) any { l.leave.Store(true); return nil },
+		// launch(seed, options): options a Uint8Array (ticnet.js encodes them).
+		"launch": func(args []safejs.Value) any {
+			r := &launchReq{}
+			if len(args) == 2 {
+				f, _ := args[0].Float()
+				r.seed = uint32(int64(f))
+				if n, err := args[1].Length(); err == nil && n > 0 {
+					r.options = make([]byte, min(n, wire.MaxLaunchOptions))
+					safejs.CopyBytesToGo(r.options, args[1])
+				}
+			}
+			l.launch.Store(r)
+			return nil
+		},
+		"leave": func([]safejs.Value) any { l.leave.Store(true); return nil },
+		"end":   func([]safejs.Value) any { l.end.Store(true); return nil },
 		// leaveNow says goodbye at once, for a page that is going away and
 		// will run no further pass: the DISCONNECTs go out in this call.
 		// The loop is parked between passes while JS runs, so the session

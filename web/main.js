@@ -30,7 +30,7 @@ const timing = { role: null, lobby: null }; // ms from navigation to the first r
 
 // Input: keyboard, touch, or a seeded bot.
 const keys = new Set();
-addEventListener("keydown", (e) => keys.add(e.key));
+addEventListener("keydown", (e) => { keys.add(e.key); if (e.key === "Escape") globalThis.ticnetDemo?.net.endGame(); });
 addEventListener("keyup", (e) => keys.delete(e.key));
 const touch = { active: false, dx: 0, dy: 0, fire: false };
 let botState = (Number(botSeed) >>> 0) || 1;
@@ -96,6 +96,9 @@ function onEvent(e) {
     case "rejected": refused = e.reason; break;
     // The game's own code threw: this copy left the game.
     case "error": started = false; lobby = null; showNotice(`The game failed (${e.callback}, tic ${e.tic}): ${e.message}`); break;
+    // Esc ends the game: the controller's ends it, another's asks the controller.
+    case "endAsked": showNotice(`Player ${e.player + 1} asks to end the game: Esc ends it`, 5000); break;
+    case "end": started = false; showNotice("Game over: back to the lobby", 3000); break;
   }
   renderLobby();
 }

@@ -117,9 +117,22 @@ func (s *Session) Deliver(f []byte) {
 }
 
 // Launch asks the server to start the game (only the controller may).
-func (s *Session) Launch() {
+func (s *Session) Launch() { s.LaunchWith(0, nil) }
+
+// RequestEnd asks to end the game: the controller's ends it (every copy
+// gets "end" and is back in its lobby), another copy's asks the controller
+// ("endAsked" there). Only under the extension protocol.
+func (s *Session) RequestEnd() {
 	if s.eng != nil {
-		s.eng.client.Launch()
+		s.eng.client.RequestEnd()
+	}
+}
+
+// LaunchWith is Launch with a seed and options that every copy gets in
+// its "start" event (netcore.Client.LaunchWith).
+func (s *Session) LaunchWith(seed uint32, options []byte) {
+	if s.eng != nil {
+		s.eng.client.LaunchWith(seed, options)
 	}
 }
 

@@ -198,7 +198,9 @@ func (s *Session) fromClient(now int64, ev netcore.Event) {
 		if joined {
 			s.joinMS = now
 		}
-		s.emit(Event{Kind: "start", Player: intp(ev.Player), Protocol: ev.Protocol, Tic: ev.Tic, Joined: joined, Rejoined: rejoined})
+		setup := s.eng.client.Setup()
+		s.emit(Event{Kind: "start", Player: intp(ev.Player), Protocol: ev.Protocol, Tic: ev.Tic, Joined: joined, Rejoined: rejoined,
+			TicRate: s.eng.client.TicRate(), Seed: setup.Seed, Options: setup.Options})
 		if rejoined {
 			s.emit(Event{Kind: "rejoined", Player: intp(ev.Player), Tic: ev.Tic})
 		}
@@ -220,6 +222,11 @@ func (s *Session) fromClient(now int64, ev netcore.Event) {
 		s.emit(Event{Kind: "message", Reason: ev.Reason})
 	case netcore.EventLaunched:
 		s.emit(Event{Kind: "launched"})
+	case netcore.EventEndAsked:
+		s.emit(Event{Kind: "endAsked", Player: intp(ev.Player)})
+	case netcore.EventGameEnded:
+		s.emit(Event{Kind: "end", Tic: ev.Tic})
+		s.lobby = nil // back in the lobby: report it again, though it is the same
 	case netcore.EventResumed:
 		s.resumed(now, ev.Tic)
 	case netcore.EventRejected:

@@ -60,7 +60,7 @@ func (s *Session) migrate(now int64, reason string) bool {
 func (s *Session) resumeAsServer(now int64) {
 	c := s.eng.client
 	roster, _ := c.Roster()
-	r := netcore.Resume{Settings: c.Settings(), Connect: c.Connect(), Timeline: c.Timeline(), Roster: roster}
+	r := netcore.Resume{Settings: c.Settings(), Connect: c.Connect(), Timeline: c.Timeline(), Roster: roster, Setup: c.Setup()}
 	if l, ok := c.ServerLeaving(); ok {
 		r.Leaving = &l
 	}
@@ -136,7 +136,7 @@ func (s *Session) checkMigration(now int64) {
 // serverConfig is this copy's server's configuration, for game.
 func (s *Session) serverConfig(game uint32) netcore.ServerConfig {
 	return netcore.ServerConfig{Profile: s.cfg.Timeout, MaxPlayers: s.cfg.MaxPlayers, BroadcastTics: true,
-		RecordTics: s.cfg.RecordTics, Game: game, Input: s.cfg.Input,
+		RecordTics: s.cfg.RecordTics, Game: game, Input: s.cfg.Input, TicRate: s.cfg.TicRate,
 		// A hidden copy would stall the game it took over.
 		MaySucceed: func(a netcore.Addr) bool { return s.el.Visible(uint32(a)) }}
 }

@@ -53,6 +53,9 @@ type Config struct {
 	// Input is the game's input layout (netcore.InputLayout): Doom's
 	// ticcmd, or opaque input, which only the extension protocol carries.
 	Input netcore.InputLayout
+	// TicRate is the game's tics per second under the extension protocol
+	// (netcore.ServerConfig.TicRate; 0: 35).
+	TicRate int
 	// RecordTics makes this copy's server, when it serves, note which
 	// commands it had for each tic (netcore.ServerConfig.RecordTics): for
 	// tests.
@@ -94,6 +97,11 @@ type Event struct {
 	// GapMS: "resumed", how long the game stood still at this copy, from
 	// the loss of its server to the first tic under the new one.
 	GapMS int64 `json:"gapMS,omitempty"`
+	// "start": the game's tics per second, and the seed and options its
+	// controller launched it with (netcore.Client.Setup).
+	TicRate int    `json:"ticRate,omitempty"`
+	Seed    uint32 `json:"seed,omitempty"`
+	Options []byte `json:"options,omitempty"` // base64 in JSON
 }
 
 // LobbyReport is the lobby as the JS API shows it.

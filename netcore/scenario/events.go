@@ -44,11 +44,12 @@ func addedEvents(l *netcore.InputLayout, got, want netcore.TicCmd) (netcore.TicC
 
 // Events is what CheckEvents counted.
 type Events struct {
-	Built    int // event bits in the commands built for confirmed tics
-	Carried  int // of those, bits of a substituted command, run in a later one
-	MaxLate  int // the most tics a carried bit was run after its own tic
-	Pending  int // bits not run yet: built less than a lead's tics before the end
-	Commands int // commands checked
+	Built    int   // event bits in the commands built for confirmed tics
+	Carried  int   // of those, bits of a substituted command, run in a later one
+	MaxLate  int   // the most tics a carried bit was run after its own tic
+	Late     []int // how many tics after its own tic each carried bit ran, in order
+	Pending  int   // bits not run yet: built less than a lead's tics before the end
+	Commands int   // commands checked
 }
 
 // CheckEvents proves that no event bit of opaque input is lost or
@@ -139,6 +140,7 @@ func (s *Scenario) CheckEvents(maxLate, lead int) (Events, error) {
 					}
 					ev.Carried++
 					ev.MaxLate = max(ev.MaxLate, t-q[0])
+					ev.Late = append(ev.Late, t-q[0])
 					pending[pl][k] = q[1:]
 				}
 			}

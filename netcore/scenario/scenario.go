@@ -59,6 +59,9 @@ type Options struct {
 	// (Server.Input is set from it): opaque input makes every test game
 	// build opaque commands with that layout.
 	Input netcore.InputLayout
+	// Launch is what the controller launches the game with: a seed and
+	// options (netcore.Client.LaunchWith).
+	Launch wire.LaunchOptions
 	// UplinkBytesPerSec is every node's uplink (simnet.SetDefaultBandwidth):
 	// default DefaultUplinkBytesPerSec; negative for no limit.
 	UplinkBytesPerSec int64
@@ -302,7 +305,7 @@ func (s *Scenario) Start() error {
 	}
 	for _, p := range s.Peers {
 		if p.Client.Lobby().IsController {
-			p.Client.Launch()
+			p.Client.LaunchWith(s.opts.Launch.Seed, s.opts.Launch.Options)
 		}
 	}
 	if !s.RunUntil(func() bool {

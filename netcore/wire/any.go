@@ -54,6 +54,14 @@ func NewMessage(h Header, body []byte, dir Direction, lowres bool) (Message, err
 			return &ChecksumReport{}, nil
 		case TicnetKindMode:
 			return &ModeNotice{}, nil
+		case TicnetKindLaunchOptions:
+			return &LaunchOptions{}, nil
+		case TicnetKindEndRequest:
+			return &EndRequest{}, nil
+		case TicnetKindEndAsked:
+			return &EndAsked{}, nil
+		case TicnetKindGameEnd:
+			return &GameEnd{}, nil
 		case TicnetKindJoinStart:
 			return &JoinStart{}, nil
 		case TicnetKindSnapshotRequest:

@@ -210,6 +210,10 @@ func FuzzLaunch(f *testing.F)         { fuzzBody(f, func() Message { return &Lau
 func FuzzEmpty(f *testing.F)          { fuzzBody(f, func() Message { return &Empty{Kind: TypeKeepalive} }) }
 func FuzzChecksumReport(f *testing.F) { fuzzBody(f, func() Message { return &ChecksumReport{} }) }
 func FuzzModeNotice(f *testing.F)     { fuzzBody(f, func() Message { return &ModeNotice{} }) }
+func FuzzLaunchOptions(f *testing.F)  { fuzzBody(f, func() Message { return &LaunchOptions{} }) }
+func FuzzEndRequest(f *testing.F)     { fuzzBody(f, func() Message { return &EndRequest{} }) }
+func FuzzEndAsked(f *testing.F)       { fuzzBody(f, func() Message { return &EndAsked{} }) }
+func FuzzGameEnd(f *testing.F)        { fuzzBody(f, func() Message { return &GameEnd{} }) }
 func FuzzTransferChunk(f *testing.F)  { fuzzBody(f, func() Message { return &TransferChunk{} }) }
 func FuzzTransferAck(f *testing.F)    { fuzzBody(f, func() Message { return &TransferAck{} }) }
 func FuzzTransferAbort(f *testing.F)  { fuzzBody(f, func() Message { return &TransferAbort{} }) }
@@ -230,7 +234,7 @@ func FuzzTicSet(f *testing.F) {
 // fully replace.
 func reusable(lowres bool) []Message {
 	return []Message{&ClientGameData{LowResTurn: lowres}, &ServerGameData{LowResTurn: lowres}, &TicSet{LowResTurn: lowres},
-		&ClientGameData{InputSize: 16}, &ServerGameData{InputSize: 3}, &TicSet{InputSize: 64}, &ModeNotice{}, &JoinStart{},
+		&ClientGameData{InputSize: 16}, &ServerGameData{InputSize: 3}, &TicSet{InputSize: 64}, &ModeNotice{}, &JoinStart{}, &LaunchOptions{},
 		&WaitingData{}, &SYN{}, &QueryResponse{}, &ChecksumReport{}, &GameStart{}, &TransferChunk{}, &TransferAck{}}
 }
 

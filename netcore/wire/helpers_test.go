@@ -299,7 +299,11 @@ func (g gen) messages() []Message {
 		&Launch{NumPlayers: g.u8()},
 		g.ticSet(lowres),
 		g.checksums(),
-		&ModeNotice{Extended: g.bool(), Input: g.layout()},
+		&ModeNotice{Extended: g.bool(), Setup: g.setup()},
+		&LaunchOptions{Seed: g.r.Uint32(), Options: g.options()},
+		&EndRequest{},
+		&EndAsked{Player: int8(g.r.IntN(MaxPlayers))},
+		&GameEnd{Tic: g.r.Uint32()},
 		g.transferChunk(),
 		g.transferAck(),
 		&TransferAbort{Stream: g.r.Uint32(), FromReceiver: g.bool(), Reason: TransferReason(g.u8())},
@@ -469,4 +473,18 @@ func (g gen) layout() InputLayout {
 		}
 	}
 	return l
+}
+
+// setup is a random game setup.
+func (g gen) setup() GameSetup {
+	return GameSetup{Input: g.layout(), TicRate: uint8(MinTicRate + g.r.IntN(MaxTicRate-MinTicRate+1)),
+		Seed: g.r.Uint32(), Options: g.options()}
+}
+
+// options are random launch options, nil when empty (as decoded).
+func (g gen) options() []byte {
+	if s := g.str(MaxLaunchOptions); s != "" {
+		return []byte(s)
+	}
+	return nil
 }

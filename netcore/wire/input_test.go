@@ -141,7 +141,7 @@ func TestOpaqueTicSetsAndJoinStartsRoundTrip(t *testing.T) {
 		t.Fatalf("%+v %v", got, err)
 	}
 	js := joinStartFixture()
-	js.Input = InputLayout{Size: 2, Events: [MaxInputBytes]byte{1: 0xff}}
+	js.Setup.Input = InputLayout{Size: 2, Events: [MaxInputBytes]byte{1: 0xff}}
 	js.Base.Cmds[0] = Diff(&TicCmd{}, &TicCmd{Input: [MaxInputBytes]byte{7, 8}})
 	js.Base.Cmds[2] = TicDiff{}
 	gotJS := &JoinStart{}

@@ -21,10 +21,11 @@ const RejoinTokenLen = 16
 // first tic it will be sent, the stream its snapshot comes as (the state
 // before Start or a later tic, as a SnapshotRequest's stream), and the
 // commands of the tic before Start, which the diffs of tic Start are
-// against (diffed against zero; full turning), in the game's input layout.
+// against (diffed against zero; full turning), in the game's input layout
+// (Setup, which also brings the tic rate, seed and options).
 type JoinStart struct {
 	Settings Settings
-	Input    InputLayout
+	Setup    GameSetup
 	Start    uint32 // the snapshot is the state before this tic; tics from it on follow
 	Stream   uint32 // the snapshot's stream
 	Rejoined bool   // the copy gets back the player its token held
@@ -40,8 +41,8 @@ func (m *JoinStart) AppendBody(dst []byte) []byte {
 	w.U32(m.Stream)
 	w.U8(b2u(m.Rejoined))
 	appendSettings(&w, &m.Settings)
-	appendLayout(&w, &m.Input)
-	appendServerTic(&w, &m.Base, CmdFormat{InputSize: m.Input.Size})
+	appendSetup(&w, &m.Setup)
+	appendServerTic(&w, &m.Base, CmdFormat{InputSize: m.Setup.Input.Size})
 	return w.Buf
 }
 
@@ -54,9 +55,9 @@ func (m *JoinStart) DecodeBody(body []byte) error {
 	m.Stream = r.U32("stream")
 	m.Rejoined = r.U8("rejoined") != 0
 	readSettings(&r, &m.Settings)
-	readLayout(&r, &m.Input)
+	readSetup(&r, &m.Setup)
 	if r.err == nil {
-		readServerTic(&r, &m.Base, CmdFormat{InputSize: m.Input.Size})
+		readServerTic(&r, &m.Base, CmdFormat{InputSize: m.Setup.Input.Size})
 	}
 	return bodyErr(&r, TypeTicnet)
 }

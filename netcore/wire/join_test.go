@@ -6,7 +6,8 @@ import (
 )
 
 func joinStartFixture() *JoinStart {
-	m := &JoinStart{Start: 0x01020304, Stream: 0x0a0b0c0d, Rejoined: true}
+	m := &JoinStart{Start: 0x01020304, Stream: 0x0a0b0c0d, Rejoined: true,
+		Setup: GameSetup{TicRate: 20, Seed: 0x11223344, Options: []byte("{}")}}
 	m.Settings = Settings{TicDup: 1, ExtraTics: 1, Deathmatch: 1, Skill: 3, LoadGame: -1, NewSync: true,
 		NumPlayers: 3, ConsolePlayer: 2, PlayerClasses: [MaxPlayers]uint8{0, 1, 2}}
 	m.Base.InGame = 0b101
@@ -15,12 +16,13 @@ func joinStartFixture() *JoinStart {
 	return m
 }
 
-func TestJoinStartLayoutIsKindStartStreamSettingsInputThenBaseTic(t *testing.T) {
+func TestJoinStartLayoutIsKindStartStreamSettingsSetupThenBaseTic(t *testing.T) {
 	m := joinStartFixture()
 	pkt := Encode(nil, m, true, 9)
 	settings := (&GameStart{Settings: m.Settings}).AppendBody(nil)
 	want := append([]byte{0x80, 0x70, 9, TicnetKindJoinStart, 1, 2, 3, 4, 0x0a, 0x0b, 0x0c, 0x0d, 1}, settings...)
-	want = append(want, 0) // Doom's ticcmd: no input layout
+	// Doom's ticcmd (no input layout), 20 tics a second, the seed, 2 bytes of options.
+	want = append(want, 0, 20, 0x11, 0x22, 0x33, 0x44, 0, 2, '{', '}')
 	want = append(want, 0, 0, 0b101, DiffForward, 25, DiffTurn, 0xfd, 0x80)
 	if !bytes.Equal(pkt, want) {
 		t.Fatalf("got  % x\nwant % x", pkt, want)

@@ -171,7 +171,7 @@ func TestPropertyEveryMessageTypeDecodesToWhatWasEncoded(t *testing.T) {
 		}
 	}
 	// Every type was exercised, the Empty kinds each on their own.
-	if len(seen) != 24+len(emptyKinds) {
+	if len(seen) != 28+len(emptyKinds) {
 		t.Fatalf("exercised %d kinds: %v", len(seen), seen)
 	}
 }

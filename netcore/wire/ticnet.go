@@ -153,18 +153,19 @@ func TicnetKind(body []byte) (uint8, error) {
 // ModeNotice tells a client that negotiated ProtocolTicnet how the game that
 // is starting runs (ProtocolTicnet, sent reliable just before GAMESTART).
 // Extended is false when some peer speaks only the reference protocol: then
-// everyone plays by the reference's rules. Input is the game's input
-// layout, which the client's game must share.
+// everyone plays by the reference's rules. Setup is the game's input
+// layout (which the client's game must share), tic rate, seed and options;
+// it holds nothing that counts when Extended is false.
 type ModeNotice struct {
 	Extended bool
-	Input    InputLayout
+	Setup    GameSetup
 }
 
 func (*ModeNotice) Type() Type { return TypeTicnet }
 
 func (m *ModeNotice) AppendBody(dst []byte) []byte {
 	w := Writer{Buf: append(dst, TicnetKindMode, b2u(m.Extended))}
-	appendLayout(&w, &m.Input)
+	appendSetup(&w, &m.Setup)
 	return w.Buf
 }
 
@@ -174,6 +175,6 @@ func (m *ModeNotice) DecodeBody(body []byte) error {
 		r.failAt(0, "kind", fmt.Sprintf("kind %d is not a mode notice", k))
 	}
 	m.Extended = r.U8("extended") != 0
-	readLayout(&r, &m.Input)
+	readSetup(&r, &m.Setup)
 	return bodyErr(&r, TypeTicnet)
 }

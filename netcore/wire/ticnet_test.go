@@ -89,30 +89,49 @@ func TestChecksumReportRoundTripsAndRefusesMoreThan64Sums(t *testing.T) {
 
 func TestModeNoticeRoundTripsAndChecksItsKind(t *testing.T) {
 	for _, ext := range []bool{false, true} {
-		m := &ModeNotice{Extended: ext}
+		m := &ModeNotice{Extended: ext, Setup: GameSetup{TicRate: DefaultTicRate}}
 		pkt := Encode(nil, m, true, 3)
-		if !bytes.Equal(pkt, []byte{0x80, 0x70, 3, TicnetKindMode, b2u(ext), 0}) {
+		if !bytes.Equal(pkt, []byte{0x80, 0x70, 3, TicnetKindMode, b2u(ext), 0, 35, 0, 0, 0, 0, 0, 0}) {
 			t.Fatalf("% x", pkt)
 		}
-		got := &ModeNotice{Extended: !ext, Input: InputLayout{Size: 2, Events: [MaxInputBytes]byte{1: 4}}}
-		if _, err := Decode(pkt, got); err != nil || got.Extended != ext || got.Input != (InputLayout{}) {
+		got := &ModeNotice{Extended: !ext, Setup: GameSetup{Input: InputLayout{Size: 2, Events: [MaxInputBytes]byte{1: 4}}, Options: []byte{1}}}
+		if _, err := Decode(pkt, got); err != nil || !sameMessage(got, m) {
 			t.Fatal(got, err)
 		}
 		checkTruncations(t, m, true, nil)
 	}
-	// An opaque layout: its size, then its event bits.
-	m := &ModeNotice{Extended: true, Input: InputLayout{Size: 3, Events: [MaxInputBytes]byte{0, 0x81, 0}}}
+	// An opaque layout (its size, then its event bits), 60 tics a second,
+	// a seed and options.
+	m := &ModeNotice{Extended: true, Setup: GameSetup{Input: InputLayout{Size: 3, Events: [MaxInputBytes]byte{0, 0x81, 0}},
+		TicRate: 60, Seed: 0x01020304, Options: []byte{9, 8}}}
 	pkt := Encode(nil, m, true, 3)
-	if !bytes.Equal(pkt, []byte{0x80, 0x70, 3, TicnetKindMode, 1, 3, 0, 0x81, 0}) {
+	if !bytes.Equal(pkt, []byte{0x80, 0x70, 3, TicnetKindMode, 1, 3, 0, 0x81, 0, 60, 1, 2, 3, 4, 0, 2, 9, 8}) {
 		t.Fatalf("% x", pkt)
 	}
 	got := &ModeNotice{}
-	if _, err := Decode(pkt, got); err != nil || *got != *m {
+	if _, err := Decode(pkt, got); err != nil || !sameMessage(got, m) {
 		t.Fatal(got, err)
 	}
 	checkTruncations(t, m, true, nil)
 	wantDecodeErrorAt(t, []byte{0x80, 0x70, 3, TicnetKindMode, 1, MaxInputBytes + 1}, &ModeNotice{}, 5, "input.size", "limit 64")
+	wantDecodeErrorAt(t, []byte{0x80, 0x70, 3, TicnetKindMode, 1, 0, 9, 0, 0, 0, 0, 0, 0}, &ModeNotice{}, 6, "tic_rate", "9 tics a second")
+	wantDecodeErrorAt(t, []byte{0x80, 0x70, 3, TicnetKindMode, 1, 0, 35, 0, 0, 0, 0, 0x04, 0x01}, &ModeNotice{}, 11, "options.len", "1025 bytes > limit 1024")
 	wantDecodeErrorAt(t, []byte{0, 0x70, 9, 1}, &ModeNotice{}, 2, "kind", "not a mode notice")
+}
+
+func TestLaunchOptionsRoundTripAndAreBounded(t *testing.T) {
+	m := &LaunchOptions{Seed: 0xdeadbeef, Options: []byte(`{"laps":3}`)}
+	pkt := Encode(nil, m, true, 1)
+	want := append([]byte{0x80, 0x70, 1, TicnetKindLaunchOptions, 0xde, 0xad, 0xbe, 0xef, 0, 10}, `{"laps":3}`...)
+	if !bytes.Equal(pkt, want) {
+		t.Fatalf("% x", pkt)
+	}
+	got := &LaunchOptions{}
+	if _, err := Decode(pkt, got); err != nil || !sameMessage(got, m) {
+		t.Fatal(got, err)
+	}
+	checkTruncations(t, m, true, nil)
+	wantDecodeErrorAt(t, []byte{0x80, 0x70, 1, TicnetKindLaunchOptions, 0, 0, 0, 0, 0x04, 0x01}, &LaunchOptions{}, 8, "options.len", "limit 1024")
 }
 
 func TestTicnetKindReadsTheFirstBodyByte(t *testing.T) {

@@ -36,7 +36,7 @@ const DX = [0, 1, 0, -1], DY = [-1, 0, 1, 0]; // by direction: 0 up, 1 right, 2 
 // it would turn the cycle twice; dropped, it would be lost. So byte 1's bits
 // are events (eventBits): the server clears them in the substitute, and
 // ticnet puts them into that player's next command instead, so every press
-// acts once, at worst a few tics late.
+// acts once, about a round trip late.
 const NONE = 4, TURN_LEFT = 1, TURN_RIGHT = 2, BOOST = 4;
 const EVENT_BITS = [0, TURN_LEFT | TURN_RIGHT | BOOST];
 
@@ -49,9 +49,10 @@ const STATE_BYTES = HEAD + MAX_PLAYERS * NAMES.length + SIDE * SIDE;
 // The game: integers only, so every copy that runs the same inputs holds
 // the same state, bit for bit.
 class Game {
-  constructor() {
+  // seed: the "start" event's, the same on every copy.
+  constructor(seed = 0) {
     this.tic = 0;
-    this.rng = 0x9e3779b9;     // xorshift32: where the cycles start
+    this.rng = seed >>> 0 || 0x9e3779b9; // xorshift32: where the cycles start
     this.wait = COUNTDOWN + 1; // tics before the cycles move; the round is laid out at COUNTDOWN
     this.winner = 0;           // 1 + the last round's winner; 0: none
     this.racers = 0;           // cycles that started this round
@@ -124,7 +125,7 @@ class Game {
     this.cycles.forEach((c, p) => {
       if (!c.alive) return;
       if (c.boost > 0) c.boost--;
-      c.acc += c.boost > BOOST_COOL ? BOOST_SPEED : SPEED;
+      c.acc += c.boost > BOOST_COOL ? BOOST_SPEED : speed;
       if (c.acc < STEP) return;
       c.acc -= STEP;
       moves.push({ c, p, x: c.x + DX[c.dir], y: c.y + DY[c.dir] });
@@ -200,6 +201,7 @@ const keyDir = (e) => KEY_DIRS[e.key.length === 1 ? e.key.toLowerCase() : e.key]
 addEventListener("keydown", (e) => {
   if (e.repeat) return;
   if (keyDir(e) !== undefined) hold(keyDir(e)); else if (e.key === " ") presses.push(BOOST);
+  else if (e.key === "Escape") globalThis.ticnetDemo?.net.endGame(); // once the engine runs
 });
 addEventListener("keyup", (e) => { if (keyDir(e) === held) heldDown = false; });
 
@@ -238,6 +240,7 @@ let game = new Game(), substituted = []; // whose input the server stood in for 
 const sums = new Map();
 let role = "undecided", uid = 0, lobby = null, started = false, myPlayer = -1, names = [];
 let joining = false, progress = 0, rejoining = false, refused = null, migrating = false, startedAt = null;
+let speed = SPEED; // what a cycle adds to acc a tic: the launch options say
 const log = [];
 const timing = { role: null, lobby: null }; // ms from navigation to the first role and lobby
 
@@ -255,10 +258,13 @@ function onEvent(e) {
     case "role": role = e.role; uid = e.uid; if (timing.role === null) timing.role = performance.now(); break;
     case "lobby": lobby = e.lobby; names = lobby.players.map((p) => p.name); refused = null; if (timing.lobby === null) timing.lobby = performance.now(); break;
     case "start": // a joined game's state comes with load: keep it
-      if (!e.joined) game = new Game();
+      if (!e.joined) game = new Game(e.seed);
+      // The controller's launch options: the same on every copy.
+      speed = Math.max(1, Math.min(BOOST_SPEED, (e.options && e.options.speed) | 0 || SPEED));
       sums.clear(); presses.length = 0; // taps on the lobby are no turns
       started = true; myPlayer = e.player; joining = e.joined; rejoining = e.rejoined; progress = 0;
-      startedAt = { tic: e.tic, joined: e.joined, rejoined: e.rejoined }; refused = null; break;
+      startedAt = { tic: e.tic, joined: e.joined, rejoined: e.rejoined, seed: e.seed, options: e.options, ticRate: e.ticRate };
+      refused = null; break;
     case "catchup": progress = Math.floor((e.unit === "tics" ? 50 : 0) + 50 * e.done / Math.max(1, e.total)); break;
     case "join": if (e.player === myPlayer) joining = false; break;
     case "migrating": migrating = true; showNotice("Host left — the game goes on…"); break;
@@ -268,6 +274,9 @@ function onEvent(e) {
     case "disconnect": started = false; joining = false; break;
     case "rejected": refused = e.reason; break;
     case "error": started = false; lobby = null; showNotice(`The game failed (${e.callback}, tic ${e.tic}): ${e.message}`); break;
+    // Esc ends the game: the controller's ends it, another's asks the controller.
+    case "endAsked": showNotice(`Player ${e.player + 1} asks to end the game: Esc ends it`, 5000); break;
+    case "end": started = false; showNotice("Game over: back to the lobby", 3000); break;
   }
   renderLobby();
 }
@@ -285,7 +294,8 @@ const net = await start({ wasmURL: new URL("ticnet.wasm", RUNTIME).href, name: p
   inputSize: 2, eventBits: EVENT_BITS, input, onTic, checksum: () => game.checksum(),
   save: () => game.save(), load: (state) => game.load(state), onEvent,
   // ?predict=0: lockstep. 16 tics (457 ms) of prediction cover a chat relay's round trip, as in the demo.
-  predict: params.get("predict") !== "0", predictTics: 16 });
+  predict: params.get("predict") !== "0", predictTics: 16,
+  ticRate: Number(params.get("ticrate")) || undefined }); // ?ticrate=N: N tics a second
 
 // The checksums of the last 64 confirmed tics (before gametic).
 function confirmedSums(gametic) {
@@ -314,7 +324,8 @@ globalThis.ticnetDemo = {
 const COLORS = [[230, 25, 75], [60, 180, 75], [255, 225, 25], [67, 99, 216], [245, 130, 49], [145, 30, 180], [70, 240, 240], [240, 50, 230]];
 const PALETTE = [[0, 0, 0], ...COLORS], css = (rgb) => `rgb(${rgb.join()})`;
 const lobbyEl = document.getElementById("lobby"), launchEl = document.getElementById("launch");
-function launchGame() { net.launch().catch((e) => showNotice(e.message, 3000)); }
+// ?speed=N (1-3) on the controller's page: how fast the cycles go, for everyone.
+function launchGame() { net.launch({ options: { speed: Number(params.get("speed")) || SPEED } }).catch((e) => showNotice(e.message, 3000)); }
 launchEl.onclick = launchGame;
 function renderLobby() {
   lobbyEl.hidden = started && !joining;

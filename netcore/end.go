@@ -1,0 +1,143 @@
+package netcore
+
+import "github.com/ticnet/ticnet/netcore/wire"
+
+// The end of a game and the way back to the lobby (extension protocol
+// only: a reference peer knows no such thing). Any player asks; the
+// controller decides: its request ends the game, another player's is
+// passed on to it. The server stops the stream at a tic, tells every
+// copy, and goes back to its lobby once every copy has the tics before it
+// (or EndWaitMS has passed); each copy runs those tics, then goes back to
+// its lobby too.
+
+// EndWaitMS is how long a server that ends its game waits for its copies
+// to acknowledge the last tic before it goes back to the lobby.
+const EndWaitMS = 2000
+
+// endState is a game's end, once decided.
+type endState struct {
+	active  bool
+	tic     uint32 // the first tic that does not run
+	untilMS int64  // server: back to the lobby by then at the latest
+}
+
+// RequestEnd asks to end the game under the extension protocol: on the
+// controller's client it ends the game, on another it asks the controller
+// (EventEndAsked there). It does nothing outside such a game.
+func (c *Client) RequestEnd() {
+	if c.state == ClientInGame && c.extended && !c.end.active {
+		c.conn.sendReliable(&wire.EndRequest{})
+	}
+}
+
+// onGameEnd takes the server's word that the game ends before m.Tic.
+func (c *Client) onGameEnd(now int64, body []byte) error {
+	var m wire.GameEnd
+	if err := m.DecodeBody(body); err != nil {
+		return err
+	}
+	if c.state != ClientInGame || !c.extended {
+		return errUnexpected{}
+	}
+	c.end = endState{active: true, tic: m.Tic}
+	c.endIfDone(now)
+	return nil
+}
+
+// endIfDone takes the client back to the lobby once it has run every tic
+// of the game that ended, or at once if it was still joining it; its
+// acknowledgement of the last tics goes first, so that the server need
+// not wait.
+func (c *Client) endIfDone(now int64) {
+	if !c.end.active || c.state != ClientInGame || (c.loop.tl.GameTic() < c.end.tic && !c.join.active) {
+		return
+	}
+	c.sendAck(now)
+	tic := c.end.tic
+	c.state = ClientWaitingLaunch
+	c.extended = false
+	c.setup = wire.GameSetup{}
+	c.end = endState{}
+	c.join = joinSide{}
+	c.mig = migrateSide{}
+	c.pred = predictSide{}
+	c.emit(Event{Kind: EventGameEnded, Player: -1, Tic: tic})
+}
+
+// onEndAsked tells the controller that a player asks to end the game.
+func (c *Client) onEndAsked(body []byte) error {
+	var m wire.EndAsked
+	if err := m.DecodeBody(body); err != nil {
+		return err
+	}
+	if c.state != ClientInGame {
+		return errUnexpected{}
+	}
+	c.emit(Event{Kind: EventEndAsked, Player: int(m.Player)})
+	return nil
+}
+
+// onEndRequest ends the game at the controller's request, and passes
+// another player's on to the controller.
+func (s *Server) onEndRequest(now int64, sc *serverClient, body []byte) error {
+	var m wire.EndRequest
+	if err := m.DecodeBody(body); err != nil {
+		return err
+	}
+	if s.state != ServerInGame || !s.extended || s.resume != nil || s.ext.end.active || !sc.inGame || sc.player < 0 {
+		return errUnexpected{}
+	}
+	ctrl := s.controller()
+	if sc != ctrl {
+		if ctrl != nil {
+			ctrl.conn.sendReliable(&wire.EndAsked{Player: int8(sc.player)})
+		}
+		s.emit(Event{Kind: EventEndAsked, Player: sc.player, Addr: sc.addr})
+		return nil
+	}
+	x := &s.ext
+	x.end = endState{active: true, tic: x.sendSeq, untilMS: now + EndWaitMS}
+	for _, o := range s.slots {
+		if o.connected() && (o.inGame || o.join != nil) {
+			o.conn.sendReliable(&wire.GameEnd{Tic: x.end.tic})
+		}
+	}
+	return nil
+}
+
+// endIfDone takes the server back to the lobby once every copy in the game
+// has acknowledged the tics before its end, or EndWaitMS has passed.
+func (s *Server) endIfDone(now int64) {
+	x := &s.ext
+	if !x.end.active || s.state != ServerInGame {
+		return
+	}
+	if now < x.end.untilMS {
+		for _, sc := range s.slots {
+			if sc.connected() && sc.inGame && int32(x.end.tic-sc.acked) > 0 {
+				return
+			}
+		}
+	}
+	tic := x.end.tic
+	s.state = ServerWaitingLaunch
+	s.ext = extServer{}
+	s.launchOpts = wire.LaunchOptions{}
+	s.departed = s.departed[:0]
+	for i, sc := range s.slots {
+		if sc == nil {
+			continue
+		}
+		if sc.placeholder {
+			s.slots[i] = nil // a player whose copy never came back
+			continue
+		}
+		sc.inGame, sc.ready, sc.join, sc.readyDue = false, false, nil, false
+	}
+	s.emit(Event{Kind: EventGameEnded, Player: -1, Tic: tic})
+	for _, sc := range s.slots {
+		if sc.connected() {
+			s.sendWaitingData(now, sc)
+		}
+	}
+}
