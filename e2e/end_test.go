@@ -54,7 +54,16 @@ func TestAnEndedGameGoesBackToTheLobbyAndPlaysAgain(t *testing.T) {
 	}
 
 	eval(t, tabs[ctrl], "ticnetDemo.net.endGame()")
-	waitFor(t, tabs, "every tab back in a lobby of 3", 10*time.Second, oneServerOneLobby(3))
+	// (A tab's lobby is the last one it heard: "end" is what says it left the game.)
+	inLobby := oneServerOneLobby(3)
+	waitFor(t, tabs, "every tab's game ended, and every tab back in a lobby of 3", 10*time.Second, func(sts []demoStatus) bool {
+		for _, st := range sts {
+			if st.Started {
+				return false
+			}
+		}
+		return inLobby(sts)
+	})
 	ends := map[float64]int{}
 	for i, ctx := range tabs {
 		for _, e := range events(t, ctx) {
