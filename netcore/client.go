@@ -49,6 +49,8 @@ type ClientConfig struct {
 	// substituted commands). With prediction the game runs to the tic due
 	// now, not to the last built.
 	InputDelay int
+	// Replay makes the client record its game (Client.Replay).
+	Replay ReplayConfig
 }
 
 // MaxInputDelay bounds ClientConfig.InputDelay.
@@ -68,6 +70,7 @@ func (c *ClientConfig) fill() {
 	if c.Settings.TicDup == 0 {
 		c.Settings.TicDup = 1
 	}
+	c.Replay.fill()
 	if c.CatchUpTics <= 0 {
 		c.CatchUpTics = DefaultCatchUpTics
 	}
@@ -119,6 +122,7 @@ type Client struct {
 	recv recvSide
 	loop loopSide
 	pred predictSide
+	rec  recorder // the replay (replay_record.go)
 	sync clockSync
 	join joinSide
 	mig  migrateSide

@@ -68,6 +68,7 @@ func (c *Client) startGame(now int64) {
 	c.recv = recvSide{lastGameDataMS: now}
 	c.loop.reset()
 	c.pred = predictSide{}
+	c.rec = recorder{}
 	c.send.firstMS = now
 	if !c.extended {
 		c.send.firstMS += ReferenceStartDelayMS

@@ -194,6 +194,9 @@ func (c *Client) load(tic uint32, state []byte) {
 		return
 	}
 	c.join.loaded = true
+	if c.recording() {
+		c.recordStart(tic, state)
+	}
 	c.join.start = tic
 	c.loop.started = false // who is in the game: from the first tic run
 	c.loop.firstRun = tic

@@ -42,6 +42,10 @@ type predictedTic struct {
 	// consistency is each player's byte as this copy records it for the
 	// tic (the state before it), kept until the tic is confirmed.
 	consistency [MaxPlayers]uint8
+	// psums are each player's own checksum after the tic, for the replay
+	// (hasPsums: the game gives them and the client records).
+	psums    [MaxPlayers]uint16
+	hasPsums bool
 }
 
 // PredictCounters are what prediction counted.
@@ -111,6 +115,12 @@ func (c *Client) confirmPredicted(pt *predictedTic, ct *ConfirmedTic) {
 			c.loop.consistency[q][slot] = pt.consistency[q]
 		}
 	}
+	c.recordBefore(pt.tic, &pt.cmds, pt.ingame, ct.Substituted, func() []byte { return pt.before })
+	var psums *[MaxPlayers]uint16
+	if pt.hasPsums {
+		psums = &pt.psums
+	}
+	c.recordAfter(pt.tic, pt.sum, psums)
 	c.loop.tl.Ran(pt.tic, pt.sum)
 	c.stats.TicsRun++
 	c.pred.stats.Stood++
@@ -176,6 +186,7 @@ func (c *Client) predictAhead() {
 		}
 		c.game.RunTic(t, &cmds, &ingame)
 		pt.sum = c.game.Checksum()
+		pt.hasPsums = c.playerSums(pt.ingame, &pt.psums) != nil
 		p.tics = append(p.tics, pt)
 		p.stats.Predicted++
 	}

@@ -91,6 +91,7 @@ func (c *Client) advance(g uint32, t *ConfirmedTic) {
 	}
 	c.enterTic(g, in)
 	c.checkConsistency(g, cmds, in, t.Substituted)
+	c.recordBefore(g, cmds, in, t.Substituted, c.saveNow)
 	dup := uint32(c.settings.TicDup)
 	for k := range dup {
 		if k > 0 {
@@ -104,6 +105,7 @@ func (c *Client) advance(g uint32, t *ConfirmedTic) {
 		c.game.RunTic(g*dup+k, cmds, &c.loop.ingame)
 	}
 	sum := c.game.Checksum()
+	c.recordAfter(g, sum, c.playerSums(in, &c.rec.psums))
 	c.loop.tl.Ran(g, sum)
 	c.stats.TicsRun++
 	if c.extended && c.player >= 0 {

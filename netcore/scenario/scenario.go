@@ -65,6 +65,8 @@ type Options struct {
 	// UplinkBytesPerSec is every node's uplink (simnet.SetDefaultBandwidth):
 	// default DefaultUplinkBytesPerSec; negative for no limit.
 	UplinkBytesPerSec int64
+	// Replay makes every client record its game (ClientConfig.Replay).
+	Replay netcore.ReplayConfig
 }
 
 // DefaultUplinkBytesPerSec is a scenario's uplink: about what webxdc-dev's
@@ -201,7 +203,8 @@ func (s *Scenario) newPeerWith(i int, tr netcore.Transport, drone bool, xfer net
 		protos = []string{wire.ProtocolChocolate}
 	}
 	cfg := netcore.ClientConfig{Name: fmt.Sprintf("player%d", i), Drone: drone, Profile: o.Profile,
-		Settings: settings, Protocols: protos, Transfer: xfer, Token: token, Predict: o.Predict, PredictTics: o.PredictTics, InputDelay: o.InputDelay, Input: o.Input}
+		Settings: settings, Protocols: protos, Transfer: xfer, Token: token, Predict: o.Predict, PredictTics: o.PredictTics, InputDelay: o.InputDelay, Input: o.Input,
+		Replay: o.Replay}
 	var game netcore.Game = g
 	if o.WrapGame != nil {
 		game = o.WrapGame(g)

@@ -214,3 +214,13 @@ func (g *Game) Ran() []Ran { return g.ran }
 // Rebuilt is how many times BuildTiccmd was asked for a tic it had built
 // before: an engine builds each tic once.
 func (g *Game) Rebuilt() int { return g.rebuilt }
+
+// PlayerChecksum is a hash of player p's own state.
+func (g *Game) PlayerChecksum(p int) uint32 {
+	s := &g.state[p]
+	h := InitialChecksum
+	for _, v := range [...]uint32{uint32(s.x), uint32(s.y), uint32(s.angle), s.acc} {
+		h = (h ^ v) * 16777619
+	}
+	return h
+}

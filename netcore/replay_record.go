@@ -1,0 +1,170 @@
+package netcore
+
+import (
+	"github.com/ticnet/ticnet/netcore/wire"
+)
+
+// PlayerChecksummer is optional beside Game: a game that implements it
+// gives a hash of each player's own part of its state after the last
+// RunTic. A replay records it beside Checksum, so that playing a replay
+// back names the players whose state went wrong first.
+type PlayerChecksummer interface {
+	PlayerChecksum(player int) uint32
+}
+
+// ReplayConfig makes a client record its game as a replay file
+// (wire.ReplayWriter): every tic it runs once confirmed, with its
+// checksum, and snapshots when the game can save.
+type ReplayConfig struct {
+	Record bool
+	// SumEvery records the checksum every this many tics; default 1, so
+	// that a playback finds the very tic where a game went wrong.
+	SumEvery int
+	// SnapshotEvery records the game's state every this many tics (and
+	// before the first), for a game that can save: the places a playback
+	// can seek to. Default DefaultReplaySnapshotTics.
+	SnapshotEvery int
+	// MaxBytes bounds the file: the recording stops, whole up to its last
+	// tic, once the file passes it or a snapshot would. Default
+	// DefaultReplayMaxBytes.
+	MaxBytes int
+}
+
+// Defaults of ReplayConfig.
+const (
+	DefaultReplaySnapshotTics = 30 * wire.DefaultTicRate // half a minute at 35 tics a second
+	DefaultReplayMaxBytes     = 32 << 20
+)
+
+func (rc *ReplayConfig) fill() {
+	if rc.SumEvery <= 0 {
+		rc.SumEvery = 1
+	}
+	rc.SumEvery = min(rc.SumEvery, 255)
+	if rc.SnapshotEvery <= 0 {
+		rc.SnapshotEvery = DefaultReplaySnapshotTics
+	}
+	if rc.MaxBytes <= 0 {
+		rc.MaxBytes = DefaultReplayMaxBytes
+	}
+}
+
+// recorder is the client's replay of its current (or last) game.
+type recorder struct {
+	w       *wire.ReplayWriter
+	start   uint32             // the first tic recorded
+	stopped bool               // the file reached MaxBytes
+	tic     wire.ReplayTic     // the tic being recorded
+	psums   [MaxPlayers]uint16 // its players' checksums
+}
+
+// saveNow returns the game's state now, for a game that can save.
+func (c *Client) saveNow() []byte {
+	if s, ok := c.game.(Snapshotter); ok {
+		return s.SaveState()
+	}
+	return nil
+}
+
+// Replay returns the replay file of this client's game so far (or of its
+// last game, until the next starts), or nil when it records none. The
+// slice is the recorder's: copy it to keep it past the next Update.
+func (c *Client) Replay() []byte {
+	if c.rec.w == nil {
+		return nil
+	}
+	return c.rec.w.Bytes()
+}
+
+// ReplayStopped reports whether the replay stopped at its size bound.
+func (c *Client) ReplayStopped() bool { return c.rec.stopped }
+
+// recording reports whether the client records the tics it runs.
+func (c *Client) recording() bool { return c.cfg.Replay.Record && !c.rec.stopped }
+
+// recordStart starts a new replay at tic, with state, the game's state
+// before tic, when it has one.
+func (c *Client) recordStart(tic uint32, state []byte) {
+	h := wire.ReplayHeader{Protocol: c.protocol, Settings: c.settings, Setup: c.setup, Start: tic,
+		SumEvery: uint8(c.cfg.Replay.SumEvery)}
+	for _, p := range c.lobby.Players {
+		h.Names = append(h.Names, p.Name)
+	}
+	c.rec = recorder{w: wire.NewReplayWriter(&h), start: tic}
+	c.recordSnapshot(tic, state)
+}
+
+// recordBefore is called before the game runs confirmed tic g, the next
+// to record, with cmds and in as the game is given them: it starts the
+// replay at the game's first tic, and records a snapshot when one is due.
+// before returns the game's state before g.
+func (c *Client) recordBefore(g uint32, cmds *[MaxPlayers]TicCmd, in, substituted uint8, before func() []byte) {
+	if !c.recording() {
+		return
+	}
+	_, canSave := c.game.(Snapshotter)
+	switch {
+	case c.rec.w == nil || c.rec.w.Next() != g:
+		var state []byte
+		if canSave {
+			state = before()
+		}
+		c.recordStart(g, state)
+	case canSave && (g-c.rec.start)%uint32(c.cfg.Replay.SnapshotEvery) == 0:
+		c.recordSnapshot(g, before())
+	}
+	t := &c.rec.tic
+	*t = wire.ReplayTic{Tic: g, InGame: in, Substituted: substituted}
+	for p := range MaxPlayers {
+		if in&(1<<p) != 0 {
+			t.Cmds[p] = cmds[p]
+		}
+	}
+}
+
+// recordSnapshot records state, the state before tic, unless nil.
+func (c *Client) recordSnapshot(tic uint32, state []byte) {
+	if state == nil {
+		return
+	}
+	if c.rec.w.Len()+len(state) > c.cfg.Replay.MaxBytes {
+		c.rec.stopped = true
+		return
+	}
+	_ = c.rec.w.Snapshot(tic, state) // tic is Next: it is recorded before the tic
+}
+
+// recordAfter records the tic recordBefore began, g, with the game's
+// checksum after it, and each player's (psums) when the game gives them.
+func (c *Client) recordAfter(g uint32, sum uint32, psums *[MaxPlayers]uint16) {
+	t := &c.rec.tic
+	if !c.recording() || c.rec.w == nil || t.Tic != g || c.rec.w.Next() != g {
+		return
+	}
+	if every := uint32(c.cfg.Replay.SumEvery); (g-c.rec.start)%every == 0 {
+		t.HasSum, t.Sum = true, sum
+		if psums != nil {
+			t.HasPlayerSums, t.PlayerSums = true, *psums
+		}
+	}
+	_ = c.rec.w.Tic(t) // g is Next
+	if c.rec.w.Len() > c.cfg.Replay.MaxBytes {
+		c.rec.stopped = true
+	}
+}
+
+// playerSums returns each player's own checksum now, when the game gives
+// them and the client records; nil otherwise.
+func (c *Client) playerSums(in uint8, dst *[MaxPlayers]uint16) *[MaxPlayers]uint16 {
+	pc, ok := c.game.(PlayerChecksummer)
+	if !ok || !c.recording() {
+		return nil
+	}
+	*dst = [MaxPlayers]uint16{}
+	for p := range MaxPlayers {
+		if in&(1<<p) != 0 {
+			dst[p] = uint16(pc.PlayerChecksum(p))
+		}
+	}
+	return dst
+}

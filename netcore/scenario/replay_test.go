@@ -1,0 +1,203 @@
+package scenario
+
+import (
+	"bytes"
+	"io"
+	"testing"
+
+	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/testgame"
+	"github.com/ticnet/ticnet/netcore/wire"
+)
+
+// replayTics is the length of the recorded game of the replay tests.
+const replayTics = 10000
+
+// recordLossyGame plays an 8-player game of n tics on the lossy channel,
+// every copy recording, and checks it as every scenario is checked.
+func recordLossyGame(t *testing.T, n int) *Scenario {
+	t.Helper()
+	s := start(t, Options{Players: 8, Seed: 21, Link: lossy, Replay: netcore.ReplayConfig{Record: true}})
+	if err := s.RunTics(uint32(n), int64(n)*1000); err != nil {
+		t.Fatal(err)
+	}
+	check(t, s, n-100)
+	noDesync(t, s)
+	return s
+}
+
+// A 10 000-tic, 8-player game on the lossy channel: each copy's replay
+// holds every tic it ran, with the commands it ran, and plays back into a
+// new game to the recorded checksum at every tic; a seek through a
+// snapshot lands on the same states.
+func TestAReplayOfALossyGamePlaysBackToEveryChecksum(t *testing.T) {
+	s := recordLossyGame(t, replayTics)
+	for _, p := range s.Peers {
+		data := bytes.Clone(p.Client.Replay())
+		g := testgame.New(99) // another copy: only its input differs, and a replay builds none
+		res, err := netcore.VerifyReplay(data, g)
+		if err != nil {
+			t.Fatalf("peer %d: %v", p.Index, err)
+		}
+		ran := p.Client.GameTic()
+		if res.Tics != int(ran) || res.Checked != res.Tics || res.Mismatches != 0 {
+			t.Fatalf("peer %d ran %d tics; its replay ran %d, compared %d checksums, %d differ (%v)",
+				p.Index, ran, res.Tics, res.Checked, res.Mismatches, res.Mismatch)
+		}
+		// The commands are those the copy ran, tic by tic (which the
+		// scenario checked against the ones the players built).
+		want, got := p.Game.Ran(), g.Ran()
+		for tic := range ran {
+			if got[tic] != want[tic] {
+				t.Fatalf("peer %d, tic %d: the replay ran %+v, the game %+v", p.Index, tic, got[tic], want[tic])
+			}
+		}
+		if p.Index == 0 {
+			t.Logf("replay of %d tics, 8 players: %d bytes, %.2f bytes per tic per player; snapshots at %d tics",
+				ran, len(data), float64(len(data))/float64(ran)/8, len(mustPlayer(t, data, testgame.New(1)).Snapshots()))
+		}
+	}
+
+	data := s.Peers[3].Client.Replay()
+	g := testgame.New(5)
+	pl := mustPlayer(t, data, g)
+	if n := len(pl.Snapshots()); n != replayTics/netcore.DefaultReplaySnapshotTics+1 {
+		t.Fatalf("%d snapshots in %d tics", n, replayTics)
+	}
+	sums := s.Peers[3].Game.Sums()
+	for _, tic := range []uint32{7000, 2500, 2101, 9999} {
+		if err := pl.Seek(tic); err != nil {
+			t.Fatalf("seek %d: %v", tic, err)
+		}
+		if got := pl.Tic(); got != tic {
+			t.Fatalf("seek %d: at tic %d", tic, got)
+		}
+		if _, err := pl.Run(1); err != nil {
+			t.Fatal(err)
+		}
+		if got := pl.Checked(); got == 0 || pl.Mismatches() != 0 || g.Checksum() != sums[tic] {
+			t.Fatalf("after seeking to %d and running it: checksum %08x, want %08x (%d compared, %d differ)",
+				tic, g.Checksum(), sums[tic], got, pl.Mismatches())
+		}
+	}
+}
+
+func mustPlayer(t *testing.T, data []byte, g netcore.Game) *netcore.ReplayPlayer {
+	t.Helper()
+	p, err := netcore.NewReplayPlayer(data, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// One flipped byte in one command of a replay: the playback reports the
+// tic of that command, and its player.
+func TestAReplayNamesTheTicAndPlayerOfAChangedCommand(t *testing.T) {
+	s := recordLossyGame(t, 3000)
+	data := s.Peers[2].Client.Replay()
+	for _, target := range []struct {
+		tic    uint32
+		player int
+	}{{2500, 6}, {1234, 0}, {2999, 3}} {
+		bad, field := flipOneCommandByte(t, data, target.tic, target.player)
+		res, err := netcore.VerifyReplay(bad, testgame.New(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := res.Mismatch
+		if m == nil || m.Tic != target.tic || len(m.Players) != 1 || m.Players[0] != target.player {
+			t.Fatalf("flipped %s of player %d at tic %d: reported %v", field, target.player, target.tic, m)
+		}
+		t.Logf("flipped %s of player %d at tic %d: %v", field, target.player, target.tic, m)
+	}
+}
+
+// flipOneCommandByte returns a copy of replay data with one byte of the
+// command of player at tic flipped, such that that command, and no other
+// record, reads differently; and what it changed.
+func flipOneCommandByte(t *testing.T, data []byte, tic uint32, player int) ([]byte, string) {
+	t.Helper()
+	orig := readAll(t, data)
+	var at, next int
+	for i, r := range orig {
+		if !r.IsSnapshot() && r.Tic.Tic == tic {
+			at, next = r.Offset, len(data)
+			if i+1 < len(orig) {
+				next = orig[i+1].Offset
+			}
+		}
+	}
+	for off := at + 1; off < next; off++ {
+		bad := bytes.Clone(data)
+		bad[off] ^= 0x04
+		recs, err := readAllErr(bad)
+		if err != nil || len(recs) != len(orig) {
+			continue
+		}
+		changed, field := 0, ""
+		for i := range recs {
+			a, b := &orig[i].Tic, &recs[i].Tic
+			if orig[i].IsSnapshot() != recs[i].IsSnapshot() || a.InGame != b.InGame || a.Substituted != b.Substituted ||
+				a.Sum != b.Sum || a.PlayerSums != b.PlayerSums {
+				changed = 99
+				break
+			}
+			for q := range a.Cmds {
+				if a.Cmds[q] != b.Cmds[q] {
+					changed++
+					if a.Tic == tic && q == player {
+						field = describeChange(&a.Cmds[q], &b.Cmds[q])
+					}
+				}
+			}
+		}
+		if changed == 1 && field != "" {
+			return bad, field
+		}
+	}
+	t.Fatalf("no byte of player %d's command at tic %d can be flipped alone", player, tic)
+	return nil, ""
+}
+
+func describeChange(a, b *wire.TicCmd) string {
+	switch {
+	case a.ForwardMove != b.ForwardMove:
+		return "forwardmove"
+	case a.SideMove != b.SideMove:
+		return "sidemove"
+	case a.AngleTurn != b.AngleTurn:
+		return "angleturn"
+	case a.Buttons != b.Buttons:
+		return "buttons"
+	}
+	return "a field"
+}
+
+func readAll(t *testing.T, data []byte) []wire.ReplayRecord {
+	t.Helper()
+	recs, err := readAllErr(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+func readAllErr(data []byte) ([]wire.ReplayRecord, error) {
+	r, err := wire.NewReplayReader(data)
+	if err != nil {
+		return nil, err
+	}
+	var recs []wire.ReplayRecord
+	for {
+		var rec wire.ReplayRecord
+		switch err := r.Next(&rec); err {
+		case nil:
+			recs = append(recs, rec)
+		case io.EOF:
+			return recs, nil
+		default:
+			return nil, err
+		}
+	}
+}
