@@ -110,7 +110,7 @@ func (c *Client) recordBefore(g uint32, cmds *[MaxPlayers]TicCmd, in, substitute
 			state = before()
 		}
 		c.recordStart(g, state)
-	case canSave && (g-c.rec.start)%uint32(c.cfg.Replay.SnapshotEvery) == 0:
+	case canSave && g != c.rec.start && (g-c.rec.start)%uint32(c.cfg.Replay.SnapshotEvery) == 0:
 		c.recordSnapshot(g, before())
 	}
 	t := &c.rec.tic

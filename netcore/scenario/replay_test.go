@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/testgame"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
@@ -33,29 +34,17 @@ func recordLossyGame(t *testing.T, n int) *Scenario {
 func TestAReplayOfALossyGamePlaysBackToEveryChecksum(t *testing.T) {
 	s := recordLossyGame(t, replayTics)
 	for _, p := range s.Peers {
-		data := bytes.Clone(p.Client.Replay())
-		g := testgame.New(99) // another copy: only its input differs, and a replay builds none
-		res, err := netcore.VerifyReplay(data, g)
-		if err != nil {
-			t.Fatalf("peer %d: %v", p.Index, err)
-		}
-		ran := p.Client.GameTic()
-		if res.Tics != int(ran) || res.Checked != res.Tics || res.Mismatches != 0 {
-			t.Fatalf("peer %d ran %d tics; its replay ran %d, compared %d checksums, %d differ (%v)",
-				p.Index, ran, res.Tics, res.Checked, res.Mismatches, res.Mismatch)
-		}
-		// The commands are those the copy ran, tic by tic (which the
-		// scenario checked against the ones the players built).
-		want, got := p.Game.Ran(), g.Ran()
-		for tic := range ran {
-			if got[tic] != want[tic] {
-				t.Fatalf("peer %d, tic %d: the replay ran %+v, the game %+v", p.Index, tic, got[tic], want[tic])
-			}
-		}
-		if p.Index == 0 {
-			t.Logf("replay of %d tics, 8 players: %d bytes, %.2f bytes per tic per player; snapshots at %d tics",
-				ran, len(data), float64(len(data))/float64(ran)/8, len(mustPlayer(t, data, testgame.New(1)).Snapshots()))
-		}
+		checkReplay(t, p)
+	}
+
+	// The replay costs less than the game's traffic: bytes per tic, all
+	// players together, against what the channel carried per tic.
+	ran := s.Peers[0].Client.GameTic()
+	replay, wireBytes := replayBytesPerTic(s, 0), float64(s.Net.Stats.Bytes)/float64(ran)
+	t.Logf("replay of %d tics, 8 players: %.1f bytes per tic (%.2f per player); the channel carried %.1f per tic",
+		ran, replay, replay/8, wireBytes)
+	if replay > wireBytes {
+		t.Fatalf("the replay takes %.1f bytes per tic, more than the %.1f the game sent", replay, wireBytes)
 	}
 
 	data := s.Peers[3].Client.Replay()
@@ -80,6 +69,94 @@ func TestAReplayOfALossyGamePlaysBackToEveryChecksum(t *testing.T) {
 				tic, g.Checksum(), sums[tic], got, pl.Mismatches())
 		}
 	}
+}
+
+// checkReplay plays peer p's replay into a new copy of the game: it must
+// run every tic p ran from its first, with the commands p ran (which the
+// scenario checks against the ones the players built), to the checksum p
+// had after each.
+func checkReplay(t *testing.T, p *Peer) {
+	t.Helper()
+	data := bytes.Clone(p.Client.Replay())
+	g := testgame.New(99) // another copy: only its input differs, and a replay builds none
+	pl := mustPlayer(t, data, g)
+	first := pl.Start()
+	ran := p.Client.GameTic()
+	res, err := netcore.VerifyReplay(data, g)
+	if err != nil {
+		t.Fatalf("peer %d: %v", p.Index, err)
+	}
+	if res.Tics != int(ran-first) || res.Checked != res.Tics || res.Mismatches != 0 {
+		t.Fatalf("peer %d ran tics %d to %d; its replay ran %d, compared %d checksums, %d differ (%v)",
+			p.Index, first, ran, res.Tics, res.Checked, res.Mismatches, res.Mismatch)
+	}
+	want, got := p.Game.Ran(), g.Ran()
+	for tic := first; tic < ran; tic++ {
+		if got[tic] != want[tic] {
+			t.Fatalf("peer %d, tic %d: the replay ran %+v, the game %+v", p.Index, tic, got[tic], want[tic])
+		}
+	}
+}
+
+// Replays of games where players leave and join: each copy's covers its
+// own part of the game, a late joiner's from the snapshot it loaded, a
+// leaver's to its last tic, with tics predicted and rolled back; under the
+// reference protocol too.
+func TestReplaysFollowPlayersWhoLeaveAndJoin(t *testing.T) {
+	link := simnet.Link{LatencyMS: 20, JitterMS: 10}
+	s := build(t, Options{Players: 4, Seed: 41, Link: link, Predict: true,
+		Replay: netcore.ReplayConfig{Record: true, SnapshotEvery: 200}})
+	for _, p := range s.Peers[:3] {
+		p.Game.Idle = true // so that predictions of them stand, and of player 3 are rolled back
+	}
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RunTics(400, 60000); err != nil {
+		t.Fatal(err)
+	}
+	leaver := s.Peers[2]
+	leaver.Client.Leave(s.Now())
+	s.RunFor(1000)
+	leaver.Paused = true
+	j := joinAndPlay(t, s, 1600)
+	check(t, s, 1000)
+	var stood, rollbacks int64
+	for _, p := range s.Peers {
+		checkReplay(t, p)
+		pc := p.Client.PredictCounters()
+		stood, rollbacks = stood+pc.Stood, rollbacks+pc.Rollbacks
+	}
+	if stood < 400 || rollbacks < 1000 {
+		t.Fatalf("too little predicted to test the replays: %d tics stood, %d rollbacks", stood, rollbacks)
+	}
+	// The joiner's replay starts from the snapshot it loaded, then one
+	// every 200 tics of its own.
+	jp := mustPlayer(t, j.Client.Replay(), testgame.New(1))
+	if snaps := jp.Snapshots(); jp.Start() < 400 || snaps[0] != jp.Start() || len(snaps) != int(1600-jp.Start()+199)/200 {
+		t.Fatalf("the joiner's replay starts at tic %d with snapshots at %v", jp.Start(), snaps)
+	}
+
+	ref := start(t, Options{Players: 3, Seed: 42, Strict: true, Link: link, Replay: netcore.ReplayConfig{Record: true}})
+	if err := ref.RunTics(600, 60000); err != nil {
+		t.Fatal(err)
+	}
+	ref.Peers[1].Client.Leave(ref.Now())
+	ref.RunFor(1000)
+	ref.Peers[1].Paused = true
+	if err := ref.RunTics(1000, 60000); err != nil {
+		t.Fatal(err)
+	}
+	check(t, ref, 900)
+	for _, p := range ref.Peers {
+		checkReplay(t, p)
+	}
+}
+
+// replayBytesPerTic is the size of peer i's replay per tic it ran.
+func replayBytesPerTic(s *Scenario, i int) float64 {
+	p := s.Peers[i]
+	return float64(len(p.Client.Replay())) / float64(p.Client.GameTic())
 }
 
 func mustPlayer(t *testing.T, data []byte, g netcore.Game) *netcore.ReplayPlayer {
