@@ -39,18 +39,7 @@ type chocTools struct {
 // skips it elsewhere when one is missing.
 func needChocolate(t *testing.T, tcpdump bool) *chocTools {
 	t.Helper()
-	find := func(name string, dirs ...string) string {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-		for _, d := range dirs {
-			if p := filepath.Join(d, name); isExecutable(p) {
-				return p
-			}
-		}
-		return ""
-	}
-	c := &chocTools{doom: find("chocolate-doom", "/usr/games"), server: find("chocolate-server", "/usr/games"), wad: freedoom2}
+	c := &chocTools{doom: findBinary("chocolate-doom", "/usr/games"), server: findBinary("chocolate-server", "/usr/games"), wad: freedoom2}
 	var missing []string
 	if c.doom == "" {
 		missing = append(missing, "chocolate-doom")
@@ -62,10 +51,18 @@ func needChocolate(t *testing.T, tcpdump bool) *chocTools {
 		missing = append(missing, c.wad)
 	}
 	if tcpdump {
-		if c.tcpdump = find("tcpdump", "/usr/sbin", "/usr/bin"); c.tcpdump == "" {
+		if c.tcpdump = findBinary("tcpdump", "/usr/sbin", "/usr/bin"); c.tcpdump == "" {
 			missing = append(missing, "tcpdump")
 		}
 	}
+	requireInstalled(t, missing)
+	return c
+}
+
+// requireInstalled fails the test under CI, and skips it elsewhere, when
+// something the interop tests need is missing.
+func requireInstalled(t *testing.T, missing []string) {
+	t.Helper()
 	if len(missing) > 0 {
 		msg := fmt.Sprintf("missing %s: run sh e2e/setup-chocolate.sh as root", strings.Join(missing, ", "))
 		if os.Getenv("CI") != "" {
@@ -73,7 +70,20 @@ func needChocolate(t *testing.T, tcpdump bool) *chocTools {
 		}
 		t.Skip("SKIPPED, real Chocolate Doom interop not tested: " + msg)
 	}
-	return c
+}
+
+// findBinary finds an executable on the PATH or in one of dirs; "" when
+// there is none.
+func findBinary(name string, dirs ...string) string {
+	if p, err := exec.LookPath(name); err == nil {
+		return p
+	}
+	for _, d := range dirs {
+		if p := filepath.Join(d, name); isExecutable(p) {
+			return p
+		}
+	}
+	return ""
 }
 
 func isExecutable(p string) bool {
@@ -87,14 +97,15 @@ func moduleDir() string {
 	return filepath.Dir(filepath.Dir(file))
 }
 
-// ticnetBuild builds ticnet-server and ticnet-client once per run.
+// ticnetBuild builds ticnet-server, ticnet-client and ticnet-replay once
+// per run.
 var ticnetBuild struct {
 	sync.Once
 	dir string
 	err error
 }
 
-type ticnetBins struct{ server, client string }
+type ticnetBins struct{ server, client, replay string }
 
 func buildTicnet(t *testing.T) ticnetBins {
 	t.Helper()
@@ -106,17 +117,17 @@ func buildTicnet(t *testing.T) ticnetBins {
 		}
 		ticnetBuild.dir = dir
 		cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator),
-			"./netcore/cmd/ticnet-server", "./netcore/cmd/ticnet-client")
+			"./netcore/cmd/ticnet-server", "./netcore/cmd/ticnet-client", "./netcore/cmd/ticnet-replay")
 		cmd.Dir = moduleDir()
 		if out, err := cmd.CombinedOutput(); err != nil {
-			ticnetBuild.err = fmt.Errorf("building ticnet-server and ticnet-client: %v\n%s", err, out)
+			ticnetBuild.err = fmt.Errorf("building ticnet-server, ticnet-client and ticnet-replay: %v\n%s", err, out)
 		}
 	})
 	if ticnetBuild.err != nil {
 		t.Fatal(ticnetBuild.err)
 	}
 	return ticnetBins{server: filepath.Join(ticnetBuild.dir, "ticnet-server"),
-		client: filepath.Join(ticnetBuild.dir, "ticnet-client")}
+		client: filepath.Join(ticnetBuild.dir, "ticnet-client"), replay: filepath.Join(ticnetBuild.dir, "ticnet-replay")}
 }
 
 // proc is a process a test started, in a process group of its own, with

@@ -25,6 +25,9 @@ type ServerConfig struct {
 	// RecordTics makes the server note, for every tic it lets go, which
 	// players' commands it had (TicRecords): for logs and tests.
 	RecordTics bool
+	// Replay makes the server record each game as a replay file
+	// (Server.Replay). Off, nothing is recorded.
+	Replay ServerReplayConfig
 	// Transfer tunes the bulk streams that carry snapshots to copies
 	// joining a game in progress.
 	Transfer TransferConfig
@@ -94,6 +97,7 @@ func (c *ServerConfig) fill() {
 	if c.RejoinGraceMS <= 0 {
 		c.RejoinGraceMS = DefaultRejoinGraceMS
 	}
+	c.Replay.fill()
 }
 
 // ServerState is where a server is in a game's life (spec §10.1).
@@ -205,6 +209,7 @@ type Server struct {
 	ext       extServer
 
 	records []TicRecord
+	rec     serverRecorder
 
 	// Late join: bulk streams (snapshots) and the last stream id used.
 	xfer       *Transfers
@@ -775,6 +780,7 @@ func (s *Server) checkStart(now int64) {
 		sc.conn.sendReliable(&wire.GameStart{Settings: personal})
 	}
 	s.state = ServerInGame
+	s.recordStart(0)
 	s.emit(Event{Kind: EventGameStarted, Player: -1, Protocol: protoName(s.extended)})
 }
 

@@ -387,18 +387,19 @@ func (s *Server) advanceWindow() {
 			}
 			in |= 1 << p.player
 		}
-		s.record(s.recvStart, in, in)
+		s.record(s.recvStart, in, in, s.rec.relayed(row, in))
 		*row = [MaxPlayers]recvCmd{}
 		s.recvStart++
 	}
 }
 
 // record notes, when asked to, which players' commands the server had for
-// a tic it let go.
-func (s *Server) record(tic uint32, players, received uint8) {
+// a tic it let go, and records the tic's commands, cmds, in the replay.
+func (s *Server) record(tic uint32, players, received uint8, cmds *[MaxPlayers]TicCmd) {
 	if s.cfg.RecordTics {
 		s.records = append(s.records, TicRecord{Tic: tic, Players: players, Received: received})
 	}
+	s.recordTic(tic, players, players&^received, cmds)
 }
 
 // measure records how early a player's command arrived.
@@ -499,7 +500,7 @@ func (s *Server) extPump(now int64) {
 			x.anchorMS += late
 		}
 		x.history[seq%BackupTics] = histTic{seq: seq, valid: true, tic: t}
-		s.record(seq, t.InGame, t.InGame&^t.Substituted)
+		s.record(seq, t.InGame, t.InGame&^t.Substituted, &x.auth)
 		*row = [MaxPlayers]recvCmd{}
 		x.sendSeq++
 		s.recvStart = x.sendSeq

@@ -281,6 +281,7 @@ func (s *Server) startResumed(now int64) {
 		}
 		s.resumeClient(now, sc)
 	}
+	s.recordStart(x.resumedAt)
 	s.emit(Event{Kind: EventResumed, Player: -1, Tic: x.sendSeq})
 }
 

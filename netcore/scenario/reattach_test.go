@@ -106,7 +106,8 @@ func TestAReattachTakesOneExchange(t *testing.T) {
 	ch := &hand{}
 	srvEnd, cliEnd := netcore.NewLoopback(ServerUID)
 	r := netcore.Resume{Settings: heir.Client.Settings(), Connect: heir.Client.Connect(), Timeline: heir.Client.Timeline(), Roster: roster}
-	srv := netcore.NewResumedServer(netcore.ServerConfig{Profile: netcore.Browser, Game: roster.Game, BroadcastTics: true, RecordTics: true},
+	srv := netcore.NewResumedServer(netcore.ServerConfig{Profile: netcore.Browser, Game: roster.Game, BroadcastTics: true, RecordTics: true,
+		Replay: netcore.ServerReplayConfig{Record: true}},
 		&netcore.HostTransport{Channel: ch, Local: srvEnd}, r, now)
 	if !heir.Client.Reattach(cliEnd, now) {
 		t.Fatal("the heir cannot reattach")
@@ -174,6 +175,11 @@ func TestAReattachTakesOneExchange(t *testing.T) {
 	}
 	if first[0].Received&(1<<other.Client.Player()) == 0 {
 		t.Fatalf("tic %d: the other copy's command was substituted", held)
+	}
+	// Its replay starts where it resumed the game.
+	if r, err := wire.NewReplayReader(srv.Replay()); err != nil || srv.ReplayGame() != 1 || r.Header.Start != held ||
+		len(readAll(t, srv.Replay())) != len(first) {
+		t.Fatalf("the server's replay %d: %v; it decided %d tics from %d", srv.ReplayGame(), err, len(first), held)
 	}
 	other.Client.Update(now + 5)
 	if other.Client.Resuming() || other.Client.GameTic() != held+1 {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // A replay file is one game's confirmed history: a header, then records to
@@ -49,7 +50,7 @@ type ReplayHeader struct {
 	Protocol string // the protocol the game was played under
 	Settings Settings
 	Setup    GameSetup
-	Names    []string // the players' names, by player number; at most MaxPlayers
+	Names    []string // the players' names, by player number, at most MaxPlayers; none from a copy that joined late (it saw no lobby)
 	Start    uint32   // the first tic recorded
 	SumEvery uint8    // a checksum every this many tics from Start; 0: none
 }
@@ -225,8 +226,8 @@ func NewReplayReader(data []byte) (*ReplayReader, error) {
 	}
 	h.Start = r.U32("start")
 	h.SumEvery = r.U8("sum_every")
-	if err := r.Err(); err != nil {
-		return nil, fmt.Errorf("replay header: %w", err)
+	if err := replayErr(&r, "header"); err != nil {
+		return nil, err
 	}
 	if err := h.Setup.Input.Check(); err != nil {
 		return nil, fmt.Errorf("replay header: %w", err)
@@ -284,12 +285,12 @@ func (rr *ReplayReader) snapshot(r *Reader, rec *ReplayRecord) error {
 	case n > MaxReplaySnapshot:
 		r.failAt(at, "snapshot.length", fmt.Sprintf("%d bytes > limit %d", n, MaxReplaySnapshot))
 	case int(n) > r.Remaining():
-		r.failAt(at, "snapshot.length", fmt.Sprintf("%d bytes cannot fit in %d", n, r.Remaining()))
+		r.failAt(at, "snapshot.state", fmt.Sprintf("need %d bytes, have %d", n, r.Remaining()))
 	default:
 		rec.State = r.take(int(n), "snapshot.state")[:n:n]
 	}
-	if err := r.Err(); err != nil {
-		return fmt.Errorf("replay: %w", err)
+	if err := replayErr(r, fmt.Sprintf("snapshot of tic %d", tic)); err != nil {
+		return err
 	}
 	if rec.State == nil {
 		rec.State = []byte{}
@@ -302,7 +303,7 @@ func (rr *ReplayReader) snapshot(r *Reader, rec *ReplayRecord) error {
 func (rr *ReplayReader) tic(r *Reader, flags uint8, t *ReplayTic) error {
 	if flags&^replayTicFlags != 0 {
 		r.failAt(r.Offset()-1, "record", fmt.Sprintf("unknown record 0x%02x", flags))
-		return fmt.Errorf("replay: %w", r.Err())
+		return replayErr(r, fmt.Sprintf("tic %d", rr.next))
 	}
 	in := rr.in
 	if flags&ReplayHasInGame != 0 {
@@ -336,10 +337,23 @@ func (rr *ReplayReader) tic(r *Reader, flags uint8, t *ReplayTic) error {
 			}
 		}
 	}
-	if err := r.Err(); err != nil {
-		return fmt.Errorf("replay tic %d: %w", rr.next, err)
+	if err := replayErr(r, fmt.Sprintf("tic %d", rr.next)); err != nil {
+		return err
 	}
 	rr.prev, rr.in = prev, in
 	rr.next++
 	return nil
+}
+
+// replayErr is r's failure as an error about the replay's part what: a
+// file cut short says so.
+func replayErr(r *Reader, what string) error {
+	if r.err == nil {
+		return nil
+	}
+	r.err.Type = "replay file"
+	if strings.HasPrefix(r.err.Reason, "need ") {
+		return fmt.Errorf("replay: the file is cut short in its %s: %w", what, r.err)
+	}
+	return fmt.Errorf("replay: %s: %w", what, r.err)
 }

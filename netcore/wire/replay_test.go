@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -122,6 +123,9 @@ func TestACutReplayFileFailsAtTheCut(t *testing.T) {
 		}
 		if err == io.EOF && !ends[cut] {
 			t.Fatalf("cut at %d, inside a record: read %d records, then the end", cut, i)
+		}
+		if err != io.EOF && !strings.Contains(err.Error(), "the file is cut short") {
+			t.Fatalf("cut at %d: %v", cut, err)
 		}
 	}
 }

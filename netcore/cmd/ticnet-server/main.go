@@ -8,7 +8,7 @@
 //
 //	go run ./netcore/cmd/ticnet-server [-port 2342] [-addr 127.0.0.1]
 //	    [-profile reference|browser] [-maxplayers 8] [-servername NAME]
-//	    [-ticlog FILE]
+//	    [-ticlog FILE] [-record FILE]
 //
 //	chocolate-doom -iwad freedoom2.wad -connect 127.0.0.1 -nodes 2   # a real client
 //
@@ -17,6 +17,20 @@
 // launch and the game's start. -ticlog writes one JSON line for every tic
 // the server lets go, saying which players were in the game and whose
 // commands it had received: {"tic":12,"players":[0,1],"received":[0,1]}.
+//
+// -record FILE records every game played through the server as a ticnet
+// replay (netcore/wire/replay.go), reference games with real Chocolate
+// Doom clients included: for every tic the server lets go, every player's
+// command as the server relays it, who was in the game, and which commands
+// it substituted (extension protocol). The server runs no game, so its
+// replays hold no checksums. The first game goes to FILE, the next ones to
+// FILE with -2, -3, ... before its extension: -record game.replay writes
+// game.replay, game-2.replay, game-3.replay; an existing file of that name
+// is replaced. A game's file is written as the game runs, each pass's new
+// tics at once, and closed when the game ends (or the server stops), so a
+// killed server leaves a file that is whole up to its last tic. A game's
+// recording stops at 32 MB (netcore.DefaultReplayMaxBytes: hours of play).
+// Read a replay with ticnet-replay (info, verify, lmp).
 // SIGINT or SIGTERM tells every client that the server is going away (the
 // reference's DISCONNECT handshake, at most five seconds) and exits.
 package main
@@ -45,10 +59,11 @@ func main() {
 	maxPlayers := flag.Int("maxplayers", netcore.MaxPlayers, "most players in a game, drones aside (1-8)")
 	name := flag.String("servername", "", "description shown to QUERY (default \"Unnamed server\")")
 	ticlog := flag.String("ticlog", "", "write which players' commands the server had for each tic to this file (JSON lines)")
+	record := flag.String("record", "", "record every game as a replay: the first to this file, the next to FILE-2.ext, FILE-3.ext, ...")
 	flag.Parse()
 	log.SetFlags(log.Ltime | log.Lmicroseconds)
 	log.SetPrefix("ticnet-server: ")
-	if err := run(*addr, *port, *profile, *maxPlayers, *name, *ticlog); err != nil {
+	if err := run(*addr, *port, *profile, *maxPlayers, *name, *ticlog, *record); err != nil {
 		log.Print(err)
 		os.Exit(1)
 	}
@@ -64,7 +79,7 @@ func profileNamed(name string) (netcore.Profile, error) {
 	return netcore.Profile{}, fmt.Errorf("unknown profile %q (want reference or browser)", name)
 }
 
-func run(addr string, port int, profileName string, maxPlayers int, desc, ticlog string) error {
+func run(addr string, port int, profileName string, maxPlayers int, desc, ticlog, record string) error {
 	profile, err := profileNamed(profileName)
 	if err != nil {
 		return err
@@ -86,8 +101,13 @@ func run(addr string, port int, profileName string, maxPlayers int, desc, ticlog
 		tl = &ticLog{f: f, w: bufio.NewWriter(f)}
 		defer tl.close()
 	}
+	var replays *replayFiles
+	if record != "" {
+		replays = &replayFiles{path: record}
+		defer replays.finish()
+	}
 	srv := netcore.NewServer(netcore.ServerConfig{Profile: profile, MaxPlayers: maxPlayers, Description: desc,
-		RecordTics: tl != nil}, tr)
+		RecordTics: tl != nil, Replay: netcore.ServerReplayConfig{Record: replays != nil}}, tr)
 	log.Printf("listening on %v (profile %s: %d ms timeout, %d ms keepalive; max %d players)",
 		tr.LocalAddr(), profile.Name, profile.TimeoutMS, profile.KeepaliveMS, maxPlayers)
 
@@ -109,8 +129,15 @@ func run(addr string, port int, profileName string, maxPlayers int, desc, ticlog
 			}
 		}
 		now := time.Since(start).Milliseconds()
-		for _, e := range srv.Update(now) {
+		events := srv.Update(now)
+		if replays != nil {
+			replays.update(srv.ReplayGame(), srv.Replay(), srv.ReplayStopped())
+		}
+		for _, e := range events {
 			logEvent(tr, e, srv)
+			if replays != nil && (e.Kind == netcore.EventGameEnded || e.Kind == netcore.EventDisconnected) {
+				replays.finish()
+			}
 		}
 		if tl != nil {
 			if err := tl.write(srv.TicRecords()); err != nil {

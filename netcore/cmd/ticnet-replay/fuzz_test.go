@@ -1,0 +1,32 @@
+package main
+
+import (
+	"io"
+	"testing"
+
+	"github.com/ticnet/ticnet/netcore/wire"
+)
+
+// A replay file is input from anywhere (a download, a chat): whatever its
+// bytes, every command reads it to an answer or an error, never a panic.
+func FuzzReplayCommands(f *testing.F) {
+	st := doomSettings
+	st.LowResTurn = true
+	f.Add(replayOf(f, wire.ReplayHeader{Settings: doomSettings, Names: []string{"ann", "", "bob"}}, twoPlayers()...))
+	f.Add(replayOf(f, wire.ReplayHeader{Settings: st}, wire.ReplayTic{InGame: 1, Cmds: [wire.MaxPlayers]wire.TicCmd{{AngleTurn: 512}}}))
+	f.Add(replayOf(f, wire.ReplayHeader{Settings: doomSettings, Setup: wire.GameSetup{Input: wire.InputLayout{Size: 3}}},
+		wire.ReplayTic{InGame: 3, HasSum: true, Sum: 7}))
+	f.Fuzz(func(t *testing.T, file []byte) {
+		data, _, err := wholeRecords(file)
+		if err != nil {
+			return
+		}
+		if _, err := summarize(data); err != nil {
+			t.Fatalf("summarize of whole records: %v", err)
+		}
+		if d, err := makeDemo(data, demoOptions{player: -1}); err == nil && d.bytes[len(d.bytes)-1] != demoEndMarker {
+			t.Fatal("a demo without its end marker")
+		}
+		verify(io.Discard, data)
+	})
+}
