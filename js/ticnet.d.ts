@@ -110,7 +110,7 @@ export interface YieldedEvent { kind: "yielded"; serverUID: number }
  * game, cleanly, and calls your game no more.
  */
 export interface GameErrorEvent {
-  kind: "error"; callback: "input" | "onTic" | "checksum" | "save" | "load"; tic: number; message: string; stack: string; reason: string;
+  kind: "error"; callback: "input" | "onTic" | "checksum" | "save" | "load" | "playerChecksum"; tic: number; message: string; stack: string; reason: string;
 }
 
 /** A player asks to end the game (on the controller's copy, which may end it with endGame). */
@@ -224,6 +224,24 @@ export interface CommonOptions {
    * network; the copy then leaves the game.
    */
   load?(state: Uint8Array): void;
+  /**
+   * Optional: a 32-bit hash of player's own part of the game state after
+   * the last tic. The replay records it beside checksum, so that a
+   * playback names the players whose state differs first. It costs: the
+   * engine calls into the page once more for every tic run (predicted
+   * tics included), and that call calls playerChecksum once per player in
+   * the game.
+   */
+  playerChecksum?(player: number): number;
+  /**
+   * Record the game as a replay file (default true): net.replay() returns
+   * it. Every confirmed tic, with every player's command and the checksum
+   * after it, and the state before the first tic and every 1 050 tics
+   * after when the game gives save; up to 32 MB (the recording then
+   * stops, whole). The demo's takes 10 bytes per tic per player (its bots
+   * change every field of their input every tic).
+   */
+  record?: boolean;
   onEvent?(event: TicnetEvent): void;
   /**
    * Run ahead of the confirmed tics (on by default when save and load are
@@ -286,6 +304,9 @@ export interface Stats {
   predicted: number;
   rollbacks: number;
   rolledBack: number;
+  /** The size of the replay net.replay() returns (0: none); replayStopped: it reached its bound (32 MB) and records no more. */
+  replayBytes: number;
+  replayStopped: boolean;
   channel: { kind: "webxdc" | "broadcast"; framesIn: number; framesOut: number; dropped: number; filtered: number; oversize: number };
 }
 
@@ -304,6 +325,18 @@ export interface Session {
    */
   endGame(): void;
   stats(): Stats;
+  /**
+   * This copy's replay file of its game so far (of its last game, until
+   * the next records its first tic), a new Uint8Array: save it, or play
+   * it back with playReplay. It holds the tics this copy ran, from the
+   * first (a copy that joined in progress: from the state it was given,
+   * which it starts with). Migration and hand-off keep it whole; a copy
+   * that has to join its game again (sent away after sleeping past the
+   * tic window, or its side of a healed partition) starts a new one where
+   * it joins. null when this copy records none (record: false, or no game
+   * yet).
+   */
+  replay(): Uint8Array | null;
   /**
    * How far the game is from its last tic to the next, 0 to 1, by the
    * clock (the game's tic rate): call it when you draw, and draw the state
@@ -358,3 +391,88 @@ export interface SyncTestResult {
  * reports the first tic that ran differently. Run it before start.
  */
 export function syncTest(options: SyncTestOptions): Promise<SyncTestResult>;
+
+/** The game a replay plays back into: its callbacks as start takes them (input excepted), of either kind of input. */
+export type ReplayGame = (Pick<TicCmdGame, "inputSize" | "onTic"> | Pick<OpaqueGame, "inputSize" | "onTic">) & {
+  checksum(): number;
+  /** With load: the replay starts from its first snapshot (a late joiner's replay needs it), and seek can go back. */
+  save?(): Uint8Array;
+  load?(state: Uint8Array): void;
+  /** Names the players whose state differs at a mismatch, where the replay recorded theirs. */
+  playerChecksum?(player: number): number;
+};
+
+/** What playReplay takes: the game, and how to play. */
+export type ReplayOptions = ReplayGame & {
+  /** A multiple of the recorded tic rate (default 1); 0: as fast as the page allows (40 ms of game work per pass). */
+  speed?: number;
+  /** Start paused (default false): resume() plays. */
+  paused?: boolean;
+  wasmURL?: string;
+  onEvent?(event: ReplayEvent): void;
+};
+
+/** A tic of the playback ran (every tic, a seek's included): tic, of the replay's start to end. */
+export interface ReplayProgressEvent { kind: "progress"; tic: number; start: number; end: number }
+/**
+ * The first recorded checksum the game did not give: after tic, got
+ * instead of want; players are those whose own checksums differ
+ * (playerChecksum, where the replay has them). It comes before any later
+ * tic runs: pause() here stops the game at that tic.
+ */
+export interface ReplayMismatchEvent { kind: "mismatch"; tic: number; players: number[]; want: number; got: number }
+/** The playback reached the end: tics onTic ran (a seek's included), checksums compared, of which differed, and the first that did. */
+export interface ReplayDoneEvent {
+  kind: "done"; tics: number; checked: number; mismatches: number;
+  mismatch: Omit<ReplayMismatchEvent, "kind"> | null;
+}
+export type ReplayEvent = ReplayProgressEvent | ReplayMismatchEvent | ReplayDoneEvent | GameErrorEvent;
+export type ReplayEventKind = ReplayEvent["kind"];
+export type ReplayEventOf<K extends ReplayEventKind> = Extract<ReplayEvent, { kind: K }>;
+
+/** A replay being played back: its facts, and the controls. */
+export interface Replay {
+  /** The first tic recorded (0, or the tic a late copy joined at), and one past the last. */
+  readonly start: number;
+  readonly end: number;
+  /** The players' names, by player number (none in the replay of a copy that joined in progress: it saw no lobby). */
+  readonly players: string[];
+  /** The recorded game's tics a second, and the seed and options it was launched with (as its start event had them). */
+  readonly ticRate: number;
+  readonly seed: number;
+  readonly options?: LaunchOptions["options"];
+  readonly protocol: string;
+  /** Bytes of input per player; 0: Doom's ticcmd. */
+  readonly inputSize: number;
+  /** The tics seek can load a state at. */
+  readonly snapshots: number[];
+  /** The next tic to run: the game's state is the state before it. */
+  tic(): number;
+  /** What the playback ran and compared so far. */
+  result(): Omit<ReplayDoneEvent, "kind"> & { done: boolean };
+  /** Sets the game at tic (the state before it), from the newest snapshot at or before it; throws when it cannot. */
+  seek(tic: number): void;
+  pause(): void;
+  resume(): void;
+  paused(): boolean;
+  /** A multiple of the recorded tic rate; 0: as fast as the page allows. */
+  setSpeed(speed: number): void;
+  /** 0 to 1 from the last tic to the next at the playback's pace (1 when it stands): draw between them. */
+  fraction(): number;
+  on<K extends ReplayEventKind>(kind: K, fn: (e: ReplayEventOf<K>) => void): void;
+  off<K extends ReplayEventKind>(kind: K, fn: (e: ReplayEventOf<K>) => void): void;
+  /** Stops the playback and frees it. */
+  close(): void;
+}
+
+/**
+ * Plays a replay file (Session.replay()'s bytes) back into a game, in tic
+ * order, at speed, comparing every recorded checksum. Resolves once the
+ * game stands at the replay's first tic; the first tic runs on the next
+ * task (add listeners and set the game up from the facts right after the
+ * await). Rejects on bytes that are not a whole replay (not one, cut
+ * short), a replay of another kind of input (inputSize), one that starts
+ * from a snapshot played into a game without load, and a state load
+ * refuses. Needs wasm_exec.js, not shim.js.
+ */
+export function playReplay(bytes: Uint8Array | ArrayBuffer, options: ReplayOptions): Promise<Replay>;

@@ -10,6 +10,11 @@
 //     onEvent: (e) => console.log(e),
 //   });
 //   net.launch(); net.stats(); net.leave();
+//   const bytes = net.replay();   // the game so far, as a replay file
+//
+//   import { playReplay } from "./ticnet.js";  // in any page: the game played back
+//   const r = await playReplay(bytes, { onTic, checksum, save, load, speed: 0 });
+//   r.on("done", (e) => console.log(e.checked, e.mismatches));
 //
 // shim.js must be loaded first, as a classic script, so that the channel is
 // joined at page load; wasm_exec.js (from the Go distribution) too.
@@ -58,6 +63,7 @@ function decodeOptions(b64) {
 }
 const CMD_BYTES = 8; // per player: forward i8, side i8, turn i16 LE, buttons u8, chat u8, 2 spare
 const MAX_PLAYERS = 8;
+const SUM_BYTES = 4; // per player: a playerChecksum, u32 LE
 
 async function instantiate(url, imports) {
   // Old Android webviews serve .wasm with a wrong MIME type, which
@@ -170,12 +176,18 @@ function loadCore(wasmURL) {
 
 function checkPage() {
   if (!globalThis.__ticnetShim) throw new Error("ticnet: load shim.js (a classic script) before starting");
+  checkGo();
+}
+
+function checkGo() {
   if (typeof globalThis.Go !== "function") throw new Error("ticnet: load wasm_exec.js before starting");
 }
 
-function checkGame(options, needSave) {
+// checkGame throws unless options has the callbacks a game must give
+// (required), and save and load together (needSave: both).
+function checkGame(options, needSave, required = ["input", "onTic", "checksum"]) {
   if (options === null || typeof options !== "object") throw new Error("ticnet: options must be an object");
-  for (const f of ["input", "onTic", "checksum"]) {
+  for (const f of required) {
     if (typeof options[f] !== "function") throw new Error(`ticnet: options.${f} must be a function`);
   }
   if ((options.save === undefined) !== (options.load === undefined)) {
@@ -206,31 +218,35 @@ const OPTION_CHECKS = {
   onEvent: kindOf("function"),
   predict: kindOf("boolean"),
   predictTics: intIn(1, 64),
+  record: kindOf("boolean"),
   ticRate: intIn(10, 60),
   inputSize: intIn(1, 64),
   eventBits: (v) => !Array.isArray(v) && !(v instanceof Uint8Array) ? "must be an array of bytes" :
     [...v].some((b) => !Number.isInteger(b) || b < 0 || b > 255) ? "must hold integers from 0 to 255" : "",
   input: kindOf("function"), onTic: kindOf("function"), checksum: kindOf("function"),
-  save: kindOf("function"), load: kindOf("function"),
+  save: kindOf("function"), load: kindOf("function"), playerChecksum: kindOf("function"),
 };
 const SETTINGS_CHECKS = {
   extraTics: intIn(0, 3), deathmatch: intIn(0, 3), episode: intIn(1, 4), map: intIn(1, 32),
   skill: intIn(0, 4), timeLimit: intIn(0, 0x7fffffff),
 };
 
+// checkKeys throws, naming the option (prefix: where it sits), on a key
+// of obj that checks does not know, or whose value its check finds wrong.
+function checkKeys(checks, obj, prefix, where = "") {
+  for (const [key, v] of Object.entries(obj)) {
+    if (!Object.hasOwn(checks, key)) throw new Error(`ticnet: ${where}unknown option ${prefix}${key}`);
+    if (v === undefined) continue;
+    const wrong = checks[key](v);
+    if (wrong) throw new Error(`ticnet: ${where}options.${prefix}${key} ${wrong}`);
+  }
+}
+
 // checkOptions throws, naming the option, on one start does not know or
 // whose value is out of range.
 function checkOptions(options) {
-  const check = (checks, obj, prefix) => {
-    for (const [key, v] of Object.entries(obj)) {
-      if (!Object.hasOwn(checks, key)) throw new Error(`ticnet: unknown option ${prefix}${key}`);
-      if (v === undefined) continue;
-      const wrong = checks[key](v);
-      if (wrong) throw new Error(`ticnet: options.${prefix}${key} ${wrong}`);
-    }
-  };
-  check(OPTION_CHECKS, options, "");
-  if (options.settings) check(SETTINGS_CHECKS, options.settings, "settings.");
+  checkKeys(OPTION_CHECKS, options, "");
+  if (options.settings) checkKeys(SETTINGS_CHECKS, options.settings, "settings.");
   if (options.eventBits !== undefined && options.eventBits.length > (options.inputSize | 0)) {
     throw new Error(`ticnet: options.eventBits has ${options.eventBits.length} bytes, more than options.inputSize (${options.inputSize | 0})`);
   }
@@ -293,6 +309,17 @@ function gameCallbacks(options, cmdBuf) {
     });
     callbacks.load = (state) => { guard("load", () => options.load(state)); };
   }
+  if (options.playerChecksum) {
+    // One call from the engine a tic: every player in the game's own
+    // checksum, into sumBuf.
+    const sumBuf = new Uint8Array(MAX_PLAYERS * SUM_BYTES), sums = new DataView(sumBuf.buffer);
+    callbacks.sumBuf = sumBuf;
+    callbacks.playerSums = (mask) => guard("playerChecksum", () => {
+      for (let p = 0; p < MAX_PLAYERS; p++) {
+        if (mask >> p & 1) sums.setUint32(p * SUM_BYTES, options.playerChecksum(p) >>> 0, true);
+      }
+    });
+  }
   return callbacks;
 }
 
@@ -328,6 +355,32 @@ const EVENT_FIELDS = {
   migrating: ["tic", "reason"], resumed: ["serverUID", "tic", "gapMS"], error: ["reason"], end: ["tic"],
 };
 
+// eventHub hands each event to onEvent, then to the listeners of its
+// kind (on, off). A listener that throws is logged, and stops neither the
+// others nor the engine.
+function eventHub(onEvent) {
+  const listeners = new Map();
+  return {
+    /** Whether anyone hears events of kind. */
+    heard: (kind) => !!onEvent || (listeners.get(kind) || []).length > 0,
+    emit(e) {
+      const call = (fn) => { try { fn(e); } catch (err) { console.error("ticnet: an event listener threw:", err); } };
+      if (onEvent) call(onEvent);
+      for (const fn of [...(listeners.get(e.kind) || [])]) call(fn);
+    },
+    on(kind, fn) {
+      if (typeof fn !== "function") throw new Error("ticnet: on: fn must be a function");
+      if (!listeners.has(kind)) listeners.set(kind, []);
+      listeners.get(kind).push(fn);
+    },
+    off(kind, fn) {
+      const fns = listeners.get(kind) || [];
+      const i = fns.indexOf(fn);
+      if (i >= 0) fns.splice(i, 1);
+    },
+  };
+}
+
 /**
  * Starts ticnet: loads the wasm, joins the election, and reports through
  * options.onEvent. Resolves once the engine runs.
@@ -348,7 +401,7 @@ export async function start(options) {
   ]);
 
   const cmdBuf = cmdBufFor(options);
-  const listeners = new Map();
+  const hub = eventHub(options.onEvent);
   const emit = (e) => {
     // Fields the Go side leaves out when zero, as ticnet.d.ts has them.
     for (const f of EVENT_FIELDS[e.kind] || []) if (e[f] === undefined) e[f] = f === "reason" ? "" : 0;
@@ -360,16 +413,14 @@ export async function start(options) {
     if (e.kind === "error") Object.assign(e, callbacks.failure || { callback: "", tic: 0, message: e.reason, stack: "" });
     if (e.kind === "lobby") lobby = e.lobby;
     if (e.kind === "start" || e.kind === "serverLost" || e.kind === "disconnect" || e.kind === "error") lobby = null;
-    // A listener that throws must not stop the others, nor the engine.
-    const call = (fn) => { try { fn(e); } catch (err) { console.error("ticnet: an event listener threw:", err); } };
-    if (options.onEvent) call(options.onEvent);
-    for (const fn of [...(listeners.get(e.kind) || [])]) call(fn);
+    hub.emit(e);
   };
   let lobby = null; // the lobby as last reported, while this copy is in one
   let ticMS = 1000 / DEFAULT_TIC_RATE; // the running game's, once it starts
   const profile = options.profile || (shim.kind === "webxdc" ? "gossip" : "local");
   const config = {
     predict,
+    record: options.record !== false,
     predictTics: options.predictTics | 0,
     inputSize: options.inputSize | 0,
     eventBits: [...(options.eventBits || [])],
@@ -432,17 +483,168 @@ export async function start(options) {
     fraction() { return Math.min(1, Math.max(0, (performance.now() - callbacks.ranAt) / ticMS)); },
     /** The netcode's live numbers. */
     stats() { return Object.assign(JSON.parse(core.stats()), { channel: { ...shim.stats, kind: shim.kind } }); },
+    /**
+     * This copy's replay file of its game so far (or of its last game,
+     * until the next records its first tic), a new Uint8Array; null when
+     * it records none (options.record false, or no game yet).
+     */
+    replay() { return core.replay(); },
     /** Calls fn for every event of kind. */
-    on(kind, fn) {
-      if (typeof fn !== "function") throw new Error("ticnet: on: fn must be a function");
-      if (!listeners.has(kind)) listeners.set(kind, []);
-      listeners.get(kind).push(fn);
-    },
+    on: hub.on,
     /** Stops calling fn for events of kind (as on added it). */
-    off(kind, fn) {
-      const fns = listeners.get(kind) || [];
-      const i = fns.indexOf(fn);
-      if (i >= 0) fns.splice(i, 1);
+    off: hub.off,
+  };
+}
+
+// The options playReplay takes: the game's callbacks, as start takes them
+// (input excepted: a replay builds no input), and the playback's own.
+const REPLAY_OPTION_CHECKS = {
+  wasmURL: kindOf("string"),
+  onEvent: kindOf("function"),
+  inputSize: intIn(1, 64),
+  onTic: kindOf("function"), checksum: kindOf("function"),
+  save: kindOf("function"), load: kindOf("function"), playerChecksum: kindOf("function"),
+  speed: (v) => typeof v === "number" && Number.isFinite(v) && v >= 0 ? "" : "must be a number, 0 or more",
+  paused: kindOf("boolean"),
+};
+const MAX_INPUT_BYTES = 64;
+// REPLAY_PASS_MS bounds the game work of one pass of a playback, as the
+// engine's catching up does (~40 ms): at speed 0 the page stays
+// responsive between passes.
+const REPLAY_PASS_MS = 40;
+
+/**
+ * Plays a replay file (net.replay()'s bytes, a Uint8Array or an
+ * ArrayBuffer) back into a game: options are the game's callbacks as
+ * start takes them (onTic, checksum; save and load to start from a
+ * snapshot and to seek back; playerChecksum to name the players whose
+ * state differs; inputSize when its input is its own bytes), wasmURL,
+ * onEvent, speed (a multiple of the recorded tic rate, default 1; 0: as
+ * fast as the page allows) and paused (default false). Resolves, once the
+ * game stands at the replay's first tic, to a controller: the replay's
+ * facts, seek, pause, resume, setSpeed and events ("progress" every tic,
+ * "mismatch" at the first recorded checksum that differs, "done" at the
+ * end, "error" when a callback throws). Rejects, with the reason, on bytes
+ * that are not a whole replay file, a replay of another kind of input,
+ * and a state the game's load refuses.
+ */
+export async function playReplay(bytes, options) {
+  checkGo();
+  if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
+  if (!(bytes instanceof Uint8Array)) throw new Error("ticnet: playReplay: bytes must be a Uint8Array or an ArrayBuffer");
+  checkGame(options, false, ["onTic", "checksum"]);
+  checkKeys(REPLAY_OPTION_CHECKS, options, "", "playReplay: ");
+  const core = await loadCore(options.wasmURL);
+  const hub = eventHub(options.onEvent);
+  let facts = null;
+  // The game's onTic, then the tic's "progress" (from the same call from
+  // the engine: none more per tic).
+  const game = {
+    ...options,
+    onTic(tic, cmds, ingame, substituted) {
+      options.onTic(tic, cmds, ingame, substituted);
+      if (hub.heard("progress")) hub.emit({ kind: "progress", tic, start: facts.start, end: facts.end });
     },
   };
+  const callbacks = gameCallbacks(game, new Uint8Array(MAX_PLAYERS * MAX_INPUT_BYTES));
+  const opened = JSON.parse(core.replayOpen(bytes, callbacks, options.inputSize | 0));
+  if (opened.error) throw new Error(`ticnet: playReplay: ${opened.error}`);
+  facts = opened;
+  const id = opened.id, ticRate = opened.ticRate || DEFAULT_TIC_RATE;
+
+  let speed = options.speed === undefined ? 1 : options.speed;
+  let paused = options.paused === true, closed = false, timer = 0;
+  // Where the playback stands (the last replayStatus), and what the page
+  // was told of it.
+  let status = { tic: opened.start, tics: 0, checked: 0, mismatches: 0, done: false, failed: false, mismatch: null, error: "" };
+  let toldMismatch = false;
+  // The pace: tic paceTic was due at paceMS, and each after it 1000 /
+  // (ticRate * speed) ms later.
+  let paceMS = 0, paceTic = 0;
+  const repace = () => { paceMS = performance.now(); paceTic = status.tic; };
+  const ticMS = () => 1000 / (ticRate * speed);
+
+  // take applies a status from the wasm and tells what changed.
+  const take = (st) => {
+    const was = status;
+    status = st;
+    if (st.mismatch && !toldMismatch) {
+      toldMismatch = true;
+      hub.emit({ kind: "mismatch", ...st.mismatch });
+    }
+    if (st.failed && !was.failed) {
+      hub.emit(Object.assign({ kind: "error", reason: st.error },
+        callbacks.failure || { callback: "", tic: st.tic, message: st.error, stack: "" }));
+    } else if (st.done && !was.done) {
+      hub.emit({ kind: "done", tics: st.tics, checked: st.checked, mismatches: st.mismatches, mismatch: st.mismatch || null });
+    }
+    return st;
+  };
+  const running = () => !paused && !closed && !status.failed && !status.done;
+  const schedule = (ms) => { clearTimeout(timer); timer = running() ? setTimeout(pass, Math.max(0, ms)) : 0; };
+  // pass runs the tics due (at speed 0: a pass's worth) in one call.
+  function pass() {
+    timer = 0;
+    if (!running()) return;
+    let n = opened.end - status.tic;
+    if (speed > 0) n = Math.min(n, paceTic + Math.floor((performance.now() - paceMS) / ticMS()) + 1 - status.tic);
+    if (n > 0 || status.tic === opened.end) take(JSON.parse(core.replayRun(id, n, REPLAY_PASS_MS)));
+    schedule(speed > 0 ? paceMS + (status.tic - paceTic) * ticMS() - performance.now() : 0);
+  }
+
+  const controller = {
+    /** The first tic recorded, and one past the last. */
+    start: opened.start, end: opened.end,
+    /** The players' names, by player number. */
+    players: opened.players,
+    /** The recorded game's tics a second, seed, launch options and protocol. */
+    ticRate, seed: opened.seed || 0, options: decodeOptions(opened.options), protocol: opened.protocol,
+    /** Bytes of input per player (0: Doom's ticcmd). */
+    inputSize: opened.inputSize,
+    /** The tics seek can load a state at (the game can save and load). */
+    snapshots: opened.snapshots,
+    /** The next tic to run: the game's state is the state before it. */
+    tic() { return status.tic; },
+    /** What the playback has run and compared so far. */
+    result() { return { tics: status.tics, checked: status.checked, mismatches: status.mismatches, mismatch: status.mismatch || null, done: status.done }; },
+    /**
+     * Sets the game at tic (the state before it), from the newest
+     * snapshot at or before it (load), running the tics after; it throws
+     * when it cannot (outside the recording; back, without a snapshot).
+     */
+    seek(tic) {
+      if (closed) throw new Error("ticnet: seek: the playback is closed");
+      if (status.failed) throw new Error("ticnet: seek: the playback stopped: the game's callback threw");
+      if (!Number.isInteger(tic)) throw new Error("ticnet: seek: tic must be an integer");
+      const st = JSON.parse(core.replaySeek(id, tic));
+      if (st.error && !st.failed) throw new Error(`ticnet: seek: ${st.error}`);
+      take(st);
+      repace();
+      schedule(0);
+    },
+    pause() { paused = true; schedule(0); },
+    resume() { paused = false; repace(); schedule(0); },
+    paused() { return paused; },
+    /** Plays at speed times the recorded tic rate (0: as fast as the page allows). */
+    setSpeed(s) {
+      const wrong = REPLAY_OPTION_CHECKS.speed(s);
+      if (wrong) throw new Error(`ticnet: setSpeed: speed ${wrong}`);
+      speed = s;
+      repace();
+      schedule(0);
+    },
+    /** How far from the last tic to the next, 0 to 1, at the playback's pace (1 when it stands). */
+    fraction() { return running() && speed > 0 ? Math.min(1, Math.max(0, (performance.now() - callbacks.ranAt) / ticMS())) : 1; },
+    /** Calls fn for every event of kind. */
+    on: hub.on,
+    /** Stops calling fn, as on added it. */
+    off: hub.off,
+    /** Stops the playback and frees it. */
+    close() { closed = true; schedule(0); core.replayClose(id); },
+  };
+  // The first pass comes on the next task: the page's code after its
+  // await (listeners, the game's setup from the facts) runs first.
+  repace();
+  schedule(0);
+  return controller;
 }

@@ -9,14 +9,14 @@
 // frames with one call: calls from JS into Go cost about 12 µs each, so
 // there are none per packet. Functions JS calls (launch, leave, stats)
 // never block: they post a request the loop takes on its next pass, or read
-// the last snapshot.
+// the last snapshot. It also plays replay files back into the page's game
+// (replay.go), which needs no shim.
 package main
 
 import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"sort"
 	"sync/atomic"
 	"time"
@@ -47,6 +47,7 @@ type jsConfig struct {
 	StartTime   float64 `json:"startTime"`
 	Token       string  `json:"token"` // 32 hex digits; "" for none
 	Predict     bool    `json:"predict"`
+	Record      bool    `json:"record"`
 	PredictTics int     `json:"predictTics"`
 	InputSize   int     `json:"inputSize"` // 0: Doom's ticcmd
 	TicRate     int     `json:"ticRate"`   // 0: 35
@@ -59,203 +60,6 @@ type jsConfig struct {
 		Skill      *int `json:"skill"`
 		TimeLimit  int  `json:"timeLimit"`
 	} `json:"settings"`
-}
-
-// jsGame is the game on the JS side: Go calls it, never the other way.
-// Once a callback has failed (err), it calls none again: the copy leaves
-// its game (loop.fail).
-type jsGame struct {
-	// The page's callbacks, looked up once (they take no this).
-	input, onTic, checksum, save, load safejs.Value
-
-	cmdBuf safejs.Value
-	layout netcore.InputLayout
-	raw    [netcore.MaxPlayers * netcore.MaxInputBytes]byte
-	subs   uint8 // the players whose commands of the next RunTic are substitutes
-	err    error
-	// spent is the time spent in the game's callbacks since the pass
-	// began: the pass's netcode time excludes it.
-	spent time.Duration
-}
-
-// timed adds the time since began to spent: defer g.timed(time.Now()).
-func (g *jsGame) timed(began time.Time) { g.spent += time.Since(began) }
-
-func (g *jsGame) BuildTiccmd(tic uint32) netcore.TicCmd {
-	if g.err != nil {
-		return netcore.TicCmd{}
-	}
-	defer g.timed(time.Now())
-	v, err := g.input.Invoke(tic)
-	if err != nil {
-		g.err = err
-		return netcore.TicCmd{}
-	}
-	if n := int(g.layout.Size); n > 0 {
-		// ticnet.js has checked that it is a Uint8Array of n bytes.
-		var c netcore.TicCmd
-		if got, err := safejs.CopyBytesToGo(c.Input[:n], v); err != nil || got != n {
-			g.err = fmt.Errorf("input returned %d bytes, not %d (%v)", got, n, err)
-		}
-		return c
-	}
-	f := func(i int) int {
-		x, err := v.Index(i)
-		if err != nil {
-			return 0
-		}
-		n, _ := x.Int()
-		return n
-	}
-	return netcore.TicCmd{ForwardMove: int8(f(0)), SideMove: int8(f(1)), AngleTurn: int16(f(2)),
-		Buttons: uint8(f(3)) &^ wire.ButtonSpecial, ChatChar: uint8(f(4))}
-}
-
-func (g *jsGame) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, ingame *[netcore.MaxPlayers]bool) {
-	if g.err != nil {
-		return
-	}
-	defer g.timed(time.Now())
-	mask := 0
-	size := int(g.layout.Size)
-	for p, c := range cmds {
-		if ingame[p] {
-			mask |= 1 << p
-		}
-		if size > 0 {
-			copy(g.raw[p*size:(p+1)*size], c.Input[:size])
-			continue
-		}
-		o := p * 8
-		g.raw[o], g.raw[o+1] = byte(c.ForwardMove), byte(c.SideMove)
-		binary.LittleEndian.PutUint16(g.raw[o+2:], uint16(c.AngleTurn))
-		g.raw[o+4], g.raw[o+5] = c.Buttons, c.ChatChar
-	}
-	n := netcore.MaxPlayers * 8
-	if size > 0 {
-		n = netcore.MaxPlayers * size
-	}
-	if _, err := safejs.CopyBytesToJS(g.cmdBuf, g.raw[:n]); err != nil {
-		g.err = err
-		return
-	}
-	subs := g.subs
-	g.subs = 0
-	if _, err := g.onTic.Invoke(tic, mask, int(subs)); err != nil {
-		g.err = err
-	}
-}
-
-// Substitutes keeps which players' commands of the next RunTic are the
-// server's substitutes, which onTic passes on (netcore.SubstituteAware).
-func (g *jsGame) Substitutes(tic uint32, players uint8) { g.subs = players }
-
-func (g *jsGame) Checksum() uint32 {
-	if g.err != nil {
-		return 0
-	}
-	defer g.timed(time.Now())
-	v, err := g.checksum.Invoke()
-	if err != nil {
-		g.err = err
-		return 0
-	}
-	f, _ := v.Float()
-	return uint32(int64(f))
-}
-
-// snapGame is a jsGame whose page gave save and load: it implements
-// netcore.Snapshotter, so that this copy can join a game in progress and
-// hand the state to one. A jsGame does not: the engine tests for the
-// interface, and a game without it must not seem to have it.
-type snapGame struct{ jsGame }
-
-var _ netcore.Snapshotter = (*snapGame)(nil)
-
-// SaveState copies the Uint8Array the page's save returns. On an error
-// it returns no state, which the joiner's load refuses.
-func (g *snapGame) SaveState() []byte {
-	if g.err != nil {
-		return nil
-	}
-	defer g.timed(time.Now())
-	v, err := g.save.Invoke()
-	if err != nil {
-		g.err = err
-		return nil
-	}
-	n, err := v.Length()
-	if err != nil {
-		g.err = err
-		return nil
-	}
-	state := make([]byte, n) // the engine keeps it: a new one each time
-	if _, err := safejs.CopyBytesToGo(state, v); err != nil {
-		g.err = err
-		return nil
-	}
-	return state
-}
-
-// LoadState hands the page one new Uint8Array; an exception its load
-// throws is the error.
-func (g *snapGame) LoadState(state []byte) error {
-	if g.err != nil {
-		return g.err
-	}
-	defer g.timed(time.Now())
-	buf, err := newBytes(state)
-	if err != nil {
-		return err
-	}
-	if _, err = g.load.Invoke(buf); err != nil {
-		g.err = err
-	}
-	return err
-}
-
-// newJSGame returns the game whose callbacks (as ticnet.js's gameCallbacks
-// makes them) are cb's.
-func newJSGame(cb safejs.Value, layout netcore.InputLayout) (*jsGame, error) {
-	buf, err := cb.Get("cmdBuf")
-	if err != nil {
-		return nil, err
-	}
-	return &jsGame{cmdBuf: buf, layout: layout, input: method(cb, "input"), onTic: method(cb, "onTic"), checksum: method(cb, "checksum"),
-		save: method(cb, "save"), load: method(cb, "load")}, nil
-}
-
-// layout is the input layout the page asked for; ticnet.js has checked it.
-func layout(js jsConfig) netcore.InputLayout {
-	l := netcore.InputLayout{Size: uint8(max(0, min(js.InputSize, netcore.MaxInputBytes)))}
-	for i, b := range js.EventBits[:min(len(js.EventBits), int(l.Size))] {
-		l.Events[i] = byte(b)
-	}
-	return l
-}
-
-// method returns obj[name], to be called with Invoke: a function of the
-// shim's or the page's, which takes no this, looked up once rather than on
-// every call.
-func method(obj safejs.Value, name string) safejs.Value {
-	v, _ := obj.Get(name)
-	return v
-}
-
-// uint8Array is the Uint8Array constructor, looked up once.
-var uint8Array = func() safejs.Value {
-	v, _ := safejs.Global().Get("Uint8Array")
-	return v
-}()
-
-// newBytes returns a new Uint8Array holding a copy of b.
-func newBytes(b []byte) (safejs.Value, error) {
-	buf, err := uint8Array.New(len(b))
-	if err != nil {
-		return safejs.Value{}, err
-	}
-	_, err = safejs.CopyBytesToJS(buf, b)
-	return buf, err
 }
 
 // loop is the state the net loop owns.
@@ -446,6 +250,7 @@ func config(js jsConfig) session.Config {
 	c := session.Config{Name: js.Name, MaxPlayers: js.MaxPlayers, StartTimeMS: js.StartTime,
 		Election: session.ElectionLocal, Timeout: netcore.Browser}
 	c.Predict, c.PredictTics = js.Predict, js.PredictTics
+	c.Replay.Record = js.Record
 	c.Input = layout(js)
 	c.TicRate = js.TicRate
 	if js.Profile == "gossip" {
@@ -490,13 +295,12 @@ func syncTest(args []safejs.Value) any {
 		if err == nil {
 			err = json.Unmarshal([]byte(text), &jc)
 		}
-		jg, err2 := newJSGame(args[1], layout(jc.jsConfig))
-		if err == nil && err2 == nil {
+		g, jg, err2 := newGame(args[1], layout(jc.jsConfig))
+		if sg, ok := g.(synctest.Game); ok && err == nil && err2 == nil {
 			c := synctest.Config{Tics: jc.Tics, Rollback: jc.Rollback, Players: jc.Players, InputSize: jg.layout.Size}
-			g := &snapGame{*jg}
-			res = synctest.ResultOf(c, synctest.Run(g, c))
-			if g.err != nil {
-				res = synctest.Result{StateOffset: -1, Message: "syncTest: a callback failed: " + g.err.Error()}
+			res = synctest.ResultOf(c, synctest.Run(sg, c))
+			if jg.err != nil {
+				res = synctest.Result{StateOffset: -1, Message: "syncTest: a callback failed: " + jg.err.Error()}
 			}
 		}
 	}
@@ -504,25 +308,16 @@ func syncTest(args []safejs.Value) any {
 	return string(j)
 }
 
-// isFunc reports whether obj[name] is a function.
-func isFunc(obj safejs.Value, name string) bool {
-	v, err := obj.Get(name)
-	return err == nil && v.Type() == safejs.TypeFunction
-}
-
 func main() {
-	shim, err := safejs.Global().Get("__ticnetShim")
-	if err != nil || shim.IsUndefined() {
-		println("ticnet: shim.js is not loaded")
-		return
-	}
-	l := &loop{drain: method(shim, "drain"), sendBatch: method(shim, "sendBatch"), setUIDs: method(shim, "setUIDs"),
-		start: time.Now(), wake: make(chan struct{}, 1)}
+	l := &loop{start: time.Now(), wake: make(chan struct{}, 1)}
 	l.stats.Store(`{"role":"undecided"}`)
 	started := false
 	api := map[string]func(args []safejs.Value) any{
+		// start needs the shim (shim.js); a page that only plays replays
+		// back or checks its game does not.
 		"start": func(args []safejs.Value) any {
-			if started || len(args) < 2 {
+			shim, err := safejs.Global().Get("__ticnetShim")
+			if started || len(args) < 2 || err != nil || shim.IsUndefined() {
 				return false
 			}
 			text, err := args[0].String()
@@ -533,18 +328,14 @@ func main() {
 			if json.Unmarshal([]byte(text), &jc) != nil {
 				return false
 			}
-			jg, err := newJSGame(args[1], layout(jc))
+			game, jg, err := newGame(args[1], layout(jc))
 			if err != nil {
 				return false
 			}
 			started = true
+			l.drain, l.sendBatch, l.setUIDs = method(shim, "drain"), method(shim, "sendBatch"), method(shim, "setUIDs")
 			l.onEvent = method(args[1], "onEvent")
 			l.game = jg
-			var game netcore.Game = l.game
-			if isFunc(args[1], "save") && isFunc(args[1], "load") {
-				sg := &snapGame{*jg}
-				l.game, game = &sg.jsGame, sg
-			}
 			l.s = session.New(config(jc), game, l.now())
 			l.filter()
 			go l.run() // the loop runs outside the callback: nothing here blocks
@@ -579,10 +370,28 @@ func main() {
 			return nil
 		},
 		"stats": func([]safejs.Value) any { return l.stats.Load().(string) },
+		// replay returns a copy of this copy's replay file (a new
+		// Uint8Array), or null when it records none. The loop is parked
+		// between passes while JS runs, so the session is not in use.
+		"replay": func([]safejs.Value) any {
+			if l.s == nil || l.s.Replay() == nil {
+				return nil
+			}
+			buf, err := newBytes(l.s.Replay())
+			if err != nil {
+				return nil
+			}
+			return buf
+		},
 		// syncTest runs synctest on the page's game (its callbacks, as
 		// start takes them) and returns the result as JSON. It runs in
 		// this call: the page waits for it.
 		"syncTest": func(args []safejs.Value) any { return syncTest(args) },
+		// The playback of a replay (replay.go): each runs in its call.
+		"replayOpen":  replayOpen,
+		"replayRun":   replayRun,
+		"replaySeek":  replaySeek,
+		"replayClose": replayClose,
 		// setHidden says whether the page is hidden, frozen or being
 		// closed for a while (persisted pagehide). A hidden server hands
 		// its game over at once, in this call: the page may run nothing

@@ -117,6 +117,15 @@ export class Game {
     return h >>> 0;
   }
 
+  // playerChecksum is FNV-1a over player p's own numbers: a replay keeps
+  // it beside checksum, so that a playback names the player that differs.
+  playerChecksum(p) {
+    const pl = this.players[p];
+    let h = 0x811c9dc5;
+    for (const v of [pl.x, pl.y, pl.angle, pl.hp, pl.score, pl.dead, pl.cool, pl.in ? 1 : 0, pl.chat]) h = Math.imul(h ^ (v | 0), 16777619);
+    return h >>> 0;
+  }
+
   // save returns the whole state, compactly: a version byte, the tic and
   // the rng, each player (x, y, angle, hp, score: i32; dead, cool, in,
   // chat: u8), the bullets (x, y: i32; dx, dy: i16; owner, ttl: u8).

@@ -4,14 +4,14 @@
 // `?ticcost=MS` makes each tic cost MS of CPU; `?predict=0` turns
 // prediction off (the game then shows confirmed tics only).
 import { start } from "./ticnet.js";
-import { Game, ARENA, MAX_PLAYERS, isin, icos } from "./game.js";
+import { Game } from "./game.js";
+import { COLORS, fitCanvas, drawArena } from "./draw.js";
 
 const params = new URLSearchParams(location.search);
 const botSeed = params.get("bot");
 // `?ticcost=MS` makes every tic cost MS of CPU, as a heavier game's would
 // (tests: catching up runs in batches that keep the page responsive).
 const ticCost = Number(params.get("ticcost")) || 0;
-const COLORS = ["#e6194b", "#3cb44b", "#ffe119", "#4363d8", "#f58231", "#911eb4", "#46f0f0", "#f032e6"];
 
 let game = new Game();
 let prev = game.snapshot(), cur = prev;
@@ -122,6 +122,9 @@ function load(state) {
 
 const net = await start({ wasmURL: "ticnet.wasm", name: params.get("name") || "player", input, onTic,
   checksum: () => game.checksum(), save: () => game.save(), load, onEvent,
+  // Each player's own checksum, kept in the replay: a playback names the
+  // player whose state differs (one call more per tic).
+  playerChecksum: (p) => game.playerChecksum(p),
   // A chat's relays take 100-300 ms each way: a window of 16 tics (457 ms)
   // covers a round trip there; ticnet's default, 8 (228 ms), one of 200.
   predict: params.get("predict") !== "0", predictTics: 16 });
@@ -149,6 +152,28 @@ globalThis.ticnetDemo = {
   me() { const p = myPlayer >= 0 ? game.players[myPlayer] : null; return p && { x: p.x, y: p.y, angle: p.angle }; },
   events() { return JSON.stringify(log); },
 };
+
+// "Download replay": this copy's replay of the game so far (in a game),
+// or of the last game (in the lobby after it), as a file that
+// replay.html plays back. Inside a messenger the file goes to a chat.
+const downloadEl = document.getElementById("download-replay");
+function downloadReplay() {
+  const bytes = net.replay();
+  if (!bytes) { showNotice("No replay yet: it starts with the game", 3000); return; }
+  const name = `ticnet-arena-${new Date().toISOString().slice(0, 19).replace(/[T:]/g, "-")}.ticnet`;
+  const blob = new Blob([bytes], { type: "application/octet-stream" });
+  const webxdc = globalThis.webxdc;
+  if (webxdc && webxdc.sendToChat) {
+    webxdc.sendToChat({ file: { name, blob } }).catch((e) => showNotice(`The replay could not be sent: ${e}`, 5000));
+    return;
+  }
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 60000);
+}
+downloadEl.onclick = downloadReplay;
 
 // Lobby.
 const lobbyEl = document.getElementById("lobby");
@@ -205,23 +230,14 @@ function graphTop(key, least) {
   return [1, 2, 5, 10].map((m) => m * p).find((t) => t >= v);
 }
 
-// fitCanvas sizes el's pixels to its box at the screen's density and
-// returns its box in CSS px, the context drawing in them.
-/** @param {HTMLCanvasElement} el @param {CanvasRenderingContext2D} c */
-function fitCanvas(el, c) {
-  const dpr = devicePixelRatio || 1, w = el.clientWidth, h = el.clientHeight;
-  if (el.width !== Math.round(w * dpr) || el.height !== Math.round(h * dpr)) {
-    el.width = Math.round(w * dpr); el.height = Math.round(h * dpr);
-  }
-  c.setTransform(dpr, 0, 0, dpr, 0, 0);
-  return { w, h };
-}
 let lastRollbacks = 0, lastRolledBack = 0;
 setInterval(() => {
   const st = net.stats();
   const rollbacks = (st.rollbacks - lastRollbacks) * 4, reran = (st.rolledBack - lastRolledBack) * 4; // per second
   lastRollbacks = st.rollbacks; lastRolledBack = st.rolledBack;
   history.push({ rtt: st.rttMS, lead: st.maketic - st.gametic, rollbacks });
+  downloadEl.hidden = st.replayBytes === 0;
+  downloadEl.textContent = `Download replay (${Math.ceil(st.replayBytes / 1024)} KB)`;
   if (history.length > GRAPH_SAMPLES) history.shift();
   document.getElementById("stats").textContent =
     `${role} uid ${uid.toString(16)}  ${st.protocol || "-"}\n` +
@@ -255,26 +271,11 @@ const PAD_HINT_MIN_PX = 64; // a pad this tall or more says how to use it
 const touchScreen = navigator.maxTouchPoints > 0;
 function draw() {
   const { w, h } = fitCanvas(canvas, ctx);
-  const side = Math.min(w, h), left = (w - side) / 2, s = side / ARENA;
+  // net.fraction(): of the way from the last tic to the next
+  const { left, side } = drawArena(ctx, w, h, prev, cur, net.fraction(), myPlayer);
   const where = JSON.stringify({ left, top: 0, side });
   if (canvas.dataset.arena !== where) canvas.dataset.arena = where; // for tests
-  const a = net.fraction(); // of the way from the last tic to the next
-  ctx.fillStyle = "#111"; ctx.fillRect(0, 0, w, h);
   if (touchScreen && h - side >= PAD_HINT_MIN_PX) drawPadHint(side, w, h);
-  ctx.translate(left, 0);
-  ctx.strokeStyle = "#444"; ctx.strokeRect(0.5, 0.5, side - 1, side - 1);
-  for (let i = 0; i < MAX_PLAYERS; i++) {
-    const p = cur.players[i], q = prev.players[i];
-    if (!p.in || p.dead > 0) continue;
-    const x = (q.x + (p.x - q.x) * a) * s, y = (q.y + (p.y - q.y) * a) * s;
-    ctx.fillStyle = COLORS[i];
-    ctx.beginPath(); ctx.arc(x, y, Math.max(4, 12 * 256 * s), 0, 2 * Math.PI); ctx.fill();
-    ctx.strokeStyle = "#fff"; ctx.beginPath(); ctx.moveTo(x, y);
-    ctx.lineTo(x + icos(p.angle) / 16384 * 20, y + isin(p.angle) / 16384 * 20); ctx.stroke();
-    ctx.fillText(`${p.score}${i === myPlayer ? " you" : ""}`, x + 10, y - 10);
-  }
-  ctx.fillStyle = "#ff8";
-  for (const b of cur.bullets) ctx.fillRect(b.x * s - 2, b.y * s - 2, 4, 4);
   requestAnimationFrame(draw);
 }
 requestAnimationFrame(draw);

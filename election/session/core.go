@@ -17,6 +17,7 @@ type Session struct {
 	lobby  *LobbyReport
 	events []Event
 	stats  Stats
+	kept   keptReplay // the replay of a client dropped (replay.go)
 
 	out     []byte // outgoing frames, batched
 	scratch []byte
@@ -165,6 +166,7 @@ func (s *Session) Update(now int64) []Event {
 	}
 	s.handOffIfHidden(now)
 	s.updateEngine(now)
+	s.forgetKeptReplay()
 	s.ran = 0
 	if s.eng != nil {
 		s.ran = int(s.eng.client.Counters().TicsRun - before)
@@ -208,7 +210,7 @@ func (s *Session) onElection(now int64, ev election.Event) {
 		s.emit(Event{Kind: "split", ServerUID: ev.Server.Tie})
 	case election.ServerLost:
 		if !s.migrate(now, netcore.ReasonTimeout) {
-			s.eng = nil
+			s.dropEngine()
 		}
 		s.lobby = nil
 		s.emit(Event{Kind: "serverLost"})
@@ -326,6 +328,7 @@ func (s *Session) Stats() Stats {
 	st.Role = s.Role()
 	st.UID = uint32(s.gameUID())
 	st.Dropped += s.router.Counters().Malformed + s.router.Counters().Foreign + s.el.Counters().Malformed
+	st.ReplayBytes, st.ReplayStopped = len(s.Replay()), s.replayStopped()
 	if s.eng != nil {
 		c := s.eng.client
 		st.Gametic, st.Recvtic, st.Maketic = c.GameTic(), c.RecvTic(), c.MakeTic()

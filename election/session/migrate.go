@@ -114,7 +114,7 @@ func (s *Session) giveUpMigration(now int64) {
 		s.startEngine(now, RoleClient)
 		return
 	}
-	s.eng = nil
+	s.dropEngine()
 }
 
 // checkMigration gives a migration up when it takes too long, and keeps

@@ -27,11 +27,38 @@ func (c *channelSim) serverOf() *copyOf {
 	return nil
 }
 
+// aClient is the first copy that is a client.
+func (c *channelSim) aClient() *copyOf {
+	for _, p := range c.peers {
+		if p.s.Role() == RoleClient {
+			return p
+		}
+	}
+	return nil
+}
+
+// closeWithGoodbye closes copy p's page as a page that closes says
+// goodbye: it leaves, then falls silent.
+func (c *channelSim) closeWithGoodbye(p *copyOf) {
+	p.s.Leave(c.net.Now())
+	c.step()
+	p.closed = true
+	p.node.SetSilent(true)
+}
+
 // launchGame opens n copies on link, each with its own token, 10 steps
 // apart, and launches their game once they sit in one lobby.
 func launchGame(t testing.TB, seed uint64, n int, link simnet.Link) *channelSim {
 	t.Helper()
 	c := newSim(seed, link)
+	c.openAndLaunch(t, n)
+	return c
+}
+
+// openAndLaunch opens n copies, each with its own token, 10 steps apart,
+// and launches their game once they sit in one lobby.
+func (c *channelSim) openAndLaunch(t testing.TB, n int) {
+	t.Helper()
 	for i := range n {
 		c.addWith(1000+float64(i*37), ElectionLocal, tokenOf(i+1))
 		for range 10 {
@@ -40,7 +67,6 @@ func launchGame(t testing.TB, seed uint64, n int, link simnet.Link) *channelSim 
 	}
 	c.runUntil(t, "one server, one lobby", 20000, c.oneLobby)
 	c.controller().s.Launch()
-	return c
 }
 
 // How a server goes, in the migration tests.
@@ -672,13 +698,7 @@ func TestAClientThatSleptPastTheWindowJoinsAgain(t *testing.T) {
 	for _, sleepMS := range []int64{2500, 5000} {
 		c := launchGame(t, 3, 4, simnet.Link{LatencyMS: 2, JitterMS: 2})
 		c.runUntil(t, "tic 200 everywhere", 60000, func() bool { return c.allAt(200) })
-		var sleeper *copyOf
-		for _, p := range c.peers {
-			if p.s.Role() == RoleClient {
-				sleeper = p
-				break
-			}
-		}
+		sleeper := c.aClient()
 		srv := c.serverOf()
 		sleeper.busyUntil = c.net.Now() + sleepMS
 		c.runUntil(t, "the sleeper back at the others' tic", 20000, func() bool {

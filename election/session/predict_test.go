@@ -14,24 +14,13 @@ import (
 func TestCopiesThatPredictJoinMigrateAndHandOff(t *testing.T) {
 	c := newSim(31, simnet.Link{LatencyMS: 20, JitterMS: 10})
 	c.predict = true
-	for i := range 4 {
-		c.addWith(1000+float64(i*37), ElectionLocal, tokenOf(i+1))
-		for range 10 {
-			c.step()
-		}
-	}
-	c.runUntil(t, "one server, one lobby", 20000, c.oneLobby)
-	c.controller().s.Launch()
+	c.openAndLaunch(t, 4)
 	defer func() {
 		if t.Failed() {
 			dumpEvents(t, c)
 		}
 	}()
-	c.runUntil(t, "tic 200 everywhere", 60000, func() bool { return c.allAt(200) })
-	late := c.addWith(5000, ElectionLocal, tokenOf(9))
-	c.runUntil(t, "the late copy plays", 30000, func() bool {
-		return late.s.Client() != nil && late.s.Client().GameTic() > 300 && c.allAt(300)
-	})
+	late := c.joinLeaveAndHandOff(t)
 	// The late copy saw its own player enter the game.
 	mine := *eventsOf(late, "start")[0].Player
 	entered := false
@@ -41,18 +30,6 @@ func TestCopiesThatPredictJoinMigrateAndHandOff(t *testing.T) {
 	if !entered {
 		t.Fatalf("the late copy (player %d) never saw its player enter", mine)
 	}
-	srv := c.serverOf()
-	srv.s.Leave(c.net.Now())
-	c.step()
-	srv.closed = true
-	srv.node.SetSilent(true)
-	c.runUntil(t, "tic 600 everywhere", 60000, func() bool { return c.allAt(600) && c.serverOf() != nil })
-	hid := c.serverOf()
-	hid.hidden = true
-	hid.s.SetHidden(true)
-	c.runUntil(t, "tic 900 everywhere, under a visible server", 60000, func() bool {
-		return c.allAt(900) && c.serverOf() != nil && c.serverOf() != hid
-	})
 	var copies []scenario.Copy
 	var rollbacks int64
 	for i, p := range c.peers {
@@ -76,4 +53,27 @@ func TestCopiesThatPredictJoinMigrateAndHandOff(t *testing.T) {
 	if n < 850 || rollbacks == 0 {
 		t.Fatalf("compared %d tics, %d rollbacks", n, rollbacks)
 	}
+}
+
+// joinLeaveAndHandOff plays what a chat does to a launched game: at tic
+// 200 a copy opens late (it returns it) and joins; once it plays past tic
+// 300, the server's page closes (goodbye); at tic 600 the next server's
+// page is hidden and it hands the game off; the game goes on to tic 900
+// under a visible server.
+func (c *channelSim) joinLeaveAndHandOff(t *testing.T) *copyOf {
+	t.Helper()
+	c.runUntil(t, "tic 200 everywhere", 60000, func() bool { return c.allAt(200) })
+	late := c.addWith(5000, ElectionLocal, tokenOf(9))
+	c.runUntil(t, "the late copy plays", 30000, func() bool {
+		return late.s.Client() != nil && late.s.Client().GameTic() > 300 && c.allAt(300)
+	})
+	c.closeWithGoodbye(c.serverOf())
+	c.runUntil(t, "tic 600 everywhere", 60000, func() bool { return c.allAt(600) && c.serverOf() != nil })
+	hid := c.serverOf()
+	hid.hidden = true
+	hid.s.SetHidden(true)
+	c.runUntil(t, "tic 900 everywhere, under a visible server", 60000, func() bool {
+		return c.allAt(900) && c.serverOf() != nil && c.serverOf() != hid
+	})
+	return late
 }

@@ -60,6 +60,9 @@ type Config struct {
 	// commands it had for each tic (netcore.ServerConfig.RecordTics): for
 	// tests.
 	RecordTics bool
+	// Replay makes this copy record its game (netcore.ClientConfig.Replay;
+	// Session.Replay).
+	Replay netcore.ReplayConfig
 }
 
 // Role is what the election made of this copy.
@@ -171,6 +174,11 @@ type Stats struct {
 	Predicted    int64  `json:"predicted"`
 	Rollbacks    int64  `json:"rollbacks"`
 	RolledBack   int64  `json:"rolledBack"`
+	// ReplayBytes is the size of this copy's replay (Session.Replay); 0
+	// when it records none. ReplayStopped: the replay reached its size
+	// bound and records no more.
+	ReplayBytes   int  `json:"replayBytes"`
+	ReplayStopped bool `json:"replayStopped"`
 }
 
 func intp(v int) *int { return &v }

@@ -55,6 +55,8 @@ type channelSim struct {
 	stateBytes int
 	// predict makes the copies predict (Config.Predict).
 	predict bool
+	// record makes the copies record their games (Config.Replay).
+	record bool
 	// records are the tic records of every server the copies ran, by tic
 	// (each tic's distinct records, and which server sent each); recordErr
 	// the first tic a server sent twice differently, or sent differently
@@ -86,7 +88,7 @@ func (c *channelSim) addWith(startMS float64, profile ElectionProfile, token [wi
 	g := testgame.NewSized(c.seed*100+uint64(len(c.peers)), cmp.Or(c.stateBytes, testgame.DefaultWorldBytes))
 	cfg := Config{Name: fmt.Sprintf("copy%d", len(c.peers)), Election: profile, StartTimeMS: startMS,
 		Rand: r.Uint32, Settings: wire.Settings{TicDup: 1, ExtraTics: 1, Episode: 1, Map: 1, NewSync: true, LoadGame: -1},
-		Token: token, RecordTics: true, Predict: c.predict}
+		Token: token, RecordTics: true, Predict: c.predict, Replay: netcore.ReplayConfig{Record: c.record}}
 	p := &copyOf{node: c.net.AddNode(), game: g}
 	p.s = New(cfg, g, c.net.Now())
 	c.peers = append(c.peers, p)
