@@ -678,3 +678,32 @@ func TestKilledRealClientTimesOutAndTheOthersPlayOn(t *testing.T) {
 	t.Logf("tics 0..%d had three players' commands, tics %d..%d the two remaining players'; both still running",
 		three-1, three, len(tics)-1)
 }
+
+// ticnet-client without -iwad joins a real chocolate-server's game beside a
+// real client that loads freedoom2.wad, as Debian installs it: it describes
+// the IWAD a real client would load here (freedoom2.wad, the only one Debian
+// packages for Doom II), so the server, which adopted the real client's
+// game, takes it, and it reads its player start from it, so the real
+// client's consistency checks of its commands hold for 300 tics.
+func TestTicnetClientWithoutIWADJoinsARealClientsGame(t *testing.T) {
+	t.Parallel()
+	ct := needChocolate(t, false)
+	bin := buildTicnet(t)
+	dir := t.TempDir()
+	port := freeUDPPort(t)
+	ct.realServer(t, dir, port)
+	rc := ct.realClient(t, dir, "real", port, "-nodes", "2", "-nomonsters")
+	time.Sleep(2 * time.Second) // the real client first: the server adopts its game
+	const tics = 300
+	tc := startProc(t, dir, "ticnet-client", nil, bin.client, "-server", fmt.Sprintf("127.0.0.1:%d", port),
+		"-name", "noiwad", "-input", "idle", "-tics", strconv.Itoa(tics))
+	waitOutput(t, tc, "describing "+regexp.QuoteMeta(ct.wad), 10*time.Second)
+	waitOutput(t, tc, "game start: player 1 of 2", 20*time.Second)
+	tc.wait(t, 60*time.Second)
+	if tc.err != nil {
+		t.Fatalf("ticnet-client: %v\n%s", tc.err, tc.output())
+	}
+	if !rc.alive() {
+		t.Fatalf("the real client quit (%v)", rc.err)
+	}
+}

@@ -44,12 +44,19 @@ type pageView struct {
 // navigation began.
 func delayedTabs(t testing.TB, bctx context.Context, urls []string) ([]context.Context, []time.Time) {
 	t.Helper()
+	return delayedTabsWith(t, bctx, urls, channelDelayScript)
+}
+
+// delayedTabsWith is delayedTabs with the hook script given: the delay,
+// and loss or duplication.
+func delayedTabsWith(t testing.TB, bctx context.Context, urls []string, hook string) ([]context.Context, []time.Time) {
+	t.Helper()
 	tabs := make([]context.Context, len(urls))
 	for i := range urls {
 		ctx, cancel := chromedp.NewContext(bctx)
 		t.Cleanup(cancel)
 		err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tt *chromedp.Target) error {
-			return tt.Call(ctx, "Page.addScriptToEvaluateOnNewDocument", map[string]string{"source": channelDelayScript}, nil)
+			return tt.Call(ctx, "Page.addScriptToEvaluateOnNewDocument", map[string]string{"source": hook}, nil)
 		}))
 		if err != nil {
 			t.Fatalf("adding the delay hook: %v", err)

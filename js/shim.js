@@ -24,13 +24,16 @@
     return uids === null || to === 0 || uids.has(to);
   }
 
-  // Test hook: a page that sets globalThis.__ticnetTestDelay = { min, max }
-  // (ms) before this script runs (the e2e tests inject it, since the
-  // election starts at page load) gets every frame it receives after its
-  // own uniform random delay in [min, max]: each link has its own delays
-  // and frames overtake each other, as on a real relay. Unset, frames are
-  // taken at once.
+  // Test hook: a page that sets globalThis.__ticnetTestDelay = { min, max,
+  // loss, duplicate } before this script runs (the e2e tests inject it,
+  // since the election starts at page load) gets every frame it receives
+  // after its own uniform random delay in [min, max] ms: each link has its
+  // own delays and frames overtake each other, as on a real relay. With
+  // loss (0 to 1) it loses that share of the frames it receives, and with
+  // duplicate it receives that share twice, each copy with its own delay.
+  // Unset, frames are taken at once.
   const testDelay = globalThis.__ticnetTestDelay;
+  const testLost = { frames: 0, duplicated: 0 }; // what the hook did
   // Test hook: a page that sets globalThis.__ticnetHoldOutgoingMS = MS
   // before this script runs (the demo does for ?delay=MS) has every frame
   // it sends held MS ms first: with it in every tab, a round trip takes
@@ -39,8 +42,12 @@
 
   function onFrame(data) {
     const f = data instanceof Uint8Array ? data : new Uint8Array(data);
-    if (testDelay) setTimeout(take, testDelay.min + Math.random() * (testDelay.max - testDelay.min), f);
-    else take(f);
+    if (!testDelay) { take(f); return; }
+    if (Math.random() < (testDelay.loss || 0)) { testLost.frames++; return; }
+    const copies = Math.random() < (testDelay.duplicate || 0) ? 2 : 1;
+    testLost.duplicated += copies - 1;
+    const min = testDelay.min || 0, max = testDelay.max || min;
+    for (let i = 0; i < copies; i++) setTimeout(take, min + Math.random() * (max - min), f);
   }
 
   function take(f) {
@@ -91,7 +98,8 @@
   globalThis.__ticnetShim = {
     kind,
     stats,
-    testDelay, // the delay hook's { min, max }, or undefined: tests check it is on
+    testDelay, // the delay hook's { min, max, loss, duplicate }, or undefined: tests check it is on
+    testLost, // the frames the delay hook lost and duplicated
     holdOutgoingMS, // the outgoing hold hook's ms, or 0
     // drain returns every queued frame as one buffer of [u32 LE length][frame]...,
     // or null when there is none.

@@ -1,0 +1,135 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// lossyWindowMS is how long BenchmarkLossyChannel measures, from the
+// first second of the game on.
+const lossyWindowMS = 20000
+
+// ticWatchScript watches the page's game from page load: from one second
+// after its first tic, for lossyWindowMS, the tics it confirmed, the
+// longest time its confirmed game tic stood still, and the resends it
+// counted (as net.stats() has them: resend requests and tics resent).
+// It polls every 20 ms, so a stall is known to 20 ms.
+const ticWatchScript = `(() => {
+	const w = globalThis.__ticWatch = { done: false, maxGapMS: 0, tics: 0, ms: 0, resends: 0, role: "" };
+	let first = 0, t0 = 0, g0 = 0, r0 = 0, last = 0, lastAt = 0;
+	const poll = setInterval(() => {
+		const d = globalThis.ticnetDemo;
+		if (!d || !d.net) return;
+		const st = d.net.stats(), now = performance.now(), g = st.gametic;
+		if (!first) { if (g > 0) first = now; return; }
+		if (!t0) {
+			if (now - first < 1000) return;
+			t0 = lastAt = now; g0 = last = g; r0 = st.resends;
+		}
+		if (g !== last) { w.maxGapMS = Math.max(w.maxGapMS, now - lastAt); last = g; lastAt = now; }
+		if (now - t0 >= WINDOW) {
+			w.maxGapMS = Math.max(w.maxGapMS, now - lastAt);
+			Object.assign(w, { tics: g - g0, ms: now - t0, resends: st.resends - r0, role: st.role, done: true });
+			clearInterval(poll);
+		}
+	}, 20);
+})();`
+
+// ticWatch is what ticWatchScript measured in one tab.
+type ticWatch struct {
+	Done     bool    `json:"done"`
+	MaxGapMS float64 `json:"maxGapMS"`
+	Tics     float64 `json:"tics"`
+	MS       float64 `json:"ms"`
+	Resends  float64 `json:"resends"`
+	Role     string  `json:"role"`
+}
+
+// BenchmarkLossyChannel plays the demo in 4 and 8 tabs whose channel
+// delays each frame 50-150 ms, without loss and with 20 % of the frames
+// lost (the shim's test hook), and reports, over 20 s from the first
+// second of the game on: the tic rate (the slowest tab's and the mean),
+// the longest time any tab's confirmed game tic stood still, and resends
+// per second (resend requests and tics resent: a client tab's mean, and
+// the server's tab).
+func BenchmarkLossyChannel(b *testing.B) {
+	for _, n := range []int{4, 8} {
+		for _, loss := range []float64{0, 0.2} {
+			b.Run(fmt.Sprintf("tabs=%d/loss=%g", n, loss), func(b *testing.B) {
+				var minRate, meanRate, stall, clientResends, serverResends float64
+				for range b.N {
+					w := playLossy(b, n, loss)
+					var rates, clients []float64
+					for _, t := range w {
+						rate := t.Tics * 1000 / t.MS
+						rates = append(rates, rate)
+						stall = max(stall, t.MaxGapMS)
+						perSec := t.Resends * 1000 / t.MS
+						if t.Role == "server" {
+							serverResends += perSec
+						} else {
+							clients = append(clients, perSec)
+						}
+					}
+					minRate += slices.Min(rates)
+					meanRate += mean(rates)
+					clientResends += mean(clients)
+				}
+				runs := float64(b.N)
+				b.ReportMetric(minRate/runs, "tics/s-slowest")
+				b.ReportMetric(meanRate/runs, "tics/s-mean")
+				b.ReportMetric(stall, "longest-stall-ms")
+				b.ReportMetric(clientResends/runs, "resends/s/client")
+				b.ReportMetric(serverResends/runs, "resends/s/server")
+			})
+		}
+	}
+}
+
+func mean(v []float64) float64 {
+	t := 0.0
+	for _, x := range v {
+		t += x
+	}
+	return t / float64(len(v))
+}
+
+// playLossy opens n tabs of the demo (bots playing) with the delay hook
+// at loss, launches the game and returns what each tab's watch measured.
+func playLossy(b *testing.B, n int, loss float64) []ticWatch {
+	b.Helper()
+	url := serveDemo(b, buildDemo(b))
+	var urls []string
+	for i := range n {
+		urls = append(urls, fmt.Sprintf("%s/?bot=%d&name=tab%d", url, 1000+i, i))
+	}
+	hook := fmt.Sprintf("globalThis.__ticnetTestDelay = { min: 50, max: 150, loss: %g };\n", loss) +
+		strings.Replace(ticWatchScript, "WINDOW", fmt.Sprint(lossyWindowMS), 1)
+	tabs, _ := delayedTabsWith(b, browser(b), urls, hook)
+	launch(b, tabs, waitFor(b, tabs, "one server and every tab in its lobby", 60*time.Second, oneServerOneLobby(n)))
+	var w []ticWatch
+	deadline := time.Now().Add(lossyWindowMS*time.Millisecond + 30*time.Second)
+	for i := 0; i < len(tabs); {
+		var t ticWatch
+		c, cancel := context.WithTimeout(tabs[i], 5*time.Second)
+		text, err := chromedp.Run(c, chromedp.Evaluate[string](`JSON.stringify(globalThis.__ticWatch || {})`))
+		cancel()
+		if err == nil && json.Unmarshal([]byte(text), &t) == nil && t.Done {
+			w = append(w, t)
+			i++
+			continue
+		}
+		if time.Now().After(deadline) {
+			b.Fatalf("tab %d: no measurement (%v, %s)", i, err, text)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	return w
+}
