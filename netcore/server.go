@@ -202,6 +202,7 @@ type Server struct {
 	// In game.
 	extended  bool
 	recvStart uint32
+	leavers   departures // reference players who left, in tics sent with them (server_departure.go)
 	recvWin   [BackupTics][MaxPlayers]recvCmd
 	// resendEnd is, per player, one past the last tic ever asked for
 	// again: no slot from it on waits for a resend.
@@ -762,6 +763,7 @@ func (s *Server) checkStart(now int64) {
 	}
 	s.settings = st
 	s.recvStart = 0
+	s.leavers = departures{}
 	s.recvWin = [BackupTics][MaxPlayers]recvCmd{}
 	s.ext = extServer{}
 	s.inGD.LowResTurn = st.LowResTurn

@@ -343,6 +343,7 @@ func (s *Server) minAck() uint32 {
 // pump sends sc the tics it can have: each once every other player's
 // command for it is in (spec §10.4). This blocking is the lockstep.
 func (s *Server) pump(now int64, sc *serverClient) {
+	s.noteDepartures()
 	players := s.players()
 	for range maxPumpPerPass {
 		seq := sc.sendSeq
@@ -365,6 +366,14 @@ func (s *Server) pump(now int64, sc *serverClient) {
 			t.Cmds[p.player] = rc.diff
 			t.Latency = max(t.Latency, rc.latency)
 		}
+		for p := range MaxPlayers {
+			if s.departedIn(seq)&(1<<p) != 0 && p != sc.player {
+				rc := &s.recvWin[seq%BackupTics][p] // in: see departures
+				t.InGame |= 1 << p
+				t.Cmds[p] = rc.diff
+				t.Latency = max(t.Latency, rc.latency)
+			}
+		}
 		sc.queue[seq%BackupTics] = sentServerTic{seq: seq, valid: true, tic: t}
 		sc.sendSeq++
 		s.sendTics(now, sc, seq-min(seq, uint32(s.settings.ExtraTics)), seq)
@@ -374,13 +383,14 @@ func (s *Server) pump(now int64, sc *serverClient) {
 // advanceWindow drops tics every player has sent and every client has
 // acknowledged (spec §10.5).
 func (s *Server) advanceWindow() {
+	s.noteDepartures()
 	players := s.players()
 	if len(players) == 0 {
 		return
 	}
 	for s.recvStart < s.minAck() {
 		row := &s.recvWin[s.recvStart%BackupTics]
-		var in uint8
+		in := s.departedIn(s.recvStart)
 		for _, p := range players {
 			if !(row[p.player].seq == s.recvStart && row[p.player].active) {
 				return
@@ -390,6 +400,7 @@ func (s *Server) advanceWindow() {
 		s.record(s.recvStart, in, in, s.rec.relayed(row, in))
 		*row = [MaxPlayers]recvCmd{}
 		s.recvStart++
+		s.forgetDepartures()
 	}
 }
 

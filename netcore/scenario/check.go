@@ -265,14 +265,30 @@ func (s *Scenario) keepRecords() {
 // Records returns the server's tic records, by tic.
 func (s *Scenario) Records() []netcore.TicRecord { return s.records }
 
-// confirmedEnd is the first tic a peer's game ran only as a prediction
-// (Options.Predict), whose run the checks do not count; 0 without
-// prediction.
+// confirmedEnd is the first tic of a peer's game that the checks do not
+// count, or 0 for none: the first it ran only as a prediction
+// (Options.Predict); for a copy that left, the first the server let go
+// without its player (it may have run that tic before it left, with its
+// own command that never reached the others).
 func (s *Scenario) confirmedEnd(p *Peer) uint32 {
-	if !s.opts.Predict {
-		return 0
+	var end uint32
+	if s.opts.Predict {
+		end = p.Client.GameTic()
 	}
-	return p.Client.GameTic()
+	if pl := p.Client.Player(); pl >= 0 && p.Client.State() == netcore.ClientDisconnected {
+		was := false
+		for t, r := range s.records {
+			in := r.Players&(1<<pl) != 0
+			if was && !in && r.Tic == uint32(t) {
+				if end == 0 || uint32(t) < end {
+					end = uint32(t)
+				}
+				break
+			}
+			was = was || in
+		}
+	}
+	return end
 }
 
 // CheckSums compares the checksum after every tic that two or more peers
