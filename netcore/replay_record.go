@@ -113,13 +113,7 @@ func (c *Client) recordBefore(g uint32, cmds *[MaxPlayers]TicCmd, in, substitute
 	case canSave && g != c.rec.start && (g-c.rec.start)%uint32(c.cfg.Replay.SnapshotEvery) == 0:
 		c.recordSnapshot(g, before())
 	}
-	t := &c.rec.tic
-	*t = wire.ReplayTic{Tic: g, InGame: in, Substituted: substituted}
-	for p := range MaxPlayers {
-		if in&(1<<p) != 0 {
-			t.Cmds[p] = cmds[p]
-		}
-	}
+	c.rec.tic = wire.ReplayTic{Tic: g, Cmds: *cmds, InGame: in, Substituted: substituted} // the writer keeps those in
 }
 
 // recordSnapshot records state, the state before tic, unless nil.
@@ -156,8 +150,11 @@ func (c *Client) recordAfter(g uint32, sum uint32, psums *[MaxPlayers]uint16) {
 // playerSums returns each player's own checksum now, when the game gives
 // them and the client records; nil otherwise.
 func (c *Client) playerSums(in uint8, dst *[MaxPlayers]uint16) *[MaxPlayers]uint16 {
+	if !c.recording() {
+		return nil
+	}
 	pc, ok := c.game.(PlayerChecksummer)
-	if !ok || !c.recording() {
+	if !ok {
 		return nil
 	}
 	*dst = [MaxPlayers]uint16{}

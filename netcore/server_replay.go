@@ -96,13 +96,8 @@ func (s *Server) recordTic(tic uint32, in, substituted uint8, cmds *[MaxPlayers]
 	if !r.recording() || cmds == nil || r.w.Next() != tic {
 		return
 	}
-	r.tic = wire.ReplayTic{Tic: tic, InGame: in, Substituted: substituted}
-	for p := range MaxPlayers {
-		if in&(1<<p) != 0 {
-			r.tic.Cmds[p] = cmds[p]
-		}
-	}
-	_ = r.w.Tic(&r.tic) // tic is Next
+	r.tic = wire.ReplayTic{Tic: tic, Cmds: *cmds, InGame: in, Substituted: substituted} // the writer keeps those in
+	_ = r.w.Tic(&r.tic)                                                                 // tic is Next
 	if r.w.Len() > s.cfg.Replay.MaxBytes {
 		r.stopped = true
 	}

@@ -58,9 +58,9 @@ type ReplayHeader struct {
 // ReplayTic is one recorded tic.
 type ReplayTic struct {
 	Tic         uint32
-	Cmds        [MaxPlayers]TicCmd
-	InGame      uint8 // bit p: player p is in the game
-	Substituted uint8 // bit p: Cmds[p] is the server's substitute
+	Cmds        [MaxPlayers]TicCmd // of the players in the game: a writer keeps only those, a reader zeroes the rest
+	InGame      uint8              // bit p: player p is in the game
+	Substituted uint8              // bit p: Cmds[p] is the server's substitute
 	HasSum      bool
 	Sum         uint32 // the game's checksum after the tic
 	// HasPlayerSums: PlayerSums holds each player in the game's own
