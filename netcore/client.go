@@ -454,7 +454,7 @@ func (c *Client) onGameStart(now int64, body []byte) error {
 	}
 	c.inSGD.LowResTurn = s.LowResTurn
 	c.inSet.LowResTurn = s.LowResTurn
-	c.outGD.LowResTurn = s.LowResTurn
+	c.outGD.LowResTurn, c.outGD.Ext = s.LowResTurn, c.extended
 	c.inSet.InputSize, c.outGD.InputSize = c.cfg.Input.Size, c.cfg.Input.Size
 	c.startGame(now)
 	c.emit(Event{Kind: EventGameStarted, Player: c.player, Protocol: c.protocol})
@@ -488,7 +488,7 @@ func (c *Client) onTicnet(now int64, h wire.Header, body []byte) error {
 		c.holdTicSet(body)
 		return nil
 	case kind == wire.TicnetKindTicSet && c.state == ClientInGame && c.extended:
-		if err := c.inSet.DecodeBody(body); err != nil {
+		if err := c.decodeSet(body); err != nil {
 			return err
 		}
 		c.onTicSet(now)

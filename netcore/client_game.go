@@ -35,6 +35,7 @@ type recvSlot struct {
 	resendMS    int64 // when a resend was last requested; 0: never
 	tic         wire.ServerTic
 	substituted uint8
+	own         bool // the set left out this client's own command: see storeSet
 }
 
 // recvSide is the client's incoming half: the receive window.
@@ -202,6 +203,10 @@ func (c *Client) sendTics(now int64, first, last uint32) {
 		s := &c.send.queue[t%BackupTics]
 		g.Tics = append(g.Tics, wire.ClientTic{Latency: int16(c.sync.lastLatency), Diff: s.diff})
 	}
+	g.Report.Sums = g.Report.Sums[:0]
+	if r := &c.report; len(r.Sums) >= ChecksumReportTics && !c.mig.resuming {
+		g.Report.Start, g.Report.Sums = r.Start, append(g.Report.Sums, r.Sums...)
+	}
 	c.pkt = wire.Encode(c.pkt[:0], g, false, 0)
 	if len(c.pkt) > MaxDatagram && first < last {
 		mid := first + (last-first)/2
@@ -211,6 +216,9 @@ func (c *Client) sendTics(now int64, first, last uint32) {
 	}
 	c.conn.send(now, c.pkt)
 	c.send.ackPending = false
+	if len(g.Report.Sums) > 0 {
+		c.report.Sums = c.report.Sums[:0] // it went with the commands
+	}
 }
 
 func (c *Client) sendAck(now int64) {
@@ -230,9 +238,22 @@ func (c *Client) onGameData(now int64, body []byte) error {
 	g := &c.inSGD
 	start := wire.ExpandTic(c.recv.start, g.Start)
 	for i := range g.Tics {
-		c.storeTic(now, start+uint32(i), &g.Tics[i], 0)
+		c.storeTic(now, start+uint32(i), &g.Tics[i], 0, false)
 	}
 	c.afterTics(now, start, len(g.Tics))
+	return nil
+}
+
+// decodeSet decodes a tic set from the server into c.inSet.
+func (c *Client) decodeSet(body []byte) error {
+	s := &c.inSet
+	s.Near = c.recv.start
+	if err := s.DecodeBody(body); err != nil {
+		return err
+	}
+	if s.LeavesOutRecipient && int(s.Recipient) != c.player {
+		return errUnexpected{} // another client's
+	}
 	return nil
 }
 
@@ -244,10 +265,26 @@ func (c *Client) onTicSet(now int64) {
 			c.adjustClock(int64(t.MarginMS))
 		}
 	}
-	for i := range s.Tics {
-		c.storeTic(now, s.Start+uint32(i), &s.Tics[i].ServerTic, s.Tics[i].Substituted)
-	}
+	c.storeSet(now, s)
 	c.afterTics(now, s.Start, len(s.Tics))
+}
+
+// storeSet stores the tics of set s. Where s leaves out this client's own
+// commands, a tic whose command this client no longer holds cannot be
+// completed: it is dropped, as if lost (the server leaves them out only
+// from the client that sent them, which holds them until it has run them).
+func (c *Client) storeSet(now int64, s *wire.TicSet) {
+	for i := range s.Tics {
+		t, tic := &s.Tics[i], s.Start+uint32(i)
+		own := s.LeavesOutRecipient && t.Has(c.player) && t.Substituted&(1<<c.player) == 0
+		if own {
+			if q := &c.send.queue[tic%BackupTics]; !q.valid || q.seq != tic {
+				c.stats.Unexpected++
+				continue
+			}
+		}
+		c.storeTic(now, tic, &t.ServerTic, t.Substituted, own)
+	}
 }
 
 // inWindow reports whether tic fits the receive window: not received yet,
@@ -264,7 +301,14 @@ func (c *Client) inWindow(tic uint32) bool {
 	return tic-c.loop.tl.GameTic() < BackupTics
 }
 
-func (c *Client) storeTic(now int64, tic uint32, t *wire.ServerTic, substituted uint8) {
+// cmdFormat is how this game's commands travel.
+func (c *Client) cmdFormat() wire.CmdFormat {
+	return wire.CmdFormat{LowResTurn: c.settings.LowResTurn, InputSize: c.cfg.Input.Size}
+}
+
+// storeTic stores a tic received; own says that it leaves out this client's
+// own command, which the client has.
+func (c *Client) storeTic(now int64, tic uint32, t *wire.ServerTic, substituted uint8, own bool) {
 	if !c.inWindow(tic) {
 		if c.recv.start-tic <= BackupTics {
 			c.stats.Duplicates++ // a copy of a tic we have: extratics at work
@@ -283,6 +327,7 @@ func (c *Client) storeTic(now int64, tic uint32, t *wire.ServerTic, substituted 
 	slot.active = true
 	slot.tic = *t
 	slot.substituted = substituted
+	slot.own = own
 	c.recv.lastGameDataMS = now
 }
 
@@ -425,7 +470,11 @@ func (c *Client) advanceWindow() {
 				continue
 			}
 			ct.InGame |= 1 << p
-			ct.Cmds[p] = wire.Patch(&c.recv.base[p], &s.tic.Cmds[p])
+			if s.own && p == c.player {
+				ct.Cmds[p] = c.cmdFormat().AsSent(c.send.queue[t%BackupTics].cmd)
+			} else {
+				ct.Cmds[p] = wire.Patch(&c.recv.base[p], &s.tic.Cmds[p])
+			}
 			c.recv.base[p] = ct.Cmds[p]
 		}
 		c.carryEvents(t, &ct)
@@ -470,17 +519,19 @@ func (c *Client) onResendRequest(now int64, body []byte) error {
 }
 
 // ChecksumReportTics is how many tics' checksums a client reports at once
-// under the extension protocol: 4 bytes a tic, one frame every 8 tics.
+// under the extension protocol: they ride on the GAMEDATA it sends next,
+// 19 bytes every 8 tics. A report goes in a frame of its own only when
+// twice as many wait (the client builds no commands: it ran out of lead,
+// or the game is ending).
 const ChecksumReportTics = 8
 
-// reportChecksum collects the checksum after tic g and sends a report every
-// ChecksumReportTics tics.
+// reportChecksum collects the checksum after tic g for the next report.
 func (c *Client) reportChecksum(g uint32, sum uint32) {
 	r := &c.report
 	if len(r.Sums) == 0 {
 		r.Start = g
 	}
-	r.Sums = append(r.Sums, sum)
+	r.Sums = append(r.Sums, wire.Sum16(sum))
 	if c.mig.resuming {
 		// Kept for the new server, as many as a report holds.
 		if len(r.Sums) == wire.MaxChecksums {
@@ -488,7 +539,7 @@ func (c *Client) reportChecksum(g uint32, sum uint32) {
 		}
 		return
 	}
-	if len(r.Sums) >= ChecksumReportTics {
+	if len(r.Sums) >= 2*ChecksumReportTics {
 		c.pkt = wire.Encode(c.pkt[:0], r, false, 0)
 		c.conn.send(c.nowMS, c.pkt)
 		r.Sums = r.Sums[:0]

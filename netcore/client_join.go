@@ -80,7 +80,7 @@ func (c *Client) onJoinStart(now int64, body []byte) error {
 	c.extended = true
 	c.state = ClientInGame
 	c.inSet.LowResTurn = s.LowResTurn
-	c.outGD.LowResTurn = s.LowResTurn
+	c.outGD.LowResTurn, c.outGD.Ext = s.LowResTurn, true
 	c.inSet.InputSize, c.outGD.InputSize = c.cfg.Input.Size, c.cfg.Input.Size
 	c.startGame(now)
 	c.recv.start, c.recv.recvtic, c.recv.highest = m.Start, m.Start, m.Start
@@ -114,12 +114,10 @@ func (c *Client) takeHeard(now int64, heard [][]byte) {
 	var start, end uint32
 	for _, body := range heard {
 		m := &c.inSet
-		if m.DecodeBody(body) != nil || len(m.Tics) == 0 {
+		if c.decodeSet(body) != nil || len(m.Tics) == 0 {
 			continue
 		}
-		for i := range m.Tics {
-			c.storeTic(now, m.Start+uint32(i), &m.Tics[i].ServerTic, m.Tics[i].Substituted)
-		}
+		c.storeSet(now, m)
 		if e := m.Start + uint32(len(m.Tics)); end == 0 || int32(e-end) > 0 {
 			start, end = m.Start, e
 		}

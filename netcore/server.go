@@ -122,6 +122,7 @@ type recvCmd struct {
 	latency  int16
 	diff     wire.TicDiff
 	resendMS int64
+	from     *serverClient // the connection it came from
 }
 
 // sentServerTic is a tic in a client's send queue (reference mode).
@@ -766,7 +767,7 @@ func (s *Server) checkStart(now int64) {
 	s.leavers = departures{}
 	s.recvWin = [BackupTics][MaxPlayers]recvCmd{}
 	s.ext = extServer{}
-	s.inGD.LowResTurn = st.LowResTurn
+	s.inGD.LowResTurn, s.inGD.Ext = st.LowResTurn, s.extended
 	s.out.LowResTurn = st.LowResTurn
 	s.inGD.InputSize = s.cfg.Input.Size
 	for _, sc := range s.slots {

@@ -42,12 +42,15 @@ type histTic struct {
 	valid bool
 	late  uint8 // players whose late command has been seen
 	tic   wire.SetTic
+	// from is the connection each player's command came from: nil for a
+	// substitute, or a tic this server did not decide itself.
+	from [MaxPlayers]*serverClient
 }
 
 type sumSlot struct {
 	seq  uint32
 	have uint8
-	sums [MaxPlayers]uint32
+	sums [MaxPlayers]uint16
 }
 
 // onGameData stores a player's commands (spec §9.2).
@@ -57,8 +60,12 @@ func (s *Server) onGameData(now int64, sc *serverClient, body []byte) error {
 		return errUnexpected{}
 	}
 	g := &s.inGD
+	g.Near = s.ext.sendSeq
 	if err := g.DecodeBody(body); err != nil {
 		return err
+	}
+	if len(g.Report.Sums) > 0 && !joiner { // a joiner's: see onTicnet
+		s.takeSums(sc, &g.Report)
 	}
 	if joiner {
 		if s.onJoinerGameData(now, sc); sc.join != nil {
@@ -94,7 +101,7 @@ func (s *Server) onGameData(now int64, sc *serverClient, body []byte) error {
 		if fresh && !(slot.seq == tic && slot.active) {
 			s.measure(p, s.due(tic)-now)
 		}
-		*slot = recvCmd{seq: tic, active: true, latency: g.Tics[i].Latency, diff: g.Tics[i].Diff}
+		*slot = recvCmd{seq: tic, active: true, latency: g.Tics[i].Latency, diff: g.Tics[i].Diff, from: sc}
 		stored = true
 	}
 	if fresh {
@@ -482,13 +489,14 @@ func (s *Server) extPump(now int64) {
 		if !anyReal {
 			return // nobody is playing: wait rather than play for them
 		}
-		var t wire.SetTic
+		h := histTic{seq: seq, valid: true}
+		t := &h.tic
 		for _, p := range players {
 			i := p.player
 			var cmd TicCmd
 			if rc := &row[i]; rc.seq == seq && rc.active {
 				cmd = wire.Patch(&TicCmd{}, &rc.diff)
-				t.Latency = max(t.Latency, rc.latency)
+				h.from[i] = rc.from
 				x.lagging[i] = false
 			} else {
 				cmd = s.cfg.Input.ClearEvents(x.auth[i])
@@ -510,7 +518,7 @@ func (s *Server) extPump(now int64) {
 			// from here rather than rush to catch up.
 			x.anchorMS += late
 		}
-		x.history[seq%BackupTics] = histTic{seq: seq, valid: true, tic: t}
+		x.history[seq%BackupTics] = h
 		s.record(seq, t.InGame, t.InGame&^t.Substituted, &x.auth)
 		*row = [MaxPlayers]recvCmd{}
 		x.sendSeq++
@@ -525,7 +533,7 @@ func (s *Server) extPump(now int64) {
 			x.measured = 0
 		}
 		first := seq - min(seq, uint32(s.settings.ExtraTics))
-		if s.cfg.BroadcastTics {
+		if s.cfg.BroadcastTics && s.remoteRecipients() > 1 {
 			s.sendSet(now, nil, first, seq)
 		} else {
 			for _, sc := range s.slots {
@@ -543,14 +551,39 @@ func (s *Server) extPump(now int64) {
 	}
 }
 
-// sendSet sends history tics [first, last] to sc, or to everyone if sc is nil.
+// remoteRecipients counts the clients that take tic sets over the channel:
+// while there is only one, it gets sets of its own, which leave out its
+// commands.
+func (s *Server) remoteRecipients() int {
+	n := 0
+	for _, sc := range s.slots {
+		if sc.connected() && (sc.inGame || sc.join != nil) && sc.addr != LocalClientAddr {
+			n++
+		}
+	}
+	return n
+}
+
+// sendSet sends history tics [first, last] to sc, or to everyone if sc is
+// nil. A set for sc alone leaves out sc's own commands when every one of
+// them in the set came from sc itself (so sc holds them) or is a
+// substitute.
 func (s *Server) sendSet(now int64, sc *serverClient, first, last uint32) {
 	o := &s.ext.out
 	o.LowResTurn, o.InputSize = s.settings.LowResTurn, s.cfg.Input.Size
 	o.Start = first
 	o.Tics = o.Tics[:0]
+	o.LeavesOutRecipient, o.Recipient = sc != nil && sc.player >= 0, 0
 	for t := first; t <= last; t++ {
-		o.Tics = append(o.Tics, s.ext.history[t%BackupTics].tic)
+		h := &s.ext.history[t%BackupTics]
+		o.Tics = append(o.Tics, h.tic)
+		if o.LeavesOutRecipient {
+			p := sc.player
+			o.LeavesOutRecipient = !h.tic.Has(p) || h.tic.Substituted&(1<<p) != 0 || h.from[p] == sc
+		}
+	}
+	if o.LeavesOutRecipient {
+		o.Recipient = uint8(sc.player)
 	}
 	if sc != nil {
 		sc.conn.sendMessage(now, o)
@@ -621,6 +654,12 @@ func (s *Server) onTicnet(now int64, sc *serverClient, body []byte) error {
 	if s.state != ServerInGame || !s.extended || sc.player < 0 || !sc.inGame {
 		return errUnexpected{}
 	}
+	s.takeSums(sc, m)
+	return nil
+}
+
+// takeSums takes a player's checksum report, alone or on its GAMEDATA.
+func (s *Server) takeSums(sc *serverClient, m *wire.ChecksumReport) {
 	x := &s.ext
 	for i, sum := range m.Sums {
 		tic := m.Start + uint32(i)
@@ -636,7 +675,6 @@ func (s *Server) onTicnet(now int64, sc *serverClient, body []byte) error {
 		slot.sums[sc.player] = sum
 		s.compareSums(tic, slot)
 	}
-	return nil
 }
 
 // compareSums names the players whose checksum for tic differs from the
@@ -646,7 +684,7 @@ func (s *Server) compareSums(tic uint32, slot *sumSlot) {
 	if !h.valid || h.seq != tic || slot.have&h.tic.InGame != h.tic.InGame {
 		return
 	}
-	var best uint32
+	var best uint16
 	bestCount := 0
 	for p := range MaxPlayers {
 		if h.tic.InGame&(1<<p) == 0 {

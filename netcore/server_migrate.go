@@ -94,7 +94,7 @@ func NewResumedServer(cfg ServerConfig, tr Transport, r Resume, now int64) *Serv
 	s.settings = r.Settings
 	s.settings.ConsolePlayer = 0
 	s.setup = r.Setup
-	s.inGD.LowResTurn = s.settings.LowResTurn
+	s.inGD.LowResTurn, s.inGD.Ext = s.settings.LowResTurn, true
 	s.out.LowResTurn = s.settings.LowResTurn
 	s.inGD.InputSize = s.cfg.Input.Size
 	rs := &resumeState{untilMS: now + cmp.Or(max(r.WaitMS, 0), DefaultResumeWaitMS)}
@@ -235,7 +235,7 @@ func (s *Server) onFetchedTics(sc *serverClient, body []byte) error {
 	if r == nil || !sc.inGame {
 		return errUnexpected{}
 	}
-	r.in.LowResTurn, r.in.InputSize = s.settings.LowResTurn, s.cfg.Input.Size
+	r.in.LowResTurn, r.in.InputSize, r.in.Near = s.settings.LowResTurn, s.cfg.Input.Size, s.ext.sendSeq
 	if err := r.in.DecodeBody(body); err != nil {
 		return err
 	}

@@ -17,18 +17,8 @@ func BenchmarkSimTic(b *testing.B) {
 		for _, n := range []int{2, 4, 8} {
 			for _, input := range []string{"busy", "idle"} {
 				b.Run(fmt.Sprintf("proto=%s/players=%d/input=%s", proto, n, input), func(b *testing.B) {
-					o := Options{Players: n, Seed: 1, Strict: proto == "chocolate", Quiet: true, Link: simnet.Link{LatencyMS: 20}}
-					if proto == "ticnet-opaque16" {
-						o.Input = layout16
-					}
-					s := New(o)
-					for _, p := range s.Peers {
-						p.Game.Idle = input == "idle"
-					}
-					if err := s.Start(); err != nil {
-						b.Fatal(err)
-					}
-					if err := s.RunTics(200, 60000); err != nil { // past the start
+					s, err := simGame(proto, n, input == "idle")
+					if err != nil {
 						b.Fatal(err)
 					}
 					frames, bytes := s.Net.Stats.Frames, s.Net.Stats.Bytes
@@ -42,6 +32,23 @@ func BenchmarkSimTic(b *testing.B) {
 			}
 		}
 	}
+}
+
+// simGame starts the game BenchmarkSimTic measures, and runs it past its
+// start: proto is "chocolate", "ticnet" or "ticnet-opaque16".
+func simGame(proto string, players int, idle bool) (*Scenario, error) {
+	o := Options{Players: players, Seed: 1, Strict: proto == "chocolate", Quiet: true, Link: simnet.Link{LatencyMS: 20}}
+	if proto == "ticnet-opaque16" {
+		o.Input = layout16
+	}
+	s := New(o)
+	for _, p := range s.Peers {
+		p.Game.Idle = idle
+	}
+	if err := s.Start(); err != nil {
+		return nil, err
+	}
+	return s, s.RunTics(200, 60000)
 }
 
 // allAt reports whether every peer has run tic target.

@@ -67,6 +67,8 @@ type Options struct {
 	UplinkBytesPerSec int64
 	// Replay makes every client record its game (ClientConfig.Replay).
 	Replay netcore.ReplayConfig
+	// LowResTurn asks for a game whose turning travels in one byte.
+	LowResTurn bool
 }
 
 // DefaultUplinkBytesPerSec is a scenario's uplink: about what webxdc-dev's
@@ -202,8 +204,10 @@ func (s *Scenario) newPeerWith(i int, tr netcore.Transport, drone bool, xfer net
 	if o.Strict {
 		protos = []string{wire.ProtocolChocolate}
 	}
+	st := settings
+	st.LowResTurn = o.LowResTurn
 	cfg := netcore.ClientConfig{Name: fmt.Sprintf("player%d", i), Drone: drone, Profile: o.Profile,
-		Settings: settings, Protocols: protos, Transfer: xfer, Token: token, Predict: o.Predict, PredictTics: o.PredictTics, InputDelay: o.InputDelay, Input: o.Input,
+		Settings: st, Protocols: protos, Transfer: xfer, Token: token, Predict: o.Predict, PredictTics: o.PredictTics, InputDelay: o.InputDelay, Input: o.Input,
 		Replay: o.Replay}
 	var game netcore.Game = g
 	if o.WrapGame != nil {

@@ -7,6 +7,8 @@ import "fmt"
 // for code that does not know what comes next; hot paths decode into a
 // message of their own.
 // body is needed only for TypeTicnet, whose first byte picks the message.
+// What is not on the wire takes its zero value: a client's GAMEDATA reads
+// in the reference's layout, and a TicSet's Start expands near tic 0.
 func NewMessage(h Header, body []byte, dir Direction, lowres bool) (Message, error) {
 	switch h.Type {
 	case TypeSYN:

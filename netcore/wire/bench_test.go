@@ -52,6 +52,7 @@ func clientGameData2() *ClientGameData {
 func ticSet8() *TicSet {
 	s := &TicSet{Start: 1000, Timing: []PlayerTiming{{0, 12}, {3, -4}}}
 	for i, t := range serverGameData8().Tics {
+		t.Latency = 0 // not in a tic set
 		s.Tics = append(s.Tics, SetTic{ServerTic: t, Substituted: uint8(i) << 6})
 	}
 	return s

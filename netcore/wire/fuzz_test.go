@@ -100,15 +100,22 @@ func checkBounds(t *testing.T, m Message, n int) {
 	}
 	switch v := m.(type) {
 	case *ClientGameData:
-		if l := (n - 3) / 3; len(v.Tics) > l || len(v.Tics) > MaxTicsPerPacket {
+		minTic := 3
+		if v.Ext {
+			minTic = 1
+		}
+		if l := (n - 3) / minTic; len(v.Tics) > l || len(v.Tics) > MaxTicsPerPacket {
 			bad("tics", len(v.Tics), l)
+		}
+		if l := n / 2; len(v.Report.Sums) > l || len(v.Report.Sums) > MaxChecksums {
+			bad("sums", len(v.Report.Sums), l)
 		}
 	case *ServerGameData:
 		if l := (n - 2) / 3; len(v.Tics) > l || len(v.Tics) > MaxTicsPerPacket {
 			bad("tics", len(v.Tics), l)
 		}
 	case *TicSet:
-		if l := (n - 7) / 4; len(v.Tics) > l || len(v.Tics) > MaxTicsPerPacket {
+		if l := n - 5; len(v.Tics) > l || len(v.Tics) > MaxTicsPerPacket {
 			bad("tics", len(v.Tics), l)
 		}
 		if l := n / 3; len(v.Timing) > l || len(v.Timing) > MaxPlayers {
@@ -127,8 +134,8 @@ func checkBounds(t *testing.T, m Message, n int) {
 			bad("players", len(v.Players), n/2)
 		}
 	case *ChecksumReport:
-		if len(v.Sums) > n/4 || len(v.Sums) > MaxChecksums {
-			bad("sums", len(v.Sums), n/4)
+		if len(v.Sums) > n/2 || len(v.Sums) > MaxChecksums {
+			bad("sums", len(v.Sums), n/2)
 		}
 	case *TransferChunk:
 		if len(v.Data) > n-TransferChunkHeaderLen || len(v.Data) > MaxTransferChunkSize {

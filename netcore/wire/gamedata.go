@@ -16,12 +16,21 @@ type ClientTic struct {
 // lowres_turn setting, which decides how turning is encoded, and the size
 // of its opaque input (InputLayout), and must be set before Decode or
 // Encode.
+//
+// Ext, not on the wire either, selects the layout of a game that runs
+// under the extension protocol: no latency per tic (the server tells each
+// player its timing instead), and after the tics, when the client has
+// checksums to report, its ChecksumReport, as u16 start (the low 16 bits,
+// expanded near Near), u8 num_sums and num_sums × u16.
 type ClientGameData struct {
 	LowResTurn bool
 	InputSize  uint8
-	Ack        uint8 // low byte of the client's receive window start
-	Start      uint8 // low byte of the first tic
+	Ext        bool
+	Near       uint32 // not on the wire: Report.Start is expanded near it
+	Ack        uint8  // low byte of the client's receive window start
+	Start      uint8  // low byte of the first tic
 	Tics       []ClientTic
+	Report     ChecksumReport // Ext only; none when it has no sums
 }
 
 func (*ClientGameData) Type() Type { return TypeGameData }
@@ -32,8 +41,14 @@ func (m *ClientGameData) AppendBody(dst []byte) []byte {
 	w.U8(m.Start)
 	w.U8(uint8(len(m.Tics)))
 	for i := range m.Tics {
-		w.S16(m.Tics[i].Latency)
+		if !m.Ext {
+			w.S16(m.Tics[i].Latency)
+		}
 		appendDiff(&w, &m.Tics[i].Diff, CmdFormat{m.LowResTurn, m.InputSize})
+	}
+	if m.Ext && len(m.Report.Sums) > 0 {
+		w.U16(uint16(m.Report.Start))
+		appendSums(&w, m.Report.Sums)
 	}
 	return w.Buf
 }
@@ -42,14 +57,25 @@ func (m *ClientGameData) DecodeBody(body []byte) error {
 	r := NewReader(body, 0)
 	m.Ack = r.U8("ack")
 	m.Start = r.U8("start_tic")
-	n := readTicCount(&r, 3)
+	minSize := 3
+	if m.Ext {
+		minSize = 1
+	}
+	n := readTicCount(&r, minSize)
 	m.Tics = m.Tics[:0]
 	f := CmdFormat{m.LowResTurn, m.InputSize}
 	for i := 0; i < n && r.err == nil; i++ {
 		m.Tics = append(m.Tics, ClientTic{})
 		t := &m.Tics[i]
-		t.Latency = r.S16("tic.latency")
+		if !m.Ext {
+			t.Latency = r.S16("tic.latency")
+		}
 		readDiff(&r, &t.Diff, f)
+	}
+	m.Report.Start, m.Report.Sums = 0, m.Report.Sums[:0]
+	if m.Ext && r.err == nil && r.Remaining() > 0 {
+		m.Report.Start = ExpandTic16(m.Near, r.U16("report.start_tic"))
+		m.Report.Sums = readSums(&r, m.Report.Sums)
 	}
 	return bodyErr(&r, TypeGameData)
 }

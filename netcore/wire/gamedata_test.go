@@ -163,3 +163,26 @@ func TestGameDataAtTheSizesOfTheSpec(t *testing.T) {
 		t.Fatalf("full tic: %d bytes", n)
 	}
 }
+
+// Under the extension a client's GAMEDATA has no latency per tic, and may
+// end with its checksum report.
+func TestExtensionClientGameDataHasNoLatencyAndCarriesAReport(t *testing.T) {
+	m := &ClientGameData{Ext: true, Near: 70010, Ack: 1, Start: 2, Tics: []ClientTic{
+		{Diff: TicDiff{Flags: DiffForward, Cmd: TicCmd{ForwardMove: 5}}}, {Diff: TicDiff{}}},
+		Report: ChecksumReport{Start: 70000, Sums: []uint16{0xabcd, 2}}}
+	pkt := Encode(nil, m, false, 0)
+	want := []byte{0, 6, 1, 2, 2, DiffForward, 5, 0, 0x11, 0x70, 2, 0xab, 0xcd, 0, 2}
+	if !bytes.Equal(pkt, want) {
+		t.Fatalf("got  % x\nwant % x", pkt, want)
+	}
+	got := &ClientGameData{Ext: true, Near: 70010}
+	if _, err := Decode(pkt, got); err != nil || !sameMessage(got, m) {
+		t.Fatalf("%+v %v", got, err)
+	}
+	// Without a report it ends with its tics.
+	m.Report.Sums = nil
+	if pkt := Encode(nil, m, false, 0); !bytes.Equal(pkt, want[:8]) {
+		t.Fatalf("% x", pkt)
+	}
+	wantDecodeErrorAt(t, append(want[:8:8], 0x11, 0x70, 3, 0), &ClientGameData{Ext: true}, 10, "num_sums", "cannot fit")
+}

@@ -166,12 +166,26 @@ func (g gen) gameStart() *GameStart {
 }
 
 func (g gen) clientGameData(lowres bool) *ClientGameData {
-	m := &ClientGameData{LowResTurn: lowres, Ack: g.u8(), Start: g.u8()}
+	m := &ClientGameData{LowResTurn: lowres, Ext: g.bool(), Ack: g.u8(), Start: g.u8()}
 	for range g.count(MaxTicsPerPacket) {
-		m.Tics = append(m.Tics, ClientTic{Latency: int16(g.u16()), Diff: g.diff(lowres)})
+		t := ClientTic{Diff: g.diff(lowres)}
+		if !m.Ext {
+			t.Latency = int16(g.u16())
+		}
+		m.Tics = append(m.Tics, t)
+	}
+	if m.Ext && g.bool() {
+		m.Report = *g.checksums()
+		if len(m.Report.Sums) == 0 {
+			m.Report.Sums = append(m.Report.Sums, g.u16())
+		}
+		m.Near = g.near(m.Report.Start)
 	}
 	return m
 }
+
+// near returns a tic that ExpandTic16 expands tic's low bits near to tic.
+func (g gen) near(tic uint32) uint32 { return tic + uint32(g.r.IntN(65535)-32767) }
 
 func (g gen) serverTic(lowres bool) ServerTic {
 	t := ServerTic{Latency: int16(g.u16()), InGame: g.u8()}
@@ -193,9 +207,17 @@ func (g gen) serverGameData(lowres bool) *ServerGameData {
 
 func (g gen) ticSet(lowres bool) *TicSet {
 	m := &TicSet{LowResTurn: lowres, Start: g.r.Uint32()}
+	m.Near = g.near(m.Start)
+	if g.bool() {
+		m.LeavesOutRecipient, m.Recipient = true, uint8(g.r.IntN(MaxPlayers))
+	}
 	for range g.count(MaxTicsPerPacket) {
 		t := SetTic{ServerTic: g.serverTic(lowres)}
+		t.Latency = 0 // not in a tic set
 		t.Substituted = g.u8() & t.InGame
+		if p := m.Recipient; m.LeavesOutRecipient && t.Substituted&(1<<p) == 0 {
+			t.Cmds[p] = TicDiff{} // left out: it decodes as zero
+		}
 		m.Tics = append(m.Tics, t)
 	}
 	for range g.count(MaxPlayers) {
@@ -207,7 +229,7 @@ func (g gen) ticSet(lowres bool) *TicSet {
 func (g gen) checksums() *ChecksumReport {
 	m := &ChecksumReport{Start: g.r.Uint32()}
 	for range g.count(MaxChecksums) {
-		m.Sums = append(m.Sums, g.r.Uint32())
+		m.Sums = append(m.Sums, g.u16())
 	}
 	return m
 }
@@ -325,11 +347,13 @@ func fresh(m Message) Message {
 	n := reflect.New(reflect.TypeOf(m).Elem()).Interface().(Message)
 	switch v := n.(type) {
 	case *ClientGameData:
-		v.LowResTurn, v.InputSize = m.(*ClientGameData).LowResTurn, m.(*ClientGameData).InputSize
+		o := m.(*ClientGameData)
+		v.LowResTurn, v.InputSize, v.Ext, v.Near = o.LowResTurn, o.InputSize, o.Ext, o.Near
 	case *ServerGameData:
 		v.LowResTurn, v.InputSize = m.(*ServerGameData).LowResTurn, m.(*ServerGameData).InputSize
 	case *TicSet:
-		v.LowResTurn, v.InputSize = m.(*TicSet).LowResTurn, m.(*TicSet).InputSize
+		o := m.(*TicSet)
+		v.LowResTurn, v.InputSize, v.Near = o.LowResTurn, o.InputSize, o.Near
 	case *Empty:
 		v.Kind = m.(*Empty).Kind
 	}
@@ -345,16 +369,27 @@ func sameMessage(a, b Message) bool {
 	return reflect.DeepEqual(normal(a), normal(b))
 }
 
-// normal returns a copy of m with its empty top-level slices set to nil.
+// normal returns a copy of m with its empty slices set to nil: those at the
+// top level and those of its struct fields (ClientGameData's Report).
 func normal(m Message) any {
 	v := reflect.New(reflect.TypeOf(m).Elem()).Elem()
 	v.Set(reflect.ValueOf(m).Elem())
+	nilEmpty(v)
 	for i := range v.NumField() {
-		if f := v.Field(i); f.Kind() == reflect.Slice && f.Len() == 0 {
-			f.Set(reflect.Zero(f.Type()))
+		if f := v.Field(i); f.Kind() == reflect.Struct {
+			nilEmpty(f)
 		}
 	}
 	return v.Interface()
+}
+
+// nilEmpty sets the empty slice fields of struct v to nil.
+func nilEmpty(v reflect.Value) {
+	for i := range v.NumField() {
+		if f := v.Field(i); f.Kind() == reflect.Slice && f.Len() == 0 && f.CanSet() {
+			f.Set(reflect.Zero(f.Type()))
+		}
+	}
 }
 
 // decodeError checks that err is a *DecodeError (errors.As) whose offset

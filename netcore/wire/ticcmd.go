@@ -165,6 +165,22 @@ type CmdFormat struct {
 	InputSize  uint8 // 0: Doom's ticcmd; else opaque input of this many bytes
 }
 
+// AsSent returns c as a receiver decodes it when it travels whole (diffed
+// against a zero command): only the opaque input when there is one, and
+// with LowResTurn, turning truncated to a multiple of 256.
+func (f CmdFormat) AsSent(c TicCmd) TicCmd {
+	if f.InputSize > 0 {
+		var o TicCmd
+		copy(o.Input[:f.InputSize], c.Input[:f.InputSize])
+		return o
+	}
+	if f.LowResTurn {
+		c.AngleTurn = int16(int8(int(c.AngleTurn)/256)) * 256
+	}
+	c.Input = [MaxInputBytes]byte{}
+	return c
+}
+
 // appendDiff writes d. With LowResTurn, turning travels as one byte: the
 // reference divides by 256 truncating toward zero. Opaque input travels as
 // appendInputDiff writes it, and nothing else of the command.

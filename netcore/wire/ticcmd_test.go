@@ -230,3 +230,30 @@ func TestExpandTicRecoversEveryTicWithin64OfTheReference(t *testing.T) {
 		}
 	}
 }
+
+// AsSent is what a receiver makes of a command sent whole: a client that a
+// tic set leaves its own commands out of runs them as everyone else does.
+func TestAsSentIsTheCommandAsItDecodesAfterTravellingWhole(t *testing.T) {
+	g := newGen(31)
+	for i := range 3000 {
+		c := g.cmd()
+		for k := range c.Input {
+			c.Input[k] = g.u8()
+		}
+		for _, f := range []CmdFormat{{}, {LowResTurn: true}, {InputSize: 3}, {InputSize: MaxInputBytes}} {
+			d := Diff(&TicCmd{}, &c)
+			if f.InputSize > 0 {
+				d = Diff(&TicCmd{}, &TicCmd{Input: c.Input})
+			}
+			set := &TicSet{LowResTurn: f.LowResTurn, InputSize: f.InputSize, Tics: []SetTic{{ServerTic: ServerTic{InGame: 1}}}}
+			set.Tics[0].Cmds[0] = d
+			got := &TicSet{LowResTurn: f.LowResTurn, InputSize: f.InputSize}
+			if _, err := Decode(Encode(nil, set, false, 0), got); err != nil {
+				t.Fatal(err)
+			}
+			if sent, want := f.AsSent(c), Patch(&TicCmd{}, &got.Tics[0].Cmds[0]); sent != want {
+				t.Fatalf("#%d %+v: AsSent %+v, decoded %+v", i, f, sent, want)
+			}
+		}
+	}
+}

@@ -6,9 +6,9 @@ import (
 )
 
 func ticSetFixture() *TicSet {
-	s := &TicSet{Start: 0x01020304, Timing: []PlayerTiming{{Player: 0, MarginMS: -5}, {Player: 7, MarginMS: 300}}}
+	s := &TicSet{Start: 0x01020304, Near: 0x01020300,
+		Timing: []PlayerTiming{{Player: 0, MarginMS: -5}, {Player: 7, MarginMS: 300}}}
 	var tic SetTic
-	tic.Latency = 3
 	tic.InGame = 0b11
 	tic.Substituted = 0b10
 	tic.Cmds[0] = TicDiff{Flags: DiffForward, Cmd: TicCmd{ForwardMove: 25}}
@@ -17,15 +17,15 @@ func ticSetFixture() *TicSet {
 	return s
 }
 
-func TestTicSetLayoutIsKindStartTicsThenTimings(t *testing.T) {
+func TestTicSetLayoutIsKindStartFlagsTicsThenTimings(t *testing.T) {
 	pkt := Encode(nil, ticSetFixture(), false, 0)
-	want := []byte{0x00, 0x70, TicnetKindTicSet, 1, 2, 3, 4, 1,
-		0b10, 0, 3, 0b11, DiffForward, 25, DiffTurn, 0xfd, 0x80,
+	want := []byte{0x00, 0x70, TicnetKindTicSet, 3, 4, 1, SetTiming | SetSubstitutes,
+		0b11, 0b10, DiffForward, 25, DiffTurn, 0xfd, 0x80,
 		2, 0, 0xff, 0xfb, 7, 0x01, 0x2c}
 	if !bytes.Equal(pkt, want) {
 		t.Fatalf("got  % x\nwant % x", pkt, want)
 	}
-	got := &TicSet{}
+	got := &TicSet{Near: 0x01020300}
 	if _, err := Decode(pkt, got); err != nil || !sameMessage(got, ticSetFixture()) {
 		t.Fatalf("%+v %v", got, err)
 	}
@@ -33,19 +33,73 @@ func TestTicSetLayoutIsKindStartTicsThenTimings(t *testing.T) {
 	if _, ok := m.(*TicSet); err != nil || !ok || h.Type != TypeTicnet {
 		t.Fatalf("%T %v", m, err)
 	}
+	// No timing, no substitute: neither the timing count nor the masks.
+	s := ticSetFixture()
+	s.Timing, s.Tics[0].Substituted = nil, 0
+	want = []byte{0x00, 0x70, TicnetKindTicSet, 3, 4, 1, 0, 0b11, DiffForward, 25, DiffTurn, 0xfd, 0x80}
+	if pkt := Encode(nil, s, false, 0); !bytes.Equal(pkt, want) {
+		t.Fatalf("got  % x\nwant % x", pkt, want)
+	}
+}
+
+// A set for one client leaves out its own commands but its substitutes:
+// the client fills them in from what it built.
+func TestTicSetLeavesOutTheRecipientsOwnCommandsButSubstitutes(t *testing.T) {
+	s := &TicSet{Start: 70000, Near: 70001, LeavesOutRecipient: true, Recipient: 1}
+	flags := uint8(SetSubstitutes | SetLeavesOutRecipient | 1<<4)
+	var a, b SetTic
+	a.InGame, b.InGame, b.Substituted = 0b11, 0b11, 0b10
+	a.Cmds[0] = TicDiff{Flags: DiffForward, Cmd: TicCmd{ForwardMove: 25}}
+	b.Cmds[1] = TicDiff{Flags: DiffSide, Cmd: TicCmd{SideMove: -3}}
+	s.Tics = append(s.Tics, a, b)
+	pkt := Encode(nil, s, false, 0)
+	want := []byte{0x00, 0x70, TicnetKindTicSet, 0x11, 0x70, 2, flags,
+		0b11, 0, DiffForward, 25,
+		0b11, 0b10, 0, DiffSide, 0xfd}
+	if !bytes.Equal(pkt, want) {
+		t.Fatalf("got  % x\nwant % x", pkt, want)
+	}
+	got := &TicSet{Near: 70001}
+	if _, err := Decode(pkt, got); err != nil || !sameMessage(got, s) {
+		t.Fatalf("%+v %v", got, err)
+	}
+	// Recipient bits without the flag, and an unknown flag with it.
+	bad := bytes.Clone(pkt)
+	bad[6] = SetSubstitutes | 1<<4
+	wantDecodeErrorAt(t, bad, &TicSet{}, 6, "flags", "unknown flags 0x10")
+	bad[6] = flags | 0x80
+	wantDecodeErrorAt(t, bad, &TicSet{}, 6, "flags", "unknown flags 0x80")
+}
+
+func TestTicSetStartExpandsNearTheReceiversTic(t *testing.T) {
+	for _, c := range []struct{ start, near uint32 }{{0, 0}, {5, 30000}, {65540, 65530}, {65530, 65540},
+		{1 << 20, 1<<20 - 32767}, {1 << 20, 1<<20 + 32768}, {0xfffffff0, 0x10}} {
+		s := &TicSet{Start: c.start}
+		got := &TicSet{Near: c.near}
+		if _, err := Decode(Encode(nil, s, false, 0), got); err != nil || got.Start != c.start {
+			t.Errorf("start %d near %d: got %d, %v", c.start, c.near, got.Start, err)
+		}
+	}
+	// Further than 32 767 tics away, it is a different tic.
+	got := &TicSet{Near: 40000}
+	if _, err := Decode(Encode(nil, &TicSet{Start: 40000 + 32768}, false, 0), got); err != nil || got.Start != 40000-32768 {
+		t.Fatalf("got %d, %v", got.Start, err)
+	}
 }
 
 func TestTicSetRefusesBadKindsCountsAndPlayersWhereTheyAre(t *testing.T) {
 	good := Encode(nil, ticSetFixture(), false, 0)
 	mod := func(i int, b byte) []byte { p := bytes.Clone(good); p[i] = b; return p }
-	wantDecodeErrorAt(t, mod(2, TicnetKindChecksum), &TicSet{}, 2, "kind", "not a tic set")
-	wantDecodeErrorAt(t, mod(8, 0b100), &TicSet{}, 8, "tic.substituted", "not in the tic")
-	wantDecodeErrorAt(t, mod(17, 9), &TicSet{}, 17, "num_timings", "9 timings > limit 8")
-	wantDecodeErrorAt(t, mod(17, 3), &TicSet{}, 17, "num_timings", "cannot fit")
-	wantDecodeErrorAt(t, mod(21, 8), &TicSet{}, 21, "timing.player", "player 8")
-	big := append(mod(7, 129), make([]byte, 1000)...)
-	wantDecodeErrorAt(t, big, &TicSet{}, 7, "num_tics", "> limit 128")
-	wantDecodeErrorAt(t, mod(7, 5), &TicSet{}, 7, "num_tics", "cannot fit")
+	m := func() *TicSet { return &TicSet{} }
+	wantDecodeErrorAt(t, mod(2, TicnetKindChecksum), m(), 2, "kind", "not a tic set")
+	wantDecodeErrorAt(t, mod(6, 0x08), m(), 6, "flags", "unknown flags 0x8")
+	wantDecodeErrorAt(t, mod(8, 0b100), m(), 8, "tic.substituted", "not in the tic")
+	wantDecodeErrorAt(t, mod(14, 9), m(), 14, "num_timings", "9 timings > limit 8")
+	wantDecodeErrorAt(t, mod(14, 3), m(), 14, "num_timings", "cannot fit")
+	wantDecodeErrorAt(t, mod(18, 8), m(), 18, "timing.player", "player 8")
+	big := append(mod(5, 129), make([]byte, 1000)...)
+	wantDecodeErrorAt(t, big, m(), 5, "num_tics", "> limit 128")
+	wantDecodeErrorAt(t, mod(5, 16), m(), 5, "num_tics", "cannot fit")
 }
 
 func TestTicSetTruncatedAtEveryLengthFails(t *testing.T) {
@@ -58,7 +112,7 @@ func TestTicSetLowresTurningIsOneByte(t *testing.T) {
 	m := ticSetFixture()
 	m.LowResTurn = true
 	pkt := Encode(nil, m, false, 0)
-	if len(pkt) != len(Encode(nil, ticSetFixture(), false, 0))-1 || pkt[15] != 0xfe {
+	if len(pkt) != len(Encode(nil, ticSetFixture(), false, 0))-1 || pkt[12] != 0xfe {
 		t.Fatalf("% x", pkt)
 	}
 	got := &TicSet{LowResTurn: true}
@@ -68,9 +122,9 @@ func TestTicSetLowresTurningIsOneByte(t *testing.T) {
 }
 
 func TestChecksumReportRoundTripsAndRefusesMoreThan64Sums(t *testing.T) {
-	m := &ChecksumReport{Start: 77, Sums: []uint32{1, 0xdeadbeef}}
+	m := &ChecksumReport{Start: 77, Sums: []uint16{1, 0xbeef}}
 	pkt := Encode(nil, m, false, 0)
-	if !bytes.Equal(pkt, []byte{0, 0x70, TicnetKindChecksum, 0, 0, 0, 77, 2, 0, 0, 0, 1, 0xde, 0xad, 0xbe, 0xef}) {
+	if !bytes.Equal(pkt, []byte{0, 0x70, TicnetKindChecksum, 0, 0, 0, 77, 2, 0, 1, 0xbe, 0xef}) {
 		t.Fatalf("% x", pkt)
 	}
 	got := &ChecksumReport{}
@@ -79,12 +133,15 @@ func TestChecksumReportRoundTripsAndRefusesMoreThan64Sums(t *testing.T) {
 	}
 	checkTruncations(t, m, false, nil)
 	big := append(bytes.Clone(pkt[:7]), 65)
-	big = append(big, make([]byte, 65*4)...)
+	big = append(big, make([]byte, 65*2)...)
 	wantDecodeErrorAt(t, big, &ChecksumReport{}, 7, "num_sums", "65 checksums > limit 64")
 	wantDecodeErrorAt(t, pkt[:len(pkt)-1], &ChecksumReport{}, 7, "num_sums", "cannot fit")
 	bad := bytes.Clone(pkt)
 	bad[2] = TicnetKindTicSet
 	wantDecodeErrorAt(t, bad, &ChecksumReport{}, 2, "kind", "not a checksum report")
+	if Sum16(0x12345678) != 0x1234^0x5678 {
+		t.Fatalf("Sum16 %#x", Sum16(0x12345678))
+	}
 }
 
 func TestModeNoticeRoundTripsAndChecksItsKind(t *testing.T) {
