@@ -324,12 +324,19 @@ func (e *Election) onServer(now int64, id Identity) {
 		case id.Before(e.self) && !e.inGame:
 			e.decide(Client, id) // step down: our clients hear it too, and follow
 			e.serverHeardMS = now
-		case id.Before(e.self) && e.game != 0 && c.game == e.game:
-			// Two servers of one game: the earlier keeps it.
+		case e.game != 0 && c.game == e.game && comesBefore(c.hidden, id, e.hidden, e.self):
+			// Two servers of one game: the one that comes first in an
+			// election keeps it, a visible one before a hidden one (a
+			// hidden copy that took its game back when its successor
+			// was slow to take it over must not win it from that one).
 			e.role, e.server, e.serverHeardMS = Client, id, now
 			e.inGame = false
 			e.stats.RoleChanges++
 			e.emit(Yielded)
+		case e.game != 0 && c.game == e.game:
+			// The other yields once it hears us.
+			e.send(AppendAnswer(e.buf[:0], e.self))
+			e.lastBeaconMS = now
 		case id.Before(e.self):
 			e.split(id)
 		default:

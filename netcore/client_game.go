@@ -28,11 +28,8 @@ type sendSide struct {
 	ackSinceMS int64
 }
 
-// recvSlot is one tic of the receive window.
-type recvSlot struct {
-	seq         uint32
-	active      bool  // received
-	resendMS    int64 // when a resend was last requested; 0: never
+// recvTic is a tic received, in the receive window.
+type recvTic struct {
 	tic         wire.ServerTic
 	substituted uint8
 	own         bool // the set left out this client's own command: see storeSet
@@ -42,13 +39,22 @@ type recvSlot struct {
 type recvSide struct {
 	start          uint32 // first tic not yet received in order
 	recvtic        uint32 // complete tics received (== start)
-	win            [BackupTics]recvSlot
-	base           [MaxPlayers]TicCmd // each player's command of the tic before
+	win            ticWindow
+	tics           [BackupTics]recvTic // the tics win says have arrived
+	base           [MaxPlayers]TicCmd  // each player's command of the tic before
 	lastGameDataMS int64
 	highest        uint32 // the latest tic received
-	// resendEnd is one past the last tic ever asked for again: no slot
-	// from it on waits for a resend (requestMissing looks below it only).
-	resendEnd uint32
+	// The round trip of this client's commands (from one built to its tic
+	// back: see afterTics), and the jitter of the server's tics' arrival
+	// (from the newest of each packet, jitterTic): when to ask again, and
+	// how long a gap may be reordering.
+	rtt       rttEstimate
+	jit       jitter
+	jitterTic uint32
+	// loss is the share of the server's packets lost on the way: under the
+	// extension this client sends each command in as many packets as that
+	// takes (copiesFor), the server's own rule for its sets.
+	loss lossEstimate
 }
 
 // clockSync is the reference's PID clock synchronisation (spec §11.3): it
@@ -187,8 +193,11 @@ func (c *Client) buildTic(now int64) {
 	if c.mig.resuming && c.conn.state != connConnected {
 		return // sent once the new server has its connection
 	}
-	first := m - min(m, uint32(c.settings.ExtraTics))
-	c.sendTics(now, first, m)
+	extra := uint32(c.settings.ExtraTics)
+	if c.extended {
+		extra = copiesFor(c.recv.loss.rate, extra)
+	}
+	c.sendTics(now, m-min(m, extra), m)
 }
 
 // sendTics sends the commands for tics [first, last] with the current ack,
@@ -320,14 +329,8 @@ func (c *Client) storeTic(now int64, tic uint32, t *wire.ServerTic, substituted 
 	if int32(tic-c.recv.highest) > 0 {
 		c.recv.highest = tic
 	}
-	slot := &c.recv.win[tic%BackupTics]
-	if slot.seq != tic {
-		*slot = recvSlot{seq: tic}
-	}
-	slot.active = true
-	slot.tic = *t
-	slot.substituted = substituted
-	slot.own = own
+	c.recv.win.arrive(tic)
+	c.recv.tics[tic%BackupTics] = recvTic{tic: *t, substituted: substituted, own: own}
 	c.recv.lastGameDataMS = now
 }
 
@@ -339,19 +342,23 @@ func (c *Client) afterTics(now int64, start uint32, n int) {
 	}
 	last := start + uint32(n) - 1
 	c.updateClockSync(now, last, int64(c.lastLatencyOf(last)))
-	// Gap detection: ask for the run of missing tics just before start.
-	if start-c.recv.start < BackupTics && start > c.recv.start {
-		end := start
-		t := start
-		for t > c.recv.start {
-			s := &c.recv.win[(t-1)%BackupTics]
-			if (s.seq == t-1 && (s.active || s.resendMS != 0)) || !c.inWindow(t-1) {
-				break
-			}
-			t--
+	c.recv.loss.add(last)
+	if int32(last-c.recv.jitterTic) > 0 {
+		// The newest tic yet: its arrival times the stream, and, if this
+		// client built its command, a round trip (less the input delay
+		// the command was built ahead by; with the few ms it waited at
+		// the server: a little long).
+		c.recv.jitterTic = last
+		c.recv.jit.add(now - c.scheduleMS(last))
+		if q := &c.send.queue[last%BackupTics]; q.valid && q.seq == last {
+			c.recv.rtt.add(max(0, now-q.timeMS-int64(c.cfg.InputDelay)*1000/int64(c.TicRate())))
 		}
-		if t < end {
-			c.requestResend(now, t, end-t)
+	}
+	// Gap detection: the run of missing tics just before start is asked
+	// for if it stays missing (requestMissing).
+	if start-c.recv.start < BackupTics && start > c.recv.start {
+		if t := c.recv.win.gapBefore(c.recv.start, start, c.inWindow); t < start {
+			c.recv.win.noteGap(now, c.recv.start, t, start-t)
 		}
 	}
 	if !c.send.ackPending {
@@ -362,9 +369,8 @@ func (c *Client) afterTics(now int64, start uint32, n int) {
 }
 
 func (c *Client) lastLatencyOf(tic uint32) int16 {
-	s := &c.recv.win[tic%BackupTics]
-	if s.seq == tic && s.active {
-		return s.tic.Latency
+	if c.recv.win.has(tic) {
+		return c.recv.tics[tic%BackupTics].tic.Latency
 	}
 	return 0
 }
@@ -400,50 +406,31 @@ func (c *Client) updateClockSync(now int64, seq uint32, remoteLatency int64) {
 	s.lastLatency = latency
 }
 
+// requestResend asks the server for tics [start, start+count) again.
 func (c *Client) requestResend(now int64, start, count uint32) {
-	for count > 0 {
-		n := min(count, 255)
-		c.pkt = wire.Encode(c.pkt[:0], &wire.GameDataResend{Start: start, Count: uint8(n)}, false, 0)
-		c.conn.send(now, c.pkt)
-		c.stats.ResendRequests++
-		for t := start; t < start+n; t++ {
-			s := &c.recv.win[t%BackupTics]
-			if s.seq != t {
-				*s = recvSlot{seq: t}
-			}
-			s.resendMS = now
-		}
-		if int32(start+n-c.recv.resendEnd) > 0 {
-			c.recv.resendEnd = start + n
-		}
-		start, count = start+n, count-n
-	}
+	c.recv.win.ask(now, c.recv.start, start, count, c.sendResendRequest)
 }
 
-// requestMissing re-requests tics still missing 300 ms after their request,
-// and breaks the start-of-game deadlock (spec §9.5).
+func (c *Client) sendResendRequest(start uint32, count uint8) {
+	c.pkt = wire.Encode(c.pkt[:0], &wire.GameDataResend{Start: start, Count: count}, false, 0)
+	c.conn.send(c.nowMS, c.pkt)
+	c.stats.ResendRequests++
+}
+
+// scheduleMS is when tic t is due on the game's clock, from tic 0.
+func (c *Client) scheduleMS(t uint32) int64 {
+	return int64(t) * 1000 * int64(c.settings.TicDup) / int64(c.TicRate())
+}
+
+// requestMissing asks for the tics that stayed missing for a reorder
+// window, again for those still missing a resend timeout after they were
+// asked for (ResendRetryMS until a round trip is measured), and breaks the
+// start-of-game deadlock (spec §9.5).
 func (c *Client) requestMissing(now int64) {
-	var runStart, runLen uint32
-	flush := func() {
-		if runLen > 0 {
-			c.requestResend(now, runStart, runLen)
-			runLen = 0
-		}
+	if c.recv.win.askOverdue(now, c.recv.start, c.recv.jit.reorderMS(), c.recv.rtt.Timeout(ResendRetryMS), c.sendResendRequest) {
+		c.recv.rtt.backOff()
 	}
-	for t := c.recv.start; t-c.recv.start < BackupTics && int32(c.recv.resendEnd-t) > 0; t++ {
-		s := &c.recv.win[t%BackupTics]
-		if s.seq == t && !s.active && s.resendMS != 0 && now-s.resendMS > ResendRetryMS {
-			if runLen == 0 {
-				runStart = t
-			}
-			runLen++
-			continue
-		}
-		flush()
-	}
-	flush()
-	s := &c.recv.win[c.recv.start%BackupTics]
-	if !(s.seq == c.recv.start && (s.active || s.resendMS != 0)) && now-c.recv.lastGameDataMS > DeadlockMS {
+	if !c.recv.win.expected(c.recv.start) && now-c.recv.lastGameDataMS > DeadlockMS {
 		c.requestResend(now, c.recv.start, 1)
 		c.recv.lastGameDataMS = now
 	}
@@ -454,10 +441,10 @@ func (c *Client) requestMissing(now int64) {
 func (c *Client) advanceWindow() {
 	for c.loop.tl.Room() > 0 {
 		t := c.recv.start
-		s := &c.recv.win[t%BackupTics]
-		if s.seq != t || !s.active {
+		if !c.recv.win.has(t) {
 			return
 		}
+		s := &c.recv.tics[t%BackupTics]
 		ct := ConfirmedTic{Substituted: s.substituted}
 		for p := range MaxPlayers {
 			if !s.tic.Has(p) {
@@ -479,7 +466,7 @@ func (c *Client) advanceWindow() {
 		}
 		c.carryEvents(t, &ct)
 		c.loop.tl.Confirm(ct)
-		*s = recvSlot{seq: t + BackupTics}
+		c.recv.win.forget(t)
 		c.recv.start++
 		c.recv.recvtic = c.recv.start
 	}

@@ -59,7 +59,7 @@ func (c *Client) Reattach(tr Transport, now int64) bool {
 	c.synFirstMS, c.synLastMS = now, now-SYNResendMS-1
 	// What the old server sent beyond the confirmed tics is forgotten:
 	// the new server may decide those tics afresh.
-	c.recv.win = [BackupTics]recvSlot{}
+	c.recv.win = ticWindow{}
 	c.recv.highest = c.recv.start
 	c.send.ackPending = false
 	// Who it is goes with every SYN, not after the server's reply: the

@@ -53,7 +53,7 @@ func TestClientAsksAgainForTicsStillMissing(t *testing.T) {
 	if got := tr.resends(t); len(got) != 0 {
 		t.Fatalf("asked again before ResendRetryMS: %v", got)
 	}
-	c.recv.win[1006%BackupTics].active = true // it came
+	c.recv.win.arrive(1006) // it came
 	c.requestMissing(2 + ResendRetryMS)
 	if got := tr.resends(t); !slices.Equal(got, [][2]uint32{{1005, 1}, {1000 + BackupTics - 3, 3}}) {
 		t.Fatalf("asked again for %v, want 1005 and the window's last three", got)
@@ -64,12 +64,7 @@ func TestClientAsksAgainForTicsStillMissing(t *testing.T) {
 // commands it asked for and still lacks, wherever they are in its window.
 func TestServerAsksAgainForCommandsStillMissing(t *testing.T) {
 	tr := &kept{}
-	s := NewServer(ServerConfig{}, tr)
-	s.state = ServerInGame
-	sc := &serverClient{addr: 7, player: 2, inGame: true}
-	sc.conn = newConn(7, tr, s.cfg.Profile, 0, connConnected, &s.stats)
-	s.slots[0] = sc
-	s.recvStart = 5000
+	s, sc := serverWithPlayer2(tr, 5000)
 	s.requestResend(1, sc, 5010, 4)
 	s.requestResend(1, sc, 5000+BackupTics-1, 1)
 	tr.resends(t)
@@ -77,9 +72,45 @@ func TestServerAsksAgainForCommandsStillMissing(t *testing.T) {
 	if got := tr.resends(t); len(got) != 0 {
 		t.Fatalf("asked again before ResendRetryMS: %v", got)
 	}
-	s.recvWin[5011%BackupTics][2].active = true // it came
+	s.cmdWin[2].arrive(5011) // it came
 	s.requestMissing(2 + ResendRetryMS)
 	if got := tr.resends(t); !slices.Equal(got, [][2]uint32{{5010, 1}, {5012, 2}, {5000 + BackupTics - 1, 1}}) {
 		t.Fatalf("asked again for %v", got)
 	}
+}
+
+// Client and server ask for a long run of tics alike: in requests of
+// MaxResendCount tics, the whole run.
+func TestClientAndServerAskForALongRunInRequestsOf255(t *testing.T) {
+	want := [][2]uint32{{100, 255}, {355, 45}}
+	tr := &kept{}
+	c := NewClient(ClientConfig{}, tr, 1, nil, 0)
+	c.recv.start = 100
+	c.requestResend(1, 100, 300)
+	if got := tr.resends(t); !slices.Equal(got, want) {
+		t.Fatalf("client: %v, want %v", got, want)
+	}
+	s, sc := serverWithPlayer2(tr, 100)
+	s.requestResend(1, sc, 100, 300)
+	if got := tr.resends(t); !slices.Equal(got, want) {
+		t.Fatalf("server: %v, want %v", got, want)
+	}
+	// Only the window's tics are marked as asked for: the 128 from 100.
+	for tic := uint32(100); tic < 400; tic++ {
+		if asked := s.cmdWin[2].expected(tic); asked != (tic < 100+BackupTics) {
+			t.Fatalf("tic %d asked for: %v", tic, asked)
+		}
+	}
+}
+
+// serverWithPlayer2 is a server in game whose window starts at recvStart,
+// with one client, player 2, whose packets go to tr.
+func serverWithPlayer2(tr *kept, recvStart uint32) (*Server, *serverClient) {
+	s := NewServer(ServerConfig{}, tr)
+	s.state = ServerInGame
+	sc := &serverClient{addr: 7, player: 2, inGame: true}
+	sc.conn = newConn(7, tr, s.cfg.Profile, 0, connConnected, &s.stats)
+	s.slots[0] = sc
+	s.recvStart = recvStart
+	return s, sc
 }

@@ -117,19 +117,17 @@ type AddrNamer interface {
 
 // recvCmd is one player's command for one tic in the server's window.
 type recvCmd struct {
-	seq      uint32
-	active   bool
-	latency  int16
-	diff     wire.TicDiff
-	resendMS int64
-	from     *serverClient // the connection it came from
+	latency int16
+	diff    wire.TicDiff
+	from    *serverClient // the connection it came from
 }
 
 // sentServerTic is a tic in a client's send queue (reference mode).
 type sentServerTic struct {
-	seq   uint32
-	valid bool
-	tic   wire.ServerTic
+	seq    uint32
+	valid  bool
+	sentMS int64 // when it was first sent
+	tic    wire.ServerTic
 }
 
 type serverClient struct {
@@ -151,17 +149,25 @@ type serverClient struct {
 	acked          uint32
 	queue          [BackupTics]sentServerTic
 	lastGameDataMS int64
-	stuckAck       uint32 // extension: the ack last seen, and since when
-	stuckSinceMS   int64
-	lastPushMS     int64                   // extension: when tics were last pushed again
-	join           *joiner                 // joined mid-game, not in the game yet
-	placeholder    bool                    // the place of a player whose copy has not reattached
-	readyDue       bool                    // it entered on its commands; its JoinReady is still to come
-	hello          bool                    // its Hello (token) arrived
-	hash           [wire.TokenHashLen]byte // of its rejoin token
-	hashed         bool                    // it has a token (hash is set)
-	roster         wire.Roster             // the roster it was last sent
-	rostered       bool                    // it was sent one
+	pushFromMS     int64 // extension: no tic is pushed again (pushMissing) for a timeout after it
+	lastPushMS     int64 // extension: when tics were last pushed again
+	// The client's round trip (from acknowledgements: see takeAck), and
+	// the jitter of its commands' arrival (from the
+	// newest of each packet, jitterTic): when to send or ask again, and
+	// how long a gap may be reordering.
+	rtt         rttEstimate
+	jit         jitter
+	jitterTic   uint32
+	resentEnd   uint32                  // one past the last tic sent it again: their acks time no round trip
+	loss        lossEstimate            // the share of its packets lost
+	join        *joiner                 // joined mid-game, not in the game yet
+	placeholder bool                    // the place of a player whose copy has not reattached
+	readyDue    bool                    // it entered on its commands; its JoinReady is still to come
+	hello       bool                    // its Hello (token) arrived
+	hash        [wire.TokenHashLen]byte // of its rejoin token
+	hashed      bool                    // it has a token (hash is set)
+	roster      wire.Roster             // the roster it was last sent
+	rostered    bool                    // it was sent one
 	// Its Resume's reliable sequence number, and when an unreliable copy
 	// last went (0: none is due).
 	resumeSeq    uint8
@@ -203,11 +209,9 @@ type Server struct {
 	// In game.
 	extended  bool
 	recvStart uint32
-	leavers   departures // reference players who left, in tics sent with them (server_departure.go)
-	recvWin   [BackupTics][MaxPlayers]recvCmd
-	// resendEnd is, per player, one past the last tic ever asked for
-	// again: no slot from it on waits for a resend.
-	resendEnd [MaxPlayers]uint32
+	leavers   departures                      // reference players who left, in tics sent with them (server_departure.go)
+	cmdWin    [MaxPlayers]ticWindow           // which of each player's commands arrived
+	recvWin   [BackupTics][MaxPlayers]recvCmd // the commands cmdWin says arrived
 	ext       extServer
 
 	records []TicRecord
@@ -425,7 +429,7 @@ func (s *Server) receive(now int64, from Addr, pkt []byte) {
 			s.stats.Unexpected++
 			return
 		}
-		s.takeAck(sc, m.Ack)
+		s.takeAck(now, sc, m.Ack)
 		s.pushMissing(now, sc) // a joiner acknowledges this way only
 	case wire.TypeGameDataResend:
 		s.count(s.onResendRequest(now, sc, body))
@@ -766,6 +770,7 @@ func (s *Server) checkStart(now int64) {
 	s.recvStart = 0
 	s.leavers = departures{}
 	s.recvWin = [BackupTics][MaxPlayers]recvCmd{}
+	s.cmdWin = [MaxPlayers]ticWindow{}
 	s.ext = extServer{}
 	s.inGD.LowResTurn, s.inGD.Ext = st.LowResTurn, s.extended
 	s.out.LowResTurn = st.LowResTurn

@@ -40,7 +40,7 @@ func (s *Server) noteDepartures() {
 		}
 		until := sent
 		for until < d.sent[p] && until-s.recvStart < BackupTics {
-			if rc := &s.recvWin[until%BackupTics][p]; !(rc.seq == until && rc.active) {
+			if !s.cmdWin[p].has(until) {
 				break
 			}
 			until++

@@ -38,10 +38,11 @@ func (s *Server) due(seq uint32) int64 {
 }
 
 type histTic struct {
-	seq   uint32
-	valid bool
-	late  uint8 // players whose late command has been seen
-	tic   wire.SetTic
+	seq    uint32
+	valid  bool
+	late   uint8 // players whose late command has been seen
+	sentMS int64 // when it was first sent
+	tic    wire.SetTic
 	// from is the connection each player's command came from: nil for a
 	// substitute, or a tic this server did not decide itself.
 	from [MaxPlayers]*serverClient
@@ -97,11 +98,11 @@ func (s *Server) onGameData(now int64, sc *serverClient, body []byte) error {
 			}
 			continue
 		}
-		slot := &s.recvWin[tic%BackupTics][p]
-		if fresh && !(slot.seq == tic && slot.active) {
+		if fresh && !s.cmdWin[p].has(tic) {
 			s.measure(p, s.due(tic)-now)
 		}
-		*slot = recvCmd{seq: tic, active: true, latency: g.Tics[i].Latency, diff: g.Tics[i].Diff, from: sc}
+		s.cmdWin[p].arrive(tic)
+		s.recvWin[tic%BackupTics][p] = recvCmd{latency: g.Tics[i].Latency, diff: g.Tics[i].Diff, from: sc}
 		stored = true
 	}
 	if fresh {
@@ -110,28 +111,31 @@ func (s *Server) onGameData(now int64, sc *serverClient, body []byte) error {
 	if stored {
 		sc.lastGameDataMS = now
 	}
-	s.takeAck(sc, g.Ack)
-	s.pushMissing(now, sc)
-	// Gap detection: request the run of missing tics just before start.
-	if start-s.recvStart < BackupTics {
-		t := start
-		for t > s.recvStart {
-			slot := &s.recvWin[(t-1)%BackupTics][p]
-			if slot.seq == t-1 && (slot.active || slot.resendMS != 0) {
-				break
-			}
-			t--
+	if last := start + uint32(len(g.Tics)) - 1; len(g.Tics) > 0 {
+		sc.loss.add(last)
+		if int32(last-sc.jitterTic) > 0 {
+			sc.jitterTic = last
+			sc.jit.add(now - int64(last)*1000*int64(s.settings.TicDup)/s.ticRate())
 		}
-		if t < start {
-			s.requestResend(now, sc, t, start-t)
+	}
+	s.takeAck(now, sc, g.Ack)
+	s.pushMissing(now, sc)
+	// Gap detection: the run of missing tics just before start is asked
+	// for if it stays missing (requestMissing).
+	if start-s.recvStart < BackupTics {
+		if t := s.cmdWin[p].gapBefore(s.recvStart, start, nil); t < start {
+			s.cmdWin[p].noteGap(now, s.recvStart, t, start-t)
 		}
 	}
 	return nil
 }
 
 // takeAck applies a client's acknowledgement. It is expanded near the
-// client's previous one and can never pass what was sent.
-func (s *Server) takeAck(sc *serverClient, b uint8) {
+// client's previous one and can never pass what was sent. The time since
+// the oldest tic it newly acknowledges was sent, if that went once, is a
+// round trip: the time a tic can take to be acknowledged, which is what
+// pushMissing waits for.
+func (s *Server) takeAck(now int64, sc *serverClient, b uint8) {
 	ack := wire.ExpandTic(sc.acked, b)
 	if sc.join != nil {
 		// A joiner's first acknowledgement may be up to a window past the
@@ -145,58 +149,67 @@ func (s *Server) takeAck(sc *serverClient, b uint8) {
 		limit = s.ext.sendSeq
 	}
 	if ack > sc.acked && ack <= limit {
+		if at, ok := s.sentAt(sc, sc.acked); ok {
+			sc.rtt.add(now - at)
+		}
 		sc.acked = ack
 	}
 }
 
-func (s *Server) requestResend(now int64, sc *serverClient, start, count uint32) {
-	p := sc.player
-	count = min(count, 255)
-	sc.conn.sendMessage(now, &wire.GameDataResend{Start: start, Count: uint8(count)})
-	s.stats.ResendRequests++
-	for t := start; t < start+count; t++ {
-		if t-s.recvStart >= BackupTics {
-			continue
-		}
-		slot := &s.recvWin[t%BackupTics][p]
-		if slot.seq != t {
-			*slot = recvCmd{seq: t}
-		}
-		slot.resendMS = now
+// sentAt returns when tic t was first sent to sc, unless it was sent
+// to sc again since.
+func (s *Server) sentAt(sc *serverClient, t uint32) (int64, bool) {
+	if int32(sc.resentEnd-t) > 0 {
+		return 0, false
 	}
-	if int32(start+count-s.resendEnd[p]) > 0 {
-		s.resendEnd[p] = start + count
+	if s.extended {
+		h := &s.ext.history[t%BackupTics]
+		return h.sentMS, h.valid && h.seq == t
 	}
+	q := &sc.queue[t%BackupTics]
+	return q.sentMS, q.valid && q.seq == t
 }
 
-// requestMissing re-requests commands still missing 300 ms after their
-// request (spec §9.5).
+// requestResend asks sc for its commands [start, start+count) again.
+func (s *Server) requestResend(now int64, sc *serverClient, start, count uint32) {
+	s.cmdWin[sc.player].ask(now, s.recvStart, start, count, func(first uint32, n uint8) {
+		sc.conn.sendMessage(now, &wire.GameDataResend{Start: first, Count: n})
+		s.stats.ResendRequests++
+	})
+}
+
+// requestMissing asks each player for the commands that stayed missing for
+// a reorder window, and again for those still missing a resend timeout
+// after they were asked for (ResendRetryMS until a round trip is measured,
+// spec §9.5).
 func (s *Server) requestMissing(now int64) {
 	for _, sc := range s.players() {
 		if sc.placeholder {
 			continue
 		}
-		var runStart, runLen uint32
-		// Only tics below resendEnd wait for a resend.
-		n := uint32(max(0, min(int32(s.resendEnd[sc.player]-s.recvStart), BackupTics)))
-		for i := uint32(0); i <= n; i++ {
-			t := s.recvStart + i
-			if i < n {
-				slot := &s.recvWin[t%BackupTics][sc.player]
-				if slot.seq == t && !slot.active && slot.resendMS != 0 && now-slot.resendMS > ResendRetryMS {
-					if runLen == 0 {
-						runStart = t
-					}
-					runLen++
-					continue
-				}
-			}
-			if runLen > 0 {
-				s.requestResend(now, sc, runStart, runLen)
-				runLen = 0
-			}
+		if s.cmdWin[sc.player].askOverdue(now, s.recvStart, sc.jit.reorderMS(), sc.rtt.Timeout(ResendRetryMS), func(first uint32, n uint8) {
+			sc.conn.sendMessage(now, &wire.GameDataResend{Start: first, Count: n})
+			s.stats.ResendRequests++
+		}) {
+			sc.rtt.backOff()
 		}
 	}
+}
+
+// forgetCommands forgets every command of player p the server holds.
+func (s *Server) forgetCommands(p int) {
+	s.cmdWin[p] = ticWindow{}
+	for t := range s.recvWin {
+		s.recvWin[t][p] = recvCmd{}
+	}
+}
+
+// forgetTic frees tic t's place in every player's window.
+func (s *Server) forgetTic(t uint32) {
+	for p := range s.cmdWin {
+		s.cmdWin[p].forget(t)
+	}
+	s.recvWin[t%BackupTics] = [MaxPlayers]recvCmd{}
 }
 
 // breakDeadlock: a player silent for a second is asked for its first missing
@@ -215,11 +228,7 @@ func (s *Server) breakDeadlock(now int64, sc *serverClient) {
 		return
 	}
 	t := s.recvStart
-	for t-s.recvStart < BackupTics {
-		slot := &s.recvWin[t%BackupTics][sc.player]
-		if !(slot.seq == t && slot.active) {
-			break
-		}
+	for t-s.recvStart < BackupTics && s.cmdWin[sc.player].has(t) {
 		t++
 	}
 	s.requestResend(now, sc, t, 6)
@@ -234,28 +243,31 @@ func (s *Server) breakDeadlock(now int64, sc *serverClient) {
 }
 
 // Under the extension protocol a client acknowledges with every command it
-// sends, a tic apart: an acknowledgement stuck for PushAfterMS while later
-// tics have gone out means tics were lost on the way, and the server sends
-// them again, every PushEveryMS while it stays stuck, without waiting for a
-// resend request that may be lost too.
-const (
-	PushAfterMS = 150
-	PushEveryMS = 100
-)
+// sends, a tic apart: a tic not acknowledged a resend timeout (the
+// client's round trip and four deviations; PushAfterMS until one is
+// measured) after it was sent, while later tics have gone out, was lost on
+// the way, and the server sends it and those after it again, every timeout
+// while it stays missing, without waiting for a resend request that may be
+// lost too.
+const PushAfterMS = 150
 
 func (s *Server) pushMissing(now int64, sc *serverClient) {
 	if !s.extended || s.resume != nil {
 		return
 	}
 	a := sc.acked
-	if a >= s.ext.sendSeq || a != sc.stuckAck {
-		sc.stuckAck, sc.stuckSinceMS = a, now
+	if a >= s.ext.sendSeq {
 		return
 	}
-	if now-sc.stuckSinceMS < PushAfterMS || now-sc.lastPushMS < PushEveryMS {
+	since := sc.pushFromMS
+	if h := &s.ext.history[a%BackupTics]; h.valid && h.seq == a {
+		since = max(since, h.sentMS)
+	}
+	if rto := sc.rtt.Timeout(PushAfterMS); now-since < rto || now-sc.lastPushMS < rto {
 		return
 	}
 	sc.lastPushMS = now
+	sc.rtt.backOff()
 	s.resendTics(now, sc, a, min(a+31, s.ext.sendSeq-1))
 }
 
@@ -306,6 +318,9 @@ func (s *Server) resendTics(now int64, sc *serverClient, first, last uint32) {
 		last--
 	}
 	s.stats.TicsResent += int64(last - first + 1)
+	if int32(last+1-sc.resentEnd) > 0 {
+		sc.resentEnd = last + 1
+	}
 	if s.extended {
 		for a := first; a <= last; a += 32 {
 			s.sendSet(now, sc, a, min(last, a+31))
@@ -365,10 +380,10 @@ func (s *Server) pump(now int64, sc *serverClient) {
 			if p == sc {
 				continue
 			}
-			rc := &s.recvWin[seq%BackupTics][p.player]
-			if !(rc.seq == seq && rc.active) {
+			if !s.cmdWin[p.player].has(seq) {
 				return
 			}
+			rc := &s.recvWin[seq%BackupTics][p.player]
 			t.InGame |= 1 << p.player
 			t.Cmds[p.player] = rc.diff
 			t.Latency = max(t.Latency, rc.latency)
@@ -381,7 +396,7 @@ func (s *Server) pump(now int64, sc *serverClient) {
 				t.Latency = max(t.Latency, rc.latency)
 			}
 		}
-		sc.queue[seq%BackupTics] = sentServerTic{seq: seq, valid: true, tic: t}
+		sc.queue[seq%BackupTics] = sentServerTic{seq: seq, valid: true, sentMS: now, tic: t}
 		sc.sendSeq++
 		s.sendTics(now, sc, seq-min(seq, uint32(s.settings.ExtraTics)), seq)
 	}
@@ -399,13 +414,13 @@ func (s *Server) advanceWindow() {
 		row := &s.recvWin[s.recvStart%BackupTics]
 		in := s.departedIn(s.recvStart)
 		for _, p := range players {
-			if !(row[p.player].seq == s.recvStart && row[p.player].active) {
+			if !s.cmdWin[p.player].has(s.recvStart) {
 				return
 			}
 			in |= 1 << p.player
 		}
 		s.record(s.recvStart, in, in, s.rec.relayed(row, in))
-		*row = [MaxPlayers]recvCmd{}
+		s.forgetTic(s.recvStart)
 		s.recvStart++
 		s.forgetDepartures()
 	}
@@ -480,7 +495,7 @@ func (s *Server) extPump(now int64) {
 		row := &s.recvWin[seq%BackupTics]
 		anyReal := false
 		for _, p := range players {
-			if row[p.player].seq == seq && row[p.player].active {
+			if s.cmdWin[p.player].has(seq) {
 				anyReal = true
 			} else if !x.lagging[p.player] && now < due+s.cfg.SubstituteAfterMS {
 				return
@@ -489,12 +504,12 @@ func (s *Server) extPump(now int64) {
 		if !anyReal {
 			return // nobody is playing: wait rather than play for them
 		}
-		h := histTic{seq: seq, valid: true}
+		h := histTic{seq: seq, valid: true, sentMS: now}
 		t := &h.tic
 		for _, p := range players {
 			i := p.player
 			var cmd TicCmd
-			if rc := &row[i]; rc.seq == seq && rc.active {
+			if rc := &row[i]; s.cmdWin[i].has(seq) {
 				cmd = wire.Patch(&TicCmd{}, &rc.diff)
 				h.from[i] = rc.from
 				x.lagging[i] = false
@@ -520,7 +535,7 @@ func (s *Server) extPump(now int64) {
 		}
 		x.history[seq%BackupTics] = h
 		s.record(seq, t.InGame, t.InGame&^t.Substituted, &x.auth)
-		*row = [MaxPlayers]recvCmd{}
+		s.forgetTic(seq)
 		x.sendSeq++
 		s.recvStart = x.sendSeq
 		x.out.Timing = x.out.Timing[:0]
@@ -532,7 +547,7 @@ func (s *Server) extPump(now int64) {
 			}
 			x.measured = 0
 		}
-		first := seq - min(seq, uint32(s.settings.ExtraTics))
+		first := seq - min(seq, s.redundantTics())
 		if s.cfg.BroadcastTics && s.remoteRecipients() > 1 {
 			s.sendSet(now, nil, first, seq)
 		} else {
@@ -549,6 +564,19 @@ func (s *Server) extPump(now int64) {
 			}
 		}
 	}
+}
+
+// redundantTics is how many tics before the newest each tic set carries:
+// as many as the client whose channel loses most needs (copiesFor), at
+// least the game's ExtraTics.
+func (s *Server) redundantTics() uint32 {
+	var worst float64
+	for _, sc := range s.slots {
+		if sc.connected() && sc.inGame {
+			worst = max(worst, sc.loss.rate)
+		}
+	}
+	return copiesFor(worst, uint32(s.settings.ExtraTics))
 }
 
 // remoteRecipients counts the clients that take tic sets over the channel:

@@ -132,7 +132,7 @@ func (s *Server) startJoin(now int64, sc *serverClient) {
 	}
 	j.started = true
 	sc.acked, sc.sendSeq = j.start, x.sendSeq
-	sc.stuckAck, sc.stuckSinceMS = j.start, now
+	sc.pushFromMS = now
 	sc.lastGameDataMS = now
 	st := s.settings
 	st.ConsolePlayer = int8(sc.player)
@@ -222,9 +222,7 @@ func (s *Server) maybeEnter(now int64, sc *serverClient) {
 		x.lagging[p] = true // not waited for until its commands come
 		x.measuredTic[p] = x.sendSeq
 		x.desynced[p] = false
-		for t := range s.recvWin {
-			s.recvWin[t][p] = recvCmd{}
-		}
+		s.forgetCommands(p)
 	}
 	s.emit(Event{Kind: EventPlayerEntered, Player: sc.player, Addr: sc.addr, Name: sc.name, Tic: x.sendSeq})
 }
@@ -235,7 +233,7 @@ func (s *Server) maybeEnter(now int64, sc *serverClient) {
 // lost frame delays by a reliable resend (250 ms). It enters at once if
 // it may; the caller then stores the commands from the tic it enters at.
 func (s *Server) onJoinerGameData(now int64, sc *serverClient) {
-	s.takeAck(sc, s.inGD.Ack)
+	s.takeAck(now, sc, s.inGD.Ack)
 	s.pushMissing(now, sc)
 	sc.join.ready = true
 	s.maybeEnter(now, sc)

@@ -290,7 +290,7 @@ func (s *Server) startResumed(now int64) {
 func (s *Server) resumeClient(now int64, sc *serverClient) {
 	x := &s.ext
 	sc.sendSeq = x.sendSeq
-	sc.stuckAck, sc.stuckSinceMS = sc.acked, now
+	sc.pushFromMS = now
 	sc.lastGameDataMS = now
 	// The Resume is reliable, and queued behind the server's reply to
 	// the client's SYN; an unreliable copy goes at once, and again until
@@ -377,9 +377,7 @@ func (s *Server) onReattach(now int64, sc *serverClient, body []byte) error {
 	sc.setToken(m.Token)
 	sc.acked = m.Confirmed
 	sc.lastGameDataMS = now
-	for t := range s.recvWin {
-		s.recvWin[t][p] = recvCmd{}
-	}
+	s.forgetCommands(p)
 	if s.resume != nil {
 		return nil // told where the game resumes when it does
 	}
