@@ -2,14 +2,29 @@ package wire
 
 import "fmt"
 
-// NewMessage returns an empty message of the kind a packet with header h
-// sent in direction dir carries, ready for DecodeBody. It is for tools and
-// for code that does not know what comes next; hot paths decode into a
-// message of their own.
-// body is needed only for TypeTicnet, whose first byte picks the message.
-// What is not on the wire takes its zero value: a client's GAMEDATA reads
-// in the reference's layout, and a TicSet's Start expands near tic 0.
+// Context is what a session has learned that decides how its later
+// packets decode, none of it on the wire: the settings of the game that
+// runs and where it is.
+type Context struct {
+	LowResTurn bool   // the game's GAMESTART set lowres_turn: turning travels in one byte
+	InputSize  uint8  // the game's input layout (ModeNotice): 0 for Doom's ticcmd
+	Ext        bool   // the game runs under the extension (ModeNotice.Extended)
+	Near       uint32 // a tic near those the packet names, its 16-bit tic numbers expand near it
+}
+
+// NewMessage is NewMessageIn with the zero Context but lowres: a client's
+// GAMEDATA reads in the reference's layout, and a TicSet's Start expands
+// near tic 0.
 func NewMessage(h Header, body []byte, dir Direction, lowres bool) (Message, error) {
+	return NewMessageIn(h, body, dir, Context{LowResTurn: lowres})
+}
+
+// NewMessageIn returns an empty message of the kind a packet with header h
+// sent in direction dir carries, with what ctx says of its session set,
+// ready for DecodeBody. It is for tools and for code that does not know
+// what comes next; hot paths decode into a message of their own.
+// body is needed only for TypeTicnet, whose first byte picks the message.
+func NewMessageIn(h Header, body []byte, dir Direction, ctx Context) (Message, error) {
 	switch h.Type {
 	case TypeSYN:
 		if h.Reliable {
@@ -24,9 +39,9 @@ func NewMessage(h Header, body []byte, dir Direction, lowres bool) (Message, err
 		return &GameStart{}, nil
 	case TypeGameData:
 		if dir == ServerToClient {
-			return &ServerGameData{LowResTurn: lowres}, nil
+			return &ServerGameData{LowResTurn: ctx.LowResTurn, InputSize: ctx.InputSize}, nil
 		}
-		return &ClientGameData{LowResTurn: lowres}, nil
+		return &ClientGameData{LowResTurn: ctx.LowResTurn, InputSize: ctx.InputSize, Ext: ctx.Ext, Near: ctx.Near}, nil
 	case TypeGameDataAck:
 		return &GameDataAck{}, nil
 	case TypeReliableAck:
@@ -51,7 +66,7 @@ func NewMessage(h Header, body []byte, dir Direction, lowres bool) (Message, err
 		}
 		switch k {
 		case TicnetKindTicSet:
-			return &TicSet{LowResTurn: lowres}, nil
+			return &TicSet{LowResTurn: ctx.LowResTurn, InputSize: ctx.InputSize, Near: ctx.Near}, nil
 		case TicnetKindChecksum:
 			return &ChecksumReport{}, nil
 		case TicnetKindMode:
@@ -94,13 +109,20 @@ func NewMessage(h Header, body []byte, dir Direction, lowres bool) (Message, err
 	return nil, &DecodeError{Offset: 0, Field: "type", Reason: fmt.Sprintf("unknown packet type %d", uint16(h.Type))}
 }
 
-// DecodePacket decodes any packet sent in direction dir.
+// DecodePacket is DecodePacketIn with the zero Context but lowres (see
+// NewMessage).
 func DecodePacket(pkt []byte, dir Direction, lowres bool) (Header, Message, error) {
+	return DecodePacketIn(pkt, dir, Context{LowResTurn: lowres})
+}
+
+// DecodePacketIn decodes any packet sent in direction dir in a session
+// that has learned ctx.
+func DecodePacketIn(pkt []byte, dir Direction, ctx Context) (Header, Message, error) {
 	h, body, err := ParseHeader(pkt)
 	if err != nil {
 		return h, nil, err
 	}
-	m, err := NewMessage(h, body, dir, lowres)
+	m, err := NewMessageIn(h, body, dir, ctx)
 	if err != nil {
 		return h, nil, err
 	}

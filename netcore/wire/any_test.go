@@ -6,6 +6,13 @@ import (
 )
 
 func TestNewMessagePicksTheLayoutByTypeReliabilityAndDirection(t *testing.T) {
+	ctx := Context{LowResTurn: true, InputSize: 4, Ext: true, Near: 70000}
+	// What each message takes of the context; the others take nothing.
+	takes := map[string]Context{
+		"*wire.ClientGameData": ctx,
+		"*wire.ServerGameData": {LowResTurn: true, InputSize: 4},
+		"*wire.TicSet":         {LowResTurn: true, InputSize: 4, Near: 70000},
+	}
 	for _, tc := range []struct {
 		h    Header
 		body []byte
@@ -40,7 +47,7 @@ func TestNewMessagePicksTheLayoutByTypeReliabilityAndDirection(t *testing.T) {
 		{Header{Type: TypeTicnet}, []byte{TicnetKindTransferAck}, ClientToServer, "*wire.TransferAck"},
 		{Header{Type: TypeTicnet}, []byte{TicnetKindTransferAbort}, ClientToServer, "*wire.TransferAbort"},
 	} {
-		m, err := NewMessage(tc.h, tc.body, tc.dir, true)
+		m, err := NewMessageIn(tc.h, tc.body, tc.dir, ctx)
 		if err != nil {
 			t.Errorf("%+v %v: %v", tc.h, tc.dir, err)
 			continue
@@ -52,8 +59,8 @@ func TestNewMessagePicksTheLayoutByTypeReliabilityAndDirection(t *testing.T) {
 		if got != tc.want || m.Type() != tc.h.Type {
 			t.Errorf("%+v %v: %s (type %v), want %s", tc.h, tc.dir, got, m.Type(), tc.want)
 		}
-		if !lowresOf(m) && (got == "*wire.ClientGameData" || got == "*wire.ServerGameData" || got == "*wire.TicSet") {
-			t.Errorf("%s: the lowres option was not passed on", got)
+		if c := contextOf(m); c != takes[got] {
+			t.Errorf("%s: context %+v, want %+v", got, c, takes[got])
 		}
 	}
 }
@@ -78,7 +85,7 @@ func TestNewMessageRefusesUnknownTypesAndTicnetKinds(t *testing.T) {
 	}
 }
 
-func TestDecodePacketReturnsTheHeaderAndTheDecodedMessage(t *testing.T) {
+func TestDecodePacketInReturnsTheHeaderAndTheMessageEncodedInItsContext(t *testing.T) {
 	g := newGen(21)
 	for range 200 {
 		for _, m := range g.messages() {
@@ -88,27 +95,47 @@ func TestDecodePacketReturnsTheHeaderAndTheDecodedMessage(t *testing.T) {
 			} else if _, ok := m.(*SYN); ok {
 				reliable = false
 			}
-			if v, ok := m.(*ClientGameData); ok && v.Ext {
-				continue // read in the reference's layout: see NewMessage
-			}
 			seq := g.u8()
 			pkt := Encode(nil, m, reliable, seq)
-			h, got, err := DecodePacket(pkt, directionOf(m), lowresOf(m))
+			h, got, err := DecodePacketIn(pkt, directionOf(m), contextOf(m))
 			if err != nil {
 				t.Fatalf("%T: %v", m, err)
 			}
 			if h.Type != m.Type() || h.Reliable != reliable || (reliable && h.Seq != seq) {
 				t.Fatalf("%T: header %+v", m, h)
 			}
-			switch v := m.(type) {
-			case *TicSet:
-				w := *v
-				w.Near, w.Start = 0, ExpandTic16(0, uint16(v.Start)) // see NewMessage
-				m = &w
-			}
 			if !sameMessage(got, m) {
 				t.Fatalf("%T: got %+v\nwant %+v", m, got, m)
 			}
+		}
+	}
+}
+
+// A session under the extension: its clients' GAMEDATA has no latency and
+// ends with a checksum report, and its tic sets start past 32 767. Given
+// what the session learned they decode as encoded; without it the
+// GAMEDATA reads in the reference's layout and the starts expand near 0.
+func TestDecodePacketInReadsExtensionGameDataAndLargeTicSetStarts(t *testing.T) {
+	gd := &ClientGameData{Ext: true, Near: 70010, Ack: 1, Start: 2, Tics: []ClientTic{
+		{Diff: TicDiff{Flags: DiffForward, Cmd: TicCmd{ForwardMove: 5}}}, {Diff: TicDiff{Flags: DiffTurn, Cmd: TicCmd{AngleTurn: 0x1234}}}},
+		Report: ChecksumReport{Start: 70000, Sums: []uint16{0xabcd, 2}}}
+	pkt := Encode(nil, gd, false, 0)
+	_, got, err := DecodePacketIn(pkt, ClientToServer, Context{Ext: true, Near: 70010})
+	if err != nil || !sameMessage(got, gd) {
+		t.Fatalf("GAMEDATA: %+v %v", got, err)
+	}
+	if _, got, err := DecodePacket(pkt, ClientToServer, false); err == nil && sameMessage(got, gd) {
+		t.Fatal("GAMEDATA under the extension decodes without its context")
+	}
+	for _, c := range []struct{ start, near uint32 }{{70000, 69990}, {70000, 70000 + 32767}, {40000, 39000}, {1 << 31, 1<<31 - 5}} {
+		set := &TicSet{Start: c.start, Near: c.near, Tics: []SetTic{{ServerTic: ServerTic{InGame: 1}}}}
+		pkt := Encode(nil, set, false, 0)
+		_, got, err := DecodePacketIn(pkt, ServerToClient, Context{Near: c.near})
+		if err != nil || !sameMessage(got, set) {
+			t.Fatalf("start %d near %d: %+v %v", c.start, c.near, got, err)
+		}
+		if _, got, err := DecodePacket(pkt, ServerToClient, false); err != nil || got.(*TicSet).Start == c.start {
+			t.Fatalf("start %d without a context: %+v %v", c.start, got, err)
 		}
 	}
 }

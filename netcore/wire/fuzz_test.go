@@ -152,14 +152,19 @@ func checkBounds(t *testing.T, m Message, n int) {
 	}
 }
 
+// fuzzContexts are the sessions FuzzDecodePacket decodes each input in: the
+// reference's, with either turning, and the extension's, with Doom's
+// ticcmd and with opaque input.
+var fuzzContexts = []Context{{}, {LowResTurn: true}, {Ext: true, Near: 70000}, {LowResTurn: true, InputSize: 4, Ext: true, Near: 1 << 31}}
+
 func FuzzDecodePacket(f *testing.F) {
 	for _, s := range seedPackets(f) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, pkt []byte) {
 		for _, dir := range []Direction{ClientToServer, ServerToClient} {
-			for _, lowres := range []bool{false, true} {
-				h, m, err := DecodePacket(pkt, dir, lowres)
+			for _, ctx := range fuzzContexts {
+				h, m, err := DecodePacketIn(pkt, dir, ctx)
 				if err != nil {
 					decodeError(t, err, len(pkt))
 					continue

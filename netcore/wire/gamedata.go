@@ -75,7 +75,12 @@ func (m *ClientGameData) DecodeBody(body []byte) error {
 	m.Report.Start, m.Report.Sums = 0, m.Report.Sums[:0]
 	if m.Ext && r.err == nil && r.Remaining() > 0 {
 		m.Report.Start = ExpandTic16(m.Near, r.U16("report.start_tic"))
+		at := r.Offset()
 		m.Report.Sums = readSums(&r, m.Report.Sums)
+		if r.err == nil && len(m.Report.Sums) == 0 {
+			// A client without sums sends no report: one would not re-encode.
+			r.failAt(at, "num_sums", "a report without checksums")
+		}
 	}
 	return bodyErr(&r, TypeGameData)
 }

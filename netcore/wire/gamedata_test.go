@@ -185,4 +185,5 @@ func TestExtensionClientGameDataHasNoLatencyAndCarriesAReport(t *testing.T) {
 		t.Fatalf("% x", pkt)
 	}
 	wantDecodeErrorAt(t, append(want[:8:8], 0x11, 0x70, 3, 0), &ClientGameData{Ext: true}, 10, "num_sums", "cannot fit")
+	wantDecodeErrorAt(t, append(want[:8:8], 0x11, 0x70, 0), &ClientGameData{Ext: true}, 10, "num_sums", "without checksums")
 }

@@ -443,7 +443,7 @@ func checkTruncations(t testing.TB, m Message, reliable bool, valid func(n int) 
 		}
 		offs[n] = decodeError(t, err, n).Offset
 		// The any-type decoder must not panic either, and fails the same way.
-		if _, _, err2 := DecodePacket(cut, directionOf(m), lowresOf(m)); err2 != nil {
+		if _, _, err2 := DecodePacketIn(cut, directionOf(m), contextOf(m)); err2 != nil {
 			decodeError(t, err2, n)
 		}
 	}
@@ -458,16 +458,18 @@ func directionOf(m Message) Direction {
 	return ClientToServer
 }
 
-func lowresOf(m Message) bool {
+// contextOf returns the session context m is encoded in: its fields that
+// are not on the wire.
+func contextOf(m Message) Context {
 	switch v := m.(type) {
 	case *ClientGameData:
-		return v.LowResTurn
+		return Context{LowResTurn: v.LowResTurn, InputSize: v.InputSize, Ext: v.Ext, Near: v.Near}
 	case *ServerGameData:
-		return v.LowResTurn
+		return Context{LowResTurn: v.LowResTurn, InputSize: v.InputSize}
 	case *TicSet:
-		return v.LowResTurn
+		return Context{LowResTurn: v.LowResTurn, InputSize: v.InputSize, Near: v.Near}
 	}
-	return false
+	return Context{}
 }
 
 func mustHex(t testing.TB, s string) []byte {

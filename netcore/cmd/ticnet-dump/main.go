@@ -28,21 +28,36 @@
 // (and re-encodes to exactly the packet's bytes, if both decode) is used:
 // the object then has "dir":"?" and "layout" names the layout chosen.
 //
-// GAMEDATA (and ticnet's tic set) carries turning in one byte when the
-// game's GAMESTART had lowres_turn set, in two otherwise; that is the only
-// game setting that changes how a later packet decodes. ticnet-dump
-// follows the capture: a GAMESTART from the server (or of unknown
-// direction) sets the turning of its flow, the client and server addresses
-// it travels between, from the next packet on; a client's own GAMESTART
-// does not, as the server decides. Hex input is one flow. Each input file
-// starts over. A packet whose turning a GAMESTART decided has
-// "gamestart":N, N being that GAMESTART's "n"; fields.LowResTurn says
-// which turning was used. Flows without a GAMESTART are decoded with
-// two-byte turning, which may read a lowres packet without an error, so
-// when another flow's GAMESTART set lowres_turn standard error says how
-// many such packets there were. -lowres forces one-byte turning for every
-// packet, -lowres=false two-byte turning: for a capture that began after
-// the GAMESTART.
+// Some packets decode by what their session set up before them, and
+// ticnet-dump follows that as the peers do, per flow: the client and
+// server addresses a packet travels between (hex input is one flow; each
+// input file starts over). What a GAMESTART, ModeNotice or JoinStart sets
+// up counts from the next packet on, and only when it comes from the
+// server (or its direction is unknown):
+//
+//   - GAMEDATA and ticnet's tic set carry turning in one byte when the
+//     game's GAMESTART had lowres_turn set, in two otherwise. A client's
+//     own GAMESTART does not count, as the server decides. A packet whose
+//     turning a GAMESTART decided has "gamestart":N, N being that
+//     GAMESTART's "n"; fields.LowResTurn says which turning was used.
+//     Flows without a GAMESTART are decoded with two-byte turning, which
+//     may read a lowres packet without an error, so when another flow's
+//     GAMESTART set lowres_turn standard error says how many such packets
+//     there were. -lowres forces one-byte turning for every packet,
+//     -lowres=false two-byte turning: for a capture that began after the
+//     GAMESTART.
+//   - ticnet's ModeNotice (reliable) says whether the game runs under the
+//     extension, whose client GAMEDATA has no latency per tic and may end
+//     with a checksum report, and the size of its opaque input, if any;
+//     fields.Ext and fields.InputSize say what was used.
+//   - The start of a tic set or of a report on GAMEDATA travels as its
+//     low 16 bits, expanded near the last tic number the flow showed in
+//     full (the start of a tic set or of a checksum report, a JoinStart's
+//     or a Resume's; 0 from a GAMESTART on), whichever way it went;
+//     fields.Near says near which tic.
+//
+// A late joiner's JoinStart (reliable) sets all of them at once, and
+// counts as its GAMESTART for "gamestart".
 //
 // Each line of output looks like
 //
@@ -69,6 +84,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math/bits"
 	"os"
 	"reflect"
 	"strconv"
@@ -89,7 +105,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: ticnet-dump [-lowres[=false]] [-port 2342] [FILE...]\n\n"+
 			"Dissects Chocolate Doom packets from pcap or pcapng files, or hex lines (stdin without FILE), as JSON lines.\n"+
-			"GAMEDATA turning follows each flow's GAMESTART (lowres_turn) unless -lowres is given.")
+			"Each flow is decoded as its GAMESTART (lowres_turn, unless -lowres is given), ModeNotice and tic numbers set up.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -107,7 +123,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	})
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
-	d := dumper{enc: json.NewEncoder(out), turn: newTurning(forced)}
+	d := dumper{enc: json.NewEncoder(out), sess: newSessions(forced)}
 	d.enc.SetEscapeHTML(false)
 
 	files := fs.Args()
@@ -131,14 +147,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if len(files) > 1 {
 			d.file = name
 		}
-		d.turn.forget() // each input is a capture of its own
+		d.sess.forget() // each input is a capture of its own
 		in, err := parseInput(data, uint16(*port))
 		for _, p := range in.packets {
 			if !d.describe(p) {
 				status = 1
 			}
 		}
-		if w := d.turn.warning(); w != "" {
+		if w := d.sess.warning(); w != "" {
 			fmt.Fprintf(stderr, "ticnet-dump: %s: %s\n", name, w)
 		}
 		if in.skipped > 0 {
@@ -159,7 +175,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // dumper prints packets as JSON lines, numbering them across inputs.
 type dumper struct {
 	enc  *json.Encoder
-	turn *turning
+	sess *sessions
 	file string
 	n    int
 }
@@ -209,10 +225,10 @@ func (d *dumper) describe(p packet) bool {
 			r.Seq = &h.Seq
 		}
 	}
-	lowres, from := d.turn.lowres(p)
-	a := decode(p, lowres)
-	if from >= 0 && turnMatters(a.m) {
-		r.GameStart = &from
+	ctx, turnedBy := d.sess.context(p)
+	a := decode(p, ctx)
+	if turnedBy >= 0 && turnMatters(a.m) {
+		r.GameStart = &turnedBy
 	}
 	if a.err != nil {
 		r.Error = a.err.Error()
@@ -224,7 +240,7 @@ func (d *dumper) describe(p packet) bool {
 		d.enc.Encode(r)
 		return false
 	}
-	d.turn.decoded(p, a.m, r.N, from)
+	d.sess.decoded(p, a.h, a.m, r.N, turnedBy)
 	if !p.dirKnown && a.layoutMatters {
 		r.Layout = a.dir.String()
 	}
@@ -245,9 +261,9 @@ type attempt struct {
 	layoutMatters bool // the other direction has another layout
 }
 
-func try(data []byte, dir wire.Direction, lowres bool) attempt {
+func try(data []byte, dir wire.Direction, ctx wire.Context) attempt {
 	a := attempt{dir: dir}
-	a.h, a.m, a.err = wire.DecodePacket(data, dir, lowres)
+	a.h, a.m, a.err = wire.DecodePacketIn(data, dir, ctx)
 	if a.err == nil {
 		again := wire.Encode(nil, a.m, a.h.Reliable, a.h.Seq)
 		a.exact = bytes.Equal(again, data)
@@ -262,15 +278,15 @@ func try(data []byte, dir wire.Direction, lowres bool) attempt {
 // decode decodes a packet in its direction, or, when that is unknown, in
 // the layout that fits best: one that re-encodes exactly, else one that
 // decodes (server to client first), else the error that got furthest.
-func decode(p packet, lowres bool) attempt {
+func decode(p packet, ctx wire.Context) attempt {
 	if p.dirKnown {
-		return try(p.data, p.dir, lowres)
+		return try(p.data, p.dir, ctx)
 	}
-	s := try(p.data, wire.ServerToClient, lowres)
+	s := try(p.data, wire.ServerToClient, ctx)
 	if !s.layoutMatters {
 		return s
 	}
-	c := try(p.data, wire.ClientToServer, lowres)
+	c := try(p.data, wire.ClientToServer, ctx)
 	switch {
 	case s.exact:
 		return s
@@ -384,7 +400,8 @@ func toJSON(v reflect.Value) any {
 	return fmt.Sprint(v.Interface())
 }
 
-// diffJSON prints a ticcmd diff: its flags and the fields they name.
+// diffJSON prints a ticcmd diff: its flags and the fields they name, and
+// the bytes of opaque input it carries, by index.
 func diffJSON(d wire.TicDiff) object {
 	o := object{{"Flags", d.Flags}}
 	c, f := d.Cmd, d.Flags
@@ -403,5 +420,13 @@ func diffJSON(d wire.TicDiff) object {
 	add(wire.DiffRaven, "Arti", c.Arti)
 	add(wire.DiffStrife, "Buttons2", c.Buttons2)
 	add(wire.DiffStrife, "Inventory", c.Inventory)
+	if d.Input != 0 {
+		in := object{}
+		for m := d.Input; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros64(m)
+			in = append(in, kv{strconv.Itoa(i), c.Input[i]})
+		}
+		o = append(o, kv{"Input", in})
+	}
 	return o
 }

@@ -561,6 +561,125 @@ func TestHexInputLearnsLowresFromAGameStartForTheRestOfTheStream(t *testing.T) {
 	}
 }
 
+// hexLine is a line of hex input: the direction's prefix ("C>", "S>" or
+// "HEX") and m encoded.
+func hexLine(prefix string, m wire.Message, reliable bool) string {
+	return prefix + " " + hex.EncodeToString(wire.Encode(nil, m, reliable, 0))
+}
+
+// extMode is the server's ModeNotice of a game under the extension, with
+// opaque input of inputSize bytes (0: Doom's ticcmd).
+func extMode(inputSize uint8) *wire.ModeNotice {
+	return &wire.ModeNotice{Extended: true, Setup: wire.GameSetup{Input: wire.InputLayout{Size: inputSize}, TicRate: 35}}
+}
+
+// extGameData is a client's GAMEDATA under the extension: no latency, and
+// a report of two checksums from tic report on.
+func extGameData(report uint32) *wire.ClientGameData {
+	return &wire.ClientGameData{Ext: true, Ack: 1, Start: 2, Tics: []wire.ClientTic{
+		{Diff: wire.TicDiff{Flags: wire.DiffForward, Cmd: wire.TicCmd{ForwardMove: 5}}}, {}},
+		Report: wire.ChecksumReport{Start: report, Sums: []uint16{0xabcd, 2}}}
+}
+
+// ticSet is a tic set of one tic, player 0's, from tic start on.
+func ticSet(start uint32) *wire.TicSet {
+	return &wire.TicSet{Start: start, Tics: []wire.SetTic{{ServerTic: wire.ServerTic{InGame: 1}}}}
+}
+
+func TestHexInputFollowsTheExtensionFromTheServersModeNotice(t *testing.T) {
+	gd := hexLine("C>", extGameData(100), false)
+	recs, _, status := dumpRun(t, nil, []byte(hexLine("S>", extMode(0), true)+"\n"+gd))
+	if status != 0 || len(recs) != 2 || recs[0]["type"] != "TICNET" || get(t, recs[0], "fields", "Extended") != true {
+		t.Fatalf("status %d: %v", status, recs)
+	}
+	r := recs[1]
+	if get(t, r, "fields", "Ext") != true || r["trailing"] != nil || num(t, get(t, r, "fields", "Ack")) != 1 ||
+		num(t, get(t, r, "fields", "Tics", 0, "Diff", "ForwardMove")) != 5 || num(t, get(t, r, "fields", "Tics", 1, "Diff", "Flags")) != 0 ||
+		len(get(t, r, "fields", "Tics").([]any)) != 2 || num(t, get(t, r, "fields", "Report", "Start")) != 100 ||
+		fmt.Sprint(get(t, r, "fields", "Report", "Sums")) != "[43981 2]" {
+		t.Fatalf("GAMEDATA: %v", r)
+	}
+	// Without the ModeNotice it reads in the reference's layout: wrongly,
+	// taking the first tic's diff for latency and leaving 3 bytes over.
+	recs, _, _ = dumpRun(t, nil, []byte(gd))
+	if get(t, recs[0], "fields", "Ext") != false || num(t, recs[0]["trailing"]) != 3 {
+		t.Fatalf("without a ModeNotice: %v", recs[0])
+	}
+	// A ModeNotice that is not extended, or comes from a client, sets up
+	// nothing: the reference's layout again.
+	for _, mode := range []string{hexLine("S>", &wire.ModeNotice{Setup: wire.GameSetup{TicRate: 35}}, true), hexLine("C>", extMode(0), true)} {
+		recs, _, _ = dumpRun(t, nil, []byte(mode+"\n"+gd))
+		if get(t, recs[1], "fields", "Ext") != false || num(t, recs[1]["trailing"]) != 3 {
+			t.Fatalf("after %s: %v", mode, recs[1])
+		}
+	}
+	// Opaque input is as many bytes as the ModeNotice's layout says.
+	op := &wire.ClientGameData{Ext: true, InputSize: 3, Tics: []wire.ClientTic{{Diff: wire.TicDiff{Input: 0b101, Cmd: wire.TicCmd{Input: [wire.MaxInputBytes]byte{7, 0, 9}}}}}}
+	recs, _, status = dumpRun(t, nil, []byte(hexLine("HEX", extMode(3), true)+"\n"+hexLine("C>", op, false)))
+	if status != 0 || num(t, get(t, recs[1], "fields", "InputSize")) != 3 ||
+		fmt.Sprint(get(t, recs[1], "fields", "Tics", 0, "Diff", "Input")) != "map[0:7 2:9]" {
+		t.Fatalf("status %d: %v", status, recs)
+	}
+}
+
+func TestTicSetStartsAndReportsExpandNearTheLastTicTheFlowShowed(t *testing.T) {
+	in := strings.Join([]string{
+		hexLine("S>", extMode(0), true),
+		hexLine("S>", ticSet(30000), false),
+		hexLine("S>", ticSet(60000), false), // 30 000 tics on: still near
+		hexLine("S>", ticSet(70000), false),
+		hexLine("C>", extGameData(69990), false),
+		hexLine("S>", ticSet(69995), false), // a resent set, behind the report
+		"S> " + hex.EncodeToString(startPacket(false, 1)),
+		hexLine("S>", ticSet(5), false), // a new game starts at 0
+		hexLine("S>", ticSet(70000), false),
+	}, "\n")
+	recs, _, status := dumpRun(t, nil, []byte(in))
+	if status != 0 || len(recs) != 9 {
+		t.Fatalf("status %d: %v", status, recs)
+	}
+	var starts []string
+	for _, r := range recs {
+		switch {
+		case r["type"] == "GAMEDATA":
+			starts = append(starts, fmt.Sprintf("report %v", get(t, r, "fields", "Report", "Start")))
+		case r["type"] == "TICNET" && r["fields"].(map[string]any)["Start"] != nil:
+			starts = append(starts, fmt.Sprint(get(t, r, "fields", "Start")))
+		}
+	}
+	// 70 000 alone, with nothing near it before, is 70 000 - 65 536.
+	if got := strings.Join(starts, " "); got != "30000 60000 70000 report 69990 69995 5 4464" {
+		t.Fatalf("starts %s", got)
+	}
+	if num(t, get(t, recs[3], "fields", "Near")) != 60000 || num(t, get(t, recs[4], "fields", "Near")) != 70000 {
+		t.Fatalf("near %v, %v", recs[3]["fields"], recs[4]["fields"])
+	}
+}
+
+func TestALateJoinersJoinStartSetsUpTurningTheExtensionAndTheTic(t *testing.T) {
+	set := ticSet(100003)
+	set.LowResTurn = true
+	set.Tics[0].Cmds[0] = wire.TicDiff{Flags: wire.DiffTurn, Cmd: wire.TicCmd{AngleTurn: 0x1200}}
+	in := strings.Join([]string{
+		hexLine("S>", &wire.JoinStart{Start: 100000, Settings: wire.Settings{LowResTurn: true, NumPlayers: 2, TicDup: 1, LoadGame: -1},
+			Setup: wire.GameSetup{TicRate: 35}}, true),
+		hexLine("S>", set, false),
+		hexLine("C>", extGameData(99999), false),
+	}, "\n")
+	recs, _, status := dumpRun(t, nil, []byte(in))
+	if status != 0 || len(recs) != 3 {
+		t.Fatalf("status %d: %v", status, recs)
+	}
+	if num(t, recs[1]["gamestart"]) != 0 || num(t, get(t, recs[1], "fields", "Start")) != 100003 ||
+		num(t, get(t, recs[1], "fields", "Tics", 0, "Cmds", "0", "AngleTurn")) != 0x1200 {
+		t.Fatalf("tic set: %v", recs[1])
+	}
+	if num(t, recs[2]["gamestart"]) != 0 || get(t, recs[2], "fields", "Ext") != true ||
+		num(t, get(t, recs[2], "fields", "Report", "Start")) != 99999 {
+		t.Fatalf("GAMEDATA: %v", recs[2])
+	}
+}
+
 func TestPcapByteOrdersTimestampsAndLinkTypesDecodeTheSame(t *testing.T) {
 	vs := loadVectors(t)["vectors-run1-handshake-gamedata.txt"]
 	base, _, status := dumpRun(t, nil, nil, pcapFile{link: 1}.build(framesOf(vs, ethernet)...))
@@ -995,11 +1114,11 @@ func FuzzParseInput(f *testing.F) {
 			t.Fatalf("%d records from %d bytes", len(in.packets)+in.skipped, len(data))
 		}
 		// Printing never panics either, forced to either turning or
-		// following the input's GAMESTARTs.
+		// following what the input sets up.
 		no, yes := false, true
 		for _, forced := range []*bool{&no, &yes, nil} {
 			var out bytes.Buffer
-			d := dumper{enc: json.NewEncoder(&out), turn: newTurning(forced)}
+			d := dumper{enc: json.NewEncoder(&out), sess: newSessions(forced)}
 			for _, p := range in.packets {
 				d.describe(p)
 			}
