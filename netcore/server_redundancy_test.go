@@ -27,7 +27,7 @@ func TestLossEstimateCountsTheGapsInAClientsNewestTic(t *testing.T) {
 	for i := range uint32(5000) {
 		clean.add(i)
 	}
-	clean.add(100000) // far away: a new start, not 95 000 lost
+	clean.add(100000)                  // far away: a new start, not 95 000 lost
 	clean.add(100000 + MaxLossRun + 2) // a pause, not MaxLossRun+1 lost
 	if clean.rate != 0 {
 		t.Fatalf("no loss: %v", clean.rate)
