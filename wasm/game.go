@@ -33,19 +33,27 @@ type jsGame struct {
 	ran     int // the tics onTic ran (a playback reports it)
 	err     error
 	// spent is the time spent in the game's callbacks since the pass
-	// began: the pass's netcode time excludes it.
+	// began (call): the pass's netcode time excludes it.
 	spent time.Duration
 }
 
-// timed adds the time since began to spent: defer g.timed(time.Now()).
-func (g *jsGame) timed(began time.Time) { g.spent += time.Since(began) }
+// call calls fn, one of the game's callbacks, and adds the time from the
+// call into JS to its return to spent: the page's function, ticnet.js's
+// checks around it, and the crossing between Go and JS. What Go does
+// around the call (copying commands, states and checksums) is the
+// netcode's.
+func (g *jsGame) call(fn safejs.Value, args ...any) (safejs.Value, error) {
+	began := time.Now()
+	v, err := fn.Invoke(args...)
+	g.spent += time.Since(began)
+	return v, err
+}
 
 func (g *jsGame) BuildTiccmd(tic uint32) netcore.TicCmd {
 	if g.err != nil {
 		return netcore.TicCmd{}
 	}
-	defer g.timed(time.Now())
-	v, err := g.input.Invoke(tic)
+	v, err := g.call(g.input, tic)
 	if err != nil {
 		g.err = err
 		return netcore.TicCmd{}
@@ -74,7 +82,6 @@ func (g *jsGame) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, in
 	if g.err != nil {
 		return
 	}
-	defer g.timed(time.Now())
 	mask := 0
 	size := int(g.layout.Size)
 	g.psumsOK = false
@@ -103,7 +110,7 @@ func (g *jsGame) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, in
 	g.subs = 0
 	g.ingame = uint8(mask)
 	g.ran++
-	if _, err := g.onTic.Invoke(tic, mask, int(subs)); err != nil {
+	if _, err := g.call(g.onTic, tic, mask, int(subs)); err != nil {
 		g.err = err
 	}
 }
@@ -116,8 +123,7 @@ func (g *jsGame) Checksum() uint32 {
 	if g.err != nil {
 		return 0
 	}
-	defer g.timed(time.Now())
-	v, err := g.checksum.Invoke()
+	v, err := g.call(g.checksum)
 	if err != nil {
 		g.err = err
 		return 0
@@ -140,8 +146,7 @@ func (g *snapGame) SaveState() []byte {
 	if g.err != nil {
 		return nil
 	}
-	defer g.timed(time.Now())
-	v, err := g.save.Invoke()
+	v, err := g.call(g.save)
 	if err != nil {
 		g.err = err
 		return nil
@@ -165,13 +170,12 @@ func (g *snapGame) LoadState(state []byte) error {
 	if g.err != nil {
 		return g.err
 	}
-	defer g.timed(time.Now())
 	g.psumsOK = false
 	buf, err := newBytes(state)
 	if err != nil {
 		return err
 	}
-	if _, err = g.load.Invoke(buf); err != nil {
+	if _, err = g.call(g.load, buf); err != nil {
 		g.err = err
 	}
 	return err
@@ -185,9 +189,8 @@ func (g *jsGame) playerChecksum(p int) uint32 {
 		return 0
 	}
 	if !g.psumsOK {
-		defer g.timed(time.Now())
 		var raw [netcore.MaxPlayers * 4]byte
-		if _, err := g.playerSums.Invoke(int(g.ingame)); err != nil {
+		if _, err := g.call(g.playerSums, int(g.ingame)); err != nil {
 			g.err = err
 			return 0
 		}

@@ -17,7 +17,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
-	"sort"
 	"sync/atomic"
 	"time"
 
@@ -71,8 +70,7 @@ type loop struct {
 	s       *session.Session
 	start   time.Time
 	in, out []byte
-	passes  []time.Duration // this second's pass times, the game's callbacks excluded
-	tics    []time.Duration // and per tic, of the passes that ran tics
+	times   netTimes // the netcode's time of the last passes
 	rates   rateWindow
 	uid     uint32 // the UID the shim's filter was last given
 
@@ -127,11 +125,7 @@ func (l *loop) pass() {
 	}
 	l.filter()
 	l.flush()
-	net := time.Since(began) - l.game.spent
-	l.passes = append(l.passes, net)
-	if ran := l.s.Ran(); ran > 0 {
-		l.tics = append(l.tics, net/time.Duration(ran))
-	}
+	l.times.add(time.Since(began)-l.game.spent, l.s.Ran())
 	l.game.spent = 0
 }
 
@@ -185,12 +179,11 @@ type rateWindow struct {
 	at   int64
 	last session.Stats
 	rate [4]int64 // frames in, frames out, bytes in, bytes out per second
-	// the last second's pass times, µs (the browser's clock is coarse:
-	// Chromium rounds performance.now() to 100 µs in a page that is not
-	// cross-origin isolated)
-	passMedian, passP99 int64
-	passMean            float64
-	ticMedian, ticP99   float64 // per tic run, µs
+	// the netcode's times, µs, as of the last second (the browser's clock
+	// is coarse: Chromium rounds performance.now() to 100 µs in a page
+	// that is not cross-origin isolated, to 5 µs in one that is)
+	passMedian, passP99, passMean float64
+	ticMedian, ticP99             float64 // per tic run
 }
 
 func (l *loop) publish() {
@@ -201,25 +194,10 @@ func (l *loop) publish() {
 		r.rate = [4]int64{(st.FramesIn - r.last.FramesIn) * 1000 / dt, (st.FramesOut - r.last.FramesOut) * 1000 / dt,
 			(st.BytesIn - r.last.BytesIn) * 1000 / dt, (st.BytesOut - r.last.BytesOut) * 1000 / dt}
 		r.at, r.last = now, st
-		sort.Slice(l.passes, func(i, j int) bool { return l.passes[i] < l.passes[j] })
-		if n := len(l.passes); n > 0 {
-			r.passMedian, r.passP99 = l.passes[n/2].Microseconds(), l.passes[n*99/100].Microseconds()
-			var sum time.Duration
-			for _, d := range l.passes {
-				sum += d
-			}
-			// Quantised samples average out: the mean is the finer number.
-			r.passMean = float64(sum.Microseconds()) / float64(n)
-		}
-		l.passes = l.passes[:0]
-		sort.Slice(l.tics, func(i, j int) bool { return l.tics[i] < l.tics[j] })
-		if n := len(l.tics); n > 0 {
-			us := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1000 }
-			r.ticMedian, r.ticP99 = us(l.tics[n/2]), us(l.tics[n*99/100])
-		}
-		l.tics = l.tics[:0]
+		r.passMedian, r.passP99, r.passMean = l.times.passes.percentiles()
+		r.ticMedian, r.ticP99, _ = l.times.tics.percentiles()
 	}
-	st.PassMedianUS, st.PassP99US, st.PassMeanUS = l.rates.passMedian, l.rates.passP99, l.rates.passMean
+	st.PassMedianUS, st.PassP99US, st.PassMeanUS = int64(l.rates.passMedian), int64(l.rates.passP99), l.rates.passMean
 	st.TicMedianUS, st.TicP99US = l.rates.ticMedian, l.rates.ticP99
 	st.FramesInPerSec, st.FramesOutPerSec, st.BytesInPerSec, st.BytesOutPerSec =
 		l.rates.rate[0], l.rates.rate[1], l.rates.rate[2], l.rates.rate[3]
