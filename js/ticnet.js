@@ -268,23 +268,32 @@ function gameCallbacks(options, cmdBuf) {
       throw e;
     }
   };
+  // input writes the local player's command into inBuf, which the wasm
+  // copies in one call: as a player's command in cmdBuf, or the opaque
+  // input.
+  const inBuf = new Uint8Array(Math.max(CMD_BYTES, size)), inView = new DataView(inBuf.buffer);
   const callbacks = {
     cmdBuf,
+    inBuf,
     failure: null,
     ranAt: 0, // performance.now() when onTic last returned
     input(t) {
       tic = t;
-      return guard("input", () => {
+      guard("input", () => {
         if (size) {
           const v = options.input(t);
           if (!(v instanceof Uint8Array) || v.length !== size) {
             throw new Error(`ticnet: options.input must return a Uint8Array of inputSize (${size}) bytes, not ${v instanceof Uint8Array ? v.length + " bytes" : typeof v}`);
           }
-          return v;
+          inBuf.set(v);
+          return;
         }
         const c = options.input(t) || {};
-        return [clamp8(c.forward), clamp8(c.side), Math.max(-32768, Math.min(32767, c.turn | 0)),
-          (c.buttons | 0) & 0x7f, (c.chat | 0) & 0xff];
+        inView.setInt8(0, clamp8(c.forward));
+        inView.setInt8(1, clamp8(c.side));
+        inView.setInt16(2, Math.max(-32768, Math.min(32767, c.turn | 0)), true);
+        inView.setUint8(4, (c.buttons | 0) & 0x7f);
+        inView.setUint8(5, (c.chat | 0) & 0xff);
       });
     },
     onTic(t, mask, subs) {

@@ -21,6 +21,7 @@ type jsGame struct {
 	input, onTic, checksum, save, load, playerSums safejs.Value
 
 	cmdBuf safejs.Value
+	inBuf  safejs.Value // input writes the local player's command here
 	layout netcore.InputLayout
 	raw    [netcore.MaxPlayers * netcore.MaxInputBytes]byte
 	subs   uint8 // the players whose commands of the next RunTic are substitutes
@@ -49,34 +50,37 @@ func (g *jsGame) call(fn safejs.Value, args ...any) (safejs.Value, error) {
 	return v, err
 }
 
+// BuildTiccmd has the page's input write the command into inBuf, and
+// copies it in one call (not an Index and an Int per field).
 func (g *jsGame) BuildTiccmd(tic uint32) netcore.TicCmd {
 	if g.err != nil {
 		return netcore.TicCmd{}
 	}
-	v, err := g.call(g.input, tic)
-	if err != nil {
+	if _, err := g.call(g.input, tic); err != nil {
 		g.err = err
 		return netcore.TicCmd{}
 	}
+	var c netcore.TicCmd
 	if n := int(g.layout.Size); n > 0 {
-		// ticnet.js has checked that it is a Uint8Array of n bytes.
-		var c netcore.TicCmd
-		if got, err := safejs.CopyBytesToGo(c.Input[:n], v); err != nil || got != n {
-			g.err = fmt.Errorf("input returned %d bytes, not %d (%v)", got, n, err)
+		if got, err := safejs.CopyBytesToGo(c.Input[:n], g.inBuf); err != nil || got != n {
+			g.err = fmt.Errorf("input: %d bytes of %d (%v)", got, n, err)
 		}
 		return c
 	}
-	f := func(i int) int {
-		x, err := v.Index(i)
-		if err != nil {
-			return 0
-		}
-		n, _ := x.Int()
-		return n
+	var b [cmdBytes]byte
+	if _, err := safejs.CopyBytesToGo(b[:], g.inBuf); err != nil {
+		g.err = fmt.Errorf("input: %v", err)
+		return c
 	}
-	return netcore.TicCmd{ForwardMove: int8(f(0)), SideMove: int8(f(1)), AngleTurn: int16(f(2)),
-		Buttons: uint8(f(3)) &^ wire.ButtonSpecial, ChatChar: uint8(f(4))}
+	c.ForwardMove, c.SideMove, c.AngleTurn = int8(b[0]), int8(b[1]), int16(binary.LittleEndian.Uint16(b[2:]))
+	c.Buttons, c.ChatChar = b[4]&^wire.ButtonSpecial, b[5]
+	return c
 }
+
+// cmdBytes is a Doom command's size in cmdBuf and inBuf (ticnet.js's
+// CMD_BYTES): forward, side, turn (2, little-endian), buttons, chat, 2
+// spare.
+const cmdBytes = 8
 
 func (g *jsGame) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, ingame *[netcore.MaxPlayers]bool) {
 	if g.err != nil {
@@ -93,12 +97,12 @@ func (g *jsGame) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, in
 			copy(g.raw[p*size:(p+1)*size], c.Input[:size])
 			continue
 		}
-		o := p * 8
+		o := p * cmdBytes
 		g.raw[o], g.raw[o+1] = byte(c.ForwardMove), byte(c.SideMove)
 		binary.LittleEndian.PutUint16(g.raw[o+2:], uint16(c.AngleTurn))
 		g.raw[o+4], g.raw[o+5] = c.Buttons, c.ChatChar
 	}
-	n := netcore.MaxPlayers * 8
+	n := netcore.MaxPlayers * cmdBytes
 	if size > 0 {
 		n = netcore.MaxPlayers * size
 	}
@@ -234,7 +238,11 @@ func newGame(cb safejs.Value, layout netcore.InputLayout) (netcore.Game, *jsGame
 	if err != nil {
 		return nil, nil, err
 	}
-	jg := jsGame{cmdBuf: buf, layout: layout, input: method(cb, "input"), onTic: method(cb, "onTic"), checksum: method(cb, "checksum"),
+	in, err := cb.Get("inBuf")
+	if err != nil {
+		return nil, nil, err
+	}
+	jg := jsGame{cmdBuf: buf, inBuf: in, layout: layout, input: method(cb, "input"), onTic: method(cb, "onTic"), checksum: method(cb, "checksum"),
 		save: method(cb, "save"), load: method(cb, "load")}
 	snap, sums := isFunc(cb, "save") && isFunc(cb, "load"), isFunc(cb, "playerSums")
 	if sums {
