@@ -70,9 +70,11 @@ type loop struct {
 	s       *session.Session
 	start   time.Time
 	in, out []byte
-	times   netTimes // the netcode's time of the last passes
-	rates   rateWindow
-	uid     uint32 // the UID the shim's filter was last given
+	// inbox and outbox carry them across, each way.
+	inbox, outbox jsBuf
+	times         netTimes // the netcode's time of the last passes
+	rates         rateWindow
+	uid           uint32 // the UID the shim's filter was last given
 
 	launch atomic.Pointer[launchReq] // the page asked to launch
 	leave  atomic.Bool
@@ -100,22 +102,13 @@ func (l *loop) pass() {
 	if l.end.Swap(false) {
 		l.s.RequestEnd()
 	}
-	if v, err := l.drain.Invoke(); err == nil && !v.IsNull() {
-		n, _ := v.Length()
-		if cap(l.in) < n {
-			l.in = make([]byte, n)
+	for b := l.pull(); len(b) >= 4; {
+		k := int(binary.LittleEndian.Uint32(b))
+		if k > len(b)-4 {
+			break
 		}
-		l.in = l.in[:n]
-		if _, err := safejs.CopyBytesToGo(l.in, v); err == nil {
-			for b := l.in; len(b) >= 4; {
-				k := int(binary.LittleEndian.Uint32(b))
-				if k > len(b)-4 {
-					break
-				}
-				l.s.Deliver(b[4 : 4+k])
-				b = b[4+k:]
-			}
-		}
+		l.s.Deliver(b[4 : 4+k])
+		b = b[4+k:]
 	}
 	events := l.s.Update(now)
 	l.s.GameTime(l.game.spent) // before the events: their handlers are the page's, not the game's
@@ -149,14 +142,49 @@ func (l *loop) emit(events []session.Event) {
 	}
 }
 
-// flush pushes the session's outgoing frames to the shim in one call.
+// pull takes every frame queued in the shim, laid out as its drain writes
+// them: one call, and one more to copy them (two more when the inbox must
+// grow first).
+func (l *loop) pull() []byte {
+	if l.inbox.fit(jsBufMin) != nil {
+		return nil
+	}
+	v, err := l.drain.Invoke(l.inbox.v)
+	if err != nil {
+		return nil
+	}
+	n, _ := v.Int()
+	if n > l.inbox.n {
+		if l.inbox.fit(n) != nil {
+			return nil
+		}
+		if v, err = l.drain.Invoke(l.inbox.v); err != nil {
+			return nil
+		}
+		n, _ = v.Int()
+	}
+	if n <= 0 || n > l.inbox.n {
+		return nil
+	}
+	if cap(l.in) < n {
+		l.in = make([]byte, n)
+	}
+	l.in = l.in[:n]
+	if _, err := safejs.CopyBytesToGo(l.in, l.inbox.v); err != nil {
+		return nil
+	}
+	return l.in
+}
+
+// flush pushes the session's outgoing frames to the shim: one call to
+// copy them into the outbox, one to send them.
 func (l *loop) flush() {
 	l.out = l.s.AppendOutgoing(l.out[:0])
-	if len(l.out) == 0 {
+	if len(l.out) == 0 || l.outbox.fit(len(l.out)) != nil {
 		return
 	}
-	if buf, err := newBytes(l.out); err == nil {
-		l.sendBatch.Invoke(buf)
+	if _, err := safejs.CopyBytesToJS(l.outbox.v, l.out); err == nil {
+		l.sendBatch.Invoke(l.outbox.v, len(l.out))
 	}
 }
 

@@ -1,0 +1,30 @@
+//go:build js && wasm
+
+package main
+
+import "github.com/hack-pad/safejs"
+
+// jsBuf is a Uint8Array that frames cross in, made once and made anew,
+// larger, only when a pass's frames do not fit: a new Uint8Array each
+// pass would cost a call more, and a reference the GC must finalize.
+type jsBuf struct {
+	v safejs.Value
+	n int // v's length; 0 before the first
+}
+
+// jsBufMin is a jsBuf's first size: a pass's frames in a game of 8 fit.
+const jsBufMin = 16 << 10
+
+// fit makes b at least n bytes long (its contents are lost when it grows).
+func (b *jsBuf) fit(n int) error {
+	if n <= b.n {
+		return nil
+	}
+	size := max(n, 2*b.n, jsBufMin)
+	v, err := uint8Array.New(size)
+	if err != nil {
+		return err
+	}
+	b.v, b.n = v, size
+	return nil
+}
