@@ -96,10 +96,10 @@ const sendTimeScript = `(() => {
 // tics): about 5 s and all of it; and the time of one postMessage, all
 // tabs' sends of the 10 s together (part of the netcode's time).
 func BenchmarkFourTabGame(b *testing.B) {
-	var fin, fout, bin, bout, mean, med, p99, ticMed, ticP99, sends []float64
+	var fin, fout, bin, bout, mean, med, p99, ticMed, ticP99, sends, run, wait []float64
 	for range b.N {
 		// Cross-origin isolated, the pages' clock ticks in 5 µs, not 100.
-		_, tabs, _ := playTogetherWith(b, serveDemoWith(b, buildDemo(b), true), 4, sendTimeScript)
+		bctx, tabs, _ := playTogetherWith(b, serveDemoWith(b, buildDemo(b), true), 4, sendTimeScript)
 		c, cancel := context.WithTimeout(tabs[0], 5*time.Second)
 		isolated, err := chromedp.Run(c, chromedp.Evaluate[bool](`crossOriginIsolated`))
 		cancel()
@@ -109,7 +109,12 @@ func BenchmarkFourTabGame(b *testing.B) {
 		for _, tab := range tabs {
 			eval(b, tab, "__sendUS.length = 0")
 		}
+		share := startCPUShare(bctx)
 		time.Sleep(10 * time.Second)
+		if share != nil {
+			r, w := share.perSecond()
+			run, wait = append(run, float64(r.Milliseconds())), append(wait, float64(w.Milliseconds()))
+		}
 		for _, st := range statuses(b, tabs) {
 			s := st.Stats
 			fin, fout = append(fin, float64(s.FramesInPerSec)), append(fout, float64(s.FramesOutPerSec))
@@ -143,6 +148,10 @@ func BenchmarkFourTabGame(b *testing.B) {
 	b.ReportMetric(slices.Max(p99), "pass-p99-us")
 	b.ReportMetric(slices.Max(ticMed), "net-per-tic-median-us")
 	b.ReportMetric(slices.Max(ticP99), "net-per-tic-p99-us")
+	if len(run) > 0 {
+		b.ReportMetric(avg(run), "main-thread-run-ms/s/tab")
+		b.ReportMetric(avg(wait), "main-thread-wait-ms/s/tab")
+	}
 	if len(sends) > 0 {
 		slices.Sort(sends)
 		b.ReportMetric(sends[len(sends)/2], "postMessage-median-us")
