@@ -311,10 +311,15 @@ function gameCallbacks(options, cmdBuf) {
   if (options.save) {
     // With both, this copy can join a game in progress, and give the state
     // to a copy that joins.
+    // save copies the state into saveBuf (a new, larger one when it does
+    // not fit) and returns its length: the wasm copies it from there.
+    callbacks.saveBuf = new Uint8Array(1024);
     callbacks.save = () => guard("save", () => {
       const state = options.save();
       if (!(state instanceof Uint8Array)) throw new Error("ticnet: options.save must return a Uint8Array");
-      return state;
+      if (state.length > callbacks.saveBuf.length) callbacks.saveBuf = new Uint8Array(Math.max(state.length, 2 * callbacks.saveBuf.length));
+      callbacks.saveBuf.set(state);
+      return state.length;
     });
     callbacks.load = (state) => { guard("load", () => options.load(state)); };
   }

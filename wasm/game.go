@@ -20,11 +20,15 @@ type jsGame struct {
 	// The page's callbacks, looked up once (they take no this).
 	input, onTic, checksum, save, load, playerSums safejs.Value
 
+	cb     safejs.Value // the callbacks, as ticnet.js makes them
 	cmdBuf safejs.Value
 	inBuf  safejs.Value // input writes the local player's command here
-	layout netcore.InputLayout
-	raw    [netcore.MaxPlayers * netcore.MaxInputBytes]byte
-	subs   uint8 // the players whose commands of the next RunTic are substitutes
+	// saveBuf is where save leaves the state (its length: n): ticnet.js
+	// makes a larger one when a state does not fit.
+	saveBuf jsBuf
+	layout  netcore.InputLayout
+	raw     [netcore.MaxPlayers * netcore.MaxInputBytes]byte
+	subs    uint8 // the players whose commands of the next RunTic are substitutes
 	// ingame: the players in the last RunTic; psums their own checksums
 	// after it, once asked for (psumsOK).
 	ingame  uint8
@@ -144,8 +148,10 @@ type snapGame struct{ jsGame }
 
 var _ netcore.Snapshotter = (*snapGame)(nil)
 
-// SaveState copies the Uint8Array the page's save returns. On an error
-// it returns no state, which the joiner's load refuses.
+// SaveState copies the state the page's save returned, which ticnet.js
+// copies into saveBuf (a number crosses back, not the page's Uint8Array:
+// no reference for the GC to finalize). On an error it returns no state,
+// which the joiner's load refuses.
 func (g *snapGame) SaveState() []byte {
 	if g.err != nil {
 		return nil
@@ -155,13 +161,17 @@ func (g *snapGame) SaveState() []byte {
 		g.err = err
 		return nil
 	}
-	n, err := v.Length()
-	if err != nil {
-		g.err = err
-		return nil
+	n, _ := v.Int()
+	if n > g.saveBuf.n {
+		// ticnet.js made a larger saveBuf.
+		if g.saveBuf.v, err = g.cb.Get("saveBuf"); err != nil {
+			g.err = err
+			return nil
+		}
+		g.saveBuf.n, _ = g.saveBuf.v.Length()
 	}
-	state := make([]byte, n) // the engine keeps it: a new one each time
-	if _, err := safejs.CopyBytesToGo(state, v); err != nil {
+	state := make([]byte, min(n, g.saveBuf.n)) // the engine keeps it: a new one each time
+	if _, err := safejs.CopyBytesToGo(state, g.saveBuf.v); err != nil {
 		g.err = err
 		return nil
 	}
@@ -242,7 +252,7 @@ func newGame(cb safejs.Value, layout netcore.InputLayout) (netcore.Game, *jsGame
 	if err != nil {
 		return nil, nil, err
 	}
-	jg := jsGame{cmdBuf: buf, inBuf: in, layout: layout, input: method(cb, "input"), onTic: method(cb, "onTic"), checksum: method(cb, "checksum"),
+	jg := jsGame{cb: cb, cmdBuf: buf, inBuf: in, layout: layout, input: method(cb, "input"), onTic: method(cb, "onTic"), checksum: method(cb, "checksum"),
 		save: method(cb, "save"), load: method(cb, "load")}
 	snap, sums := isFunc(cb, "save") && isFunc(cb, "load"), isFunc(cb, "playerSums")
 	if sums {
@@ -250,6 +260,12 @@ func newGame(cb safejs.Value, layout netcore.InputLayout) (netcore.Game, *jsGame
 			return nil, nil, err
 		}
 		jg.playerSums = method(cb, "playerSums")
+	}
+	if snap {
+		if jg.saveBuf.v, err = cb.Get("saveBuf"); err != nil {
+			return nil, nil, err
+		}
+		jg.saveBuf.n, _ = jg.saveBuf.v.Length()
 	}
 	switch {
 	case snap && sums:
