@@ -15,6 +15,7 @@
   const stats = { framesIn: 0, bytesIn: 0, framesOut: 0, bytesOut: 0, dropped: 0, filtered: 0, oversize: 0 };
   const queue = [];
   let queuedBytes = 0, woken = false;
+  let inbox = new Uint8Array(0), outbox = new Uint8Array(0); // the wasm's (setBuffers)
   let uids = null;  // Set of UIDs to keep frames for; null keeps all (before Go says)
   let stallUntil = 0, stallQueue = []; // test hook: hold outgoing frames
 
@@ -102,14 +103,18 @@
     testDelay, // the delay hook's { min, max, loss, duplicate }, or undefined: tests check it is on
     testLost, // the frames the delay hook lost and duplicated
     holdOutgoingMS, // the outgoing hold hook's ms, or 0
-    // drain writes every queued frame into buf (a Uint8Array the wasm
-    // keeps) as [u32 LE length][frame]... and returns the bytes written:
-    // 0 when none is queued. When they do not fit it writes nothing and
-    // returns the bytes they need, more than buf.length: the wasm calls
-    // again with a buffer that large.
-    drain(buf) {
+    // setBuffers gives the shim the Uint8Arrays frames cross in, from the
+    // channel to the wasm and back: the wasm makes them once, and anew,
+    // larger, when frames do not fit.
+    setBuffers(into, from) { inbox = into; outbox = from; },
+    // drain writes every queued frame into the inbox as [u32 LE
+    // length][frame]... and returns the bytes written: 0 when none is
+    // queued. When they do not fit it writes nothing and returns the bytes
+    // they need, more than the inbox's length: the wasm calls again with
+    // an inbox that large.
+    drain() {
       woken = false;
-      const need = queuedBytes + 4 * queue.length;
+      const need = queuedBytes + 4 * queue.length, buf = inbox;
       if (need > buf.length) return need;
       let o = 0;
       for (const f of queue) {
@@ -120,10 +125,10 @@
       queue.length = 0; queuedBytes = 0;
       return o;
     },
-    // sendBatch sends every frame of buf's first n bytes, laid out as
-    // drain's (buf: a Uint8Array the wasm keeps).
-    sendBatch(buf, n) {
-      const now = performance.now();
+    // sendBatch sends every frame of the outbox's first n bytes, laid out
+    // as drain's.
+    sendBatch(n) {
+      const now = performance.now(), buf = outbox;
       for (let o = 0; o + 4 <= n;) {
         const k = (buf[o] | buf[o + 1] << 8 | buf[o + 2] << 16 | buf[o + 3] << 24) >>> 0;
         const f = buf.slice(o + 4, o + 4 + k);

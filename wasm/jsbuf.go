@@ -15,16 +15,17 @@ type jsBuf struct {
 // jsBufMin is a jsBuf's first size: a pass's frames in a game of 8 fit.
 const jsBufMin = 16 << 10
 
-// fit makes b at least n bytes long (its contents are lost when it grows).
-func (b *jsBuf) fit(n int) error {
+// fit makes b at least n bytes long, and reports whether it made a new
+// Uint8Array (without b's contents) for it.
+func (b *jsBuf) fit(n int) (grew bool, err error) {
 	if n <= b.n {
-		return nil
+		return false, nil
 	}
 	size := max(n, 2*b.n, jsBufMin)
 	v, err := uint8Array.New(size)
 	if err != nil {
-		return err
+		return false, err
 	}
 	b.v, b.n = v, size
-	return nil
+	return true, nil
 }

@@ -64,7 +64,7 @@ type jsConfig struct {
 // loop is the state the net loop owns.
 type loop struct {
 	// The shim's functions and the page's onEvent, looked up once.
-	drain, sendBatch, setUIDs, onEvent safejs.Value
+	drain, sendBatch, setBuffers, setUIDs, onEvent safejs.Value
 
 	game    *jsGame
 	s       *session.Session
@@ -143,22 +143,19 @@ func (l *loop) emit(events []session.Event) {
 }
 
 // pull takes every frame queued in the shim, laid out as its drain writes
-// them: one call, and one more to copy them (two more when the inbox must
-// grow first).
+// them: one call, and one more to copy them (three more when the inbox
+// must grow first).
 func (l *loop) pull() []byte {
-	if l.inbox.fit(jsBufMin) != nil {
-		return nil
-	}
-	v, err := l.drain.Invoke(l.inbox.v)
+	v, err := l.drain.Invoke()
 	if err != nil {
 		return nil
 	}
 	n, _ := v.Int()
 	if n > l.inbox.n {
-		if l.inbox.fit(n) != nil {
+		if l.fit(&l.inbox, n) != nil {
 			return nil
 		}
-		if v, err = l.drain.Invoke(l.inbox.v); err != nil {
+		if v, err = l.drain.Invoke(); err != nil {
 			return nil
 		}
 		n, _ = v.Int()
@@ -180,12 +177,22 @@ func (l *loop) pull() []byte {
 // copy them into the outbox, one to send them.
 func (l *loop) flush() {
 	l.out = l.s.AppendOutgoing(l.out[:0])
-	if len(l.out) == 0 || l.outbox.fit(len(l.out)) != nil {
+	if len(l.out) == 0 || l.fit(&l.outbox, len(l.out)) != nil {
 		return
 	}
 	if _, err := safejs.CopyBytesToJS(l.outbox.v, l.out); err == nil {
-		l.sendBatch.Invoke(l.outbox.v, len(l.out))
+		l.sendBatch.Invoke(len(l.out))
 	}
+}
+
+// fit makes the inbox or the outbox at least n bytes long, and gives the
+// shim the new one when it grows.
+func (l *loop) fit(b *jsBuf, n int) error {
+	grew, err := b.fit(n)
+	if grew {
+		_, err = l.setBuffers.Invoke(l.inbox.v, l.outbox.v)
+	}
+	return err
 }
 
 // filter tells the shim which UIDs to keep frames for, when they change.
@@ -338,8 +345,15 @@ func main() {
 			if err != nil {
 				return false
 			}
-			started = true
 			l.drain, l.sendBatch, l.setUIDs = method(shim, "drain"), method(shim, "sendBatch"), method(shim, "setUIDs")
+			l.setBuffers = method(shim, "setBuffers")
+			if _, err := l.inbox.fit(jsBufMin); err != nil {
+				return false
+			}
+			if err := l.fit(&l.outbox, jsBufMin); err != nil {
+				return false
+			}
+			started = true
 			l.onEvent = method(args[1], "onEvent")
 			l.game = jg
 			l.s = session.New(config(jc), game, l.now())
