@@ -4,9 +4,10 @@ package main
 
 import "github.com/hack-pad/safejs"
 
-// jsBuf is a Uint8Array that frames cross in, made once and made anew,
-// larger, only when a pass's frames do not fit: a new Uint8Array each
-// pass would cost a call more, and a reference the GC must finalize.
+// jsBuf is a Uint8Array that bytes cross in between Go and JS (a pass's
+// frames, each way; a saved state), made once and made anew, larger, only
+// when they do not fit: a new Uint8Array each time would cost a call
+// more, and a reference the GC must finalize.
 type jsBuf struct {
 	v safejs.Value
 	n int // v's length; 0 before the first

@@ -5,8 +5,9 @@
 // package session) and exports the API that js/ticnet.js wraps.
 //
 // The session runs on a Go timer, independent of rendering. Each pass pulls
-// every queued frame from the shim with one call and pushes its outgoing
-// frames with one call: calls from JS into Go cost about 12 µs each, so
+// every queued frame from the shim with one call and one copy, and pushes
+// its outgoing frames with one copy and one call, through two Uint8Arrays
+// made once (jsbuf.go): calls from JS into Go cost about 12 µs each, so
 // there are none per packet. Functions JS calls (launch, leave, stats)
 // never block: they post a request the loop takes on its next pass, or read
 // the last snapshot. It also plays replay files back into the page's game
