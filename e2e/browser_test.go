@@ -169,12 +169,31 @@ func browser(t testing.TB) context.Context {
 // tab opens url in a new tab of the browser.
 func tab(t testing.TB, bctx context.Context, url string) context.Context {
 	t.Helper()
+	return hookedTab(t, bctx, url, "")
+}
+
+// hookedTab is tab with a script that runs in the page before its own
+// (none when hook is empty).
+func hookedTab(t testing.TB, bctx context.Context, url, hook string) context.Context {
+	t.Helper()
 	ctx, cancel := chromedp.NewContext(bctx)
 	t.Cleanup(cancel)
-	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+	var steps []chromedp.Action[chromedp.Void]
+	if hook != "" {
+		steps = append(steps, runFirst(hook))
+	}
+	if err := chromedp.Do(ctx, append(steps, chromedp.Navigate(url))...); err != nil {
 		t.Fatal(err)
 	}
 	return ctx
+}
+
+// runFirst has the tab's pages run script before their own, from the next
+// navigation on.
+func runFirst(script string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, tt *chromedp.Target) error {
+		return tt.Call(ctx, "Page.addScriptToEvaluateOnNewDocument", map[string]string{"source": script}, nil)
+	})
 }
 
 // demoStatus is what globalThis.ticnetDemo.status() returns.
@@ -377,10 +396,17 @@ func playTogether(t testing.TB, n int) (context.Context, []context.Context, stri
 // playTogetherAt is playTogether on the demo served at url.
 func playTogetherAt(t testing.TB, url string, n int) (context.Context, []context.Context, string) {
 	t.Helper()
+	return playTogetherWith(t, url, n, "")
+}
+
+// playTogetherWith is playTogetherAt with a hook script in every tab
+// (hookedTab).
+func playTogetherWith(t testing.TB, url string, n int, hook string) (context.Context, []context.Context, string) {
+	t.Helper()
 	bctx := browser(t)
 	var tabs []context.Context
 	for i := range n {
-		tabs = append(tabs, tab(t, bctx, fmt.Sprintf("%s/?bot=%d&name=tab%d", url, 1000+i, i)))
+		tabs = append(tabs, hookedTab(t, bctx, fmt.Sprintf("%s/?bot=%d&name=tab%d", url, 1000+i, i), hook))
 	}
 	launch(t, tabs, waitFor(t, tabs, "one server and every tab in its lobby", 20*time.Second, oneServerOneLobby(n)))
 	return bctx, tabs, url

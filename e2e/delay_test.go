@@ -55,10 +55,7 @@ func delayedTabsWith(t testing.TB, bctx context.Context, urls []string, hook str
 	for i := range urls {
 		ctx, cancel := chromedp.NewContext(bctx)
 		t.Cleanup(cancel)
-		err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tt *chromedp.Target) error {
-			return tt.Call(ctx, "Page.addScriptToEvaluateOnNewDocument", map[string]string{"source": hook}, nil)
-		}))
-		if err != nil {
+		if err := chromedp.Do(ctx, runFirst(hook)); err != nil {
 			t.Fatalf("adding the delay hook: %v", err)
 		}
 		tabs[i] = ctx

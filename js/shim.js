@@ -13,7 +13,9 @@
   const MAX_QUEUED_BYTES = 4 << 20;
 
   const stats = { framesIn: 0, bytesIn: 0, framesOut: 0, bytesOut: 0, dropped: 0, filtered: 0, oversize: 0 };
-  let queue = [], queuedBytes = 0, woken = false;
+  const queue = [];
+  let queuedBytes = 0, woken = false;
+  let inbox = new Uint8Array(0), outbox = new Uint8Array(0); // the wasm's (setBuffers)
   let uids = null;  // Set of UIDs to keep frames for; null keeps all (before Go says)
   let stallUntil = 0, stallQueue = []; // test hook: hold outgoing frames
 
@@ -101,28 +103,36 @@
     testDelay, // the delay hook's { min, max, loss, duplicate }, or undefined: tests check it is on
     testLost, // the frames the delay hook lost and duplicated
     holdOutgoingMS, // the outgoing hold hook's ms, or 0
-    // drain returns every queued frame as one buffer of [u32 LE length][frame]...,
-    // or null when there is none.
+    // setBuffers gives the shim the Uint8Arrays frames cross in, from the
+    // channel to the wasm and back: the wasm makes them once, and anew,
+    // larger, when frames do not fit.
+    setBuffers(into, from) { inbox = into; outbox = from; },
+    // drain writes every queued frame into the inbox as [u32 LE
+    // length][frame]... and returns the bytes written: 0 when none is
+    // queued. When they do not fit it writes nothing and returns the bytes
+    // they need, more than the inbox's length: the wasm calls again with
+    // an inbox that large.
     drain() {
       woken = false;
-      if (queue.length === 0) return null;
-      const out = new Uint8Array(queuedBytes + 4 * queue.length);
+      const need = queuedBytes + 4 * queue.length, buf = inbox;
+      if (need > buf.length) return need;
       let o = 0;
       for (const f of queue) {
-        out[o] = f.length; out[o + 1] = f.length >> 8; out[o + 2] = f.length >> 16; out[o + 3] = f.length >>> 24;
-        out.set(f, o + 4);
+        buf[o] = f.length; buf[o + 1] = f.length >> 8; buf[o + 2] = f.length >> 16; buf[o + 3] = f.length >>> 24;
+        buf.set(f, o + 4);
         o += 4 + f.length;
       }
-      queue = []; queuedBytes = 0;
-      return out;
+      queue.length = 0; queuedBytes = 0;
+      return o;
     },
-    // sendBatch sends every frame of a buffer laid out as drain's.
-    sendBatch(buf) {
-      const now = performance.now();
-      for (let o = 0; o + 4 <= buf.length;) {
-        const n = (buf[o] | buf[o + 1] << 8 | buf[o + 2] << 16 | buf[o + 3] << 24) >>> 0;
-        const f = buf.slice(o + 4, o + 4 + n);
-        o += 4 + n;
+    // sendBatch sends every frame of the outbox's first n bytes, laid out
+    // as drain's.
+    sendBatch(n) {
+      const now = performance.now(), buf = outbox;
+      for (let o = 0; o + 4 <= n;) {
+        const k = (buf[o] | buf[o + 1] << 8 | buf[o + 2] << 16 | buf[o + 3] << 24) >>> 0;
+        const f = buf.slice(o + 4, o + 4 + k);
+        o += 4 + k;
         if (now < stallUntil) stallQueue.push(f); else rawSend(f);
       }
       if (now >= stallUntil && stallQueue.length) { stallQueue.forEach(rawSend); stallQueue = []; }

@@ -268,23 +268,32 @@ function gameCallbacks(options, cmdBuf) {
       throw e;
     }
   };
+  // input writes the local player's command into inBuf, which the wasm
+  // copies in one call: as a player's command in cmdBuf, or the opaque
+  // input.
+  const inBuf = new Uint8Array(Math.max(CMD_BYTES, size)), inView = new DataView(inBuf.buffer);
   const callbacks = {
     cmdBuf,
+    inBuf,
     failure: null,
     ranAt: 0, // performance.now() when onTic last returned
     input(t) {
       tic = t;
-      return guard("input", () => {
+      guard("input", () => {
         if (size) {
           const v = options.input(t);
           if (!(v instanceof Uint8Array) || v.length !== size) {
             throw new Error(`ticnet: options.input must return a Uint8Array of inputSize (${size}) bytes, not ${v instanceof Uint8Array ? v.length + " bytes" : typeof v}`);
           }
-          return v;
+          inBuf.set(v);
+          return;
         }
         const c = options.input(t) || {};
-        return [clamp8(c.forward), clamp8(c.side), Math.max(-32768, Math.min(32767, c.turn | 0)),
-          (c.buttons | 0) & 0x7f, (c.chat | 0) & 0xff];
+        inView.setInt8(0, clamp8(c.forward));
+        inView.setInt8(1, clamp8(c.side));
+        inView.setInt16(2, Math.max(-32768, Math.min(32767, c.turn | 0)), true);
+        inView.setUint8(4, (c.buttons | 0) & 0x7f);
+        inView.setUint8(5, (c.chat | 0) & 0xff);
       });
     },
     onTic(t, mask, subs) {
@@ -302,10 +311,15 @@ function gameCallbacks(options, cmdBuf) {
   if (options.save) {
     // With both, this copy can join a game in progress, and give the state
     // to a copy that joins.
+    // save copies the state into saveBuf (a new, larger one when it does
+    // not fit) and returns its length: the wasm copies it from there.
+    callbacks.saveBuf = new Uint8Array(1024);
     callbacks.save = () => guard("save", () => {
       const state = options.save();
       if (!(state instanceof Uint8Array)) throw new Error("ticnet: options.save must return a Uint8Array");
-      return state;
+      if (state.length > callbacks.saveBuf.length) callbacks.saveBuf = new Uint8Array(Math.max(state.length, 2 * callbacks.saveBuf.length));
+      callbacks.saveBuf.set(state);
+      return state.length;
     });
     callbacks.load = (state) => { guard("load", () => options.load(state)); };
   }

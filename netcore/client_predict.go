@@ -30,6 +30,11 @@ const MaxPredictTics = 64
 type predictSide struct {
 	tics  []predictedTic
 	stats PredictCounters
+	// cmds and ingame are what a predicted tic hands the game: a copy
+	// (the game may keep no pointer into the prediction) that lives here,
+	// not on the heap, where a local would go (RunTic is an interface's).
+	cmds   [MaxPlayers]TicCmd
+	ingame [MaxPlayers]bool
 }
 
 // predictedTic is a tic run ahead of confirmation.
@@ -176,15 +181,14 @@ func (c *Client) predictAhead() {
 			pt.cmds[c.player] = q.cmd
 		}
 		pt.consistency = c.consistencyBytes()
-		var ingame [MaxPlayers]bool
-		for pl := range ingame {
-			ingame[pl] = pt.ingame&(1<<pl) != 0
+		for pl := range p.ingame {
+			p.ingame[pl] = pt.ingame&(1<<pl) != 0
 		}
-		cmds := pt.cmds // the game may keep no pointer into the prediction
+		p.cmds = pt.cmds
 		if sa, ok := c.game.(SubstituteAware); ok {
 			sa.Substitutes(t, 0)
 		}
-		c.game.RunTic(t, &cmds, &ingame)
+		c.game.RunTic(t, &p.cmds, &p.ingame)
 		pt.sum = c.game.Checksum()
 		pt.hasPsums = c.playerSums(pt.ingame, &pt.psums) != nil
 		p.tics = append(p.tics, pt)

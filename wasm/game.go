@@ -20,10 +20,15 @@ type jsGame struct {
 	// The page's callbacks, looked up once (they take no this).
 	input, onTic, checksum, save, load, playerSums safejs.Value
 
+	cb     safejs.Value // the callbacks, as ticnet.js makes them
 	cmdBuf safejs.Value
-	layout netcore.InputLayout
-	raw    [netcore.MaxPlayers * netcore.MaxInputBytes]byte
-	subs   uint8 // the players whose commands of the next RunTic are substitutes
+	inBuf  safejs.Value // input writes the local player's command here
+	// saveBuf is where save leaves the state (its length: n): ticnet.js
+	// makes a larger one when a state does not fit.
+	saveBuf jsBuf
+	layout  netcore.InputLayout
+	raw     [netcore.MaxPlayers * netcore.MaxInputBytes]byte
+	subs    uint8 // the players whose commands of the next RunTic are substitutes
 	// ingame: the players in the last RunTic; psums their own checksums
 	// after it, once asked for (psumsOK).
 	ingame  uint8
@@ -33,48 +38,58 @@ type jsGame struct {
 	ran     int // the tics onTic ran (a playback reports it)
 	err     error
 	// spent is the time spent in the game's callbacks since the pass
-	// began: the pass's netcode time excludes it.
+	// began (call): the pass's netcode time excludes it.
 	spent time.Duration
 }
 
-// timed adds the time since began to spent: defer g.timed(time.Now()).
-func (g *jsGame) timed(began time.Time) { g.spent += time.Since(began) }
+// call calls fn, one of the game's callbacks, and adds the time from the
+// call into JS to its return to spent: the page's function, ticnet.js's
+// checks around it, and the crossing between Go and JS. What Go does
+// around the call (copying commands, states and checksums) is the
+// netcode's.
+func (g *jsGame) call(fn safejs.Value, args ...any) (safejs.Value, error) {
+	began := time.Now()
+	v, err := fn.Invoke(args...)
+	g.spent += time.Since(began)
+	return v, err
+}
 
+// BuildTiccmd has the page's input write the command into inBuf, and
+// copies it in one call (not an Index and an Int per field).
 func (g *jsGame) BuildTiccmd(tic uint32) netcore.TicCmd {
 	if g.err != nil {
 		return netcore.TicCmd{}
 	}
-	defer g.timed(time.Now())
-	v, err := g.input.Invoke(tic)
-	if err != nil {
+	if _, err := g.call(g.input, tic); err != nil {
 		g.err = err
 		return netcore.TicCmd{}
 	}
+	var c netcore.TicCmd
 	if n := int(g.layout.Size); n > 0 {
-		// ticnet.js has checked that it is a Uint8Array of n bytes.
-		var c netcore.TicCmd
-		if got, err := safejs.CopyBytesToGo(c.Input[:n], v); err != nil || got != n {
-			g.err = fmt.Errorf("input returned %d bytes, not %d (%v)", got, n, err)
+		if got, err := safejs.CopyBytesToGo(c.Input[:n], g.inBuf); err != nil || got != n {
+			g.err = fmt.Errorf("input: %d bytes of %d (%v)", got, n, err)
 		}
 		return c
 	}
-	f := func(i int) int {
-		x, err := v.Index(i)
-		if err != nil {
-			return 0
-		}
-		n, _ := x.Int()
-		return n
+	var b [cmdBytes]byte
+	if _, err := safejs.CopyBytesToGo(b[:], g.inBuf); err != nil {
+		g.err = fmt.Errorf("input: %v", err)
+		return c
 	}
-	return netcore.TicCmd{ForwardMove: int8(f(0)), SideMove: int8(f(1)), AngleTurn: int16(f(2)),
-		Buttons: uint8(f(3)) &^ wire.ButtonSpecial, ChatChar: uint8(f(4))}
+	c.ForwardMove, c.SideMove, c.AngleTurn = int8(b[0]), int8(b[1]), int16(binary.LittleEndian.Uint16(b[2:]))
+	c.Buttons, c.ChatChar = b[4]&^wire.ButtonSpecial, b[5]
+	return c
 }
+
+// cmdBytes is a Doom command's size in cmdBuf and inBuf (ticnet.js's
+// CMD_BYTES): forward, side, turn (2, little-endian), buttons, chat, 2
+// spare.
+const cmdBytes = 8
 
 func (g *jsGame) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, ingame *[netcore.MaxPlayers]bool) {
 	if g.err != nil {
 		return
 	}
-	defer g.timed(time.Now())
 	mask := 0
 	size := int(g.layout.Size)
 	g.psumsOK = false
@@ -86,12 +101,12 @@ func (g *jsGame) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, in
 			copy(g.raw[p*size:(p+1)*size], c.Input[:size])
 			continue
 		}
-		o := p * 8
+		o := p * cmdBytes
 		g.raw[o], g.raw[o+1] = byte(c.ForwardMove), byte(c.SideMove)
 		binary.LittleEndian.PutUint16(g.raw[o+2:], uint16(c.AngleTurn))
 		g.raw[o+4], g.raw[o+5] = c.Buttons, c.ChatChar
 	}
-	n := netcore.MaxPlayers * 8
+	n := netcore.MaxPlayers * cmdBytes
 	if size > 0 {
 		n = netcore.MaxPlayers * size
 	}
@@ -103,7 +118,7 @@ func (g *jsGame) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, in
 	g.subs = 0
 	g.ingame = uint8(mask)
 	g.ran++
-	if _, err := g.onTic.Invoke(tic, mask, int(subs)); err != nil {
+	if _, err := g.call(g.onTic, tic, mask, int(subs)); err != nil {
 		g.err = err
 	}
 }
@@ -116,8 +131,7 @@ func (g *jsGame) Checksum() uint32 {
 	if g.err != nil {
 		return 0
 	}
-	defer g.timed(time.Now())
-	v, err := g.checksum.Invoke()
+	v, err := g.call(g.checksum)
 	if err != nil {
 		g.err = err
 		return 0
@@ -134,25 +148,30 @@ type snapGame struct{ jsGame }
 
 var _ netcore.Snapshotter = (*snapGame)(nil)
 
-// SaveState copies the Uint8Array the page's save returns. On an error
-// it returns no state, which the joiner's load refuses.
+// SaveState copies the state the page's save returned, which ticnet.js
+// copies into saveBuf (a number crosses back, not the page's Uint8Array:
+// no reference for the GC to finalize). On an error it returns no state,
+// which the joiner's load refuses.
 func (g *snapGame) SaveState() []byte {
 	if g.err != nil {
 		return nil
 	}
-	defer g.timed(time.Now())
-	v, err := g.save.Invoke()
+	v, err := g.call(g.save)
 	if err != nil {
 		g.err = err
 		return nil
 	}
-	n, err := v.Length()
-	if err != nil {
-		g.err = err
-		return nil
+	n, _ := v.Int()
+	if n > g.saveBuf.n {
+		// ticnet.js made a larger saveBuf.
+		if g.saveBuf.v, err = g.cb.Get("saveBuf"); err != nil {
+			g.err = err
+			return nil
+		}
+		g.saveBuf.n, _ = g.saveBuf.v.Length()
 	}
-	state := make([]byte, n) // the engine keeps it: a new one each time
-	if _, err := safejs.CopyBytesToGo(state, v); err != nil {
+	state := make([]byte, min(n, g.saveBuf.n)) // the engine keeps it: a new one each time
+	if _, err := safejs.CopyBytesToGo(state, g.saveBuf.v); err != nil {
 		g.err = err
 		return nil
 	}
@@ -165,13 +184,12 @@ func (g *snapGame) LoadState(state []byte) error {
 	if g.err != nil {
 		return g.err
 	}
-	defer g.timed(time.Now())
 	g.psumsOK = false
 	buf, err := newBytes(state)
 	if err != nil {
 		return err
 	}
-	if _, err = g.load.Invoke(buf); err != nil {
+	if _, err = g.call(g.load, buf); err != nil {
 		g.err = err
 	}
 	return err
@@ -185,9 +203,8 @@ func (g *jsGame) playerChecksum(p int) uint32 {
 		return 0
 	}
 	if !g.psumsOK {
-		defer g.timed(time.Now())
 		var raw [netcore.MaxPlayers * 4]byte
-		if _, err := g.playerSums.Invoke(int(g.ingame)); err != nil {
+		if _, err := g.call(g.playerSums, int(g.ingame)); err != nil {
 			g.err = err
 			return 0
 		}
@@ -231,7 +248,11 @@ func newGame(cb safejs.Value, layout netcore.InputLayout) (netcore.Game, *jsGame
 	if err != nil {
 		return nil, nil, err
 	}
-	jg := jsGame{cmdBuf: buf, layout: layout, input: method(cb, "input"), onTic: method(cb, "onTic"), checksum: method(cb, "checksum"),
+	in, err := cb.Get("inBuf")
+	if err != nil {
+		return nil, nil, err
+	}
+	jg := jsGame{cb: cb, cmdBuf: buf, inBuf: in, layout: layout, input: method(cb, "input"), onTic: method(cb, "onTic"), checksum: method(cb, "checksum"),
 		save: method(cb, "save"), load: method(cb, "load")}
 	snap, sums := isFunc(cb, "save") && isFunc(cb, "load"), isFunc(cb, "playerSums")
 	if sums {
@@ -239,6 +260,12 @@ func newGame(cb safejs.Value, layout netcore.InputLayout) (netcore.Game, *jsGame
 			return nil, nil, err
 		}
 		jg.playerSums = method(cb, "playerSums")
+	}
+	if snap {
+		if jg.saveBuf.v, err = cb.Get("saveBuf"); err != nil {
+			return nil, nil, err
+		}
+		jg.saveBuf.n, _ = jg.saveBuf.v.Length()
 	}
 	switch {
 	case snap && sums:

@@ -5,8 +5,9 @@
 // package session) and exports the API that js/ticnet.js wraps.
 //
 // The session runs on a Go timer, independent of rendering. Each pass pulls
-// every queued frame from the shim with one call and pushes its outgoing
-// frames with one call: calls from JS into Go cost about 12 µs each, so
+// every queued frame from the shim with one call and one copy, and pushes
+// its outgoing frames with one copy and one call, through two Uint8Arrays
+// made once (jsbuf.go): calls from JS into Go cost about 12 µs each, so
 // there are none per packet. Functions JS calls (launch, leave, stats)
 // never block: they post a request the loop takes on its next pass, or read
 // the last snapshot. It also plays replay files back into the page's game
@@ -17,7 +18,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
-	"sort"
 	"sync/atomic"
 	"time"
 
@@ -65,16 +65,17 @@ type jsConfig struct {
 // loop is the state the net loop owns.
 type loop struct {
 	// The shim's functions and the page's onEvent, looked up once.
-	drain, sendBatch, setUIDs, onEvent safejs.Value
+	drain, sendBatch, setBuffers, setUIDs, onEvent safejs.Value
 
 	game    *jsGame
 	s       *session.Session
 	start   time.Time
 	in, out []byte
-	passes  []time.Duration // this second's pass times, the game's callbacks excluded
-	tics    []time.Duration // and per tic, of the passes that ran tics
-	rates   rateWindow
-	uid     uint32 // the UID the shim's filter was last given
+	// inbox and outbox carry them across, each way.
+	inbox, outbox jsBuf
+	times         netTimes // the netcode's time of the last passes
+	rates         rateWindow
+	uid           uint32 // the UID the shim's filter was last given
 
 	launch atomic.Pointer[launchReq] // the page asked to launch
 	leave  atomic.Bool
@@ -102,22 +103,13 @@ func (l *loop) pass() {
 	if l.end.Swap(false) {
 		l.s.RequestEnd()
 	}
-	if v, err := l.drain.Invoke(); err == nil && !v.IsNull() {
-		n, _ := v.Length()
-		if cap(l.in) < n {
-			l.in = make([]byte, n)
+	for b := l.pull(); len(b) >= 4; {
+		k := int(binary.LittleEndian.Uint32(b))
+		if k > len(b)-4 {
+			break
 		}
-		l.in = l.in[:n]
-		if _, err := safejs.CopyBytesToGo(l.in, v); err == nil {
-			for b := l.in; len(b) >= 4; {
-				k := int(binary.LittleEndian.Uint32(b))
-				if k > len(b)-4 {
-					break
-				}
-				l.s.Deliver(b[4 : 4+k])
-				b = b[4+k:]
-			}
-		}
+		l.s.Deliver(b[4 : 4+k])
+		b = b[4+k:]
 	}
 	events := l.s.Update(now)
 	l.s.GameTime(l.game.spent) // before the events: their handlers are the page's, not the game's
@@ -127,11 +119,7 @@ func (l *loop) pass() {
 	}
 	l.filter()
 	l.flush()
-	net := time.Since(began) - l.game.spent
-	l.passes = append(l.passes, net)
-	if ran := l.s.Ran(); ran > 0 {
-		l.tics = append(l.tics, net/time.Duration(ran))
-	}
+	l.times.add(time.Since(began)-l.game.spent, l.s.Ran())
 	l.game.spent = 0
 }
 
@@ -155,15 +143,57 @@ func (l *loop) emit(events []session.Event) {
 	}
 }
 
-// flush pushes the session's outgoing frames to the shim in one call.
+// pull takes every frame queued in the shim, laid out as its drain writes
+// them: one call, and one more to copy them (three more when the inbox
+// must grow first).
+func (l *loop) pull() []byte {
+	v, err := l.drain.Invoke()
+	if err != nil {
+		return nil
+	}
+	n, _ := v.Int()
+	if n > l.inbox.n {
+		if l.fit(&l.inbox, n) != nil {
+			return nil
+		}
+		if v, err = l.drain.Invoke(); err != nil {
+			return nil
+		}
+		n, _ = v.Int()
+	}
+	if n <= 0 || n > l.inbox.n {
+		return nil
+	}
+	if cap(l.in) < n {
+		l.in = make([]byte, n)
+	}
+	l.in = l.in[:n]
+	if _, err := safejs.CopyBytesToGo(l.in, l.inbox.v); err != nil {
+		return nil
+	}
+	return l.in
+}
+
+// flush pushes the session's outgoing frames to the shim: one call to
+// copy them into the outbox, one to send them.
 func (l *loop) flush() {
 	l.out = l.s.AppendOutgoing(l.out[:0])
-	if len(l.out) == 0 {
+	if len(l.out) == 0 || l.fit(&l.outbox, len(l.out)) != nil {
 		return
 	}
-	if buf, err := newBytes(l.out); err == nil {
-		l.sendBatch.Invoke(buf)
+	if _, err := safejs.CopyBytesToJS(l.outbox.v, l.out); err == nil {
+		l.sendBatch.Invoke(len(l.out))
 	}
+}
+
+// fit makes the inbox or the outbox at least n bytes long, and gives the
+// shim the new one when it grows.
+func (l *loop) fit(b *jsBuf, n int) error {
+	grew, err := b.fit(n)
+	if grew {
+		_, err = l.setBuffers.Invoke(l.inbox.v, l.outbox.v)
+	}
+	return err
 }
 
 // filter tells the shim which UIDs to keep frames for, when they change.
@@ -185,12 +215,11 @@ type rateWindow struct {
 	at   int64
 	last session.Stats
 	rate [4]int64 // frames in, frames out, bytes in, bytes out per second
-	// the last second's pass times, µs (the browser's clock is coarse:
-	// Chromium rounds performance.now() to 100 µs in a page that is not
-	// cross-origin isolated)
-	passMedian, passP99 int64
-	passMean            float64
-	ticMedian, ticP99   float64 // per tic run, µs
+	// the netcode's times, µs, as of the last second (the browser's clock
+	// is coarse: Chromium rounds performance.now() to 100 µs in a page
+	// that is not cross-origin isolated, to 5 µs in one that is)
+	passMedian, passP99, passMean float64
+	ticMedian, ticP99             float64 // per tic run
 }
 
 func (l *loop) publish() {
@@ -201,25 +230,10 @@ func (l *loop) publish() {
 		r.rate = [4]int64{(st.FramesIn - r.last.FramesIn) * 1000 / dt, (st.FramesOut - r.last.FramesOut) * 1000 / dt,
 			(st.BytesIn - r.last.BytesIn) * 1000 / dt, (st.BytesOut - r.last.BytesOut) * 1000 / dt}
 		r.at, r.last = now, st
-		sort.Slice(l.passes, func(i, j int) bool { return l.passes[i] < l.passes[j] })
-		if n := len(l.passes); n > 0 {
-			r.passMedian, r.passP99 = l.passes[n/2].Microseconds(), l.passes[n*99/100].Microseconds()
-			var sum time.Duration
-			for _, d := range l.passes {
-				sum += d
-			}
-			// Quantised samples average out: the mean is the finer number.
-			r.passMean = float64(sum.Microseconds()) / float64(n)
-		}
-		l.passes = l.passes[:0]
-		sort.Slice(l.tics, func(i, j int) bool { return l.tics[i] < l.tics[j] })
-		if n := len(l.tics); n > 0 {
-			us := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1000 }
-			r.ticMedian, r.ticP99 = us(l.tics[n/2]), us(l.tics[n*99/100])
-		}
-		l.tics = l.tics[:0]
+		r.passMedian, r.passP99, r.passMean = l.times.passes.percentiles()
+		r.ticMedian, r.ticP99, _ = l.times.tics.percentiles()
 	}
-	st.PassMedianUS, st.PassP99US, st.PassMeanUS = l.rates.passMedian, l.rates.passP99, l.rates.passMean
+	st.PassMedianUS, st.PassP99US, st.PassMeanUS = int64(l.rates.passMedian), int64(l.rates.passP99), l.rates.passMean
 	st.TicMedianUS, st.TicP99US = l.rates.ticMedian, l.rates.ticP99
 	st.FramesInPerSec, st.FramesOutPerSec, st.BytesInPerSec, st.BytesOutPerSec =
 		l.rates.rate[0], l.rates.rate[1], l.rates.rate[2], l.rates.rate[3]
@@ -332,8 +346,15 @@ func main() {
 			if err != nil {
 				return false
 			}
-			started = true
 			l.drain, l.sendBatch, l.setUIDs = method(shim, "drain"), method(shim, "sendBatch"), method(shim, "setUIDs")
+			l.setBuffers = method(shim, "setBuffers")
+			if _, err := l.inbox.fit(jsBufMin); err != nil {
+				return false
+			}
+			if err := l.fit(&l.outbox, jsBufMin); err != nil {
+				return false
+			}
+			started = true
 			l.onEvent = method(args[1], "onEvent")
 			l.game = jg
 			l.s = session.New(config(jc), game, l.now())

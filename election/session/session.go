@@ -142,14 +142,30 @@ type Stats struct {
 	Dropped         int64    `json:"dropped"`
 	Resends         int64    `json:"resends"`
 	Substituted     int64    `json:"substituted"`
-	PassMedianUS    int64    `json:"passMedianUS"`
-	PassP99US       int64    `json:"passP99US"`
-	PassMeanUS      float64  `json:"passMeanUS"`
-	// TicMedianUS and TicP99US are the netcode's time per tic run, the
-	// game's callbacks excluded (the caller's: a pass's time over the
-	// tics it ran).
-	TicMedianUS float64 `json:"ticMedianUS"`
-	TicP99US    float64 `json:"ticP99US"`
+	// The netcode's time, in µs, which the caller measures (the browser
+	// binding: package wasm): per pass of its net loop (median, 99th
+	// percentile, mean) over its last 1024 passes; and per tic run (median,
+	// 99th percentile), which is a pass's time over the tics it ran, over
+	// its last 1024 passes that ran tics (a pass that ran none, such as a
+	// client's that built and sent its command between two tics, counts per
+	// pass only). A pass's netcode time is its time by the page's clock less
+	// the time inside the game's callbacks: input, onTic, checksum,
+	// playerChecksum, save and load, each from the call into JS to its
+	// return (the page's function, the JS API's wrapper around it: its
+	// checks, and onTic's decoding of the commands into the objects the page
+	// gets; and that one crossing). It includes the session (election,
+	// engine, prediction's bookkeeping), Go's side of the callbacks (copying
+	// commands, states and checksums across), pulling frames from the
+	// channel's shim and pushing them to it, the shim's sending (postMessage
+	// on a BroadcastChannel, the messenger's send in WebXDC), and the events
+	// handed to the page, its listeners included (none in a steady game).
+	// The page's clock is coarse (Chromium: 100 µs, 5 µs when cross-origin
+	// isolated), so the mean is the finer number.
+	PassMedianUS int64   `json:"passMedianUS"`
+	PassP99US    int64   `json:"passP99US"`
+	PassMeanUS   float64 `json:"passMeanUS"`
+	TicMedianUS  float64 `json:"ticMedianUS"`
+	TicP99US     float64 `json:"ticP99US"`
 	// TransferBytesIn is the data of the bulk streams this copy's client
 	// received (a game state, when it joined a game in progress).
 	TransferBytesIn int64 `json:"transferBytesIn"`
