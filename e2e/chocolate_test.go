@@ -253,6 +253,20 @@ func (c *chocTools) realClient(t *testing.T, dir, name string, port int, extra .
 }
 
 // realServer starts chocolate-server and waits until it answers a QUERY.
+// withRealServer starts a real chocolate-server on a free port of
+// 127.0.0.1, in a new folder, and returns the tools, ticnet's binaries,
+// the folder and the port: the start of every test that plays on a real
+// server.
+func withRealServer(t *testing.T) (*chocTools, ticnetBins, string, int) {
+	t.Helper()
+	ct := needChocolate(t, false)
+	bin := buildTicnet(t)
+	dir := t.TempDir()
+	port := freeUDPPort(t)
+	ct.realServer(t, dir, port)
+	return ct, bin, dir, port
+}
+
 func (c *chocTools) realServer(t *testing.T, dir string, port int) *proc {
 	t.Helper()
 	p := startProc(t, dir, "chocolate-server", nil, c.server, "-privateserver", "-port", strconv.Itoa(port),
@@ -506,11 +520,7 @@ func runTicnetDump(t *testing.T, capture string, port int) (int, error) {
 // it).
 func TestTicnetClientLeadsRealServerGameWithRealClient(t *testing.T) {
 	t.Parallel()
-	ct := needChocolate(t, false)
-	bin := buildTicnet(t)
-	dir := t.TempDir()
-	port := freeUDPPort(t)
-	ct.realServer(t, dir, port)
+	ct, bin, dir, port := withRealServer(t)
 	record := filepath.Join(dir, "record.jsonl")
 	const tics = 600
 	tc := startProc(t, dir, "ticnet-client", nil, bin.client, "-server", fmt.Sprintf("127.0.0.1:%d", port),
@@ -577,11 +587,7 @@ func TestTicnetClientLeadsRealServerGameWithRealClient(t *testing.T) {
 // ticnet-client predicts, 129 tics after its first such move.
 func TestRealClientQuitsWhenAPeersConsistencyByteIsWrong(t *testing.T) {
 	t.Parallel()
-	ct := needChocolate(t, false)
-	bin := buildTicnet(t)
-	dir := t.TempDir()
-	port := freeUDPPort(t)
-	ct.realServer(t, dir, port)
+	ct, bin, dir, port := withRealServer(t)
 	record := filepath.Join(dir, "record.jsonl")
 	tc := startProc(t, dir, "ticnet-client", nil, bin.client, "-server", fmt.Sprintf("127.0.0.1:%d", port),
 		"-name", "ticbot", "-iwad", ct.wad, "-nodes", "2", "-nomonsters", "-input", "random", "-record", record)
@@ -687,11 +693,7 @@ func TestKilledRealClientTimesOutAndTheOthersPlayOn(t *testing.T) {
 // client's consistency checks of its commands hold for 300 tics.
 func TestTicnetClientWithoutIWADJoinsARealClientsGame(t *testing.T) {
 	t.Parallel()
-	ct := needChocolate(t, false)
-	bin := buildTicnet(t)
-	dir := t.TempDir()
-	port := freeUDPPort(t)
-	ct.realServer(t, dir, port)
+	ct, bin, dir, port := withRealServer(t)
 	rc := ct.realClient(t, dir, "real", port, "-nodes", "2", "-nomonsters")
 	time.Sleep(2 * time.Second) // the real client first: the server adopts its game
 	const tics = 300
