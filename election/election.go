@@ -4,6 +4,8 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
+
+	"github.com/ticnet/ticnet/netcore"
 )
 
 // Profile is the election's timing.
@@ -276,17 +278,19 @@ func (e *Election) Handle(now int64, f []byte) bool {
 		e.stats.Answers++
 		e.onServer(now, id)
 		return true
-	case len(f) >= 8 && binary.LittleEndian.Uint32(f) == CandidateAddr:
-		id, game, flags, err := parseCandidate(f[8:])
-		if err != nil {
-			e.stats.Malformed++
-			return true
-		}
-		e.stats.Candidates++
-		e.onCandidate(now, binary.LittleEndian.Uint32(f[4:]), id, game, flags)
+	}
+	to, from, payload, ok := netcore.ParseFrame(f)
+	if !ok || to != netcore.Addr(CandidateAddr) {
+		return false
+	}
+	id, game, flags, err := parseCandidate(payload)
+	if err != nil {
+		e.stats.Malformed++
 		return true
 	}
-	return false
+	e.stats.Candidates++
+	e.onCandidate(now, uint32(from), id, game, flags)
+	return true
 }
 
 // onServer handles a server's answer or beacon.

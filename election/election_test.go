@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
 )
 
@@ -675,14 +676,15 @@ func TestCandidateAnnouncementLayout(t *testing.T) {
 	id := Identity{StartMS: 1234.5, Tie: 0xA1B2C3D4}
 	for _, flags := range []byte{0, candidateMigrating, candidateHidden, candidateMigrating | candidateHidden} {
 		f := appendCandidate(nil, 0x01020304, id, 0xCAFE, flags)
-		want := 8 + 20
+		want := 20
 		if flags != 0 {
 			want++
 		}
-		if len(f) != want || binary.LittleEndian.Uint32(f) != CandidateAddr || binary.LittleEndian.Uint32(f[4:]) != 0x01020304 {
+		to, from, payload, ok := netcore.ParseFrame(f)
+		if !ok || len(payload) != want || to != netcore.Addr(CandidateAddr) || from != 0x01020304 {
 			t.Fatalf("frame % x", f)
 		}
-		gotID, game, gotFlags, err := parseCandidate(f[8:])
+		gotID, game, gotFlags, err := parseCandidate(payload)
 		if err != nil || gotID != id || game != 0xCAFE || gotFlags != flags {
 			t.Fatalf("parsed %v %x %x %v", gotID, game, gotFlags, err)
 		}
