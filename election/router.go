@@ -12,7 +12,9 @@ type RouterCounters struct {
 }
 
 // Router sorts the frames of the channel for one copy: election messages
-// to its Election, game frames for it to the engine.
+// to its Election, game frames for it to the engine. Which game frames are
+// its own, netcore.FrameFilter decides, as it does in the whole-game
+// simulations (simnet.FrameTransport).
 type Router struct {
 	Election *Election
 	filter   netcore.FrameFilter

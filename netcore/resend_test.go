@@ -67,7 +67,7 @@ func TestServerAsksAgainForCommandsStillMissing(t *testing.T) {
 	s := NewServer(ServerConfig{}, tr)
 	s.state = ServerInGame
 	sc := &serverClient{addr: 7, player: 2, inGame: true}
-	sc.conn = newConn(7, tr, s.cfg.Profile, 0, connConnected, &s.stats)
+	sc.conn = newConn(7, tr, s.cfg.Timeouts, 0, connConnected, &s.stats)
 	s.slots[0] = sc
 	s.recvStart = 5000
 	s.requestResend(1, sc, 5010, 4)
