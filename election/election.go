@@ -4,10 +4,13 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
+
+	"github.com/ticnet/ticnet/netcore"
 )
 
-// Profile is the election's timing.
-type Profile struct {
+// Cadence is the election's timing: how often a copy speaks, and how long
+// it waits to hear the others.
+type Cadence struct {
 	Name string
 	// RequestPeriodMS: how often an undecided copy asks for the server.
 	RequestPeriodMS int64
@@ -32,13 +35,13 @@ var (
 	// a copy alone need wait only a few request periods (see
 	// TestElectionRuns for the measured times and the absence of splits
 	// with 20 % loss).
-	Local = Profile{Name: "local", RequestPeriodMS: 100, WaitMS: 500, BeaconPeriodMS: 250,
+	Local = Cadence{Name: "local", RequestPeriodMS: 100, WaitMS: 500, BeaconPeriodMS: 250,
 		AnnouncePeriodMS: 250, CandidateTTLMS: 1500, ServerTimeoutMS: 3000, ReelectWaitMS: 0}
 	// Gossip is for the WebXDC realtime channel, where a peer may be heard
 	// only seconds after it joined (delays up to 2 s each way are
 	// simulated): a copy alone waits long enough for a round trip and a
 	// lost beacon or two.
-	Gossip = Profile{Name: "gossip", RequestPeriodMS: 500, WaitMS: 4500, BeaconPeriodMS: 500,
+	Gossip = Cadence{Name: "gossip", RequestPeriodMS: 500, WaitMS: 4500, BeaconPeriodMS: 500,
 		AnnouncePeriodMS: 1000, CandidateTTLMS: 5000, ServerTimeoutMS: 6000, ReelectWaitMS: 0}
 )
 
@@ -102,7 +105,7 @@ func (e Event) String() string {
 
 // Config configures an election.
 type Config struct {
-	Profile Profile
+	Cadence Cadence
 	// StartMS is this copy's start time: Date.now() at page load.
 	StartMS float64
 	// Send puts a frame on the channel. It must not retain it.
@@ -180,11 +183,11 @@ func New(cfg Config, now int64) *Election {
 	if cfg.Rand == nil {
 		cfg.Rand = cryptoRand
 	}
-	e := &Election{cfg: cfg, waitFromMS: now, waitMS: cfg.Profile.WaitMS, lastUpdateMS: now}
+	e := &Election{cfg: cfg, waitFromMS: now, waitMS: cfg.Cadence.WaitMS, lastUpdateMS: now}
 	e.self = Identity{StartMS: cfg.StartMS, Tie: e.draw()}
 	e.uid = e.draw()
-	e.lastRequestMS = now - cfg.Profile.RequestPeriodMS
-	e.lastAnnounceMS = now - cfg.Profile.AnnouncePeriodMS
+	e.lastRequestMS = now - cfg.Cadence.RequestPeriodMS
+	e.lastAnnounceMS = now - cfg.Cadence.AnnouncePeriodMS
 	return e
 }
 
@@ -276,17 +279,19 @@ func (e *Election) Handle(now int64, f []byte) bool {
 		e.stats.Answers++
 		e.onServer(now, id)
 		return true
-	case len(f) >= 8 && binary.LittleEndian.Uint32(f) == CandidateAddr:
-		id, game, flags, err := parseCandidate(f[8:])
-		if err != nil {
-			e.stats.Malformed++
-			return true
-		}
-		e.stats.Candidates++
-		e.onCandidate(now, binary.LittleEndian.Uint32(f[4:]), id, game, flags)
+	}
+	to, from, payload, ok := netcore.ParseFrame(f)
+	if !ok || to != netcore.Addr(CandidateAddr) {
+		return false
+	}
+	id, game, flags, err := parseCandidate(payload)
+	if err != nil {
+		e.stats.Malformed++
 		return true
 	}
-	return false
+	e.stats.Candidates++
+	e.onCandidate(now, uint32(from), id, game, flags)
+	return true
 }
 
 // onServer handles a server's answer or beacon.
@@ -373,13 +378,13 @@ func (e *Election) onCandidate(now int64, uid uint32, id Identity, game uint32, 
 	// A server announces its game just before its beacon; if the beacon
 	// overtook the announcement, this is the server it was. (A copy heard
 	// as a server long ago may be a client now.)
-	if c.server && now-c.heardMS <= e.cfg.Profile.BeaconPeriodMS && game != 0 && game == e.game {
+	if c.server && now-c.heardMS <= e.cfg.Cadence.BeaconPeriodMS && game != 0 && game == e.game {
 		e.onGameServer(now, id)
 	}
 	// Another copy of this game lost the server: if this copy's server
 	// has been silent too (its tics count), the goodbye was lost here.
 	if flags&candidateMigrating != 0 && game != 0 && game == e.game && e.role == Client && !e.heirUnheard &&
-		now-e.serverHeardMS >= 2*e.cfg.Profile.BeaconPeriodMS {
+		now-e.serverHeardMS >= 2*e.cfg.Cadence.BeaconPeriodMS {
 		e.lose(now)
 	}
 }
@@ -396,7 +401,7 @@ func (e *Election) onGameServer(now int64, id Identity) {
 	}
 	switch {
 	case e.migrating():
-	case e.role == Client && id != e.server && (e.heirUnheard || now-e.serverHeardMS >= 2*e.cfg.Profile.BeaconPeriodMS):
+	case e.role == Client && id != e.server && (e.heirUnheard || now-e.serverHeardMS >= 2*e.cfg.Cadence.BeaconPeriodMS):
 		e.lose(now)
 	default:
 		return
@@ -448,8 +453,8 @@ func (e *Election) HeardServer(now int64) {
 	}
 }
 
-// Profile is the election's timing.
-func (e *Election) Profile() Profile { return e.cfg.Profile }
+// Cadence is the election's timing.
+func (e *Election) Cadence() Cadence { return e.cfg.Cadence }
 
 // ServerHeardMS is when this client last heard its server.
 func (e *Election) ServerHeardMS() int64 { return e.serverHeardMS }
@@ -527,7 +532,7 @@ func (e *Election) ServerHandedTo(now int64, uid uint32) {
 	}
 	e.lose(now)
 	if heir := e.byUID(uid); heir != nil {
-		e.follow(now, heir.id, e.cfg.Profile.ServerTimeoutMS)
+		e.follow(now, heir.id, e.cfg.Cadence.ServerTimeoutMS)
 	}
 }
 
@@ -546,7 +551,7 @@ type goneServer struct {
 // heard after that lives: a partition healed.)
 func (e *Election) lost(now int64, id Identity) bool {
 	for _, g := range e.gone {
-		if g.id == id && now-g.atMS <= e.cfg.Profile.ServerTimeoutMS {
+		if g.id == id && now-g.atMS <= e.cfg.Cadence.ServerTimeoutMS {
 			return true
 		}
 	}
@@ -571,19 +576,19 @@ func (e *Election) drop(now int64) {
 	e.inGame = false
 	e.heirUnheard = false
 	e.server = Identity{}
-	e.waitFromMS, e.waitMS = now, e.cfg.Profile.ReelectWaitMS
-	e.lastRequestMS = now - e.cfg.Profile.RequestPeriodMS
+	e.waitFromMS, e.waitMS = now, e.cfg.Cadence.ReelectWaitMS
+	e.lastRequestMS = now - e.cfg.Cadence.RequestPeriodMS
 	if e.migrating() {
 		// Say at once that it looks for its game's next server: the
 		// copies of its game that have not noticed find out from it.
-		e.lastAnnounceMS = now - e.cfg.Profile.AnnouncePeriodMS
+		e.lastAnnounceMS = now - e.cfg.Cadence.AnnouncePeriodMS
 	}
 }
 
 // Update does what is due at now and returns what happened since the last
 // Update. The slice is valid until the next Update.
 func (e *Election) Update(now int64) []Event {
-	p := &e.cfg.Profile
+	p := &e.cfg.Cadence
 	if gap := now - e.lastUpdateMS; gap > SleepMS {
 		e.slept(gap)
 		e.wokeMS = now
@@ -608,7 +613,7 @@ func (e *Election) Update(now int64) []Event {
 			case c == nil:
 				e.serve(now)
 			case !server && e.migrating():
-				e.follow(now, c.id, e.cfg.Profile.CandidateTTLMS)
+				e.follow(now, c.id, e.cfg.Cadence.CandidateTTLMS)
 			}
 		}
 	case Server:
@@ -687,7 +692,7 @@ func (e *Election) flags() byte {
 }
 
 func (e *Election) announce(now int64) {
-	if now-e.lastAnnounceMS >= e.cfg.Profile.AnnouncePeriodMS {
+	if now-e.lastAnnounceMS >= e.cfg.Cadence.AnnouncePeriodMS {
 		e.send(appendCandidate(e.buf[:0], e.uid, e.self, e.game, e.flags()))
 		e.lastAnnounceMS = now
 	}
@@ -712,7 +717,7 @@ func (e *Election) ahead(now int64) (*candidate, bool) {
 		if e.migrating() && c.game != e.game || e.lost(now, c.id) {
 			continue // another game's; or the server just lost, announcing late
 		}
-		if c.server && now-c.heardMS <= e.cfg.Profile.CandidateTTLMS {
+		if c.server && now-c.heardMS <= e.cfg.Cadence.CandidateTTLMS {
 			return c, true
 		}
 		if comesBefore(c.hidden, c.id, e.hidden, e.self) && (best == nil || comesBefore(c.hidden, c.id, best.hidden, best.id)) {

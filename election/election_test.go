@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
 )
 
@@ -45,11 +46,11 @@ func TestRequestAndAnswerAreVectorDoomsBytes(t *testing.T) {
 func TestUIDsAreNeverReservedOrElectionLike(t *testing.T) {
 	vals := []uint32{0, 1, 0x2A2A2A2A, 0x2B2B2B2B, CandidateAddr, LocalClientAddr, 77}
 	i := 0
-	e := New(Config{Profile: Local, Send: func([]byte) {}, Rand: func() uint32 { v := vals[i%len(vals)]; i++; return v }}, 0)
+	e := New(Config{Cadence: Local, Send: func([]byte) {}, Rand: func() uint32 { v := vals[i%len(vals)]; i++; return v }}, 0)
 	if e.UID() != 77 || e.Self().Tie != 77 {
 		t.Fatalf("drew uid %x tie %x, want 77 for both after skipping the reserved values", e.UID(), e.Self().Tie)
 	}
-	if e2 := New(Config{Profile: Local, Send: func([]byte) {}}, 0); !ValidUID(e2.UID()) {
+	if e2 := New(Config{Cadence: Local, Send: func([]byte) {}}, 0); !ValidUID(e2.UID()) {
 		t.Fatalf("crypto/rand drew %x", e2.UID())
 	}
 }
@@ -78,9 +79,9 @@ func newElectionSim(seed uint64, link simnet.Link) *electionSim {
 	return &electionSim{net: simnet.New(seed, link), step: 10}
 }
 
-func (s *electionSim) add(p Profile, startMS float64, r *rand.Rand) *instance {
+func (s *electionSim) add(p Cadence, startMS float64, r *rand.Rand) *instance {
 	in := &instance{node: s.net.AddNode(), startedAt: s.net.Now(), decidedAt: -1, open: true}
-	in.r.Election = New(Config{Profile: p, StartMS: startMS, Rand: r.Uint32, Send: in.node.Broadcast}, s.net.Now())
+	in.r.Election = New(Config{Cadence: p, StartMS: startMS, Rand: r.Uint32, Send: in.node.Broadcast}, s.net.Now())
 	s.insts = append(s.insts, in)
 	return in
 }
@@ -173,7 +174,7 @@ type electionRun struct {
 // within 10 s; 20 s after the last start the server leaves, and the
 // survivors elect another. It fails if either election ends without one
 // server followed by all, or a copy decides more than twice in either.
-func playElection(p Profile, seed uint64, link simnet.Link) (electionRun, error) {
+func playElection(p Cadence, seed uint64, link simnet.Link) (electionRun, error) {
 	var run electionRun
 	r := rand.New(rand.NewPCG(seed, 42))
 	s := newElectionSim(seed, link)
@@ -231,12 +232,12 @@ func playElection(p Profile, seed uint64, link simnet.Link) (electionRun, error)
 	return run, nil
 }
 
-// runCase is a profile on the link it is meant for, with 20 % loss, and
+// runCase is a cadence on the link it is meant for, with 20 % loss, and
 // what its 1000 seeded runs measured. The simulation is deterministic, so
 // the measured worst cases are asserted as they are: a change that makes
 // any of them worse fails.
 type runCase struct {
-	p    Profile
+	p    Cadence
 	link simnet.Link
 	// Role changes summed over the runs (see electionRun), in the lobby and
 	// after the server left: a copy that heard nothing of an earlier one
@@ -255,12 +256,12 @@ var runCases = []runCase{
 		roleChanges: 1, reelectChanges: 4, overlapMS: 260, reelectOverlapMS: 1020},
 }
 
-// seededRunsByProfile holds the 1000 seeded runs of each profile, played
+// seededRunsByCadence holds the 1000 seeded runs of each cadence, played
 // once for all the tests that read them.
-var seededRunsByProfile = map[string][]electionRun{}
+var seededRunsByCadence = map[string][]electionRun{}
 
 func seededRuns(t *testing.T, c runCase) []electionRun {
-	if runs, ok := seededRunsByProfile[c.p.Name]; ok {
+	if runs, ok := seededRunsByCadence[c.p.Name]; ok {
 		return runs
 	}
 	runs := make([]electionRun, 1000)
@@ -271,7 +272,7 @@ func seededRuns(t *testing.T, c runCase) []electionRun {
 		}
 		runs[seed] = run
 	}
-	seededRunsByProfile[c.p.Name] = runs
+	seededRunsByCadence[c.p.Name] = runs
 	return runs
 }
 
@@ -291,7 +292,7 @@ func TestElectionRuns(t *testing.T) {
 
 // A copy that hears no server but knows of an earlier candidate waits for
 // it, so that the first copy serves and nobody has to step down: over the
-// 1000 runs of each profile, only the few copies that heard nothing of an
+// 1000 runs of each cadence, only the few copies that heard nothing of an
 // earlier one change role. (Were every copy to serve after its wait, 24
 // would change role in the lobby with Local instead of 5, and 4607 instead
 // of none after the server left.)
@@ -315,7 +316,7 @@ func TestCopiesWaitForAnEarlierCandidateInsteadOfSteppingDown(t *testing.T) {
 
 // Two copies serve at once only until one hears the other: the later one
 // steps down. The bound asserted is the worst measured over the 1000 runs
-// of each profile, in the lobby and after the server left, sampled every
+// of each cadence, in the lobby and after the server left, sampled every
 // 10 ms. The overlap is harmless because it happens in the lobby: a server
 // steps down only while its game has not started (an election that lost
 // its server is back in the lobby), its clients hear the earlier server
@@ -473,7 +474,7 @@ func TestEqualStartTimesStillGiveOneServer(t *testing.T) {
 }
 
 func TestSurvivorsAgreeOnANewServerWithinTheTimeout(t *testing.T) {
-	for _, p := range []Profile{Local, Gossip} {
+	for _, p := range []Cadence{Local, Gossip} {
 		link := simnet.Link{LatencyMS: 2, Loss: 0.2}
 		if p.Name == "gossip" {
 			link = simnet.Link{LatencyMS: 50, JitterMS: 450, Loss: 0.2}
@@ -573,7 +574,7 @@ func FuzzRouteNeverPanics(f *testing.F) {
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, frame []byte) {
 		var r Router
-		r.Election = New(Config{Profile: Local, Send: func([]byte) {}, Rand: rand.New(rand.NewPCG(1, 2)).Uint32}, 0)
+		r.Election = New(Config{Cadence: Local, Send: func([]byte) {}, Rand: rand.New(rand.NewPCG(1, 2)).Uint32}, 0)
 		for now := int64(0); now < 3; now++ {
 			from, payload, game := r.Route(now, frame)
 			if game && (len(payload) != len(frame)-8 || from == r.GameUID()) {
@@ -647,7 +648,7 @@ func TestSplitOfOneGameResolvesByTheLaterServerYielding(t *testing.T) {
 // does not.
 func TestAMigratingCopyTellsAClientWhoseServerFellSilent(t *testing.T) {
 	for _, silentMS := range []int64{100, 600} {
-		e := New(Config{Profile: Local, StartMS: 5000, Send: func([]byte) {}, Rand: rand.New(rand.NewPCG(3, 4)).Uint32}, 0)
+		e := New(Config{Cadence: Local, StartMS: 5000, Send: func([]byte) {}, Rand: rand.New(rand.NewPCG(3, 4)).Uint32}, 0)
 		srv := Identity{StartMS: 1000, Tie: 77}
 		e.Handle(0, appendCandidate(nil, 11, srv, 9, 0))
 		e.Handle(0, AppendAnswer(nil, srv))
@@ -675,14 +676,15 @@ func TestCandidateAnnouncementLayout(t *testing.T) {
 	id := Identity{StartMS: 1234.5, Tie: 0xA1B2C3D4}
 	for _, flags := range []byte{0, candidateMigrating, candidateHidden, candidateMigrating | candidateHidden} {
 		f := appendCandidate(nil, 0x01020304, id, 0xCAFE, flags)
-		want := 8 + 20
+		want := 20
 		if flags != 0 {
 			want++
 		}
-		if len(f) != want || binary.LittleEndian.Uint32(f) != CandidateAddr || binary.LittleEndian.Uint32(f[4:]) != 0x01020304 {
+		to, from, payload, ok := netcore.ParseFrame(f)
+		if !ok || len(payload) != want || to != netcore.Addr(CandidateAddr) || from != 0x01020304 {
 			t.Fatalf("frame % x", f)
 		}
-		gotID, game, gotFlags, err := parseCandidate(f[8:])
+		gotID, game, gotFlags, err := parseCandidate(payload)
 		if err != nil || gotID != id || game != 0xCAFE || gotFlags != flags {
 			t.Fatalf("parsed %v %x %x %v", gotID, game, gotFlags, err)
 		}

@@ -1,8 +1,9 @@
 package election
 
 import (
-	"encoding/binary"
 	"testing"
+
+	"github.com/ticnet/ticnet/netcore"
 )
 
 // migratingFlags returns the flags of the candidate announcements among
@@ -10,8 +11,8 @@ import (
 func migratingFlags(frames [][]byte) []bool {
 	var flags []bool
 	for _, f := range frames {
-		if len(f) >= 8 && binary.LittleEndian.Uint32(f) == CandidateAddr {
-			_, _, fl, err := parseCandidate(f[8:])
+		if to, _, payload, ok := netcore.ParseFrame(f); ok && to == netcore.Addr(CandidateAddr) {
+			_, _, fl, err := parseCandidate(payload)
 			flags = append(flags, err == nil && fl&candidateMigrating != 0)
 		}
 	}

@@ -10,7 +10,7 @@ import (
 // identities, flags).
 func clientOf(t *testing.T, startMS float64, srv Identity, game uint32, others ...candidateFrame) *Election {
 	t.Helper()
-	e := New(Config{Profile: Local, StartMS: startMS, Send: func([]byte) {}, Rand: rand.New(rand.NewPCG(uint64(startMS), 4)).Uint32}, 0)
+	e := New(Config{Cadence: Local, StartMS: startMS, Send: func([]byte) {}, Rand: rand.New(rand.NewPCG(uint64(startMS), 4)).Uint32}, 0)
 	e.Handle(0, appendCandidate(nil, 11, srv, game, 0))
 	e.Handle(0, AppendAnswer(nil, srv))
 	for _, o := range others {
@@ -95,7 +95,7 @@ func TestTheOthersWaitForTheNamedSuccessor(t *testing.T) {
 // A hidden server hands over to a visible copy it knows, and becomes its
 // client without an event; it knows no copy by an unknown UID.
 func TestAServerHandsOverToAKnownVisibleCopy(t *testing.T) {
-	e := New(Config{Profile: Local, StartMS: 1000, Send: func([]byte) {}, Rand: rand.New(rand.NewPCG(1, 4)).Uint32}, 0)
+	e := New(Config{Cadence: Local, StartMS: 1000, Send: func([]byte) {}, Rand: rand.New(rand.NewPCG(1, 4)).Uint32}, 0)
 	e.Update(Local.WaitMS)
 	if e.Role() != Server {
 		t.Fatalf("role %v", e.Role())
@@ -134,7 +134,7 @@ func TestAHiddenCopyServesOnlyWhenNoVisibleOneCan(t *testing.T) {
 		{hidden: true, otherHidden: true, otherEarlier: true, serves: false},
 		{hidden: false, otherHidden: false, otherEarlier: true, serves: false},
 	} {
-		e := New(Config{Profile: Local, StartMS: 2000, Send: func([]byte) {}, Rand: rand.New(rand.NewPCG(2, 4)).Uint32}, 0)
+		e := New(Config{Cadence: Local, StartMS: 2000, Send: func([]byte) {}, Rand: rand.New(rand.NewPCG(2, 4)).Uint32}, 0)
 		e.SetHidden(c.hidden)
 		other := Identity{StartMS: 3000, Tie: 8}
 		if c.otherEarlier {

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+
+	"github.com/ticnet/ticnet/netcore"
 )
 
 // Reserved UIDs.
@@ -22,7 +24,7 @@ const (
 const (
 	RequestLen   = 4
 	AnswerLen    = 16
-	candidateLen = 8 + 4 + 8 + 4 + 4
+	candidateLen = netcore.FrameHeaderLen + 4 + 8 + 4 + 4
 )
 
 var candidateMagic = [4]byte{'T', 'N', 'E', '1'}
@@ -94,9 +96,7 @@ const (
 // appendCandidate appends a candidate announcement frame from uid, which
 // plays game (0: none).
 func appendCandidate(dst []byte, uid uint32, id Identity, game uint32, flags byte) []byte {
-	dst = binary.LittleEndian.AppendUint32(dst, CandidateAddr)
-	dst = binary.LittleEndian.AppendUint32(dst, uid)
-	dst = append(dst, candidateMagic[:]...)
+	dst = netcore.AppendFrame(dst, netcore.Addr(CandidateAddr), netcore.Addr(uid), candidateMagic[:])
 	dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(id.StartMS))
 	dst = binary.LittleEndian.AppendUint32(dst, id.Tie)
 	dst = binary.LittleEndian.AppendUint32(dst, game)

@@ -1,6 +1,6 @@
 package election
 
-import "encoding/binary"
+import "github.com/ticnet/ticnet/netcore"
 
 // RouterCounters count what the router did with frames.
 type RouterCounters struct {
@@ -12,14 +12,21 @@ type RouterCounters struct {
 }
 
 // Router sorts the frames of the channel for one copy: election messages
-// to its Election, game frames for it to the engine.
+// to its Election, game frames for it to the engine. Which game frames are
+// its own, netcore.FrameFilter decides, as it does in the whole-game
+// simulations (simnet.FrameTransport).
 type Router struct {
 	Election *Election
+	filter   netcore.FrameFilter
 	stats    RouterCounters
 }
 
 // Counters returns what the router counted, election drops included.
-func (r *Router) Counters() RouterCounters { return r.stats }
+func (r *Router) Counters() RouterCounters {
+	c := r.stats
+	c.Malformed, c.NotForUs = r.filter.Malformed, r.filter.NotForUs
+	return c
+}
 
 // GameUID is the UID this copy's game frames carry: ServerUID when it
 // serves, else its own.
@@ -40,25 +47,16 @@ func (r *Router) Route(now int64, f []byte) (from uint32, payload []byte, game b
 		r.stats.Election++
 		return 0, nil, false
 	}
-	if len(f) < 8 {
-		r.stats.Malformed++
+	to, src, payload, ok := r.filter.Keep(f, netcore.Addr(r.GameUID()), netcore.Addr(r.Election.UID()))
+	if !ok {
 		return 0, nil, false
 	}
-	to, from := binary.LittleEndian.Uint32(f), binary.LittleEndian.Uint32(f[4:])
-	me := r.GameUID()
-	switch {
-	case from == me || from == r.Election.UID():
-		r.stats.Malformed++
-		return 0, nil, false
-	case to != me && to != 0:
-		r.stats.NotForUs++
-		return 0, nil, false
-	}
+	from = uint32(src)
 	if r.Election.Role() == Client && from != ServerUID {
 		switch {
 		case from == r.Election.Server().Tie:
 			from = ServerUID // a ticnet server's frame
-		case to == 0:
+		case to == netcore.Broadcast:
 			r.stats.Foreign++ // another game's broadcast, or a stray
 			return 0, nil, false
 		}
@@ -67,5 +65,5 @@ func (r *Router) Route(now int64, f []byte) (from uint32, payload []byte, game b
 		r.Election.HeardServer(now)
 	}
 	r.stats.Game++
-	return from, f[8:], true
+	return from, payload, true
 }

@@ -18,7 +18,7 @@ type ClientConfig struct {
 	Connect   wire.ConnectData // the game: mode, mission, max players, hashes
 	Version   string           // default DefaultVersion
 	Protocols []string         // offered, preferred first; default ticnet, then the reference
-	Profile   Profile          // default Browser
+	Timeouts  Timeouts         // default BrowserTimeouts
 	// Settings are the game settings this client asks for if it is the
 	// controller. TicDup 0 means 1.
 	Settings wire.Settings
@@ -65,7 +65,7 @@ func (c *ClientConfig) fill() {
 	if c.Name == "" {
 		c.Name = "Player"
 	}
-	fillCommon(&c.Version, &c.Protocols, &c.Profile)
+	fillCommon(&c.Version, &c.Protocols, &c.Timeouts)
 	fillInput(&c.Input, &c.Protocols)
 	if c.Settings.TicDup == 0 {
 		c.Settings.TicDup = 1
@@ -145,7 +145,7 @@ type Client struct {
 func NewClient(cfg ClientConfig, tr Transport, server Addr, game Game, now int64) *Client {
 	cfg.fill()
 	c := &Client{cfg: cfg, tr: tr, server: server, game: game, player: -1}
-	c.conn = newConn(server, tr, cfg.Profile, now, connConnecting, &c.stats)
+	c.conn = newConn(server, tr, cfg.Timeouts, now, connConnecting, &c.stats)
 	c.xfer = NewTransfers(cfg.Transfer, tr)
 	c.xfer.AcceptFrom(server)
 	c.synFirstMS = now
@@ -555,7 +555,7 @@ func (c *Client) run(now int64) {
 		return
 	}
 	if c.conn.state == connConnecting && (c.state == ClientConnecting || c.mig.resuming) {
-		if now-c.synFirstMS > c.cfg.Profile.SYNGiveUpMS {
+		if now-c.synFirstMS > c.cfg.Timeouts.SYNGiveUpMS {
 			c.finish(EventDisconnected, ReasonNoResponse)
 			return
 		}

@@ -50,7 +50,7 @@ func (c *Client) Reattach(tr Transport, now int64) bool {
 	}
 	c.tr = tr
 	c.state = ClientInGame
-	c.conn = newConn(c.server, tr, c.cfg.Profile, now, connConnecting, &c.stats)
+	c.conn = newConn(c.server, tr, c.cfg.Timeouts, now, connConnecting, &c.stats)
 	c.conn.resendMS = ReattachResendMS
 	c.xfer = NewTransfers(c.cfg.Transfer, tr)
 	c.xfer.AcceptFrom(c.server)

@@ -26,20 +26,20 @@ const (
 )
 
 // fillCommon gives the settings clients and servers share their defaults:
-// the version string, ticnet then the reference protocol, and the Browser
-// profile (a profile without a keepalive period gets the reference's).
-func fillCommon(version *string, protocols *[]string, p *Profile) {
+// the version string, ticnet then the reference protocol, and
+// BrowserTimeouts (timeouts without a keepalive period get the reference's).
+func fillCommon(version *string, protocols *[]string, t *Timeouts) {
 	if *version == "" {
 		*version = DefaultVersion
 	}
 	if len(*protocols) == 0 {
 		*protocols = []string{wire.ProtocolTicnet, wire.ProtocolChocolate}
 	}
-	if p.TimeoutMS == 0 {
-		*p = Browser
+	if t.TimeoutMS == 0 {
+		*t = BrowserTimeouts
 	}
-	if p.KeepaliveMS == 0 {
-		p.KeepaliveMS = KeepalivePeriodMS
+	if t.KeepaliveMS == 0 {
+		t.KeepaliveMS = KeepalivePeriodMS
 	}
 }
 
@@ -63,8 +63,8 @@ const MaxDatagram = 1500
 // DefaultPort is the reference's UDP port.
 const DefaultPort = 2342
 
-// Profile is a set of timeouts: how long a silent peer is waited for.
-type Profile struct {
+// Timeouts say how long a silent peer is waited for.
+type Timeouts struct {
 	Name string
 	// TimeoutMS: a connection that has received nothing for this long is
 	// closed, and its player leaves the game.
@@ -77,18 +77,19 @@ type Profile struct {
 }
 
 var (
-	// Reference is real Chocolate Doom's: 30 s, for native play and for
-	// interoperating with real binaries, which go silent while loading.
-	Reference = Profile{Name: "reference", TimeoutMS: 30000, KeepaliveMS: KeepalivePeriodMS, SYNGiveUpMS: 5000}
-	// Browser is VectorDoom's 4 s: tabs on a chat channel come and go, and
-	// a quicker verdict keeps the others from waiting. Keepalives go out
-	// twice as often as the reference's, so that a live peer goes silent
-	// only after eight lost frames in a row, not four: with 20 % loss and
-	// 1 s keepalives, one 8-player start in 25 lost a player to the timeout
-	// (scenario tests, 600 seeds). The engine keeps sending keepalives
+	// ReferenceTimeouts are real Chocolate Doom's: 30 s, for native play
+	// and for interoperating with real binaries, which go silent while
+	// loading.
+	ReferenceTimeouts = Timeouts{Name: "reference", TimeoutMS: 30000, KeepaliveMS: KeepalivePeriodMS, SYNGiveUpMS: 5000}
+	// BrowserTimeouts are VectorDoom's 4 s: tabs on a chat channel come
+	// and go, and a quicker verdict keeps the others from waiting.
+	// Keepalives go out twice as often as the reference's, so that a live
+	// peer goes silent only after eight lost frames in a row, not four:
+	// with 20 % loss and 1 s keepalives, one 8-player start in 25 lost a
+	// player to the timeout (scenario tests, 600 seeds). The engine keeps sending keepalives
 	// while the game loads, so a slow load does not trip it; a tab hidden
 	// for longer than this does.
-	Browser = Profile{Name: "browser", TimeoutMS: 4000, KeepaliveMS: 500, SYNGiveUpMS: 5000}
+	BrowserTimeouts = Timeouts{Name: "browser", TimeoutMS: 4000, KeepaliveMS: 500, SYNGiveUpMS: 5000}
 )
 
 // ReattachResendMS is how often a copy that reattaches to the server that

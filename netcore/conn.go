@@ -16,11 +16,11 @@ const (
 // conn is one end of a connection: the reliable sub-protocol, keepalives,
 // the timeout and the disconnect handshake, shared by client and server.
 type conn struct {
-	addr    Addr
-	tr      Transport
-	profile Profile
-	state   connState
-	reason  string // why it ended, once disconnected
+	addr     Addr
+	tr       Transport
+	timeouts Timeouts
+	state    connState
+	reason   string // why it ended, once disconnected
 
 	lastSendMS, lastRecvMS int64
 
@@ -43,8 +43,8 @@ type reliablePacket struct {
 	sent       bool
 }
 
-func newConn(addr Addr, tr Transport, p Profile, now int64, state connState, c *Counters) conn {
-	return conn{addr: addr, tr: tr, profile: p, state: state, lastSendMS: now, lastRecvMS: now, counter: c,
+func newConn(addr Addr, tr Transport, t Timeouts, now int64, state connState, c *Counters) conn {
+	return conn{addr: addr, tr: tr, timeouts: t, state: state, lastSendMS: now, lastRecvMS: now, counter: c,
 		resendMS: ReliableResendMS}
 }
 
@@ -131,12 +131,12 @@ func (c *conn) run(now int64) {
 	switch c.state {
 	case connConnected:
 		c.sendReliableHead(now)
-		if now-c.lastRecvMS > c.profile.TimeoutMS {
+		if now-c.lastRecvMS > c.timeouts.TimeoutMS {
 			c.state = connDisconnected
 			c.reason = ReasonTimeout
 			return
 		}
-		if now-c.lastSendMS > c.profile.KeepaliveMS {
+		if now-c.lastSendMS > c.timeouts.KeepaliveMS {
 			c.sendMessage(now, wire.Keepalive)
 		}
 	case connDisconnecting:

@@ -65,7 +65,7 @@ func (e *hubEnd) Recv() (netcore.Addr, []byte, bool) {
 func TestReferenceGameDataFitsARealPeersReceiveBuffer(t *testing.T) {
 	h := &hub{inbox: map[netcore.Addr][]hubPacket{}, sizes: map[wire.Type]int{}, burst: map[netcore.Addr]int{}}
 	const srvAddr, droneAddr = 1, 30
-	srv := netcore.NewServer(netcore.ServerConfig{Profile: netcore.Reference}, &hubEnd{h, srvAddr})
+	srv := netcore.NewServer(netcore.ServerConfig{Timeouts: netcore.ReferenceTimeouts}, &hubEnd{h, srvAddr})
 	settings := wire.Settings{TicDup: 1, ExtraTics: 1, Episode: 1, Map: 1, Skill: 2, GameVersion: 4,
 		NewSync: true, LoadGame: -1}
 	var clients []*netcore.Client
@@ -76,7 +76,7 @@ func TestReferenceGameDataFitsARealPeersReceiveBuffer(t *testing.T) {
 		if i == 8 {
 			addr = droneAddr
 		}
-		c := netcore.NewClient(netcore.ClientConfig{Name: fmt.Sprintf("p%d", i), Profile: netcore.Reference,
+		c := netcore.NewClient(netcore.ClientConfig{Name: fmt.Sprintf("p%d", i), Timeouts: netcore.ReferenceTimeouts,
 			Protocols: []string{wire.ProtocolChocolate}, Settings: settings, Drone: i == 8},
 			&hubEnd{h, addr}, srvAddr, g, 0)
 		clients, games = append(clients, c), append(games, g)

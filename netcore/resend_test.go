@@ -109,7 +109,7 @@ func serverWithPlayer2(tr *kept, recvStart uint32) (*Server, *serverClient) {
 	s := NewServer(ServerConfig{}, tr)
 	s.state = ServerInGame
 	sc := &serverClient{addr: 7, player: 2, inGame: true}
-	sc.conn = newConn(7, tr, s.cfg.Profile, 0, connConnected, &s.stats)
+	sc.conn = newConn(7, tr, s.cfg.Timeouts, 0, connConnected, &s.stats)
 	s.slots[0] = sc
 	s.recvStart = recvStart
 	return s, sc

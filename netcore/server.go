@@ -11,7 +11,7 @@ import (
 type ServerConfig struct {
 	Version     string   // default DefaultVersion
 	Protocols   []string // spoken, preferred first; default ticnet, then the reference
-	Profile     Profile  // default Browser
+	Timeouts    Timeouts // default BrowserTimeouts
 	MaxPlayers  int      // at most this many players (drones aside); default 8
 	Description string   // for QUERY_RESPONSE; default "Unnamed server"
 	// SubstituteAfterMS is the extension protocol's deadline: once any
@@ -82,7 +82,7 @@ type TicRecord struct {
 const DefaultSubstituteAfterMS = 100
 
 func (c *ServerConfig) fill() {
-	fillCommon(&c.Version, &c.Protocols, &c.Profile)
+	fillCommon(&c.Version, &c.Protocols, &c.Timeouts)
 	fillInput(&c.Input, &c.Protocols)
 	fillTicRate(&c.TicRate)
 	if c.MaxPlayers <= 0 || c.MaxPlayers > MaxPlayers {
@@ -558,7 +558,7 @@ func (s *Server) newSlot(now int64, from Addr, m *wire.SYN, proto string) *serve
 	sc := &serverClient{addr: from, connectMS: now, name: wire.Printable(m.PlayerName),
 		version: m.Version, protocol: proto, data: m.Connect, player: -1,
 		lastWaitingMS: now - WaitingDataPeriodMS - 1}
-	sc.conn = newConn(from, s.tr, s.cfg.Profile, now, connConnected, &s.stats)
+	sc.conn = newConn(from, s.tr, s.cfg.Timeouts, now, connConnected, &s.stats)
 	switch {
 	case proto == wire.ProtocolTicnet && s.resume != nil:
 		sc.conn.resendMS = ReattachResendMS // until its Resume is acknowledged

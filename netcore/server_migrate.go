@@ -22,7 +22,7 @@ import (
 // their timeline; gametic carries on.
 //
 // A player that has not reattached when the game resumes stays in the
-// game, its commands substituted, until the profile's timeout (a copy
+// game, its commands substituted, until the server's timeout (a copy
 // coming back a little late takes its place as if nothing happened);
 // the old server's own player leaves at the resume tic. A copy that holds
 // tics the new server decided afresh, or that comes back after its place
@@ -116,7 +116,7 @@ func NewResumedServer(cfg ServerConfig, tr Transport, r Resume, now int64) *Serv
 		case in&(1<<p) != 0 && p != gone:
 			ph := &serverClient{player: p, inGame: true, placeholder: true, hash: hash, hashed: hashed,
 				name: fmt.Sprintf("player %d", p+1), live: true, lastGameDataMS: now}
-			ph.conn = newConn(0, discard{}, s.cfg.Profile, now, connConnected, &Counters{})
+			ph.conn = newConn(0, discard{}, s.cfg.Timeouts, now, connConnected, &Counters{})
 			s.awaiting[p] = ph
 		case hashed && (r.Roster.Held&(1<<p) != 0 || p == gone):
 			// Held for a copy that left, the old server's included: it
@@ -405,7 +405,7 @@ func (s *Server) awaitingAny() bool {
 }
 
 // runAwaiting ends the places of players whose copies did not reattach
-// within the profile's timeout.
+// within the server's timeout (ServerConfig.Timeouts).
 func (s *Server) runAwaiting(now int64) {
 	for p, ph := range s.awaiting {
 		if ph == nil {

@@ -62,7 +62,7 @@ const (
 	// (and is answered) at least four times before the deadline.
 	DefaultTransferMaxResendMS = 1000
 	// DefaultTransferStallMS: a stream with no progress for this long is
-	// dropped at both ends. It is the Browser profile's timeout: a peer
+	// dropped at both ends. It is BrowserTimeouts.TimeoutMS: a peer
 	// silent for that long is gone, and its connection goes with it.
 	DefaultTransferStallMS = 4000
 	// DefaultTransferMaxStreamBytes is the longest stream either end takes:

@@ -231,7 +231,7 @@ func TestEngineOverUDPPlaysInStep(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			checkNoLeak(t)
 			srvT := listen(t)
-			srv := NewServer(ServerConfig{Profile: Reference}, srvT)
+			srv := NewServer(ServerConfig{Timeouts: ReferenceTimeouts}, srvT)
 			settings := wire.Settings{TicDup: 1, ExtraTics: 1, Episode: 1, Map: 1, Skill: 2, GameVersion: 4,
 				NewSync: true, LoadGame: -1}
 			var clients []*Client
@@ -241,7 +241,7 @@ func TestEngineOverUDPPlaysInStep(t *testing.T) {
 			for i := range 2 {
 				ct := listen(t)
 				g := &walker{me: i}
-				c := NewClient(ClientConfig{Name: fmt.Sprintf("p%d", i), Protocols: protos, Profile: Reference,
+				c := NewClient(ClientConfig{Name: fmt.Sprintf("p%d", i), Protocols: protos, Timeouts: ReferenceTimeouts,
 					Settings: settings}, ct, mustPeer(t, ct, srvT.LocalAddr()), g, now())
 				clients, games = append(clients, c), append(games, g)
 			}

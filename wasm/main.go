@@ -262,7 +262,7 @@ func (l *loop) run() {
 
 func config(js jsConfig) session.Config {
 	c := session.Config{Name: js.Name, MaxPlayers: js.MaxPlayers, StartTimeMS: js.StartTime,
-		Election: session.ElectionLocal, Timeout: netcore.Browser}
+		Election: session.ElectionLocal, Timeouts: netcore.BrowserTimeouts}
 	c.Predict, c.PredictTics = js.Predict, js.PredictTics
 	c.Replay.Record = js.Record
 	c.Input = layout(js)
@@ -271,7 +271,7 @@ func config(js jsConfig) session.Config {
 		c.Election = session.ElectionGossip
 	}
 	if js.Timeout == "reference" {
-		c.Timeout = netcore.Reference
+		c.Timeouts = netcore.ReferenceTimeouts
 	}
 	if t, err := hex.DecodeString(js.Token); err == nil && len(t) == len(c.Token) {
 		copy(c.Token[:], t)

@@ -51,15 +51,15 @@ const RetryMS = 1000
 // New starts a session at now: its election sends its first request on
 // the first Update.
 func New(cfg Config, game netcore.Game, now int64) *Session {
-	if cfg.Timeout.TimeoutMS == 0 {
-		cfg.Timeout = netcore.Browser
+	if cfg.Timeouts.TimeoutMS == 0 {
+		cfg.Timeouts = netcore.BrowserTimeouts
 	}
 	s := &Session{cfg: cfg, game: game, now: now}
-	p := election.Local
+	cadence := election.Local
 	if cfg.Election == ElectionGossip {
-		p = election.Gossip
+		cadence = election.Gossip
 	}
-	s.el = election.New(election.Config{Profile: p, StartMS: cfg.StartTimeMS, Rand: cfg.Rand, Send: s.outFrame}, now)
+	s.el = election.New(election.Config{Cadence: cadence, StartMS: cfg.StartTimeMS, Rand: cfg.Rand, Send: s.outFrame}, now)
 	s.router.Election = s.el
 	return s
 }
@@ -276,7 +276,7 @@ func (s *Session) sentAway(now int64) {
 	}
 	wait := int64(LeavingWaitMS)
 	if s.sentAwayWoke {
-		wait = 2 * s.el.Profile().BeaconPeriodMS
+		wait = 2 * s.el.Cadence().BeaconPeriodMS
 	}
 	_, said := s.eng.client.ServerLeaving()
 	switch {

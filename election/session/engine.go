@@ -123,7 +123,7 @@ func (s *Session) startEngine(now int64, role Role) {
 	s.keepReplay()
 	ch := &channel{s: s}
 	e := &engine{ch: ch}
-	ccfg := netcore.ClientConfig{Name: s.cfg.Name, Profile: s.cfg.Timeout, Settings: s.cfg.Settings, Token: s.cfg.Token,
+	ccfg := netcore.ClientConfig{Name: s.cfg.Name, Timeouts: s.cfg.Timeouts, Settings: s.cfg.Settings, Token: s.cfg.Token,
 		Predict: s.cfg.Predict, PredictTics: s.cfg.PredictTics, Input: s.cfg.Input, Replay: s.cfg.Replay}
 	if role == RoleServer {
 		srvEnd, cliEnd := netcore.NewLoopback(ServerUID)

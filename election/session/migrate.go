@@ -135,7 +135,7 @@ func (s *Session) checkMigration(now int64) {
 
 // serverConfig is this copy's server's configuration, for game.
 func (s *Session) serverConfig(game uint32) netcore.ServerConfig {
-	return netcore.ServerConfig{Profile: s.cfg.Timeout, MaxPlayers: s.cfg.MaxPlayers, BroadcastTics: true,
+	return netcore.ServerConfig{Timeouts: s.cfg.Timeouts, MaxPlayers: s.cfg.MaxPlayers, BroadcastTics: true,
 		RecordTics: s.cfg.RecordTics, Game: game, Input: s.cfg.Input, TicRate: s.cfg.TicRate,
 		// A hidden copy would stall the game it took over.
 		MaySucceed: func(a netcore.Addr) bool { return s.el.Visible(uint32(a)) }}

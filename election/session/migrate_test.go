@@ -137,7 +137,7 @@ func playAndLose(t testing.TB, seed uint64, n int, link simnet.Link, how departu
 		back := func(i int) bool {
 			return len(since(i, "resumed")) > 0 || !strict && len(since(i, "rejoined")) > 0
 		}
-		c.runUntil(t, "the game went on everywhere", netcore.Browser.TimeoutMS+20000, func() bool {
+		c.runUntil(t, "the game went on everywhere", netcore.BrowserTimeouts.TimeoutMS+20000, func() bool {
 			for i, p := range c.peers {
 				if !p.closed && !back(i) {
 					return false
@@ -266,7 +266,7 @@ func gapLimits(how departure, link simnet.Link) (median, p99, worst int64) {
 	case link.Loss == 0 && how == goodbye:
 		return 30, 30, 30
 	case link.Loss == 0:
-		t := netcore.Browser.TimeoutMS
+		t := netcore.BrowserTimeouts.TimeoutMS
 		return t + 25, t + 30, t + 30
 	case how == goodbye:
 		return 625, 970, 1135

@@ -21,12 +21,13 @@ const (
 	maxInboxBytes = 4 << 20
 )
 
-// ElectionProfile selects the election's timing.
-type ElectionProfile uint8
+// ElectionCadence selects the election's cadence (election.Local or
+// election.Gossip).
+type ElectionCadence uint8
 
 const (
 	// ElectionLocal is for BroadcastChannel tabs: delivery is immediate.
-	ElectionLocal ElectionProfile = iota
+	ElectionLocal ElectionCadence = iota
 	// ElectionGossip is for the WebXDC realtime channel: peers appear late.
 	ElectionGossip
 )
@@ -35,10 +36,10 @@ const (
 type Config struct {
 	Name        string
 	MaxPlayers  int
-	Election    ElectionProfile
-	Timeout     netcore.Profile // default netcore.Browser
-	Settings    wire.Settings   // asked for if this copy is the controller
-	StartTimeMS float64         // when the page loaded (Date.now()): earlier copies win the election
+	Election    ElectionCadence
+	Timeouts    netcore.Timeouts // default netcore.BrowserTimeouts
+	Settings    wire.Settings    // asked for if this copy is the controller
+	StartTimeMS float64          // when the page loaded (Date.now()): earlier copies win the election
 	// Rand draws UIDs; nil means crypto/rand.
 	Rand func() uint32
 	// Token is this copy's rejoin token (zero: none). A copy that comes

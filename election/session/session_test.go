@@ -78,15 +78,15 @@ func newSim(seed uint64, link simnet.Link) *channelSim {
 }
 
 // add opens a copy at the current time, started at startMS.
-func (c *channelSim) add(startMS float64, profile ElectionProfile) *copyOf {
-	return c.addWith(startMS, profile, [wire.RejoinTokenLen]byte{})
+func (c *channelSim) add(startMS float64, cadence ElectionCadence) *copyOf {
+	return c.addWith(startMS, cadence, [wire.RejoinTokenLen]byte{})
 }
 
 // addWith opens a copy that has a rejoin token.
-func (c *channelSim) addWith(startMS float64, profile ElectionProfile, token [wire.RejoinTokenLen]byte) *copyOf {
+func (c *channelSim) addWith(startMS float64, cadence ElectionCadence, token [wire.RejoinTokenLen]byte) *copyOf {
 	r := rand.New(rand.NewPCG(c.seed, uint64(len(c.peers))+1))
 	g := testgame.NewSized(c.seed*100+uint64(len(c.peers)), cmp.Or(c.stateBytes, testgame.DefaultWorldBytes))
-	cfg := Config{Name: fmt.Sprintf("copy%d", len(c.peers)), Election: profile, StartTimeMS: startMS,
+	cfg := Config{Name: fmt.Sprintf("copy%d", len(c.peers)), Election: cadence, StartTimeMS: startMS,
 		Rand: r.Uint32, Settings: wire.Settings{TicDup: 1, ExtraTics: 1, Episode: 1, Map: 1, NewSync: true, LoadGame: -1},
 		Token: token, RecordTics: true, Predict: c.predict, Replay: netcore.ReplayConfig{Record: c.record}}
 	p := &copyOf{node: c.net.AddNode(), game: g}
@@ -337,7 +337,7 @@ func TestCopiesElectOneServerPlayAndSurviveTheServerLeaving(t *testing.T) {
 	})
 	took := c.net.Now() - closedAt
 	t.Logf("the game resumed %d ms after the server closed", took)
-	limit := netcore.Browser.TimeoutMS + 500
+	limit := netcore.BrowserTimeouts.TimeoutMS + 500
 	if took > limit {
 		t.Fatalf("took %d ms, want at most %d", took, limit)
 	}

@@ -198,13 +198,13 @@ func TestReferenceDropsAPlayerSilentPastTheTimeoutAndPlaysOn(t *testing.T) {
 	silent := s.Peers[3]
 	silentAt := s.Now()
 	silent.Node.SetSilent(true)
-	s.RunFor(netcore.Browser.TimeoutMS + 3000)
+	s.RunFor(netcore.BrowserTimeouts.TimeoutMS + 3000)
 	who := silent.Client.Player()
 	left, ok := s.Find(-1, netcore.EventPlayerLeft, silentAt)
 	if !ok || left.Player != who || left.Reason != netcore.ReasonTimeout {
 		t.Fatalf("server did not report player %d timed out: %+v", who, left)
 	}
-	timeoutAt := silentAt + netcore.Browser.TimeoutMS
+	timeoutAt := silentAt + netcore.BrowserTimeouts.TimeoutMS
 	for _, p := range s.Peers[:3] {
 		l, ok := s.Find(p.Index, netcore.EventPlayerLeft, silentAt)
 		if !ok || l.Player != who {
@@ -279,7 +279,7 @@ func TestServerThatVanishesTimesOutEveryClient(t *testing.T) {
 	}
 	at := s.Now()
 	s.StopHost()
-	s.RunFor(netcore.Browser.TimeoutMS + 1000)
+	s.RunFor(netcore.BrowserTimeouts.TimeoutMS + 1000)
 	for _, p := range s.Peers[1:] {
 		l, ok := s.Find(p.Index, netcore.EventDisconnected, at)
 		if !ok || l.Reason != netcore.ReasonTimeout {

@@ -112,10 +112,10 @@ func (h *hostile) overhear() {
 func junkCounted(s *Scenario) int64 {
 	c := s.Server.Counters()
 	xc := s.Server.Transfers().Counters()
-	n := c.Malformed + c.Unexpected + c.Rejected + c.Queries + s.hostFrame.Malformed + xc.Malformed
+	n := c.Malformed + c.Unexpected + c.Rejected + c.Queries + s.hostFrame.Filter.Malformed + xc.Malformed
 	for _, p := range s.Peers[1:] {
 		pc, xc := p.Client.Counters(), p.Client.Transfers().Counters()
-		n += pc.Malformed + pc.Unexpected + p.Frame.Malformed + xc.Malformed
+		n += pc.Malformed + pc.Unexpected + p.Frame.Filter.Malformed + xc.Malformed
 	}
 	return n
 }

@@ -289,7 +289,7 @@ func TestRejoinWithTheTokenGetsThePlayerBack(t *testing.T) {
 				s.RunFor(1000)
 			} else {
 				gone.Node.SetSilent(true)
-				s.RunFor(netcore.Browser.TimeoutMS + 500)
+				s.RunFor(netcore.BrowserTimeouts.TimeoutMS + 500)
 			}
 			gone.Paused = true
 			other := s.Join() // no token: not player 1, which is held

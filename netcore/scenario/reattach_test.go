@@ -106,7 +106,7 @@ func TestAReattachTakesOneExchange(t *testing.T) {
 	ch := &hand{}
 	srvEnd, cliEnd := netcore.NewLoopback(ServerUID)
 	r := netcore.Resume{Settings: heir.Client.Settings(), Connect: heir.Client.Connect(), Timeline: heir.Client.Timeline(), Roster: roster}
-	srv := netcore.NewResumedServer(netcore.ServerConfig{Profile: netcore.Browser, Game: roster.Game, BroadcastTics: true, RecordTics: true,
+	srv := netcore.NewResumedServer(netcore.ServerConfig{Timeouts: netcore.BrowserTimeouts, Game: roster.Game, BroadcastTics: true, RecordTics: true,
 		Replay: netcore.ServerReplayConfig{Record: true}},
 		&netcore.HostTransport{Channel: ch, Local: srvEnd}, r, now)
 	if !heir.Client.Reattach(cliEnd, now) {

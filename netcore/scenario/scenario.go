@@ -19,16 +19,16 @@ const ServerUID netcore.Addr = 1
 
 // Options describe a scenario. Zero values mean defaults.
 type Options struct {
-	Players int    // players, the host's own included; default 2
-	Seed    uint64 // everything random derives from it
-	Link    simnet.Link
-	Profile netcore.Profile // default Browser
-	StepMS  int64           // how often every peer is updated; default 5
+	Players  int    // players, the host's own included; default 2
+	Seed     uint64 // everything random derives from it
+	Link     simnet.Link
+	Timeouts netcore.Timeouts // default BrowserTimeouts
+	StepMS   int64            // how often every peer is updated; default 5
 	// Protocols offered by each remote client (index i is peer i+1); nil
 	// means the default (ticnet first).
 	Protocols map[int][]string
-	// Server overrides the server's configuration (Profile is set from
-	// Profile when zero).
+	// Server overrides the server's configuration (Timeouts is set from
+	// Timeouts when zero).
 	Server netcore.ServerConfig
 	// Strict makes every client offer only the reference protocol.
 	Strict bool
@@ -129,11 +129,11 @@ func New(o Options) *Scenario {
 	if o.StepMS == 0 {
 		o.StepMS = 5
 	}
-	if o.Profile.TimeoutMS == 0 {
-		o.Profile = netcore.Browser
+	if o.Timeouts.TimeoutMS == 0 {
+		o.Timeouts = netcore.BrowserTimeouts
 	}
-	if o.Server.Profile.TimeoutMS == 0 {
-		o.Server.Profile = o.Profile
+	if o.Server.Timeouts.TimeoutMS == 0 {
+		o.Server.Timeouts = o.Timeouts
 	}
 	o.Server.BroadcastTics = true
 	o.Server.Input = o.Input
@@ -206,7 +206,7 @@ func (s *Scenario) newPeerWith(i int, tr netcore.Transport, drone bool, xfer net
 	}
 	st := settings
 	st.LowResTurn = o.LowResTurn
-	cfg := netcore.ClientConfig{Name: fmt.Sprintf("player%d", i), Drone: drone, Profile: o.Profile,
+	cfg := netcore.ClientConfig{Name: fmt.Sprintf("player%d", i), Drone: drone, Timeouts: o.Timeouts,
 		Settings: st, Protocols: protos, Transfer: xfer, Token: token, Predict: o.Predict, PredictTics: o.PredictTics, InputDelay: o.InputDelay, Input: o.Input,
 		Replay: o.Replay}
 	var game netcore.Game = g

@@ -119,8 +119,8 @@ func TestFrameTransportFiltersByUID(t *testing.T) {
 	if _, _, ok := c.Recv(); ok {
 		t.Fatal("c got more")
 	}
-	if c.NotForUs != 1 || c.Malformed != 1 || b.Malformed != 1 {
-		t.Fatalf("c %d/%d b %d", c.NotForUs, c.Malformed, b.Malformed)
+	if c.Filter.NotForUs != 1 || c.Filter.Malformed != 1 || b.Filter.Malformed != 1 {
+		t.Fatalf("c %d/%d b %d", c.Filter.NotForUs, c.Filter.Malformed, b.Filter.Malformed)
 	}
 }
 

@@ -3,14 +3,14 @@ package simnet
 import "github.com/ticnet/ticnet/netcore"
 
 // FrameTransport is a netcore.Transport over a node: it frames packets as
-// [to][from][payload], and keeps only frames addressed to its UID or to
-// everyone, as the browser shim does. Frames it cannot use are counted.
+// a broadcast channel does, and keeps only the frames for its UID through
+// the filter the browser's router uses (netcore.FrameFilter), which counts
+// the frames it drops.
 type FrameTransport struct {
-	Node      *Node
-	UID       netcore.Addr
-	out       []byte
-	Malformed int64 // frames too short to have a header, or claiming our UID
-	NotForUs  int64 // frames addressed to another peer: normal on a broadcast channel
+	Node   *Node
+	UID    netcore.Addr
+	Filter netcore.FrameFilter
+	out    []byte
 }
 
 // NewFrameTransport returns a transport for uid on nd.
@@ -31,15 +31,8 @@ func (t *FrameTransport) Recv() (netcore.Addr, []byte, bool) {
 		if !ok {
 			return 0, nil, false
 		}
-		to, from, payload, ok := netcore.ParseFrame(frame)
-		switch {
-		case !ok || from == t.UID:
-			t.Malformed++
-			continue
-		case to != t.UID && to != netcore.Broadcast:
-			t.NotForUs++
-			continue
+		if _, from, payload, ok := t.Filter.Keep(frame, t.UID, t.UID); ok {
+			return from, payload, true
 		}
-		return from, payload, true
 	}
 }

@@ -149,12 +149,12 @@ func run(o *options) (int, error) {
 	if err != nil {
 		return 2, err
 	}
-	var profile netcore.Profile
+	var timeouts netcore.Timeouts
 	switch o.profile {
 	case "reference":
-		profile = netcore.Reference
+		timeouts = netcore.ReferenceTimeouts
 	case "browser":
-		profile = netcore.Browser
+		timeouts = netcore.BrowserTimeouts
 	default:
 		return 2, fmt.Errorf("unknown profile %q", o.profile)
 	}
@@ -218,7 +218,7 @@ func run(o *options) (int, error) {
 	start := time.Now()
 	now := func() int64 { return time.Since(start).Milliseconds() }
 	cli := netcore.NewClient(netcore.ClientConfig{Name: o.name, Drone: o.drone, Connect: connect, Protocols: protos,
-		Profile: profile, Settings: o.settings}, tr, server, g, now())
+		Timeouts: timeouts, Settings: o.settings}, tr, server, g, now())
 	log.Printf("connecting to %v from %v as %q (protocols %v)", srvAddr, tr.LocalAddr(), o.name, protos)
 
 	launched, leaving := false, false

@@ -69,18 +69,19 @@ func main() {
 	}
 }
 
-func profileNamed(name string) (netcore.Profile, error) {
+// timeoutsNamed returns the timeouts -profile names.
+func timeoutsNamed(name string) (netcore.Timeouts, error) {
 	switch name {
 	case "reference":
-		return netcore.Reference, nil
+		return netcore.ReferenceTimeouts, nil
 	case "browser":
-		return netcore.Browser, nil
+		return netcore.BrowserTimeouts, nil
 	}
-	return netcore.Profile{}, fmt.Errorf("unknown profile %q (want reference or browser)", name)
+	return netcore.Timeouts{}, fmt.Errorf("unknown profile %q (want reference or browser)", name)
 }
 
 func run(addr string, port int, profileName string, maxPlayers int, desc, ticlog, record string) error {
-	profile, err := profileNamed(profileName)
+	timeouts, err := timeoutsNamed(profileName)
 	if err != nil {
 		return err
 	}
@@ -106,10 +107,10 @@ func run(addr string, port int, profileName string, maxPlayers int, desc, ticlog
 		replays = &replayFiles{path: record}
 		defer replays.finish()
 	}
-	srv := netcore.NewServer(netcore.ServerConfig{Profile: profile, MaxPlayers: maxPlayers, Description: desc,
+	srv := netcore.NewServer(netcore.ServerConfig{Timeouts: timeouts, MaxPlayers: maxPlayers, Description: desc,
 		RecordTics: tl != nil, Replay: netcore.ServerReplayConfig{Record: replays != nil}}, tr)
 	log.Printf("listening on %v (profile %s: %d ms timeout, %d ms keepalive; max %d players)",
-		tr.LocalAddr(), profile.Name, profile.TimeoutMS, profile.KeepaliveMS, maxPlayers)
+		tr.LocalAddr(), timeouts.Name, timeouts.TimeoutMS, timeouts.KeepaliveMS, maxPlayers)
 
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)

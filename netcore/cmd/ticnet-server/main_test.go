@@ -27,13 +27,13 @@ func TestTicLogWritesOneJSONLinePerTic(t *testing.T) {
 	l.close()
 }
 
-func TestProfilesAreNamedAsOnTheCommandLine(t *testing.T) {
-	for name, want := range map[string]netcore.Profile{"reference": netcore.Reference, "browser": netcore.Browser} {
-		if p, err := profileNamed(name); err != nil || p != want {
+func TestTimeoutsAreNamedAsOnTheCommandLine(t *testing.T) {
+	for name, want := range map[string]netcore.Timeouts{"reference": netcore.ReferenceTimeouts, "browser": netcore.BrowserTimeouts} {
+		if p, err := timeoutsNamed(name); err != nil || p != want {
 			t.Errorf("%s: %+v, %v", name, p, err)
 		}
 	}
-	if _, err := profileNamed("fast"); err == nil {
+	if _, err := timeoutsNamed("fast"); err == nil {
 		t.Error("an unknown profile accepted")
 	}
 }
