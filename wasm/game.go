@@ -4,10 +4,10 @@ package main
 
 import (
 	"encoding/binary"
-	"fmt"
+	"errors"
+	"strconv"
+	"syscall/js"
 	"time"
-
-	"github.com/hack-pad/safejs"
 
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/wire"
@@ -18,16 +18,16 @@ import (
 // its game (loop.fail), or its playback stops.
 type jsGame struct {
 	// The page's callbacks, looked up once (they take no this).
-	input, onTic, checksum, save, load, playerSums safejs.Value
+	input, onTic, checksum, save, load, playerSums js.Value
 
-	cmdBuf safejs.Value
+	cmdBuf js.Value
 	layout netcore.InputLayout
 	raw    [netcore.MaxPlayers * netcore.MaxInputBytes]byte
 	subs   uint8 // the players whose commands of the next RunTic are substitutes
 	// ingame: the players in the last RunTic; psums their own checksums
 	// after it, once asked for (psumsOK).
 	ingame  uint8
-	sumBuf  safejs.Value
+	sumBuf  js.Value
 	psums   [netcore.MaxPlayers]uint32
 	psumsOK bool
 	ran     int // the tics onTic ran (a playback reports it)
@@ -37,15 +37,15 @@ type jsGame struct {
 	spent time.Duration
 }
 
-// timed adds the time since began to spent: defer g.timed(time.Now()).
-func (g *jsGame) timed(began time.Time) { g.spent += time.Since(began) }
+// timed adds the time since began to spent: defer g.timed(nanotime()).
+func (g *jsGame) timed(began int64) { g.spent += since(began) }
 
 func (g *jsGame) BuildTiccmd(tic uint32) netcore.TicCmd {
 	if g.err != nil {
 		return netcore.TicCmd{}
 	}
-	defer g.timed(time.Now())
-	v, err := g.input.Invoke(tic)
+	defer g.timed(nanotime())
+	v, err := call(g.input, tic)
 	if err != nil {
 		g.err = err
 		return netcore.TicCmd{}
@@ -53,18 +53,16 @@ func (g *jsGame) BuildTiccmd(tic uint32) netcore.TicCmd {
 	if n := int(g.layout.Size); n > 0 {
 		// ticnet.js has checked that it is a Uint8Array of n bytes.
 		var c netcore.TicCmd
-		if got, err := safejs.CopyBytesToGo(c.Input[:n], v); err != nil || got != n {
-			g.err = fmt.Errorf("input returned %d bytes, not %d (%v)", got, n, err)
+		if got, err := copyToGo(c.Input[:n], v); err != nil || got != n {
+			g.err = errors.New("input returned " + strconv.Itoa(got) + " bytes, not " + strconv.Itoa(n) + " (" + errText(err) + ")")
 		}
 		return c
 	}
 	f := func(i int) int {
-		x, err := v.Index(i)
-		if err != nil {
+		if v.Type() != js.TypeObject {
 			return 0
 		}
-		n, _ := x.Int()
-		return n
+		return integer(v.Index(i))
 	}
 	return netcore.TicCmd{ForwardMove: int8(f(0)), SideMove: int8(f(1)), AngleTurn: int16(f(2)),
 		Buttons: uint8(f(3)) &^ wire.ButtonSpecial, ChatChar: uint8(f(4))}
@@ -74,7 +72,7 @@ func (g *jsGame) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, in
 	if g.err != nil {
 		return
 	}
-	defer g.timed(time.Now())
+	defer g.timed(nanotime())
 	mask := 0
 	size := int(g.layout.Size)
 	g.psumsOK = false
@@ -95,7 +93,7 @@ func (g *jsGame) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, in
 	if size > 0 {
 		n = netcore.MaxPlayers * size
 	}
-	if _, err := safejs.CopyBytesToJS(g.cmdBuf, g.raw[:n]); err != nil {
+	if _, err := copyToJS(g.cmdBuf, g.raw[:n]); err != nil {
 		g.err = err
 		return
 	}
@@ -103,7 +101,7 @@ func (g *jsGame) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, in
 	g.subs = 0
 	g.ingame = uint8(mask)
 	g.ran++
-	if _, err := g.onTic.Invoke(tic, mask, int(subs)); err != nil {
+	if _, err := call(g.onTic, tic, mask, int(subs)); err != nil {
 		g.err = err
 	}
 }
@@ -116,14 +114,13 @@ func (g *jsGame) Checksum() uint32 {
 	if g.err != nil {
 		return 0
 	}
-	defer g.timed(time.Now())
-	v, err := g.checksum.Invoke()
+	defer g.timed(nanotime())
+	v, err := call(g.checksum)
 	if err != nil {
 		g.err = err
 		return 0
 	}
-	f, _ := v.Float()
-	return uint32(int64(f))
+	return uint32(int64(number(v)))
 }
 
 // snapGame is a jsGame whose page gave save and load: it implements
@@ -140,19 +137,15 @@ func (g *snapGame) SaveState() []byte {
 	if g.err != nil {
 		return nil
 	}
-	defer g.timed(time.Now())
-	v, err := g.save.Invoke()
+	defer g.timed(nanotime())
+	v, err := call(g.save)
 	if err != nil {
 		g.err = err
 		return nil
 	}
-	n, err := v.Length()
-	if err != nil {
-		g.err = err
-		return nil
-	}
-	state := make([]byte, n) // the engine keeps it: a new one each time
-	if _, err := safejs.CopyBytesToGo(state, v); err != nil {
+	// ticnet.js has checked that it is a Uint8Array.
+	state := make([]byte, integer(v.Get("length"))) // the engine keeps it: a new one each time
+	if _, err := copyToGo(state, v); err != nil {
 		g.err = err
 		return nil
 	}
@@ -165,13 +158,13 @@ func (g *snapGame) LoadState(state []byte) error {
 	if g.err != nil {
 		return g.err
 	}
-	defer g.timed(time.Now())
+	defer g.timed(nanotime())
 	g.psumsOK = false
 	buf, err := newBytes(state)
 	if err != nil {
 		return err
 	}
-	if _, err = g.load.Invoke(buf); err != nil {
+	if _, err = call(g.load, buf); err != nil {
 		g.err = err
 	}
 	return err
@@ -185,13 +178,13 @@ func (g *jsGame) playerChecksum(p int) uint32 {
 		return 0
 	}
 	if !g.psumsOK {
-		defer g.timed(time.Now())
+		defer g.timed(nanotime())
 		var raw [netcore.MaxPlayers * 4]byte
-		if _, err := g.playerSums.Invoke(int(g.ingame)); err != nil {
+		if _, err := call(g.playerSums, int(g.ingame)); err != nil {
 			g.err = err
 			return 0
 		}
-		if _, err := safejs.CopyBytesToGo(raw[:], g.sumBuf); err != nil {
+		if _, err := copyToGo(raw[:], g.sumBuf); err != nil {
 			g.err = err
 			return 0
 		}
@@ -226,69 +219,43 @@ var (
 // playerChecksum: PlayerChecksummer), since the engine tests for them and
 // a game must not seem to have one it has not. It also returns the jsGame
 // inside.
-func newGame(cb safejs.Value, layout netcore.InputLayout) (netcore.Game, *jsGame, error) {
-	buf, err := cb.Get("cmdBuf")
-	if err != nil {
-		return nil, nil, err
-	}
-	jg := jsGame{cmdBuf: buf, layout: layout, input: method(cb, "input"), onTic: method(cb, "onTic"), checksum: method(cb, "checksum"),
-		save: method(cb, "save"), load: method(cb, "load")}
+func newGame(cb js.Value, layout netcore.InputLayout) (netcore.Game, *jsGame) {
+	jg := jsGame{cmdBuf: cb.Get("cmdBuf"), layout: layout, input: method(cb, "input"), onTic: method(cb, "onTic"),
+		checksum: method(cb, "checksum"), save: method(cb, "save"), load: method(cb, "load")}
 	snap, sums := isFunc(cb, "save") && isFunc(cb, "load"), isFunc(cb, "playerSums")
 	if sums {
-		if jg.sumBuf, err = cb.Get("sumBuf"); err != nil {
-			return nil, nil, err
-		}
-		jg.playerSums = method(cb, "playerSums")
+		jg.sumBuf, jg.playerSums = cb.Get("sumBuf"), method(cb, "playerSums")
 	}
 	switch {
 	case snap && sums:
 		g := &snapSumGame{snapGame{jg}}
-		return g, &g.jsGame, nil
+		return g, &g.jsGame
 	case snap:
 		g := &snapGame{jg}
-		return g, &g.jsGame, nil
+		return g, &g.jsGame
 	case sums:
 		g := &sumGame{jg}
-		return g, &g.jsGame, nil
+		return g, &g.jsGame
 	}
-	return &jg, &jg, nil
+	return &jg, &jg
 }
 
-// isFunc reports whether obj[name] is a function.
-func isFunc(obj safejs.Value, name string) bool {
-	v, err := obj.Get(name)
-	return err == nil && v.Type() == safejs.TypeFunction
-}
-
-// layout is the input layout the page asked for; ticnet.js has checked it.
-func layout(js jsConfig) netcore.InputLayout {
-	l := netcore.InputLayout{Size: uint8(max(0, min(js.InputSize, netcore.MaxInputBytes)))}
-	for i, b := range js.EventBits[:min(len(js.EventBits), int(l.Size))] {
-		l.Events[i] = byte(b)
+// layout is the input layout the page asked for (config's inputSize and
+// eventBits); ticnet.js has checked it.
+func layout(config js.Value) netcore.InputLayout {
+	l := netcore.InputLayout{Size: uint8(max(0, min(integer(config.Get("inputSize")), netcore.MaxInputBytes)))}
+	if bits := config.Get("eventBits"); bits.Type() == js.TypeObject {
+		for i := range min(integer(bits.Get("length")), int(l.Size)) {
+			l.Events[i] = byte(integer(bits.Index(i)))
+		}
 	}
 	return l
 }
 
-// method returns obj[name], to be called with Invoke: a function of the
-// shim's or the page's, which takes no this, looked up once rather than on
-// every call.
-func method(obj safejs.Value, name string) safejs.Value {
-	v, _ := obj.Get(name)
-	return v
-}
-
-// uint8Array is the Uint8Array constructor, looked up once.
-var uint8Array = func() safejs.Value {
-	v, _ := safejs.Global().Get("Uint8Array")
-	return v
-}()
-
-// newBytes returns a new Uint8Array holding a copy of b.
-func newBytes(b []byte) (safejs.Value, error) {
-	buf, err := uint8Array.New(len(b))
-	if err != nil {
-		return safejs.Value{}, err
+// errText is err's text, "<nil>" for none.
+func errText(err error) string {
+	if err == nil {
+		return "<nil>"
 	}
-	_, err = safejs.CopyBytesToJS(buf, b)
-	return buf, err
+	return err.Error()
 }
