@@ -1,9 +1,11 @@
 package election
 
 import (
-	"crypto/rand"
 	"encoding/binary"
-	"fmt"
+	"math/rand/v2"
+	"strconv"
+
+	"github.com/ticnet/ticnet/internal/text"
 )
 
 // Profile is the election's timing.
@@ -97,7 +99,7 @@ type Event struct {
 }
 
 func (e Event) String() string {
-	return fmt.Sprintf("%v: %v (server %.0f/%08x)", e.Kind, e.Role, e.Server.StartMS, e.Server.Tie)
+	return e.Kind.String() + ": " + e.Role.String() + " (server " + strconv.FormatFloat(e.Server.StartMS, 'f', 0, 64) + "/" + text.Hex(uint64(e.Server.Tie), 8) + ")"
 }
 
 // Config configures an election.
@@ -107,7 +109,10 @@ type Config struct {
 	StartMS float64
 	// Send puts a frame on the channel. It must not retain it.
 	Send func(frame []byte)
-	// Rand draws UIDs and the tie-break; nil means crypto/rand.
+	// Rand draws UIDs and the tie-break; nil means math/rand/v2's
+	// generator (ChaCha8, seeded from the system's randomness: in the
+	// browser, crypto.getRandomValues), which costs ticnet.wasm nothing,
+	// where crypto/rand costs it about 35 KB after brotli.
 	Rand func() uint32
 }
 
@@ -178,7 +183,7 @@ type Election struct {
 // Update.
 func New(cfg Config, now int64) *Election {
 	if cfg.Rand == nil {
-		cfg.Rand = cryptoRand
+		cfg.Rand = rand.Uint32
 	}
 	e := &Election{cfg: cfg, waitFromMS: now, waitMS: cfg.Profile.WaitMS, lastUpdateMS: now}
 	e.self = Identity{StartMS: cfg.StartMS, Tie: e.draw()}
@@ -186,14 +191,6 @@ func New(cfg Config, now int64) *Election {
 	e.lastRequestMS = now - cfg.Profile.RequestPeriodMS
 	e.lastAnnounceMS = now - cfg.Profile.AnnouncePeriodMS
 	return e
-}
-
-func cryptoRand() uint32 {
-	var b [4]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		panic("election: no randomness: " + err.Error()) // crypto/rand never fails on supported platforms
-	}
-	return binary.LittleEndian.Uint32(b[:])
 }
 
 // draw returns a random value that is a valid UID (and so a valid tie-break).

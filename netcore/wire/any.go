@@ -1,6 +1,6 @@
 package wire
 
-import "fmt"
+import "strconv"
 
 // NewMessage returns an empty message of the kind a packet with header h
 // sent in direction dir carries, ready for DecodeBody. It is for tools and
@@ -87,9 +87,9 @@ func NewMessage(h Header, body []byte, dir Direction, lowres bool) (Message, err
 		case TicnetKindTransferAbort:
 			return &TransferAbort{}, nil
 		}
-		return nil, &DecodeError{Type: "TICNET", Offset: h.Len(), Field: "kind", Reason: fmt.Sprintf("unknown kind %d", k)}
+		return nil, &DecodeError{Type: "TICNET", Offset: h.Len(), Field: "kind", Reason: "unknown kind " + strconv.Itoa(int(k))}
 	}
-	return nil, &DecodeError{Offset: 0, Field: "type", Reason: fmt.Sprintf("unknown packet type %d", uint16(h.Type))}
+	return nil, &DecodeError{Offset: 0, Field: "type", Reason: "unknown packet type " + strconv.Itoa(int(h.Type))}
 }
 
 // DecodePacket decodes any packet sent in direction dir.

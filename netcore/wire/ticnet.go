@@ -1,6 +1,6 @@
 package wire
 
-import "fmt"
+import "strconv"
 
 // The messages of ProtocolTicnet share packet type TypeTicnet; the first
 // byte of the body says which one it is.
@@ -61,7 +61,7 @@ func (m *TicSet) AppendBody(dst []byte) []byte {
 func (m *TicSet) DecodeBody(body []byte) error {
 	r := NewReader(body, 0)
 	if k := r.U8("kind"); r.err == nil && k != TicnetKindTicSet {
-		r.failAt(0, "kind", fmt.Sprintf("kind %d is not a tic set", k))
+		r.failAt(0, "kind", "kind "+strconv.Itoa(int(k))+" is not a tic set")
 	}
 	m.Start = r.U32("start_tic")
 	n := readTicCount(&r, 4)
@@ -81,15 +81,15 @@ func (m *TicSet) DecodeBody(body []byte) error {
 	m.Timing = m.Timing[:0]
 	switch {
 	case k > MaxPlayers:
-		r.failAt(at, "num_timings", fmt.Sprintf("%d timings > limit %d", k, MaxPlayers))
+		r.failAt(at, "num_timings", strconv.Itoa(k)+" timings > limit "+strconv.Itoa(MaxPlayers))
 	case 3*k > r.Remaining():
-		r.failAt(at, "num_timings", fmt.Sprintf("%d timings cannot fit in %d bytes", k, r.Remaining()))
+		r.failAt(at, "num_timings", strconv.Itoa(k)+" timings cannot fit in "+strconv.Itoa(r.Remaining())+" bytes")
 	}
 	for i := 0; i < k && r.err == nil; i++ {
 		at := r.Offset()
 		t := PlayerTiming{Player: r.U8("timing.player"), MarginMS: r.S16("timing.margin")}
 		if t.Player >= MaxPlayers {
-			r.failAt(at, "timing.player", fmt.Sprintf("player %d >= %d", t.Player, MaxPlayers))
+			r.failAt(at, "timing.player", "player "+strconv.Itoa(int(t.Player))+" >= "+strconv.Itoa(MaxPlayers))
 		}
 		m.Timing = append(m.Timing, t)
 	}
@@ -124,7 +124,7 @@ func (m *ChecksumReport) AppendBody(dst []byte) []byte {
 func (m *ChecksumReport) DecodeBody(body []byte) error {
 	r := NewReader(body, 0)
 	if k := r.U8("kind"); r.err == nil && k != TicnetKindChecksum {
-		r.failAt(0, "kind", fmt.Sprintf("kind %d is not a checksum report", k))
+		r.failAt(0, "kind", "kind "+strconv.Itoa(int(k))+" is not a checksum report")
 	}
 	m.Start = r.U32("start_tic")
 	at := r.Offset()
@@ -132,9 +132,9 @@ func (m *ChecksumReport) DecodeBody(body []byte) error {
 	m.Sums = m.Sums[:0]
 	switch {
 	case n > MaxChecksums:
-		r.failAt(at, "num_sums", fmt.Sprintf("%d checksums > limit %d", n, MaxChecksums))
+		r.failAt(at, "num_sums", strconv.Itoa(n)+" checksums > limit "+strconv.Itoa(MaxChecksums))
 	case 4*n > r.Remaining():
-		r.failAt(at, "num_sums", fmt.Sprintf("%d checksums cannot fit in %d bytes", n, r.Remaining()))
+		r.failAt(at, "num_sums", strconv.Itoa(n)+" checksums cannot fit in "+strconv.Itoa(r.Remaining())+" bytes")
 	}
 	for i := 0; i < n && r.err == nil; i++ {
 		m.Sums = append(m.Sums, r.U32("checksum"))
@@ -172,7 +172,7 @@ func (m *ModeNotice) AppendBody(dst []byte) []byte {
 func (m *ModeNotice) DecodeBody(body []byte) error {
 	r := NewReader(body, 0)
 	if k := r.U8("kind"); r.err == nil && k != TicnetKindMode {
-		r.failAt(0, "kind", fmt.Sprintf("kind %d is not a mode notice", k))
+		r.failAt(0, "kind", "kind "+strconv.Itoa(int(k))+" is not a mode notice")
 	}
 	m.Extended = r.U8("extended") != 0
 	readSetup(&r, &m.Setup)
