@@ -7,7 +7,6 @@ import (
 	"errors"
 	"strconv"
 	"syscall/js"
-	"time"
 
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/wire"
@@ -33,8 +32,8 @@ type jsGame struct {
 	ran     int // the tics onTic ran (a playback reports it)
 	err     error
 	// spent is the time spent in the game's callbacks since the pass
-	// began: the pass's netcode time excludes it.
-	spent time.Duration
+	// began (ns): the pass's netcode time excludes it.
+	spent int64
 }
 
 // timed adds the time since began to spent: defer g.timed(nanotime()).

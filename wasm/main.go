@@ -20,7 +20,6 @@ import (
 	"slices"
 	"sync/atomic"
 	"syscall/js"
-	"time"
 
 	"github.com/ticnet/ticnet/election/session"
 	"github.com/ticnet/ticnet/netcore"
@@ -47,8 +46,8 @@ type loop struct {
 	s       *session.Session
 	start   int64 // nanotime
 	in, out []byte
-	passes  []time.Duration // this second's pass times, the game's callbacks excluded
-	tics    []time.Duration // and per tic, of the passes that ran tics
+	passes  []int64 // this second's pass times (ns), the game's callbacks excluded
+	tics    []int64 // and per tic, of the passes that ran tics
 	rates   rateWindow
 	uid     uint32 // the UID the shim's filter was last given
 	n       int    // passes run
@@ -64,7 +63,7 @@ type loop struct {
 	lastPass int64
 }
 
-func (l *loop) now() int64 { return since(l.start).Milliseconds() }
+func (l *loop) now() int64 { return since(l.start) / 1e6 }
 
 func (l *loop) pass() {
 	began := nanotime()
@@ -107,7 +106,7 @@ func (l *loop) pass() {
 	net := since(began) - l.game.spent
 	l.passes = append(l.passes, net)
 	if ran := l.s.Ran(); ran > 0 {
-		l.tics = append(l.tics, net/time.Duration(ran))
+		l.tics = append(l.tics, net/int64(ran))
 	}
 	l.game.spent = 0
 }
@@ -174,18 +173,18 @@ func (l *loop) publish() {
 		r.at, r.last = now, st
 		slices.Sort(l.passes)
 		if n := len(l.passes); n > 0 {
-			r.passMedian, r.passP99 = l.passes[n/2].Microseconds(), l.passes[n*99/100].Microseconds()
-			var sum time.Duration
+			r.passMedian, r.passP99 = l.passes[n/2]/1000, l.passes[n*99/100]/1000
+			var sum int64
 			for _, d := range l.passes {
 				sum += d
 			}
 			// Quantised samples average out: the mean is the finer number.
-			r.passMean = float64(sum.Microseconds()) / float64(n)
+			r.passMean = float64(sum/1000) / float64(n)
 		}
 		l.passes = l.passes[:0]
 		slices.Sort(l.tics)
 		if n := len(l.tics); n > 0 {
-			us := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1000 }
+			us := func(ns int64) float64 { return float64(ns) / 1000 }
 			r.ticMedian, r.ticP99 = us(l.tics[n/2]), us(l.tics[n*99/100])
 		}
 		l.tics = l.tics[:0]
@@ -406,7 +405,7 @@ func main() {
 		// shim calls it when a frame arrives for a hidden page, whose
 		// timers are throttled.
 		"wake": func([]js.Value) any {
-			if l.s != nil && since(l.lastPass) >= passMS*time.Millisecond {
+			if l.s != nil && since(l.lastPass) >= passMS*1e6 {
 				l.tick()
 			}
 			return nil

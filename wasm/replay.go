@@ -6,7 +6,6 @@ import (
 	"errors"
 	"strconv"
 	"syscall/js"
-	"time"
 
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/wire"
@@ -129,7 +128,7 @@ func replayRun(args []js.Value) any {
 	}
 	most := integer(args[1])
 	began := nanotime()
-	budget := time.Duration(number(args[2]) * float64(time.Millisecond))
+	budget := int64(number(args[2]) * 1e6) // ns
 	for ran := 0; ran < most && pb.game.err == nil && !pb.player.Done() && since(began) < budget; ran++ {
 		had := pb.mismatch != nil
 		_, err := pb.player.Run(1)
