@@ -5,11 +5,11 @@ package main
 import _ "unsafe" // for go:linkname
 
 // The net loop's clock is the runtime's monotonic clock (performance.now()
-// in the browser), and its timer the page's setInterval (loop.run): the
-// time package, even for its Duration alone, costs ticnet.wasm about
-// 37 KB after brotli (its initialisation: zones, godebug), and a
-// time.Ticker the runtime's timers besides (README.md). Times here are
-// int64 nanoseconds.
+// in the browser), and its timer the page's setInterval (loop.run):
+// time.Now and time.Since would add 36 KB to ticnet.wasm after brotli (the
+// time package's initialisation: zones, godebug), a time.Ticker 53 KB
+// (the runtime's timers besides; README.md). Times here are int64
+// nanoseconds.
 
 // nanotime is the runtime's monotonic clock, in nanoseconds.
 //

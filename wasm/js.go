@@ -10,8 +10,8 @@ import (
 // The little of JS this binding needs, on syscall/js alone: calls whose
 // exceptions come back as errors, reading the page's values, and building
 // the objects the page gets (events, stats, results), with no JSON either
-// side. (encoding/json, fmt and a wrapper package cost ticnet.wasm about
-// 180 KB after brotli; see README.md.)
+// side. (encoding/json would add 227 KB to ticnet.wasm after brotli, fmt
+// 113 KB: README.md.)
 
 // call calls fn, a function that takes no this, with args; an exception it
 // throws comes back as the error (a js.Error), not as a panic.

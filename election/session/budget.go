@@ -6,7 +6,7 @@ import "github.com/ticnet/ticnet/netcore"
 // that catches up runs the tics it missed in batches of about this much,
 // and yields to its page in between, so that the page never freezes for
 // longer. (Times here are int64 nanoseconds, not time.Duration: importing
-// package time costs ticnet.wasm about 37 KB after brotli, README.md.)
+// package time would add 36 KB to ticnet.wasm after brotli, README.md.)
 const PassWorkNS = 40_000_000
 
 // firstTicsPerPass bounds a pass before any tic was measured: a copy that
