@@ -78,7 +78,7 @@ func (l *loop) pass() {
 	if l.end.Swap(false) {
 		l.s.RequestEnd()
 	}
-	if v, err := call(l.drain); err == nil && !v.IsNull() {
+	if v, err := call(l.drain); err == nil && v.Type() == js.TypeObject {
 		n := integer(v.Get("length"))
 		if cap(l.in) < n {
 			l.in = make([]byte, n)
@@ -322,7 +322,7 @@ func main() {
 		// back or checks its game does not.
 		"start": func(args []js.Value) any {
 			shim := js.Global().Get("__ticnetShim")
-			if started || len(args) < 2 || shim.Type() != js.TypeObject || args[0].Type() != js.TypeObject {
+			if started || len(args) < 2 || shim.Type() != js.TypeObject || args[0].Type() != js.TypeObject || args[1].Type() != js.TypeObject {
 				return false
 			}
 			game, jg := newGame(args[1], layout(args[0]))
@@ -340,9 +340,11 @@ func main() {
 			r := &launchReq{}
 			if len(args) == 2 {
 				r.seed = uint32(int64(number(args[0])))
-				if n := args[1].Get("length"); args[1].Type() == js.TypeObject && integer(n) > 0 {
-					r.options = make([]byte, min(integer(n), wire.MaxLaunchOptions))
-					copyToGo(r.options, args[1])
+				if args[1].Type() == js.TypeObject {
+					if n := integer(args[1].Get("length")); n > 0 {
+						r.options = make([]byte, min(n, wire.MaxLaunchOptions))
+						copyToGo(r.options, args[1])
+					}
 				}
 			}
 			l.launch.Store(r)

@@ -51,7 +51,7 @@ func replayOpen(args []js.Value) any {
 		o.Set("error", err.Error())
 		return o
 	}
-	if len(args) != 3 || args[1].Type() != js.TypeObject {
+	if len(args) != 3 || args[0].Type() != js.TypeObject || args[1].Type() != js.TypeObject {
 		return fail(errors.New("replayOpen takes the file, the callbacks and the input size"))
 	}
 	data := make([]byte, integer(args[0].Get("length")))
