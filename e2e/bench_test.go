@@ -16,7 +16,7 @@ import (
 )
 
 // wasmBrotliBound is issue 16's bound on ticnet.wasm after brotli -q 11
-// (685 430 bytes when it was set; README.md says what each dependency
+// (685 561 bytes when it was set; README.md says what each dependency
 // would add).
 const wasmBrotliBound = 700_000
 
