@@ -10,13 +10,17 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/ticnet/ticnet/election/session"
 )
 
 // demoOnce builds the demo once per test run.
@@ -429,6 +433,30 @@ func launch(t testing.TB, tabs []context.Context, lobby []demoStatus) {
 func TestFourTabsElectOneServerAndPlayInStep(t *testing.T) {
 	_, tabs, _ := playTogether(t, 4)
 	playAndCompare(t, tabs, "tab")
+	checkStatsFields(t, tabs[0])
+}
+
+// checkStatsFields checks that net.stats(), which the wasm builds field by
+// field (wasm/objects.go), has every field of session.Stats by its JSON
+// name, and no other (but the channel's, which ticnet.js adds).
+func checkStatsFields(t *testing.T, tab context.Context) {
+	t.Helper()
+	text, err := runEval(tab, `JSON.stringify(Object.keys(ticnetDemo.net.stats()).filter((k) => k !== "channel"))`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got, want []string
+	if err := json.Unmarshal([]byte(text), &got); err != nil {
+		t.Fatal(err)
+	}
+	for f := range reflect.TypeFor[session.Stats]().Fields() {
+		want = append(want, strings.Split(f.Tag.Get("json"), ",")[0])
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Fatalf("stats() has the fields %v, session.Stats %v", got, want)
+	}
 }
 
 // playAndCompare lets the tabs play for 20 s, compares their checksums

@@ -56,7 +56,7 @@ func TestTabOpenedDuringTheGameJoinsItAndPlaysInStep(t *testing.T) {
 	before := statuses(t, tabs)
 	opened := time.Now()
 	// Its tics cost 4 ms, as a heavier game's: it catches up 10 at a time
-	// (PassWork, 40 ms), not 128.
+	// (PassWorkNS, 40 ms), not 128.
 	late := tab(t, bctx, url+"/?bot=2000&name=late&ticcost=4")
 	dir := outDir(t)
 	// A small state arrives in one chunk, and the late tab catches up in a

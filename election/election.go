@@ -1,10 +1,10 @@
 package election
 
 import (
-	"crypto/rand"
-	"encoding/binary"
-	"fmt"
+	"math/rand/v2"
+	"strconv"
 
+	"github.com/ticnet/ticnet/internal/text"
 	"github.com/ticnet/ticnet/netcore"
 )
 
@@ -100,7 +100,7 @@ type Event struct {
 }
 
 func (e Event) String() string {
-	return fmt.Sprintf("%v: %v (server %.0f/%08x)", e.Kind, e.Role, e.Server.StartMS, e.Server.Tie)
+	return e.Kind.String() + ": " + e.Role.String() + " (server " + strconv.FormatFloat(e.Server.StartMS, 'f', 0, 64) + "/" + text.Hex(uint64(e.Server.Tie), 8) + ")"
 }
 
 // Config configures an election.
@@ -110,7 +110,11 @@ type Config struct {
 	StartMS float64
 	// Send puts a frame on the channel. It must not retain it.
 	Send func(frame []byte)
-	// Rand draws UIDs and the tie-break; nil means crypto/rand.
+	// Rand draws UIDs and the tie-break; nil means math/rand/v2's
+	// generator (ChaCha8, seeded from the system's randomness: in the
+	// browser, crypto.getRandomValues), which costs ticnet.wasm nothing,
+	// where crypto/rand would add 94 KB after brotli (its FIPS module,
+	// math/big, fmt, os).
 	Rand func() uint32
 }
 
@@ -181,7 +185,7 @@ type Election struct {
 // Update.
 func New(cfg Config, now int64) *Election {
 	if cfg.Rand == nil {
-		cfg.Rand = cryptoRand
+		cfg.Rand = rand.Uint32
 	}
 	e := &Election{cfg: cfg, waitFromMS: now, waitMS: cfg.Cadence.WaitMS, lastUpdateMS: now}
 	e.self = Identity{StartMS: cfg.StartMS, Tie: e.draw()}
@@ -189,14 +193,6 @@ func New(cfg Config, now int64) *Election {
 	e.lastRequestMS = now - cfg.Cadence.RequestPeriodMS
 	e.lastAnnounceMS = now - cfg.Cadence.AnnouncePeriodMS
 	return e
-}
-
-func cryptoRand() uint32 {
-	var b [4]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		panic("election: no randomness: " + err.Error()) // crypto/rand never fails on supported platforms
-	}
-	return binary.LittleEndian.Uint32(b[:])
 }
 
 // draw returns a random value that is a valid UID (and so a valid tie-break).

@@ -52,12 +52,11 @@ function encodeLaunch(opts) {
   return { seed, bytes };
 }
 
-// decodeOptions turns the options of a "start" event (base64, as the Go
-// side sends them) back into what launch was given: a Uint8Array, a JSON
-// value, or undefined for none.
-function decodeOptions(b64) {
-  if (!b64) return undefined;
-  const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+// decodeOptions turns the options of a "start" event (a Uint8Array, as the
+// Go side sends them; undefined for none) back into what launch was given:
+// a Uint8Array, a JSON value, or undefined for none.
+function decodeOptions(bytes) {
+  if (!bytes || bytes.length === 0) return undefined;
   if (bytes[0] === OPTIONS_BYTES) return bytes.subarray(1);
   try { return JSON.parse(new TextDecoder().decode(bytes.subarray(1))); } catch { return undefined; }
 }
@@ -357,7 +356,7 @@ export async function syncTest(options) {
   const cmdBuf = cmdBufFor(options);
   const config = { tics: options.tics | 0, rollback: options.rollback | 0, players: options.players | 0,
     inputSize: options.inputSize | 0, eventBits: [...(options.eventBits || [])] };
-  return JSON.parse(core.syncTest(JSON.stringify(config), gameCallbacks(options, cmdBuf)));
+  return core.syncTest(config, gameCallbacks(options, cmdBuf));
 }
 
 // The fields of each kind of event that the Go side leaves out when zero
@@ -448,9 +447,9 @@ export async function start(options) {
     settings: options.settings || {},
   };
   const callbacks = gameCallbacks(options, cmdBuf);
-  callbacks.onEvent = (json) => { emit(JSON.parse(json)); };
+  callbacks.onEvent = emit;
 
-  core.start(JSON.stringify(config), callbacks);
+  core.start(config, callbacks);
   // A closing page says goodbye, so that the others need not wait for the
   // timeout. (pagehide, not unload: unload is unreliable, and forbidden in
   // some messengers.)
@@ -496,7 +495,7 @@ export async function start(options) {
      */
     fraction() { return Math.min(1, Math.max(0, (performance.now() - callbacks.ranAt) / ticMS)); },
     /** The netcode's live numbers. */
-    stats() { return Object.assign(JSON.parse(core.stats()), { channel: { ...shim.stats, kind: shim.kind } }); },
+    stats() { return Object.assign(core.stats(), { channel: { ...shim.stats, kind: shim.kind } }); },
     /**
      * This copy's replay file of its game so far (or of its last game,
      * until the next records its first tic), a new Uint8Array; null when
@@ -561,7 +560,7 @@ export async function playReplay(bytes, options) {
     },
   };
   const callbacks = gameCallbacks(game, new Uint8Array(MAX_PLAYERS * MAX_INPUT_BYTES));
-  const opened = JSON.parse(core.replayOpen(bytes, callbacks, options.inputSize | 0));
+  const opened = core.replayOpen(bytes, callbacks, options.inputSize | 0);
   if (opened.error) throw new Error(`ticnet: playReplay: ${opened.error}`);
   facts = opened;
   const id = opened.id, ticRate = opened.ticRate || DEFAULT_TIC_RATE;
@@ -602,7 +601,7 @@ export async function playReplay(bytes, options) {
     if (!running()) return;
     let n = opened.end - status.tic;
     if (speed > 0) n = Math.min(n, paceTic + Math.floor((performance.now() - paceMS) / ticMS()) + 1 - status.tic);
-    if (n > 0 || status.tic === opened.end) take(JSON.parse(core.replayRun(id, n, REPLAY_PASS_MS)));
+    if (n > 0 || status.tic === opened.end) take(core.replayRun(id, n, REPLAY_PASS_MS));
     schedule(speed > 0 ? paceMS + (status.tic - paceTic) * ticMS() - performance.now() : 0);
   }
 
@@ -630,7 +629,7 @@ export async function playReplay(bytes, options) {
       if (closed) throw new Error("ticnet: seek: the playback is closed");
       if (status.failed) throw new Error("ticnet: seek: the playback stopped: the game's callback threw");
       if (!Number.isInteger(tic)) throw new Error("ticnet: seek: tic must be an integer");
-      const st = JSON.parse(core.replaySeek(id, tic));
+      const st = core.replaySeek(id, tic);
       if (st.error && !st.failed) throw new Error(`ticnet: seek: ${st.error}`);
       take(st);
       repace();

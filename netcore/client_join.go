@@ -2,7 +2,7 @@ package netcore
 
 import (
 	"encoding/binary"
-	"fmt"
+	"strconv"
 
 	"github.com/ticnet/ticnet/netcore/wire"
 )
@@ -205,7 +205,7 @@ func (c *Client) load(tic uint32, state []byte) {
 func (c *Client) loadState(tic uint32, state []byte) bool {
 	err := c.game.(Snapshotter).LoadState(state)
 	if err != nil {
-		reason := fmt.Sprintf("the game could not load the state of tic %d: %v", tic, err)
+		reason := "the game could not load the state of tic " + strconv.FormatUint(uint64(tic), 10) + ": " + err.Error()
 		c.conn.disconnect(c.nowMS, reason)
 		c.finish(EventDisconnected, reason)
 	}
@@ -243,7 +243,7 @@ func (c *Client) onTransfer(ev TransferEvent) {
 			c.finish(EventDisconnected, reason)
 		}
 	case TransferDropped:
-		reason := fmt.Sprintf("the game state did not arrive (%v)", ev.Reason)
+		reason := "the game state did not arrive (" + ev.Reason.String() + ")"
 		c.conn.disconnect(c.nowMS, reason)
 		c.finish(EventDisconnected, reason)
 	}

@@ -1,6 +1,6 @@
 package netcore
 
-import "fmt"
+import "strconv"
 
 // EventKind says what happened.
 type EventKind uint8
@@ -62,7 +62,7 @@ func (k EventKind) String() string {
 	if int(k) < len(eventNames) && eventNames[k] != "" {
 		return eventNames[k]
 	}
-	return fmt.Sprintf("event(%d)", uint8(k))
+	return "event(" + strconv.Itoa(int(k)) + ")"
 }
 
 // Event is something that happened, returned by Update.
@@ -85,7 +85,7 @@ func (e Event) String() string {
 	s := e.Kind.String()
 	if e.Player >= 0 && (e.Kind == EventPlayerJoined || e.Kind == EventPlayerLeft || e.Kind == EventDesyncSuspected ||
 		e.Kind == EventPlayerEntered) {
-		s += fmt.Sprintf(" player=%d", e.Player)
+		s += " player=" + strconv.Itoa(e.Player)
 	}
 	if e.Reason != "" {
 		s += ": " + e.Reason

@@ -1,8 +1,8 @@
 package netcore
 
 import (
-	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/ticnet/ticnet/netcore/wire"
 )
@@ -32,7 +32,7 @@ func fillInput(l *InputLayout, protocols *[]string) {
 	if l.Opaque() {
 		*protocols = slices.DeleteFunc(slices.Clone(*protocols), func(p string) bool { return p != wire.ProtocolTicnet })
 		if len(*protocols) == 0 {
-			panic(fmt.Sprintf("netcore: opaque input needs protocol %q", wire.ProtocolTicnet))
+			panic("netcore: opaque input needs protocol " + strconv.Quote(wire.ProtocolTicnet))
 		}
 	}
 }
@@ -45,7 +45,7 @@ func fillTicRate(rate *int) {
 		*rate = wire.DefaultTicRate
 	}
 	if *rate < wire.MinTicRate || *rate > wire.MaxTicRate {
-		panic(fmt.Sprintf("netcore: a tic rate of %d a second, not %d to %d", *rate, wire.MinTicRate, wire.MaxTicRate))
+		panic("netcore: a tic rate of " + strconv.Itoa(*rate) + " a second, not " + strconv.Itoa(wire.MinTicRate) + " to " + strconv.Itoa(wire.MaxTicRate))
 	}
 }
 

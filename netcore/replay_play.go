@@ -2,9 +2,10 @@ package netcore
 
 import (
 	"errors"
-	"fmt"
 	"io"
+	"strconv"
 
+	"github.com/ticnet/ticnet/internal/text"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
@@ -18,9 +19,9 @@ type ReplayMismatch struct {
 }
 
 func (m *ReplayMismatch) String() string {
-	s := fmt.Sprintf("tic %d: checksum %08x, recorded %08x", m.Tic, m.Got, m.Want)
+	s := "tic " + strconv.FormatUint(uint64(m.Tic), 10) + ": checksum " + text.Hex(uint64(m.Got), 8) + ", recorded " + text.Hex(uint64(m.Want), 8)
 	if len(m.Players) > 0 {
-		s += fmt.Sprintf(" (players %v)", m.Players)
+		s += " (players " + text.Ints(m.Players) + ")"
 	}
 	return s
 }
@@ -193,7 +194,7 @@ func (p *ReplayPlayer) advance(t *wire.ReplayTic) {
 // runs the tics up to it. It cannot go back without a snapshot.
 func (p *ReplayPlayer) Seek(tic uint32) error {
 	if tic < p.Start() || tic > p.end {
-		return fmt.Errorf("replay: tic %d is outside the recording, [%d, %d]", tic, p.Start(), p.end)
+		return errors.New("replay: tic " + strconv.FormatUint(uint64(tic), 10) + " is outside the recording, [" + strconv.FormatUint(uint64(p.Start()), 10) + ", " + strconv.FormatUint(uint64(p.end), 10) + "]")
 	}
 	var best *replaySnapshot
 	if _, canLoad := p.game.(Snapshotter); canLoad {
@@ -208,7 +209,7 @@ func (p *ReplayPlayer) Seek(tic uint32) error {
 			return err
 		}
 	} else if tic < p.tic {
-		return fmt.Errorf("replay: no snapshot at or before tic %d to go back to", tic)
+		return errors.New("replay: no snapshot at or before tic " + strconv.FormatUint(uint64(tic), 10) + " to go back to")
 	}
 	_, err := p.Run(int(tic - p.tic))
 	return err
@@ -223,7 +224,7 @@ func (p *ReplayPlayer) load(s replaySnapshot) error {
 		return err
 	}
 	if err := p.game.(Snapshotter).LoadState(p.rec.State); err != nil {
-		return fmt.Errorf("replay: the game could not load the state of tic %d: %w", s.tic, err)
+		return text.Wrap("replay: the game could not load the state of tic "+strconv.FormatUint(uint64(s.tic), 10)+": ", err)
 	}
 	p.tic = s.tic
 	return nil

@@ -1,8 +1,7 @@
 package netcore
 
 import (
-	"fmt"
-
+	"github.com/ticnet/ticnet/internal/text"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
@@ -479,8 +478,8 @@ func (s *Server) onSYN(now int64, from Addr, body []byte) error {
 	}
 	proto, ok := wire.ChooseProtocol(m.Protocols, s.cfg.Protocols)
 	if !ok {
-		s.reject(from, fmt.Sprintf("Version mismatch: server version is: %s; client is: %s. "+
-			"No common compatible protocol could be negotiated.", s.cfg.Version, wire.Printable(m.Version)))
+		s.reject(from, "Version mismatch: server version is: "+s.cfg.Version+"; client is: "+wire.Printable(m.Version)+". "+
+			"No common compatible protocol could be negotiated.")
 		return nil
 	}
 	if !wire.ValidGameMode(m.Connect.GameMission, m.Connect.GameMode) || m.Connect.MaxPlayers > MaxPlayers {
@@ -527,8 +526,7 @@ func (s *Server) onSYN(now int64, from Addr, body []byte) error {
 		if s.modeSet {
 			srvMission, srvMode = missionName(s.mission), modeName(s.mode)
 		}
-		s.reject(from, fmt.Sprintf("Game mismatch: server is %s (%s), client is %s (%s)",
-			srvMission, srvMode, missionName(m.Connect.GameMission), modeName(m.Connect.GameMode)))
+		s.reject(from, "Game mismatch: server is "+srvMission+" ("+srvMode+"), client is "+missionName(m.Connect.GameMission)+" ("+modeName(m.Connect.GameMode)+")")
 		return nil
 	}
 	sc := s.newSlot(now, from, &m, proto)
@@ -646,7 +644,7 @@ func (s *Server) addrString(a Addr) string {
 }
 
 // defaultAddrString shows a channel UID.
-func defaultAddrString(a Addr) string { return fmt.Sprintf("uid:%08x", uint32(a)) }
+func defaultAddrString(a Addr) string { return "uid:" + text.Hex(uint64(a), 8) }
 
 func (s *Server) sendWaitingData(now int64, to *serverClient) {
 	ctrl := s.controller()
@@ -873,7 +871,7 @@ func (s *Server) clientGone(now int64, sc *serverClient) {
 	if sc.conn.reason == ReasonTimeout {
 		for _, o := range s.slots {
 			if o.connected() {
-				o.conn.sendReliable(&wire.ConsoleMessage{Text: fmt.Sprintf("Client '%s' timed out and disconnected", sc.name)})
+				o.conn.sendReliable(&wire.ConsoleMessage{Text: "Client '" + sc.name + "' timed out and disconnected"})
 			}
 		}
 	}
@@ -885,7 +883,7 @@ func (s *Server) clientGone(now int64, sc *serverClient) {
 	if s.state == ServerWaitingStart && !sc.drone() {
 		for _, o := range s.slots {
 			if o.connected() {
-				o.conn.sendReliable(&wire.ConsoleMessage{Text: fmt.Sprintf("Game startup aborted because player '%s' disconnected.", sc.name)})
+				o.conn.sendReliable(&wire.ConsoleMessage{Text: "Game startup aborted because player '" + sc.name + "' disconnected."})
 			}
 		}
 		s.endGame(now, ReasonGameAborted)

@@ -2,9 +2,9 @@ package netcore
 
 import (
 	"cmp"
-	"crypto/sha256"
-	"fmt"
+	"strconv"
 
+	"github.com/ticnet/ticnet/netcore/internal/sha256"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
@@ -115,7 +115,7 @@ func NewResumedServer(cfg ServerConfig, tr Transport, r Resume, now int64) *Serv
 		switch {
 		case in&(1<<p) != 0 && p != gone:
 			ph := &serverClient{player: p, inGame: true, placeholder: true, hash: hash, hashed: hashed,
-				name: fmt.Sprintf("player %d", p+1), live: true, lastGameDataMS: now}
+				name: "player " + strconv.Itoa(p+1), live: true, lastGameDataMS: now}
 			ph.conn = newConn(0, discard{}, s.cfg.Timeouts, now, connConnected, &Counters{})
 			s.awaiting[p] = ph
 		case hashed && (r.Roster.Held&(1<<p) != 0 || p == gone):

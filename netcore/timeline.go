@@ -1,6 +1,6 @@
 package netcore
 
-import "fmt"
+import "strconv"
 
 // ConfirmedTic is one tic of the confirmed history: what every copy runs.
 type ConfirmedTic struct {
@@ -40,7 +40,7 @@ func (k RequestKind) String() string {
 	if int(k) < len(requestNames) && requestNames[k] != "" {
 		return requestNames[k]
 	}
-	return fmt.Sprintf("request(%d)", uint8(k))
+	return "request(" + strconv.Itoa(int(k)) + ")"
 }
 
 // Request is one thing the engine asks of the game, in the order returned.
@@ -250,7 +250,7 @@ func (tl *Timeline) Requests(limit uint32, n int) []Request {
 // after it.
 func (tl *Timeline) Ran(tic uint32, sum uint32) {
 	if tic != tl.gametic || tic-tl.first >= tl.confirmed-tl.first {
-		panic(fmt.Sprintf("timeline: ran tic %d, the next to run is %d of [%d, %d)", tic, tl.gametic, tl.first, tl.confirmed))
+		panic("timeline: ran tic " + strconv.FormatUint(uint64(tic), 10) + ", the next to run is " + strconv.FormatUint(uint64(tl.gametic), 10) + " of [" + strconv.FormatUint(uint64(tl.first), 10) + ", " + strconv.FormatUint(uint64(tl.confirmed), 10) + ")")
 	}
 	t := tl.Tic(tic)
 	t.Sum, t.Ran = sum, true

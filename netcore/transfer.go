@@ -2,8 +2,8 @@ package netcore
 
 import (
 	"errors"
-	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/ticnet/ticnet/netcore/wire"
 )
@@ -198,7 +198,7 @@ func (k TransferEventKind) String() string {
 	if int(k) < len(transferEventNames) && transferEventNames[k] != "" {
 		return transferEventNames[k]
 	}
-	return fmt.Sprintf("transfer event(%d)", uint8(k))
+	return "transfer event(" + strconv.Itoa(int(k)) + ")"
 }
 
 // TransferEvent is the end of a stream.
@@ -217,9 +217,9 @@ func (e TransferEvent) String() string {
 	if e.Outgoing {
 		dir = "to"
 	}
-	s := fmt.Sprintf("transfer %s %s %d stream %d", e.Kind, dir, e.Peer, e.Stream)
+	s := "transfer " + e.Kind.String() + " " + dir + " " + strconv.FormatUint(uint64(e.Peer), 10) + " stream " + strconv.FormatUint(uint64(e.Stream), 10)
 	if e.Data != nil {
-		s += fmt.Sprintf(" (%d bytes)", len(e.Data))
+		s += " (" + strconv.Itoa(len(e.Data)) + " bytes)"
 	}
 	if e.Kind == TransferDropped {
 		s += ": " + e.Reason.String()

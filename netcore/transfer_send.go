@@ -1,8 +1,7 @@
 package netcore
 
 import (
-	"crypto/sha256"
-
+	"github.com/ticnet/ticnet/netcore/internal/sha256"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 

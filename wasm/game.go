@@ -4,10 +4,9 @@ package main
 
 import (
 	"encoding/binary"
-	"fmt"
-	"time"
-
-	"github.com/hack-pad/safejs"
+	"errors"
+	"strconv"
+	"syscall/js"
 
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/wire"
@@ -18,11 +17,11 @@ import (
 // its game (loop.fail), or its playback stops.
 type jsGame struct {
 	// The page's callbacks, looked up once (they take no this).
-	input, onTic, checksum, save, load, playerSums safejs.Value
+	input, onTic, checksum, save, load, playerSums js.Value
 
-	cb     safejs.Value // the callbacks, as ticnet.js makes them
-	cmdBuf safejs.Value
-	inBuf  safejs.Value // input writes the local player's command here
+	cb     js.Value // the callbacks, as ticnet.js makes them
+	cmdBuf js.Value
+	inBuf  js.Value // input writes the local player's command here
 	// saveBuf is where save leaves the state (its length: n): ticnet.js
 	// makes a larger one when a state does not fit.
 	saveBuf jsBuf
@@ -32,14 +31,14 @@ type jsGame struct {
 	// ingame: the players in the last RunTic; psums their own checksums
 	// after it, once asked for (psumsOK).
 	ingame  uint8
-	sumBuf  safejs.Value
+	sumBuf  js.Value
 	psums   [netcore.MaxPlayers]uint32
 	psumsOK bool
 	ran     int // the tics onTic ran (a playback reports it)
 	err     error
 	// spent is the time spent in the game's callbacks since the pass
-	// began (call): the pass's netcode time excludes it.
-	spent time.Duration
+	// began (call), in ns: the pass's netcode time excludes it.
+	spent int64
 }
 
 // call calls fn, one of the game's callbacks, and adds the time from the
@@ -47,10 +46,10 @@ type jsGame struct {
 // checks around it, and the crossing between Go and JS. What Go does
 // around the call (copying commands, states and checksums) is the
 // netcode's.
-func (g *jsGame) call(fn safejs.Value, args ...any) (safejs.Value, error) {
-	began := time.Now()
-	v, err := fn.Invoke(args...)
-	g.spent += time.Since(began)
+func (g *jsGame) call(fn js.Value, args ...any) (js.Value, error) {
+	began := nanotime()
+	v, err := call(fn, args...)
+	g.spent += since(began)
 	return v, err
 }
 
@@ -66,14 +65,14 @@ func (g *jsGame) BuildTiccmd(tic uint32) netcore.TicCmd {
 	}
 	var c netcore.TicCmd
 	if n := int(g.layout.Size); n > 0 {
-		if got, err := safejs.CopyBytesToGo(c.Input[:n], g.inBuf); err != nil || got != n {
-			g.err = fmt.Errorf("input: %d bytes of %d (%v)", got, n, err)
+		if got, err := copyToGo(c.Input[:n], g.inBuf); err != nil || got != n {
+			g.err = errors.New("input: " + strconv.Itoa(got) + " bytes of " + strconv.Itoa(n) + " (" + errText(err) + ")")
 		}
 		return c
 	}
 	var b [cmdBytes]byte
-	if _, err := safejs.CopyBytesToGo(b[:], g.inBuf); err != nil {
-		g.err = fmt.Errorf("input: %v", err)
+	if _, err := copyToGo(b[:], g.inBuf); err != nil {
+		g.err = errors.New("input: " + err.Error())
 		return c
 	}
 	c.ForwardMove, c.SideMove, c.AngleTurn = int8(b[0]), int8(b[1]), int16(binary.LittleEndian.Uint16(b[2:]))
@@ -110,7 +109,7 @@ func (g *jsGame) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, in
 	if size > 0 {
 		n = netcore.MaxPlayers * size
 	}
-	if _, err := safejs.CopyBytesToJS(g.cmdBuf, g.raw[:n]); err != nil {
+	if _, err := copyToJS(g.cmdBuf, g.raw[:n]); err != nil {
 		g.err = err
 		return
 	}
@@ -136,8 +135,7 @@ func (g *jsGame) Checksum() uint32 {
 		g.err = err
 		return 0
 	}
-	f, _ := v.Float()
-	return uint32(int64(f))
+	return uint32(int64(number(v)))
 }
 
 // snapGame is a jsGame whose page gave save and load: it implements
@@ -161,17 +159,14 @@ func (g *snapGame) SaveState() []byte {
 		g.err = err
 		return nil
 	}
-	n, _ := v.Int()
+	n := integer(v)
 	if n > g.saveBuf.n {
 		// ticnet.js made a larger saveBuf.
-		if g.saveBuf.v, err = g.cb.Get("saveBuf"); err != nil {
-			g.err = err
-			return nil
-		}
-		g.saveBuf.n, _ = g.saveBuf.v.Length()
+		g.saveBuf.v = g.cb.Get("saveBuf")
+		g.saveBuf.n = integer(g.saveBuf.v.Get("length"))
 	}
-	state := make([]byte, min(n, g.saveBuf.n)) // the engine keeps it: a new one each time
-	if _, err := safejs.CopyBytesToGo(state, g.saveBuf.v); err != nil {
+	state := make([]byte, max(0, min(n, g.saveBuf.n))) // the engine keeps it: a new one each time
+	if _, err := copyToGo(state, g.saveBuf.v); err != nil {
 		g.err = err
 		return nil
 	}
@@ -208,7 +203,7 @@ func (g *jsGame) playerChecksum(p int) uint32 {
 			g.err = err
 			return 0
 		}
-		if _, err := safejs.CopyBytesToGo(raw[:], g.sumBuf); err != nil {
+		if _, err := copyToGo(raw[:], g.sumBuf); err != nil {
 			g.err = err
 			return 0
 		}
@@ -243,79 +238,47 @@ var (
 // playerChecksum: PlayerChecksummer), since the engine tests for them and
 // a game must not seem to have one it has not. It also returns the jsGame
 // inside.
-func newGame(cb safejs.Value, layout netcore.InputLayout) (netcore.Game, *jsGame, error) {
-	buf, err := cb.Get("cmdBuf")
-	if err != nil {
-		return nil, nil, err
-	}
-	in, err := cb.Get("inBuf")
-	if err != nil {
-		return nil, nil, err
-	}
-	jg := jsGame{cb: cb, cmdBuf: buf, inBuf: in, layout: layout, input: method(cb, "input"), onTic: method(cb, "onTic"), checksum: method(cb, "checksum"),
-		save: method(cb, "save"), load: method(cb, "load")}
+func newGame(cb js.Value, layout netcore.InputLayout) (netcore.Game, *jsGame) {
+	jg := jsGame{cb: cb, cmdBuf: cb.Get("cmdBuf"), inBuf: cb.Get("inBuf"), layout: layout, input: method(cb, "input"),
+		onTic: method(cb, "onTic"), checksum: method(cb, "checksum"), save: method(cb, "save"), load: method(cb, "load")}
 	snap, sums := isFunc(cb, "save") && isFunc(cb, "load"), isFunc(cb, "playerSums")
 	if sums {
-		if jg.sumBuf, err = cb.Get("sumBuf"); err != nil {
-			return nil, nil, err
-		}
-		jg.playerSums = method(cb, "playerSums")
+		jg.sumBuf, jg.playerSums = cb.Get("sumBuf"), method(cb, "playerSums")
 	}
 	if snap {
-		if jg.saveBuf.v, err = cb.Get("saveBuf"); err != nil {
-			return nil, nil, err
-		}
-		jg.saveBuf.n, _ = jg.saveBuf.v.Length()
+		jg.saveBuf.v = cb.Get("saveBuf")
+		jg.saveBuf.n = integer(jg.saveBuf.v.Get("length"))
 	}
 	switch {
 	case snap && sums:
 		g := &snapSumGame{snapGame{jg}}
-		return g, &g.jsGame, nil
+		return g, &g.jsGame
 	case snap:
 		g := &snapGame{jg}
-		return g, &g.jsGame, nil
+		return g, &g.jsGame
 	case sums:
 		g := &sumGame{jg}
-		return g, &g.jsGame, nil
+		return g, &g.jsGame
 	}
-	return &jg, &jg, nil
+	return &jg, &jg
 }
 
-// isFunc reports whether obj[name] is a function.
-func isFunc(obj safejs.Value, name string) bool {
-	v, err := obj.Get(name)
-	return err == nil && v.Type() == safejs.TypeFunction
-}
-
-// layout is the input layout the page asked for; ticnet.js has checked it.
-func layout(js jsConfig) netcore.InputLayout {
-	l := netcore.InputLayout{Size: uint8(max(0, min(js.InputSize, netcore.MaxInputBytes)))}
-	for i, b := range js.EventBits[:min(len(js.EventBits), int(l.Size))] {
-		l.Events[i] = byte(b)
+// layout is the input layout the page asked for (config's inputSize and
+// eventBits); ticnet.js has checked it.
+func layout(config js.Value) netcore.InputLayout {
+	l := netcore.InputLayout{Size: uint8(max(0, min(integer(config.Get("inputSize")), netcore.MaxInputBytes)))}
+	if bits := config.Get("eventBits"); bits.Type() == js.TypeObject {
+		for i := range min(integer(bits.Get("length")), int(l.Size)) {
+			l.Events[i] = byte(integer(bits.Index(i)))
+		}
 	}
 	return l
 }
 
-// method returns obj[name], to be called with Invoke: a function of the
-// shim's or the page's, which takes no this, looked up once rather than on
-// every call.
-func method(obj safejs.Value, name string) safejs.Value {
-	v, _ := obj.Get(name)
-	return v
-}
-
-// uint8Array is the Uint8Array constructor, looked up once.
-var uint8Array = func() safejs.Value {
-	v, _ := safejs.Global().Get("Uint8Array")
-	return v
-}()
-
-// newBytes returns a new Uint8Array holding a copy of b.
-func newBytes(b []byte) (safejs.Value, error) {
-	buf, err := uint8Array.New(len(b))
-	if err != nil {
-		return safejs.Value{}, err
+// errText is err's text, "<nil>" for none.
+func errText(err error) string {
+	if err == nil {
+		return "<nil>"
 	}
-	_, err = safejs.CopyBytesToJS(buf, b)
-	return buf, err
+	return err.Error()
 }

@@ -2,14 +2,14 @@
 
 package main
 
-import "github.com/hack-pad/safejs"
+import "syscall/js"
 
 // jsBuf is a Uint8Array that bytes cross in between Go and JS (a pass's
 // frames, each way; a saved state), made once and made anew, larger, only
 // when they do not fit: a new Uint8Array each time would cost a call
 // more, and a reference the GC must finalize.
 type jsBuf struct {
-	v safejs.Value
+	v js.Value
 	n int // v's length; 0 before the first
 }
 
@@ -23,10 +23,7 @@ func (b *jsBuf) fit(n int) (grew bool, err error) {
 		return false, nil
 	}
 	size := max(n, 2*b.n, jsBufMin)
-	v, err := uint8Array.New(size)
-	if err != nil {
-		return false, err
-	}
-	b.v, b.n = v, size
+	defer catch(&err)
+	b.v, b.n = uint8Array.New(size), size
 	return true, nil
 }

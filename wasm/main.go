@@ -4,24 +4,22 @@
 // binds the channel shim (js/shim.js) to a session (election and engine,
 // package session) and exports the API that js/ticnet.js wraps.
 //
-// The session runs on a Go timer, independent of rendering. Each pass pulls
-// every queued frame from the shim with one call and one copy, and pushes
-// its outgoing frames with one copy and one call, through two Uint8Arrays
-// made once (jsbuf.go): calls from JS into Go cost about 12 µs each, so
-// there are none per packet. Functions JS calls (launch, leave, stats)
-// never block: they post a request the loop takes on its next pass, or read
-// the last snapshot. It also plays replay files back into the page's game
-// (replay.go), which needs no shim.
+// The session runs on a timer (the page's setInterval, clock.go),
+// independent of rendering. Each pass pulls every queued frame from the
+// shim with one call and one copy, and pushes its outgoing frames with one
+// copy and one call, through two Uint8Arrays made once (jsbuf.go): calls
+// from JS into Go cost about 12 µs each, so there are none per packet.
+// Functions JS calls (launch, leave, stats) never block: they post a
+// request the loop takes on its next pass, or read the last snapshot. It
+// also plays replay files back into the page's game (replay.go), which
+// needs no shim. What it hands the page (events, stats, results) are JS
+// objects it builds (js.go): no JSON either side.
 package main
 
 import (
 	"encoding/binary"
-	"encoding/hex"
-	"encoding/json"
 	"sync/atomic"
-	"time"
-
-	"github.com/hack-pad/safejs"
+	"syscall/js"
 
 	"github.com/ticnet/ticnet/election/session"
 	"github.com/ticnet/ticnet/netcore"
@@ -39,59 +37,37 @@ type launchReq struct {
 // passMS is the net loop's period. Browsers clamp timers near 4 ms.
 const passMS = 5
 
-type jsConfig struct {
-	Name        string  `json:"name"`
-	MaxPlayers  int     `json:"maxPlayers"`
-	Profile     string  `json:"profile"`
-	Timeout     string  `json:"timeout"`
-	StartTime   float64 `json:"startTime"`
-	Token       string  `json:"token"` // 32 hex digits; "" for none
-	Predict     bool    `json:"predict"`
-	Record      bool    `json:"record"`
-	PredictTics int     `json:"predictTics"`
-	InputSize   int     `json:"inputSize"` // 0: Doom's ticcmd
-	TicRate     int     `json:"ticRate"`   // 0: 35
-	EventBits   []int   `json:"eventBits"` // per byte of the input
-	Settings    struct {
-		ExtraTics  *int `json:"extraTics"`
-		Deathmatch int  `json:"deathmatch"`
-		Episode    int  `json:"episode"`
-		Map        int  `json:"map"`
-		Skill      *int `json:"skill"`
-		TimeLimit  int  `json:"timeLimit"`
-	} `json:"settings"`
-}
-
 // loop is the state the net loop owns.
 type loop struct {
 	// The shim's functions and the page's onEvent, looked up once.
-	drain, sendBatch, setBuffers, setUIDs, onEvent safejs.Value
+	drain, sendBatch, setBuffers, setUIDs, onEvent js.Value
 
 	game    *jsGame
 	s       *session.Session
-	start   time.Time
+	start   int64 // nanotime
 	in, out []byte
 	// inbox and outbox carry them across, each way.
 	inbox, outbox jsBuf
 	times         netTimes // the netcode's time of the last passes
 	rates         rateWindow
 	uid           uint32 // the UID the shim's filter was last given
+	n             int    // passes run
 
 	launch atomic.Pointer[launchReq] // the page asked to launch
 	leave  atomic.Bool
-	end    atomic.Bool  // the page asked to end the game
-	failed bool         // the game's callback threw, and the copy left (fail)
-	stats  atomic.Value // string: the last stats JSON
-	// wake asks for a pass now: a hidden page's timers run once a second
-	// at best, so the shim wakes the loop when a frame arrives.
-	wake     chan struct{}
-	lastPass time.Time
+	end    atomic.Bool                   // the page asked to end the game
+	failed bool                          // the game's callback threw, and the copy left (fail)
+	stats  atomic.Pointer[session.Stats] // the last published; nil: none yet
+	// lastPass is when the last pass began (a nanotime): a hidden page's
+	// timers run once a second at best, so the shim wakes the loop when a
+	// frame arrives (wake).
+	lastPass int64
 }
 
-func (l *loop) now() int64 { return time.Since(l.start).Milliseconds() }
+func (l *loop) now() int64 { return since(l.start) / 1e6 }
 
 func (l *loop) pass() {
-	began := time.Now()
+	began := nanotime()
 	l.lastPass = began
 	now := l.now()
 	if r := l.launch.Swap(nil); r != nil {
@@ -119,7 +95,7 @@ func (l *loop) pass() {
 	}
 	l.filter()
 	l.flush()
-	l.times.add(time.Since(began)-l.game.spent, l.s.Ran())
+	l.times.add(since(began)-l.game.spent, l.s.Ran())
 	l.game.spent = 0
 }
 
@@ -137,9 +113,7 @@ func (l *loop) fail(now int64) {
 // emit hands the page the session's events.
 func (l *loop) emit(events []session.Event) {
 	for _, e := range events {
-		if j, err := json.Marshal(e); err == nil {
-			l.onEvent.Invoke(string(j))
-		}
+		call(l.onEvent, eventObject(e))
 	}
 }
 
@@ -147,19 +121,19 @@ func (l *loop) emit(events []session.Event) {
 // them: one call, and one more to copy them (three more when the inbox
 // must grow first).
 func (l *loop) pull() []byte {
-	v, err := l.drain.Invoke()
+	v, err := call(l.drain)
 	if err != nil {
 		return nil
 	}
-	n, _ := v.Int()
+	n := integer(v)
 	if n > l.inbox.n {
 		if l.fit(&l.inbox, n) != nil {
 			return nil
 		}
-		if v, err = l.drain.Invoke(); err != nil {
+		if v, err = call(l.drain); err != nil {
 			return nil
 		}
-		n, _ = v.Int()
+		n = integer(v)
 	}
 	if n <= 0 || n > l.inbox.n {
 		return nil
@@ -168,7 +142,7 @@ func (l *loop) pull() []byte {
 		l.in = make([]byte, n)
 	}
 	l.in = l.in[:n]
-	if _, err := safejs.CopyBytesToGo(l.in, l.inbox.v); err != nil {
+	if _, err := copyToGo(l.in, l.inbox.v); err != nil {
 		return nil
 	}
 	return l.in
@@ -181,8 +155,8 @@ func (l *loop) flush() {
 	if len(l.out) == 0 || l.fit(&l.outbox, len(l.out)) != nil {
 		return
 	}
-	if _, err := safejs.CopyBytesToJS(l.outbox.v, l.out); err == nil {
-		l.sendBatch.Invoke(len(l.out))
+	if _, err := copyToJS(l.outbox.v, l.out); err == nil {
+		call(l.sendBatch, len(l.out))
 	}
 }
 
@@ -191,7 +165,7 @@ func (l *loop) flush() {
 func (l *loop) fit(b *jsBuf, n int) error {
 	grew, err := b.fit(n)
 	if grew {
-		_, err = l.setBuffers.Invoke(l.inbox.v, l.outbox.v)
+		_, err = call(l.setBuffers, l.inbox.v, l.outbox.v)
 	}
 	return err
 }
@@ -203,11 +177,7 @@ func (l *loop) filter() {
 		return
 	}
 	l.uid = uids[0]
-	list := make([]any, len(uids))
-	for i, u := range uids {
-		list[i] = float64(u)
-	}
-	l.setUIDs.Invoke(list)
+	call(l.setUIDs, newArray(uids))
 }
 
 // rateWindow turns counters into per-second rates.
@@ -237,115 +207,139 @@ func (l *loop) publish() {
 	st.TicMedianUS, st.TicP99US = l.rates.ticMedian, l.rates.ticP99
 	st.FramesInPerSec, st.FramesOutPerSec, st.BytesInPerSec, st.BytesOutPerSec =
 		l.rates.rate[0], l.rates.rate[1], l.rates.rate[2], l.rates.rate[3]
-	if j, err := json.Marshal(st); err == nil {
-		l.stats.Store(string(j))
+	l.stats.Store(&st)
+}
+
+// tick is one pass of the loop, and every 20th publishes the stats.
+func (l *loop) tick() {
+	l.pass()
+	if l.n++; l.n%20 == 0 {
+		l.publish()
 	}
 }
 
+// run starts the loop: a pass every passMS on the page's timer. A pass
+// runs in the timer's callback: calls from JS into Go cost about what a
+// Go timer's wake-up does.
 func (l *loop) run() {
-	t := time.NewTicker(passMS * time.Millisecond)
-	n := 0
-	for {
-		select {
-		case <-t.C:
-		case <-l.wake:
-			if time.Since(l.lastPass) < passMS*time.Millisecond {
-				continue // the ticker's pass comes soon enough
-			}
-		}
-		l.pass()
-		if n++; n%20 == 0 {
-			l.publish()
-		}
-	}
+	js.Global().Call("setInterval", js.FuncOf(func(js.Value, []js.Value) any { l.tick(); return nil }), passMS)
 }
 
-func config(js jsConfig) session.Config {
-	c := session.Config{Name: js.Name, MaxPlayers: js.MaxPlayers, StartTimeMS: js.StartTime,
-		Election: session.ElectionLocal, Timeouts: netcore.BrowserTimeouts}
-	c.Predict, c.PredictTics = js.Predict, js.PredictTics
-	c.Replay.Record = js.Record
-	c.Input = layout(js)
-	c.TicRate = js.TicRate
-	if js.Profile == "gossip" {
+// config is the session's configuration from the page's (ticnet.js has
+// checked it): an object with name, maxPlayers, profile ("local",
+// "gossip"), timeout ("browser", "reference"), startTime, token (32 hex
+// digits; "" for none), predict, record, predictTics, inputSize (0:
+// Doom's ticcmd), ticRate (0: 35), eventBits (per byte of the input) and
+// settings (extraTics, deathmatch, episode, map, skill, timeLimit; each
+// may be absent).
+func config(page js.Value) session.Config {
+	c := session.Config{Name: page.Get("name").String(), MaxPlayers: integer(page.Get("maxPlayers")),
+		StartTimeMS: number(page.Get("startTime")), Election: session.ElectionLocal, Timeouts: netcore.BrowserTimeouts}
+	c.Predict, c.PredictTics = page.Get("predict").Truthy(), integer(page.Get("predictTics"))
+	c.Replay.Record = page.Get("record").Truthy()
+	c.Input = layout(page)
+	c.TicRate = integer(page.Get("ticRate"))
+	if page.Get("profile").String() == "gossip" {
 		c.Election = session.ElectionGossip
 	}
-	if js.Timeout == "reference" {
+	if page.Get("timeout").String() == "reference" {
 		c.Timeouts = netcore.ReferenceTimeouts
 	}
-	if t, err := hex.DecodeString(js.Token); err == nil && len(t) == len(c.Token) {
+	if t, ok := fromHex(page.Get("token").String()); ok && len(t) == len(c.Token) {
 		copy(c.Token[:], t)
 	}
 	st := &c.Settings
 	st.TicDup, st.ExtraTics, st.Episode, st.Map, st.Skill, st.LoadGame, st.NewSync = 1, 1, 1, 1, 2, -1, true
 	st.GameVersion = 4
-	if js.Settings.ExtraTics != nil {
-		st.ExtraTics = uint8(*js.Settings.ExtraTics)
+	set := page.Get("settings")
+	if set.Type() != js.TypeObject {
+		return c
 	}
-	if js.Settings.Skill != nil {
-		st.Skill = int8(*js.Settings.Skill)
+	if v := set.Get("extraTics"); v.Type() == js.TypeNumber {
+		st.ExtraTics = uint8(v.Int())
 	}
-	if js.Settings.Episode > 0 {
-		st.Episode = uint8(js.Settings.Episode)
+	if v := set.Get("skill"); v.Type() == js.TypeNumber {
+		st.Skill = int8(v.Int())
 	}
-	if js.Settings.Map > 0 {
-		st.Map = uint8(js.Settings.Map)
+	if v := integer(set.Get("episode")); v > 0 {
+		st.Episode = uint8(v)
 	}
-	st.Deathmatch, st.TimeLimit = uint8(js.Settings.Deathmatch), uint32(js.Settings.TimeLimit)
+	if v := integer(set.Get("map")); v > 0 {
+		st.Map = uint8(v)
+	}
+	st.Deathmatch, st.TimeLimit = uint8(integer(set.Get("deathmatch"))), uint32(integer(set.Get("timeLimit")))
 	return c
 }
 
+// fromHex decodes hex digits (either case); ok is false on any other
+// text, or an odd count.
+func fromHex(s string) (b []byte, ok bool) {
+	if len(s)%2 != 0 {
+		return nil, false
+	}
+	digit := func(c byte) (byte, bool) {
+		switch {
+		case '0' <= c && c <= '9':
+			return c - '0', true
+		case 'a' <= c && c <= 'f':
+			return c - 'a' + 10, true
+		case 'A' <= c && c <= 'F':
+			return c - 'A' + 10, true
+		}
+		return 0, false
+	}
+	b = make([]byte, len(s)/2)
+	for i := range b {
+		hi, ok1 := digit(s[2*i])
+		lo, ok2 := digit(s[2*i+1])
+		if !ok1 || !ok2 {
+			return nil, false
+		}
+		b[i] = hi<<4 | lo
+	}
+	return b, true
+}
+
 // syncTest runs synctest.Run on the game of args[1] (the callbacks start
-// takes, save and load included) as args[0] (JSON: tics, rollback,
-// players) says, and returns its synctest.Result as JSON.
-func syncTest(args []safejs.Value) any {
+// takes, save and load included) as args[0] (an object: tics, rollback,
+// players, inputSize, eventBits) says, and returns its synctest.Result.
+func syncTest(args []js.Value) any {
 	res := synctest.Result{StateOffset: -1, Message: "syncTest: a bad config, or a game without save and load"}
-	if len(args) == 2 && isFunc(args[1], "save") && isFunc(args[1], "load") {
-		text, err := args[0].String()
-		var jc struct {
-			Tics, Rollback, Players int
-			jsConfig
-		}
-		if err == nil {
-			err = json.Unmarshal([]byte(text), &jc)
-		}
-		g, jg, err2 := newGame(args[1], layout(jc.jsConfig))
-		if sg, ok := g.(synctest.Game); ok && err == nil && err2 == nil {
-			c := synctest.Config{Tics: jc.Tics, Rollback: jc.Rollback, Players: jc.Players, InputSize: jg.layout.Size}
+	if len(args) == 2 && args[0].Type() == js.TypeObject && isFunc(args[1], "save") && isFunc(args[1], "load") {
+		g, jg := newGame(args[1], layout(args[0]))
+		if sg, ok := g.(synctest.Game); ok {
+			c := synctest.Config{Tics: integer(args[0].Get("tics")), Rollback: integer(args[0].Get("rollback")),
+				Players: integer(args[0].Get("players")), InputSize: jg.layout.Size}
 			res = synctest.ResultOf(c, synctest.Run(sg, c))
 			if jg.err != nil {
 				res = synctest.Result{StateOffset: -1, Message: "syncTest: a callback failed: " + jg.err.Error()}
 			}
 		}
 	}
-	j, _ := json.Marshal(res)
-	return string(j)
+	o := newObject()
+	o.Set("ok", res.OK)
+	o.Set("tics", res.Tics)
+	o.Set("tic", res.Tic)
+	o.Set("at", res.At)
+	o.Set("checksum", res.Checksum)
+	o.Set("rerun", res.Rerun)
+	o.Set("stateOffset", res.StateOffset)
+	o.Set("message", res.Message)
+	return o
 }
 
 func main() {
-	l := &loop{start: time.Now(), wake: make(chan struct{}, 1)}
-	l.stats.Store(`{"role":"undecided"}`)
+	l := &loop{start: nanotime()}
 	started := false
-	api := map[string]func(args []safejs.Value) any{
+	api := map[string]func(args []js.Value) any{
 		// start needs the shim (shim.js); a page that only plays replays
 		// back or checks its game does not.
-		"start": func(args []safejs.Value) any {
-			shim, err := safejs.Global().Get("__ticnetShim")
-			if started || len(args) < 2 || err != nil || shim.IsUndefined() {
+		"start": func(args []js.Value) any {
+			shim := js.Global().Get("__ticnetShim")
+			if started || len(args) < 2 || shim.Type() != js.TypeObject || args[0].Type() != js.TypeObject || args[1].Type() != js.TypeObject {
 				return false
 			}
-			text, err := args[0].String()
-			if err != nil {
-				return false
-			}
-			var jc jsConfig
-			if json.Unmarshal([]byte(text), &jc) != nil {
-				return false
-			}
-			game, jg, err := newGame(args[1], layout(jc))
-			if err != nil {
-				return false
-			}
+			game, jg := newGame(args[1], layout(args[0]))
 			l.drain, l.sendBatch, l.setUIDs = method(shim, "drain"), method(shim, "sendBatch"), method(shim, "setUIDs")
 			l.setBuffers = method(shim, "setBuffers")
 			if _, err := l.inbox.fit(jsBufMin); err != nil {
@@ -357,32 +351,33 @@ func main() {
 			started = true
 			l.onEvent = method(args[1], "onEvent")
 			l.game = jg
-			l.s = session.New(config(jc), game, l.now())
+			l.s = session.New(config(args[0]), game, l.now())
 			l.filter()
-			go l.run() // the loop runs outside the callback: nothing here blocks
+			l.run() // the loop runs on the page's timer: nothing here blocks
 			return true
 		},
 		// launch(seed, options): options a Uint8Array (ticnet.js encodes them).
-		"launch": func(args []safejs.Value) any {
+		"launch": func(args []js.Value) any {
 			r := &launchReq{}
 			if len(args) == 2 {
-				f, _ := args[0].Float()
-				r.seed = uint32(int64(f))
-				if n, err := args[1].Length(); err == nil && n > 0 {
-					r.options = make([]byte, min(n, wire.MaxLaunchOptions))
-					safejs.CopyBytesToGo(r.options, args[1])
+				r.seed = uint32(int64(number(args[0])))
+				if args[1].Type() == js.TypeObject {
+					if n := integer(args[1].Get("length")); n > 0 {
+						r.options = make([]byte, min(n, wire.MaxLaunchOptions))
+						copyToGo(r.options, args[1])
+					}
 				}
 			}
 			l.launch.Store(r)
 			return nil
 		},
-		"leave": func([]safejs.Value) any { l.leave.Store(true); return nil },
-		"end":   func([]safejs.Value) any { l.end.Store(true); return nil },
+		"leave": func([]js.Value) any { l.leave.Store(true); return nil },
+		"end":   func([]js.Value) any { l.end.Store(true); return nil },
 		// leaveNow says goodbye at once, for a page that is going away and
 		// will run no further pass: the DISCONNECTs go out in this call.
-		// The loop is parked between passes while JS runs, so the session
-		// is not in use; nothing here blocks.
-		"leaveNow": func([]safejs.Value) any {
+		// The loop runs only on the page's timer, so the session is not in
+		// use; nothing here blocks.
+		"leaveNow": func([]js.Value) any {
 			if l.s != nil {
 				l.s.Leave(l.now())
 				l.s.Update(l.now())
@@ -390,11 +385,11 @@ func main() {
 			}
 			return nil
 		},
-		"stats": func([]safejs.Value) any { return l.stats.Load().(string) },
+		"stats": func([]js.Value) any { return statsObject(l.stats.Load()) },
 		// replay returns a copy of this copy's replay file (a new
-		// Uint8Array), or null when it records none. The loop is parked
-		// between passes while JS runs, so the session is not in use.
-		"replay": func([]safejs.Value) any {
+		// Uint8Array), or null when it records none. The loop runs only on
+		// the page's timer, so the session is not in use.
+		"replay": func([]js.Value) any {
 			if l.s == nil || l.s.Replay() == nil {
 				return nil
 			}
@@ -405,9 +400,9 @@ func main() {
 			return buf
 		},
 		// syncTest runs synctest on the page's game (its callbacks, as
-		// start takes them) and returns the result as JSON. It runs in
-		// this call: the page waits for it.
-		"syncTest": func(args []safejs.Value) any { return syncTest(args) },
+		// start takes them) and returns the result. It runs in this call:
+		// the page waits for it.
+		"syncTest": syncTest,
 		// The playback of a replay (replay.go): each runs in its call.
 		"replayOpen":  replayOpen,
 		"replayRun":   replayRun,
@@ -416,43 +411,33 @@ func main() {
 		// setHidden says whether the page is hidden, frozen or being
 		// closed for a while (persisted pagehide). A hidden server hands
 		// its game over at once, in this call: the page may run nothing
-		// more for a second, or ever. The loop is parked between passes
-		// while JS runs, so the session is not in use.
-		"setHidden": func(args []safejs.Value) any {
-			if l.s == nil || len(args) < 1 {
+		// more for a second, or ever. The loop runs only on the page's
+		// timer, so the session is not in use.
+		"setHidden": func(args []js.Value) any {
+			if l.s == nil || len(args) < 1 || args[0].Type() != js.TypeBoolean {
 				return nil
 			}
-			on, err := args[0].Bool()
-			if err != nil {
-				return nil
-			}
+			on := args[0].Bool()
 			l.s.SetHidden(on)
 			if on {
 				l.pass()
 			}
 			return nil
 		},
-		// wake runs a pass soon: the shim calls it when a frame arrives
-		// for a hidden page, whose timers are throttled.
-		"wake": func([]safejs.Value) any {
-			select {
-			case l.wake <- struct{}{}:
-			default:
+		// wake runs a pass now, unless one ran less than passMS ago: the
+		// shim calls it when a frame arrives for a hidden page, whose
+		// timers are throttled.
+		"wake": func([]js.Value) any {
+			if l.s != nil && since(l.lastPass) >= passMS*1e6 {
+				l.tick()
 			}
 			return nil
 		},
 	}
-	obj, err := safejs.ValueOf(map[string]any{})
-	if err != nil {
-		return
-	}
+	obj := newObject()
 	for name, fn := range api {
-		f, err := safejs.FuncOf(func(_ safejs.Value, args []safejs.Value) any { return fn(args) })
-		if err != nil {
-			return
-		}
-		obj.Set(name, f.Value())
+		obj.Set(name, js.FuncOf(func(_ js.Value, args []js.Value) any { return fn(args) }))
 	}
-	safejs.Global().Set("__ticnetGo", obj)
+	js.Global().Set("__ticnetGo", obj)
 	select {} // the loop and the callbacks run on; main must not return
 }

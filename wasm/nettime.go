@@ -2,10 +2,7 @@
 
 package main
 
-import (
-	"slices"
-	"time"
-)
+import "slices"
 
 // netWindow is how many samples the netcode's times are taken over: at a
 // pass every 5 ms, the last 5 s of passes; at 35 tics a second, the passes
@@ -21,22 +18,22 @@ type netTimes struct {
 	passes, tics window
 }
 
-// add records a pass that took net and ran tics tics.
-func (n *netTimes) add(net time.Duration, tics int) {
+// add records a pass that took net ns and ran tics tics.
+func (n *netTimes) add(net int64, tics int) {
 	n.passes.add(net)
 	if tics > 0 {
-		n.tics.add(net / time.Duration(tics))
+		n.tics.add(net / int64(tics))
 	}
 }
 
-// window is a ring of the last netWindow samples.
+// window is a ring of the last netWindow samples, in ns.
 type window struct {
-	ring   [netWindow]time.Duration
-	n      int                      // samples added, ever
-	sorted [netWindow]time.Duration // scratch for the percentiles
+	ring   [netWindow]int64
+	n      int              // samples added, ever
+	sorted [netWindow]int64 // scratch for the percentiles
 }
 
-func (w *window) add(d time.Duration) {
+func (w *window) add(d int64) {
 	w.ring[w.n%netWindow] = d
 	w.n++
 }
@@ -49,10 +46,10 @@ func (w *window) percentiles() (median, p99, mean float64) {
 		return 0, 0, 0
 	}
 	slices.Sort(s)
-	var sum time.Duration
+	var sum int64
 	for _, d := range s {
 		sum += d
 	}
-	us := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1000 }
+	us := func(ns int64) float64 { return float64(ns) / 1000 }
 	return us(s[len(s)/2]), us(s[len(s)*99/100]), us(sum) / float64(len(s))
 }

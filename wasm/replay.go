@@ -3,11 +3,9 @@
 package main
 
 import (
-	"encoding/json"
-	"fmt"
-	"time"
-
-	"github.com/hack-pad/safejs"
+	"errors"
+	"strconv"
+	"syscall/js"
 
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/wire"
@@ -36,66 +34,28 @@ var (
 	nextPlayback = 1
 )
 
-// replayFacts is what replayOpen tells the page of a replay.
-type replayFacts struct {
-	ID        int      `json:"id"`
-	Protocol  string   `json:"protocol"`
-	Players   []string `json:"players"` // the players' names, by player number
-	Start     uint32   `json:"start"`   // the first tic recorded
-	End       uint32   `json:"end"`     // one past the last
-	TicRate   int      `json:"ticRate"`
-	Seed      uint32   `json:"seed"`
-	Options   []byte   `json:"options,omitempty"` // the launch options, as a start event has them (base64)
-	InputSize int      `json:"inputSize"`         // 0: Doom's ticcmd
-	Snapshots []uint32 `json:"snapshots"`         // the tics a seek can load
-	Error     string   `json:"error,omitempty"`
-}
-
-// replayStatus is where a playback stands after a pass or a seek.
-type replayStatus struct {
-	Tic        uint32        `json:"tic"`  // the next tic to run
-	Tics       int           `json:"tics"` // tics onTic ran, those of seeks included
-	Checked    int           `json:"checked"`
-	Mismatches int           `json:"mismatches"`
-	Mismatch   *mismatchJSON `json:"mismatch,omitempty"` // the first
-	Done       bool          `json:"done"`
-	// Error: what went wrong; Failed: a callback of the game threw, and
-	// the playback calls it no more.
-	Error  string `json:"error,omitempty"`
-	Failed bool   `json:"failed,omitempty"`
-}
-
-// mismatchJSON is a netcore.ReplayMismatch as the page's "mismatch" event
-// has it.
-type mismatchJSON struct {
-	Tic     uint32 `json:"tic"`
-	Players []int  `json:"players"`
-	Want    uint32 `json:"want"`
-	Got     uint32 `json:"got"`
-}
-
-func toJSON(v any) string {
-	j, _ := json.Marshal(v)
-	return string(j)
-}
-
 // replayOpen(bytes, callbacks, inputSize) reads a replay file (a
 // Uint8Array; the playback keeps a copy) and sets the page's game (its
 // callbacks, as ticnet.js's gameCallbacks makes them) at its first tic,
-// from its first snapshot when it has one. It returns replayFacts as
-// JSON, with Error set on a file that is not a whole replay, on one of
-// another game's input, or on a state the game's load refused.
-func replayOpen(args []safejs.Value) any {
-	fail := func(err error) any { return toJSON(replayFacts{Error: err.Error()}) }
-	if len(args) != 3 {
-		return fail(fmt.Errorf("replayOpen takes the file, the callbacks and the input size"))
+// from its first snapshot when it has one. It returns what the page needs
+// of the replay: an object with id, protocol, players (the players' names,
+// by player number), start (the first tic recorded), end (one past the
+// last), ticRate, seed, options (the launch options, as a start event has
+// them; absent when none), inputSize (0: Doom's ticcmd) and snapshots (the
+// tics a seek can load); or with error set, on a file that is not a whole
+// replay, on one of another game's input, or on a state the game's load
+// refused.
+func replayOpen(args []js.Value) any {
+	fail := func(err error) any {
+		o := factsObject(0, nil, nil)
+		o.Set("error", err.Error())
+		return o
 	}
-	n, err := args[0].Length()
-	if err != nil {
-		return fail(err)
+	if len(args) != 3 || args[0].Type() != js.TypeObject || args[1].Type() != js.TypeObject {
+		return fail(errors.New("replayOpen takes the file, the callbacks and the input size"))
 	}
-	data := make([]byte, n)
-	if _, err := safejs.CopyBytesToGo(data, args[0]); err != nil {
+	data := make([]byte, integer(args[0].Get("length")))
+	if _, err := copyToGo(data, args[0]); err != nil {
 		return fail(err)
 	}
 	r, err := wire.NewReplayReader(data)
@@ -103,15 +63,12 @@ func replayOpen(args []safejs.Value) any {
 		return fail(err)
 	}
 	h := &r.Header
-	size, _ := args[2].Int()
+	size := integer(args[2])
 	if int(h.Setup.Input.Size) != size {
-		return fail(fmt.Errorf("the replay's input is %s, the game's (options.inputSize) %s",
-			inputName(int(h.Setup.Input.Size)), inputName(size)))
+		return fail(errors.New("the replay's input is " + inputName(int(h.Setup.Input.Size)) +
+			", the game's (options.inputSize) " + inputName(size)))
 	}
-	game, jg, err := newGame(args[1], h.Setup.Input)
-	if err != nil {
-		return fail(err)
-	}
+	game, jg := newGame(args[1], h.Setup.Input)
 	p, err := netcore.NewReplayPlayer(data, game)
 	if err != nil {
 		return fail(err)
@@ -119,13 +76,37 @@ func replayOpen(args []safejs.Value) any {
 	id := nextPlayback
 	nextPlayback++
 	playbacks[id] = &playback{player: p, game: jg}
-	f := replayFacts{ID: id, Protocol: h.Protocol, Players: h.Names, Start: p.Start(), End: p.End(),
-		TicRate: int(h.Setup.TicRate), Seed: h.Setup.Seed, Options: h.Setup.Options, InputSize: int(h.Setup.Input.Size),
-		Snapshots: p.Snapshots()}
-	if f.Players == nil {
-		f.Players = []string{}
+	return factsObject(id, h, p)
+}
+
+// factsObject is what replayOpen returns of the replay h, played by p (all
+// zero but for players, an empty array, when h is nil).
+func factsObject(id int, h *wire.ReplayHeader, p *netcore.ReplayPlayer) js.Value {
+	o := newObject()
+	o.Set("id", id)
+	if h == nil {
+		o.Set("protocol", "")
+		o.Set("players", newArray([]string{}))
+		for _, k := range []string{"start", "end", "ticRate", "seed", "inputSize"} {
+			o.Set(k, 0)
+		}
+		o.Set("snapshots", nil)
+		return o
 	}
-	return toJSON(f)
+	o.Set("protocol", h.Protocol)
+	o.Set("players", newArray(h.Names))
+	o.Set("start", p.Start())
+	o.Set("end", p.End())
+	o.Set("ticRate", int(h.Setup.TicRate))
+	o.Set("seed", h.Setup.Seed)
+	if len(h.Setup.Options) > 0 {
+		if b, err := newBytes(h.Setup.Options); err == nil {
+			o.Set("options", b)
+		}
+	}
+	o.Set("inputSize", int(h.Setup.Input.Size))
+	o.Set("snapshots", arrayOrNull(p.Snapshots()))
+	return o
 }
 
 // inputName says what input of size bytes is.
@@ -133,34 +114,33 @@ func inputName(size int) string {
 	if size == 0 {
 		return "Doom's ticcmd"
 	}
-	return fmt.Sprintf("%d bytes", size)
+	return strconv.Itoa(size) + " bytes"
 }
 
 // replayRun(id, maxTics, budgetMS) runs up to maxTics tics, for budgetMS
 // at most, and stops early after the first tic whose checksum differs
 // from the recorded one, so that the page hears of it before any later
-// tic runs. It returns the replayStatus as JSON.
-func replayRun(args []safejs.Value) any {
+// tic runs. It returns the playback's status (statusObject).
+func replayRun(args []js.Value) any {
 	pb, err := playbackOf(args, 3)
 	if err != nil {
-		return toJSON(replayStatus{Error: "replayRun: " + err.Error()})
+		return errorStatus("replayRun: " + err.Error())
 	}
-	most, _ := args[1].Int()
-	budgetMS, _ := args[2].Float()
-	began := time.Now()
-	budget := time.Duration(budgetMS * float64(time.Millisecond))
-	for ran := 0; ran < most && pb.game.err == nil && !pb.player.Done() && time.Since(began) < budget; ran++ {
+	most := integer(args[1])
+	began := nanotime()
+	budget := int64(number(args[2]) * 1e6) // ns
+	for ran := 0; ran < most && pb.game.err == nil && !pb.player.Done() && since(began) < budget; ran++ {
 		had := pb.mismatch != nil
 		_, err := pb.player.Run(1)
 		pb.noteMismatch()
 		if err != nil {
-			return toJSON(pb.status(err))
+			return pb.status(err)
 		}
 		if !had && pb.mismatch != nil {
 			break
 		}
 	}
-	return toJSON(pb.status(nil))
+	return pb.status(nil)
 }
 
 // noteMismatch takes the player's first mismatch, unless the game's
@@ -173,60 +153,82 @@ func (pb *playback) noteMismatch() {
 
 // replaySeek(id, tic) sets the game at tic (the state before it): from
 // the newest snapshot at or before it, running the tics after. It returns
-// the replayStatus as JSON, with Error set when it cannot.
-func replaySeek(args []safejs.Value) any {
+// the playback's status, with error set when it cannot.
+func replaySeek(args []js.Value) any {
 	pb, err := playbackOf(args, 2)
 	if err != nil {
-		return toJSON(replayStatus{Error: "replaySeek: " + err.Error()})
+		return errorStatus("replaySeek: " + err.Error())
 	}
 	if pb.game.err != nil {
-		return toJSON(pb.status(nil))
+		return pb.status(nil)
 	}
-	tic, _ := args[1].Int()
-	err = pb.player.Seek(uint32(tic))
+	err = pb.player.Seek(uint32(integer(args[1])))
 	pb.noteMismatch()
-	return toJSON(pb.status(err))
+	return pb.status(err)
 }
 
 // replayClose(id) forgets a playback.
-func replayClose(args []safejs.Value) any {
+func replayClose(args []js.Value) any {
 	if len(args) == 1 {
-		id, _ := args[0].Int()
-		delete(playbacks, id)
+		delete(playbacks, integer(args[0]))
 	}
 	return nil
 }
 
 // playbackOf returns the playback args[0] names, of a call that takes n
 // arguments.
-func playbackOf(args []safejs.Value, n int) (*playback, error) {
+func playbackOf(args []js.Value, n int) (*playback, error) {
 	if len(args) != n {
-		return nil, fmt.Errorf("%d arguments, not %d", len(args), n)
+		return nil, errors.New(strconv.Itoa(len(args)) + " arguments, not " + strconv.Itoa(n))
 	}
-	id, _ := args[0].Int()
+	id := integer(args[0])
 	pb := playbacks[id]
 	if pb == nil {
-		return nil, fmt.Errorf("no playback %d (closed?)", id)
+		return nil, errors.New("no playback " + strconv.Itoa(id) + " (closed?)")
 	}
 	return pb, nil
 }
 
-// status is where the playback stands, with err, what went wrong, if
-// anything.
-func (pb *playback) status(err error) replayStatus {
+// status is where the playback stands after a pass or a seek, with err,
+// what went wrong, if anything: an object with tic (the next tic to run),
+// tics (the tics onTic ran, those of seeks included), checked,
+// mismatches, done; mismatch (the first, as the page's "mismatch" event
+// has it: tic, players, want, got), error (what went wrong) and failed (a
+// callback of the game threw, and the playback calls it no more) when
+// they are set.
+func (pb *playback) status(err error) js.Value {
 	p := pb.player
-	st := replayStatus{Tic: p.Tic(), Tics: pb.game.ran, Checked: p.Checked(), Mismatches: p.Mismatches(), Done: p.Done()}
+	o := newObject()
+	o.Set("tic", p.Tic())
+	o.Set("tics", pb.game.ran)
+	o.Set("checked", p.Checked())
+	o.Set("mismatches", p.Mismatches())
 	if m := pb.mismatch; m != nil {
-		st.Mismatch = &mismatchJSON{Tic: m.Tic, Players: m.Players, Want: m.Want, Got: m.Got}
-		if st.Mismatch.Players == nil {
-			st.Mismatch.Players = []int{}
-		}
+		mo := newObject()
+		mo.Set("tic", m.Tic)
+		mo.Set("players", newArray(m.Players))
+		mo.Set("want", m.Want)
+		mo.Set("got", m.Got)
+		o.Set("mismatch", mo)
 	}
+	o.Set("done", p.Done())
 	switch {
 	case pb.game.err != nil:
-		st.Error, st.Failed = pb.game.err.Error(), true
+		o.Set("error", pb.game.err.Error())
+		o.Set("failed", true)
 	case err != nil:
-		st.Error = err.Error()
+		o.Set("error", err.Error())
 	}
-	return st
+	return o
+}
+
+// errorStatus is a status of no playback, with error set.
+func errorStatus(text string) js.Value {
+	o := newObject()
+	for _, k := range []string{"tic", "tics", "checked", "mismatches"} {
+		o.Set(k, 0)
+	}
+	o.Set("done", false)
+	o.Set("error", text)
+	return o
 }

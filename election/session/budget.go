@@ -1,41 +1,39 @@
 package session
 
-import (
-	"time"
+import "github.com/ticnet/ticnet/netcore"
 
-	"github.com/ticnet/ticnet/netcore"
-)
-
-// PassWork is the game work one pass may do: a copy that catches up runs
-// the tics it missed in batches of about this much, and yields to its page
-// in between, so that the page never freezes for longer.
-const PassWork = 40 * time.Millisecond
+// PassWorkNS is the game work one pass may do, in nanoseconds: a copy
+// that catches up runs the tics it missed in batches of about this much,
+// and yields to its page in between, so that the page never freezes for
+// longer. (Times here are int64 nanoseconds, not time.Duration: importing
+// package time would add 36 KB to ticnet.wasm after brotli, README.md.)
+const PassWorkNS = 40_000_000
 
 // firstTicsPerPass bounds a pass before any tic was measured: a copy that
 // joins a game in progress starts by catching up, and four tics stay under
-// PassWork for a game whose tic costs up to 10 ms.
+// PassWorkNS for a game whose tic costs up to 10 ms.
 const firstTicsPerPass = 4
 
 // ticBudget learns what a tic costs the game and bounds the tics of a
-// pass to PassWork's worth. A dearer tic counts at once; a cheaper one
+// pass to PassWorkNS's worth. A dearer tic counts at once; a cheaper one
 // only slowly, so that one lucky pass does not let the next freeze.
 type ticBudget struct {
-	perTic   time.Duration
+	perTicNS int64
 	measured bool
 }
 
 // observe takes a pass that ran tics, in which the game's callbacks took
-// spent.
-func (b *ticBudget) observe(tics int, spent time.Duration) {
+// spentNS.
+func (b *ticBudget) observe(tics int, spentNS int64) {
 	if tics <= 0 {
 		return
 	}
-	cost := spent / time.Duration(tics)
-	if !b.measured || cost >= b.perTic {
+	cost := spentNS / int64(tics)
+	if !b.measured || cost >= b.perTicNS {
 		b.measured = true
-		b.perTic = cost
+		b.perTicNS = cost
 	} else {
-		b.perTic -= (b.perTic - cost) / 8
+		b.perTicNS -= (b.perTicNS - cost) / 8
 	}
 }
 
@@ -44,8 +42,8 @@ func (b *ticBudget) tics() int {
 	switch {
 	case !b.measured:
 		return firstTicsPerPass
-	case b.perTic <= 0: // too cheap for the clock to see
+	case b.perTicNS <= 0: // too cheap for the clock to see
 		return netcore.BackupTics
 	}
-	return int(max(min(PassWork/b.perTic, netcore.BackupTics), 1))
+	return int(max(min(PassWorkNS/b.perTicNS, netcore.BackupTics), 1))
 }

@@ -22,9 +22,9 @@ func TestTicBudgetLearnsWhatATicCosts(t *testing.T) {
 		{1, 100 * time.Millisecond, 1},  // never below one tic
 	}
 	for i, s := range steps {
-		b.observe(s.tics, s.spent)
+		b.observe(s.tics, s.spent.Nanoseconds())
 		if got := b.tics(); got != s.want {
-			t.Fatalf("step %d (%d tics in %v): %d tics a pass (per tic %v), want %d", i, s.tics, s.spent, got, b.perTic, s.want)
+			t.Fatalf("step %d (%d tics in %v): %d tics a pass (per tic %v), want %d", i, s.tics, s.spent, got, time.Duration(b.perTicNS), s.want)
 		}
 	}
 	var cheap ticBudget

@@ -1,8 +1,6 @@
 package session
 
 import (
-	"time"
-
 	"github.com/ticnet/ticnet/election"
 	"github.com/ticnet/ticnet/netcore"
 )
@@ -310,10 +308,10 @@ func (s *Session) retry(now int64) {
 }
 
 // GameTime reports how long the game's callbacks took during the last
-// Update: the session learns what a tic costs and bounds the tics of the
-// next passes to PassWork's worth (Stats.TicsPerUpdate).
-func (s *Session) GameTime(spent time.Duration) {
-	s.budget.observe(s.ran, spent)
+// Update, in nanoseconds: the session learns what a tic costs and bounds
+// the tics of the next passes to PassWorkNS's worth (Stats.TicsPerUpdate).
+func (s *Session) GameTime(spentNS int64) {
+	s.budget.observe(s.ran, spentNS)
 	if s.eng != nil {
 		s.eng.client.SetTicsPerUpdate(s.budget.tics())
 	}
@@ -342,7 +340,7 @@ func (s *Session) Stats() Stats {
 		st.Resends = cc.ResendRequests + cc.TicsResent
 		st.TransferBytesIn = c.Transfers().Counters().ChunkBytesReceived
 		st.TicsPerUpdate = c.TicsPerUpdate()
-		st.TicCostUS = s.budget.perTic.Microseconds()
+		st.TicCostUS = s.budget.perTicNS / 1000
 		if s.stateMS != 0 {
 			st.TransferMS = s.stateMS - s.joinMS
 		}

@@ -118,7 +118,7 @@ func (c *channelSim) step() {
 				p.ran = append(p.ran, ran)
 			}
 			if p.ticCost > 0 {
-				p.s.GameTime(time.Duration(ran) * p.ticCost)
+				p.s.GameTime(int64(time.Duration(ran) * p.ticCost))
 			}
 			p.watch(now, c.watchFrom)
 		}
@@ -470,7 +470,7 @@ func TestCopyRefusedAtTheStartTriesAgainAndJoins(t *testing.T) {
 }
 
 // A copy catching up a game in progress whose tics cost 10 ms each runs
-// them 4 at a time (PassWork / 10 ms), not 128, once it has measured one
+// them 4 at a time (PassWorkNS / 10 ms), not 128, once it has measured one
 // pass (the first runs firstTicsPerPass at most): its page stays
 // responsive.
 func TestCatchingUpRunsAPassWorthOfTicsAtATime(t *testing.T) {
@@ -490,7 +490,7 @@ func TestCatchingUpRunsAPassWorthOfTicsAtATime(t *testing.T) {
 	target := late.s.Client().GameTic() + 100
 	c.runUntil(t, "100 more tics everywhere", 30000, func() bool { return c.allAt(target) })
 	compareRan(t, late, c.open()[:4])
-	want := int(PassWork / late.ticCost)
+	want := int(PassWorkNS / late.ticCost.Nanoseconds())
 	most, atCap := 0, 0
 	for _, n := range late.ran[1:] {
 		most = max(most, n)

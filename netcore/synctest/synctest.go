@@ -14,8 +14,9 @@ package synctest
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
+	"strconv"
 
+	"github.com/ticnet/ticnet/internal/text"
 	"github.com/ticnet/ticnet/netcore"
 )
 
@@ -67,12 +68,11 @@ func (m *Mismatch) Error() string {
 	where := "the saved states are equal"
 	switch {
 	case m.StateLen != m.RerunLen:
-		where = fmt.Sprintf("the saved states are %d and %d bytes long", m.StateLen, m.RerunLen)
+		where = "the saved states are " + strconv.Itoa(m.StateLen) + " and " + strconv.Itoa(m.RerunLen) + " bytes long"
 	case m.StateOffset >= 0:
-		where = fmt.Sprintf("the saved states first differ at byte %d", m.StateOffset)
+		where = "the saved states first differ at byte " + strconv.Itoa(m.StateOffset)
 	}
-	return fmt.Sprintf("synctest: tic %d ran differently when run again after tic %d: checksum %08x, then %08x; %s",
-		m.Tic, m.At, m.Checksum, m.Rerun, where)
+	return "synctest: tic " + strconv.FormatUint(uint64(m.Tic), 10) + " ran differently when run again after tic " + strconv.FormatUint(uint64(m.At), 10) + ": checksum " + text.Hex(uint64(m.Checksum), 8) + ", then " + text.Hex(uint64(m.Rerun), 8) + "; " + where
 }
 
 // ranTic is what the first run of a tic gave, kept to run it again.
@@ -96,8 +96,7 @@ func Run(g Game, c Config) error {
 		c.Players = 2
 	}
 	if c.Rollback > MaxRollback || c.Players > netcore.MaxPlayers {
-		return fmt.Errorf("synctest: rollback %d (at most %d), players %d (at most %d)",
-			c.Rollback, MaxRollback, c.Players, netcore.MaxPlayers)
+		return errors.New("synctest: rollback " + strconv.Itoa(c.Rollback) + " (at most " + strconv.Itoa(MaxRollback) + "), players " + strconv.Itoa(c.Players) + " (at most " + strconv.Itoa(netcore.MaxPlayers) + ")")
 	}
 	if c.Input == nil {
 		c.Input = func(tic uint32, p int) netcore.TicCmd {
@@ -125,7 +124,7 @@ func Run(g Game, c Config) error {
 		// again: each must come out as it did.
 		first := tic + 1 - min(tic+1, uint32(c.Rollback))
 		if err := g.LoadState(ring[first%uint32(c.Rollback)].before); err != nil {
-			return fmt.Errorf("synctest: loading the state before tic %d: %w", first, err)
+			return text.Wrap("synctest: loading the state before tic "+strconv.FormatUint(uint64(first), 10)+": ", err)
 		}
 		for t := first; t <= tic; t++ {
 			rt := &ring[t%uint32(c.Rollback)]
@@ -177,10 +176,11 @@ func drawn(tic uint32, p int, size uint8) netcore.TicCmd {
 	return netcore.TicCmd{ForwardMove: int8(x), SideMove: int8(x >> 8), AngleTurn: int16(x >> 16), Buttons: uint8(x>>32) & 0x7f}
 }
 
-// IsMismatch reports whether err is a Mismatch, and returns it.
+// IsMismatch reports whether err, an error Run returned, is a Mismatch,
+// and returns it. (Run returns a Mismatch as it is: a type assertion, not
+// errors.As, whose reflection would add 10 KB to ticnet.wasm after brotli.)
 func IsMismatch(err error) (*Mismatch, bool) {
-	var m *Mismatch
-	ok := errors.As(err, &m)
+	m, ok := err.(*Mismatch)
 	return m, ok
 }
 

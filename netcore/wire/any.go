@@ -1,6 +1,6 @@
 package wire
 
-import "fmt"
+import "strconv"
 
 // Context is what a session has learned that decides how its later
 // packets decode, none of it on the wire: the settings of the game that
@@ -104,9 +104,9 @@ func NewMessageIn(h Header, body []byte, dir Direction, ctx Context) (Message, e
 		case TicnetKindTransferAbort:
 			return &TransferAbort{}, nil
 		}
-		return nil, &DecodeError{Type: "TICNET", Offset: h.Len(), Field: "kind", Reason: fmt.Sprintf("unknown kind %d", k)}
+		return nil, &DecodeError{Type: "TICNET", Offset: h.Len(), Field: "kind", Reason: "unknown kind " + strconv.Itoa(int(k))}
 	}
-	return nil, &DecodeError{Offset: 0, Field: "type", Reason: fmt.Sprintf("unknown packet type %d", uint16(h.Type))}
+	return nil, &DecodeError{Offset: 0, Field: "type", Reason: "unknown packet type " + strconv.Itoa(int(h.Type))}
 }
 
 // DecodePacket is DecodePacketIn with the zero Context but lowres (see

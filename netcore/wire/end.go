@@ -1,6 +1,6 @@
 package wire
 
-import "fmt"
+import "strconv"
 
 // The end of a game under the extension protocol: any player asks
 // (EndRequest); the server passes a request of a player's to the
@@ -23,7 +23,7 @@ func (*EndRequest) AppendBody(dst []byte) []byte { return append(dst, TicnetKind
 func (m *EndRequest) DecodeBody(body []byte) error {
 	r := NewReader(body, 0)
 	if k := r.U8("kind"); r.err == nil && k != TicnetKindEndRequest {
-		r.failAt(0, "kind", fmt.Sprintf("kind %d is not an end request", k))
+		r.failAt(0, "kind", "kind "+strconv.Itoa(int(k))+" is not an end request")
 	}
 	return bodyErr(&r, TypeTicnet)
 }
@@ -42,12 +42,12 @@ func (m *EndAsked) AppendBody(dst []byte) []byte {
 func (m *EndAsked) DecodeBody(body []byte) error {
 	r := NewReader(body, 0)
 	if k := r.U8("kind"); r.err == nil && k != TicnetKindEndAsked {
-		r.failAt(0, "kind", fmt.Sprintf("kind %d is not an end asked", k))
+		r.failAt(0, "kind", "kind "+strconv.Itoa(int(k))+" is not an end asked")
 	}
 	at := r.Offset()
 	m.Player = r.S8("player")
 	if r.err == nil && (m.Player < 0 || m.Player >= MaxPlayers) {
-		r.failAt(at, "player", fmt.Sprintf("player %d is out of range", m.Player))
+		r.failAt(at, "player", "player "+strconv.Itoa(int(m.Player))+" is out of range")
 	}
 	return bodyErr(&r, TypeTicnet)
 }
@@ -69,7 +69,7 @@ func (m *GameEnd) AppendBody(dst []byte) []byte {
 func (m *GameEnd) DecodeBody(body []byte) error {
 	r := NewReader(body, 0)
 	if k := r.U8("kind"); r.err == nil && k != TicnetKindGameEnd {
-		r.failAt(0, "kind", fmt.Sprintf("kind %d is not a game end", k))
+		r.failAt(0, "kind", "kind "+strconv.Itoa(int(k))+" is not a game end")
 	}
 	m.Tic = r.U32("tic")
 	return bodyErr(&r, TypeTicnet)

@@ -1,6 +1,6 @@
 package wire
 
-import "fmt"
+import "strconv"
 
 // ClientTic is one tic in a client's GAMEDATA: the client's latency and its
 // command, diffed against its command of the tic before.
@@ -92,10 +92,10 @@ func readTicCount(r *Reader, minSize int) int {
 	n := int(r.U8("num_tics"))
 	switch {
 	case n > MaxTicsPerPacket:
-		r.failAt(at, "num_tics", fmt.Sprintf("%d tics > limit %d", n, MaxTicsPerPacket))
+		r.failAt(at, "num_tics", strconv.Itoa(n)+" tics > limit "+strconv.Itoa(MaxTicsPerPacket))
 		return 0
 	case n*minSize > r.Remaining():
-		r.failAt(at, "num_tics", fmt.Sprintf("%d tics cannot fit in %d bytes", n, r.Remaining()))
+		r.failAt(at, "num_tics", strconv.Itoa(n)+" tics cannot fit in "+strconv.Itoa(r.Remaining())+" bytes")
 		return 0
 	}
 	return n

@@ -1,6 +1,6 @@
 package wire
 
-import "fmt"
+import "strconv"
 
 // Settings are a game's settings, net_gamesettings_t (spec §7.2).
 type Settings struct {
@@ -89,7 +89,7 @@ func readSettings(r *Reader, s *Settings) {
 	s.ConsolePlayer = r.S8("consoleplayer")
 	s.PlayerClasses = [MaxPlayers]uint8{}
 	if int(s.NumPlayers) > MaxPlayers {
-		r.failAt(numAt, "num_players", fmt.Sprintf("%d players > limit %d", s.NumPlayers, MaxPlayers))
+		r.failAt(numAt, "num_players", strconv.Itoa(int(s.NumPlayers))+" players > limit "+strconv.Itoa(MaxPlayers))
 	} else {
 		r.Bytes(s.PlayerClasses[:s.NumPlayers], "player_classes")
 	}

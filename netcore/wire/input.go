@@ -1,8 +1,9 @@
 package wire
 
 import (
-	"fmt"
+	"errors"
 	"math/bits"
+	"strconv"
 )
 
 // MaxInputBytes bounds a game's opaque input: TicCmd.Input holds this many
@@ -28,11 +29,11 @@ func (l *InputLayout) Opaque() bool { return l.Size > 0 }
 // Check returns an error if the layout is not one a game may declare.
 func (l *InputLayout) Check() error {
 	if l.Size > MaxInputBytes {
-		return fmt.Errorf("input size %d is over the limit of %d bytes", l.Size, MaxInputBytes)
+		return errors.New("input size " + strconv.Itoa(int(l.Size)) + " is over the limit of " + strconv.Itoa(MaxInputBytes) + " bytes")
 	}
 	for i := int(l.Size); i < MaxInputBytes; i++ {
 		if l.Events[i] != 0 {
-			return fmt.Errorf("event bits in byte %d, past the input's %d bytes", i, l.Size)
+			return errors.New("event bits in byte " + strconv.Itoa(i) + ", past the input's " + strconv.Itoa(int(l.Size)) + " bytes")
 		}
 	}
 	return nil
@@ -105,7 +106,7 @@ func readLayout(r *Reader, l *InputLayout) {
 	at := r.Offset()
 	l.Size = r.U8("input.size")
 	if l.Size > MaxInputBytes {
-		r.failAt(at, "input.size", fmt.Sprintf("%d bytes > limit %d", l.Size, MaxInputBytes))
+		r.failAt(at, "input.size", strconv.Itoa(int(l.Size))+" bytes > limit "+strconv.Itoa(MaxInputBytes))
 		return
 	}
 	r.Bytes(l.Events[:l.Size], "input.events")
@@ -156,21 +157,21 @@ func readInputDiff(r *Reader, d *TicDiff, size uint8) {
 			d.Input |= uint64(r.U8("input.mask")) << (8 * b)
 		}
 		if r.err == nil && size < MaxInputBytes && d.Input>>size != 0 {
-			r.failAt(at+1, "input.mask", fmt.Sprintf("bits past the input's %d bytes", size))
+			r.failAt(at+1, "input.mask", "bits past the input's "+strconv.Itoa(int(size))+" bytes")
 			return
 		}
 		for m := d.Input; m != 0 && r.err == nil; m &= m - 1 {
 			d.Cmd.Input[bits.TrailingZeros64(m)] = r.U8("input.value")
 		}
 	case h > size:
-		r.failAt(at, "input.header", fmt.Sprintf("header %#x: neither a count of at most %d nor the mask form", h, size))
+		r.failAt(at, "input.header", "header 0x"+strconv.FormatUint(uint64(h), 16)+": neither a count of at most "+strconv.Itoa(int(size))+" nor the mask form")
 	default:
 		last := -1
 		for range h {
 			at := r.Offset()
 			i := int(r.U8("input.index"))
 			if r.err == nil && (i <= last || i >= int(size)) {
-				r.failAt(at, "input.index", fmt.Sprintf("index %d after %d, in an input of %d bytes", i, last, size))
+				r.failAt(at, "input.index", "index "+strconv.Itoa(i)+" after "+strconv.Itoa(last)+", in an input of "+strconv.Itoa(int(size))+" bytes")
 				return
 			}
 			last = i

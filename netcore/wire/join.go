@@ -1,6 +1,6 @@
 package wire
 
-import "fmt"
+import "strconv"
 
 // The late join's messages (ProtocolTicnet): a copy that connects while a
 // game runs is told where it enters, loads a snapshot the server streams to
@@ -49,7 +49,7 @@ func (m *JoinStart) AppendBody(dst []byte) []byte {
 func (m *JoinStart) DecodeBody(body []byte) error {
 	r := NewReader(body, 0)
 	if k := r.U8("kind"); r.err == nil && k != TicnetKindJoinStart {
-		r.failAt(0, "kind", fmt.Sprintf("kind %d is not a join start", k))
+		r.failAt(0, "kind", "kind "+strconv.Itoa(int(k))+" is not a join start")
 	}
 	m.Start = r.U32("start")
 	m.Stream = r.U32("stream")
@@ -84,7 +84,7 @@ func (m *SnapshotRequest) AppendBody(dst []byte) []byte {
 func (m *SnapshotRequest) DecodeBody(body []byte) error {
 	r := NewReader(body, 0)
 	if k := r.U8("kind"); r.err == nil && k != TicnetKindSnapshotRequest {
-		r.failAt(0, "kind", fmt.Sprintf("kind %d is not a snapshot request", k))
+		r.failAt(0, "kind", "kind "+strconv.Itoa(int(k))+" is not a snapshot request")
 	}
 	m.Tic = r.U32("tic")
 	m.Stream = r.U32("stream")
@@ -110,7 +110,7 @@ func (m *JoinReady) AppendBody(dst []byte) []byte {
 func (m *JoinReady) DecodeBody(body []byte) error {
 	r := NewReader(body, 0)
 	if k := r.U8("kind"); r.err == nil && k != TicnetKindJoinReady {
-		r.failAt(0, "kind", fmt.Sprintf("kind %d is not a join ready", k))
+		r.failAt(0, "kind", "kind "+strconv.Itoa(int(k))+" is not a join ready")
 	}
 	m.Tic = r.U32("tic")
 	return bodyErr(&r, TypeTicnet)
@@ -133,7 +133,7 @@ func (m *Hello) AppendBody(dst []byte) []byte {
 func (m *Hello) DecodeBody(body []byte) error {
 	r := NewReader(body, 0)
 	if k := r.U8("kind"); r.err == nil && k != TicnetKindHello {
-		r.failAt(0, "kind", fmt.Sprintf("kind %d is not a hello", k))
+		r.failAt(0, "kind", "kind "+strconv.Itoa(int(k))+" is not a hello")
 	}
 	r.Bytes(m.Token[:], "token")
 	return bodyErr(&r, TypeTicnet)

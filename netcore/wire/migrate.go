@@ -1,6 +1,6 @@
 package wire
 
-import "fmt"
+import "strconv"
 
 // The host migration's messages (ProtocolTicnet): the server tells its
 // clients who plays and which game it is (Roster), says when it leaves
@@ -50,13 +50,13 @@ func (m *Roster) AppendBody(dst []byte) []byte {
 func (m *Roster) DecodeBody(body []byte) error {
 	r := NewReader(body, 0)
 	if k := r.U8("kind"); r.err == nil && k != TicnetKindRoster {
-		r.failAt(0, "kind", fmt.Sprintf("kind %d is not a roster", k))
+		r.failAt(0, "kind", "kind "+strconv.Itoa(int(k))+" is not a roster")
 	}
 	m.Game = r.U32("game")
 	at := r.Offset()
 	m.ServerPlayer = r.S8("server_player")
 	if r.err == nil && (m.ServerPlayer < NoPlayer || m.ServerPlayer >= MaxPlayers) {
-		r.failAt(at, "server_player", fmt.Sprintf("player %d is out of range", m.ServerPlayer))
+		r.failAt(at, "server_player", "player "+strconv.Itoa(int(m.ServerPlayer))+" is out of range")
 	}
 	m.Present = r.U8("present")
 	at = r.Offset()
@@ -98,13 +98,13 @@ func (m *Leaving) AppendBody(dst []byte) []byte {
 func (m *Leaving) DecodeBody(body []byte) error {
 	r := NewReader(body, 0)
 	if k := r.U8("kind"); r.err == nil && k != TicnetKindLeaving {
-		r.failAt(0, "kind", fmt.Sprintf("kind %d is not a leaving", k))
+		r.failAt(0, "kind", "kind "+strconv.Itoa(int(k))+" is not a leaving")
 	}
 	m.Tic = r.U32("tic")
 	at := r.Offset()
 	m.Player = r.S8("player")
 	if r.err == nil && (m.Player < NoPlayer || m.Player >= MaxPlayers) {
-		r.failAt(at, "player", fmt.Sprintf("player %d is out of range", m.Player))
+		r.failAt(at, "player", "player "+strconv.Itoa(int(m.Player))+" is out of range")
 	}
 	m.Successor = r.U32("successor")
 	return bodyErr(&r, TypeTicnet)
@@ -136,13 +136,13 @@ func (m *Reattach) AppendBody(dst []byte) []byte {
 func (m *Reattach) DecodeBody(body []byte) error {
 	r := NewReader(body, 0)
 	if k := r.U8("kind"); r.err == nil && k != TicnetKindReattach {
-		r.failAt(0, "kind", fmt.Sprintf("kind %d is not a reattach", k))
+		r.failAt(0, "kind", "kind "+strconv.Itoa(int(k))+" is not a reattach")
 	}
 	m.Game = r.U32("game")
 	at := r.Offset()
 	m.Player = r.S8("player")
 	if r.err == nil && (m.Player < NoPlayer || m.Player >= MaxPlayers) {
-		r.failAt(at, "player", fmt.Sprintf("player %d is out of range", m.Player))
+		r.failAt(at, "player", "player "+strconv.Itoa(int(m.Player))+" is out of range")
 	}
 	r.Bytes(m.Token[:], "token")
 	m.Confirmed = r.U32("confirmed")
@@ -168,7 +168,7 @@ func (m *Resume) AppendBody(dst []byte) []byte {
 func (m *Resume) DecodeBody(body []byte) error {
 	r := NewReader(body, 0)
 	if k := r.U8("kind"); r.err == nil && k != TicnetKindResume {
-		r.failAt(0, "kind", fmt.Sprintf("kind %d is not a resume", k))
+		r.failAt(0, "kind", "kind "+strconv.Itoa(int(k))+" is not a resume")
 	}
 	m.Tic = r.U32("tic")
 	return bodyErr(&r, TypeTicnet)
@@ -195,7 +195,7 @@ func (m *TicFetch) AppendBody(dst []byte) []byte {
 func (m *TicFetch) DecodeBody(body []byte) error {
 	r := NewReader(body, 0)
 	if k := r.U8("kind"); r.err == nil && k != TicnetKindTicFetch {
-		r.failAt(0, "kind", fmt.Sprintf("kind %d is not a tic fetch", k))
+		r.failAt(0, "kind", "kind "+strconv.Itoa(int(k))+" is not a tic fetch")
 	}
 	m.Start = r.U32("start")
 	at := r.Offset()

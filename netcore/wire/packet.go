@@ -1,6 +1,6 @@
 package wire
 
-import "fmt"
+import "strconv"
 
 // Type is a packet type: the low 15 bits of a packet's first u16.
 type Type uint16
@@ -50,7 +50,7 @@ func (t Type) String() string {
 	if t == TypeTicnet {
 		return "TICNET"
 	}
-	return fmt.Sprintf("TYPE_%d", uint16(t))
+	return "TYPE_" + strconv.Itoa(int(t))
 }
 
 // Direction says who sent a packet. GAMEDATA and LAUNCH have a different
@@ -135,7 +135,7 @@ func Decode(pkt []byte, m Message) (Header, error) {
 	}
 	if h.Type != m.Type() {
 		return h, &DecodeError{Type: m.Type().String(), Offset: 0, Field: "type",
-			Reason: fmt.Sprintf("packet is %s", h.Type)}
+			Reason: "packet is " + h.Type.String()}
 	}
 	if err := m.DecodeBody(body); err != nil {
 		return h, shift(err, m.Type(), h.Len())

@@ -2,9 +2,11 @@ package wire
 
 import (
 	"errors"
-	"fmt"
 	"io"
+	"strconv"
 	"strings"
+
+	"github.com/ticnet/ticnet/internal/text"
 )
 
 // A replay file is one game's confirmed history: a header, then records to
@@ -114,7 +116,7 @@ func (rw *ReplayWriter) Bytes() []byte { return rw.w.Buf }
 // Tic appends tic t, which must be Next.
 func (rw *ReplayWriter) Tic(t *ReplayTic) error {
 	if t.Tic != rw.next {
-		return fmt.Errorf("replay: tic %d recorded, the next is %d", t.Tic, rw.next)
+		return errors.New("replay: tic " + strconv.FormatUint(uint64(t.Tic), 10) + " recorded, the next is " + strconv.FormatUint(uint64(rw.next), 10))
 	}
 	var flags uint8
 	if t.InGame != rw.in {
@@ -164,9 +166,9 @@ func (rw *ReplayWriter) Tic(t *ReplayTic) error {
 func (rw *ReplayWriter) Snapshot(tic uint32, state []byte) error {
 	switch {
 	case tic != rw.next:
-		return fmt.Errorf("replay: snapshot of tic %d, the next tic is %d", tic, rw.next)
+		return errors.New("replay: snapshot of tic " + strconv.FormatUint(uint64(tic), 10) + ", the next tic is " + strconv.FormatUint(uint64(rw.next), 10))
 	case len(state) > MaxReplaySnapshot:
-		return fmt.Errorf("replay: snapshot of %d bytes > limit %d", len(state), MaxReplaySnapshot)
+		return errors.New("replay: snapshot of " + strconv.Itoa(len(state)) + " bytes > limit " + strconv.Itoa(MaxReplaySnapshot))
 	}
 	w := &rw.w
 	w.U8(replaySnapshotTag)
@@ -209,7 +211,7 @@ func NewReplayReader(data []byte) (*ReplayReader, error) {
 		return nil, ErrNotReplay
 	}
 	if v := data[len(ReplayMagic)]; v != ReplayVersion {
-		return nil, fmt.Errorf("replay: version %d, this reads version %d", v, ReplayVersion)
+		return nil, errors.New("replay: version " + strconv.Itoa(int(v)) + ", this reads version " + strconv.Itoa(ReplayVersion))
 	}
 	at := len(ReplayMagic) + 1
 	r := NewReader(data[at:], at)
@@ -219,7 +221,7 @@ func NewReplayReader(data []byte) (*ReplayReader, error) {
 	namesAt := r.Offset()
 	n := int(r.U8("names.count"))
 	if r.err == nil && n > MaxPlayers {
-		r.failAt(namesAt, "names.count", fmt.Sprintf("%d names > limit %d", n, MaxPlayers))
+		r.failAt(namesAt, "names.count", strconv.Itoa(n)+" names > limit "+strconv.Itoa(MaxPlayers))
 	}
 	for i := 0; i < n && r.err == nil; i++ {
 		h.Names = append(h.Names, r.String("name"))
@@ -230,7 +232,7 @@ func NewReplayReader(data []byte) (*ReplayReader, error) {
 		return nil, err
 	}
 	if err := h.Setup.Input.Check(); err != nil {
-		return nil, fmt.Errorf("replay header: %w", err)
+		return nil, text.Wrap("replay header: ", err)
 	}
 	rr := &ReplayReader{Header: h, data: data, off: r.Offset(), format: CmdFormat{InputSize: h.Setup.Input.Size},
 		next: h.Start}
@@ -247,7 +249,7 @@ func (rr *ReplayReader) Rewind() {
 // Next returned: the next record read is that snapshot.
 func (rr *ReplayReader) SeekSnapshot(offset int, tic uint32) error {
 	if offset < rr.body || offset >= len(rr.data) || rr.data[offset] != replaySnapshotTag {
-		return fmt.Errorf("replay: no snapshot at offset %d", offset)
+		return errors.New("replay: no snapshot at offset " + strconv.Itoa(offset))
 	}
 	rr.off, rr.next = offset, tic
 	return nil
@@ -281,15 +283,15 @@ func (rr *ReplayReader) snapshot(r *Reader, rec *ReplayRecord) error {
 	switch {
 	case r.err != nil:
 	case tic != rr.next:
-		r.failAt(at-4, "snapshot.tic", fmt.Sprintf("tic %d, the next tic is %d", tic, rr.next))
+		r.failAt(at-4, "snapshot.tic", "tic "+strconv.FormatUint(uint64(tic), 10)+", the next tic is "+strconv.FormatUint(uint64(rr.next), 10))
 	case n > MaxReplaySnapshot:
-		r.failAt(at, "snapshot.length", fmt.Sprintf("%d bytes > limit %d", n, MaxReplaySnapshot))
+		r.failAt(at, "snapshot.length", strconv.FormatUint(uint64(n), 10)+" bytes > limit "+strconv.Itoa(MaxReplaySnapshot))
 	case int(n) > r.Remaining():
-		r.failAt(at, "snapshot.state", fmt.Sprintf("need %d bytes, have %d", n, r.Remaining()))
+		r.failAt(at, "snapshot.state", "need "+strconv.FormatUint(uint64(n), 10)+" bytes, have "+strconv.Itoa(r.Remaining()))
 	default:
 		rec.State = r.take(int(n), "snapshot.state")[:n:n]
 	}
-	if err := replayErr(r, fmt.Sprintf("snapshot of tic %d", tic)); err != nil {
+	if err := replayErr(r, "snapshot of tic "+strconv.FormatUint(uint64(tic), 10)); err != nil {
 		return err
 	}
 	if rec.State == nil {
@@ -302,8 +304,8 @@ func (rr *ReplayReader) snapshot(r *Reader, rec *ReplayRecord) error {
 
 func (rr *ReplayReader) tic(r *Reader, flags uint8, t *ReplayTic) error {
 	if flags&^replayTicFlags != 0 {
-		r.failAt(r.Offset()-1, "record", fmt.Sprintf("unknown record 0x%02x", flags))
-		return replayErr(r, fmt.Sprintf("tic %d", rr.next))
+		r.failAt(r.Offset()-1, "record", "unknown record 0x"+text.Hex(uint64(flags), 2))
+		return replayErr(r, "tic "+strconv.FormatUint(uint64(rr.next), 10))
 	}
 	in := rr.in
 	if flags&ReplayHasInGame != 0 {
@@ -337,7 +339,7 @@ func (rr *ReplayReader) tic(r *Reader, flags uint8, t *ReplayTic) error {
 			}
 		}
 	}
-	if err := replayErr(r, fmt.Sprintf("tic %d", rr.next)); err != nil {
+	if err := replayErr(r, "tic "+strconv.FormatUint(uint64(rr.next), 10)); err != nil {
 		return err
 	}
 	rr.prev, rr.in = prev, in
@@ -353,7 +355,7 @@ func replayErr(r *Reader, what string) error {
 	}
 	r.err.Type = "replay file"
 	if strings.HasPrefix(r.err.Reason, "need ") {
-		return fmt.Errorf("replay: the file is cut short in its %s: %w", what, r.err)
+		return text.Wrap("replay: the file is cut short in its "+what+": ", r.err)
 	}
-	return fmt.Errorf("replay: %s: %w", what, r.err)
+	return text.Wrap("replay: "+what+": ", r.err)
 }

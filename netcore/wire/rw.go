@@ -1,7 +1,7 @@
 package wire
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -18,7 +18,7 @@ func (e *DecodeError) Error() string {
 	if name == "" {
 		name = "packet"
 	}
-	return fmt.Sprintf("parse %s: %s at offset %d: %s", name, e.Field, e.Offset, e.Reason)
+	return "parse " + name + ": " + e.Field + " at offset " + strconv.Itoa(e.Offset) + ": " + e.Reason
 }
 
 // Reader reads big-endian values from a packet, bounds-checked. The first
@@ -74,7 +74,7 @@ func (r *Reader) take(n int, field string) []byte {
 	}
 	if len(r.buf)-r.off < n {
 		r.err = &DecodeError{Offset: r.Offset(), Field: field,
-			Reason: fmt.Sprintf("need %d bytes, have %d", n, len(r.buf)-r.off)}
+			Reason: "need " + strconv.Itoa(n) + " bytes, have " + strconv.Itoa(len(r.buf)-r.off)}
 		return nil
 	}
 	b := r.buf[r.off : r.off+n]

@@ -1,6 +1,6 @@
 package wire
 
-import "fmt"
+import "strconv"
 
 // TicnetKindLaunchOptions is the controller's word on the game it launches
 // (ProtocolTicnet, reliable, just before its LAUNCH).
@@ -43,7 +43,7 @@ func readSetup(r *Reader, s *GameSetup) {
 	at := r.Offset()
 	s.TicRate = r.U8("tic_rate")
 	if r.err == nil && (s.TicRate < MinTicRate || s.TicRate > MaxTicRate) {
-		r.failAt(at, "tic_rate", fmt.Sprintf("%d tics a second, not %d to %d", s.TicRate, MinTicRate, MaxTicRate))
+		r.failAt(at, "tic_rate", strconv.Itoa(int(s.TicRate))+" tics a second, not "+strconv.Itoa(MinTicRate)+" to "+strconv.Itoa(MaxTicRate))
 	}
 	s.Seed = r.U32("seed")
 	s.Options = readOptions(r, s.Options)
@@ -62,10 +62,10 @@ func readOptions(r *Reader, dst []byte) []byte {
 	case r.err != nil || n == 0:
 		return nil
 	case n > MaxLaunchOptions:
-		r.failAt(at, "options.len", fmt.Sprintf("%d bytes > limit %d", n, MaxLaunchOptions))
+		r.failAt(at, "options.len", strconv.Itoa(n)+" bytes > limit "+strconv.Itoa(MaxLaunchOptions))
 		return nil
 	case n > r.Remaining():
-		r.failAt(at, "options.len", fmt.Sprintf("%d bytes cannot fit in %d", n, r.Remaining()))
+		r.failAt(at, "options.len", strconv.Itoa(n)+" bytes cannot fit in "+strconv.Itoa(r.Remaining()))
 		return nil
 	}
 	dst = append(dst[:0], make([]byte, n)...)
@@ -93,7 +93,7 @@ func (m *LaunchOptions) AppendBody(dst []byte) []byte {
 func (m *LaunchOptions) DecodeBody(body []byte) error {
 	r := NewReader(body, 0)
 	if k := r.U8("kind"); r.err == nil && k != TicnetKindLaunchOptions {
-		r.failAt(0, "kind", fmt.Sprintf("kind %d is not launch options", k))
+		r.failAt(0, "kind", "kind "+strconv.Itoa(int(k))+" is not launch options")
 	}
 	m.Seed = r.U32("seed")
 	m.Options = readOptions(&r, m.Options)

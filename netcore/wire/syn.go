@@ -1,6 +1,6 @@
 package wire
 
-import "fmt"
+import "strconv"
 
 // Magic numbers that open a client's SYN (spec §6.1).
 const (
@@ -88,11 +88,11 @@ func readProtocols(r *Reader, dst []string) []string {
 	at := r.Offset()
 	n := int(r.U8("num_protocols"))
 	if n > MaxProtocols {
-		r.failAt(at, "num_protocols", fmt.Sprintf("%d protocols > limit %d", n, MaxProtocols))
+		r.failAt(at, "num_protocols", strconv.Itoa(n)+" protocols > limit "+strconv.Itoa(MaxProtocols))
 		return dst
 	}
 	if n > r.Remaining() { // every name takes at least its NUL
-		r.failAt(at, "num_protocols", fmt.Sprintf("%d protocols cannot fit in %d bytes", n, r.Remaining()))
+		r.failAt(at, "num_protocols", strconv.Itoa(n)+" protocols cannot fit in "+strconv.Itoa(r.Remaining())+" bytes")
 		return dst
 	}
 	for i := 0; i < n && r.err == nil; i++ {

@@ -1,6 +1,6 @@
 package wire
 
-import "fmt"
+import "strconv"
 
 // The messages of ProtocolTicnet share packet type TypeTicnet; the first
 // byte of the body says which one it is.
@@ -121,7 +121,7 @@ func (m *TicSet) AppendBody(dst []byte) []byte {
 func (m *TicSet) DecodeBody(body []byte) error {
 	r := NewReader(body, 0)
 	if k := r.U8("kind"); r.err == nil && k != TicnetKindTicSet {
-		r.failAt(0, "kind", fmt.Sprintf("kind %d is not a tic set", k))
+		r.failAt(0, "kind", "kind "+strconv.Itoa(int(k))+" is not a tic set")
 	}
 	m.Start = ExpandTic16(m.Near, r.U16("start_tic"))
 	n := readTicCount(&r, 1)
@@ -135,7 +135,7 @@ func (m *TicSet) DecodeBody(body []byte) error {
 		m.Recipient = flags >> setRecipientShift % MaxPlayers
 	}
 	if flags&^known != 0 {
-		r.failAt(at, "flags", fmt.Sprintf("unknown flags %#x", flags&^known))
+		r.failAt(at, "flags", "unknown flags 0x"+strconv.FormatUint(uint64(flags&^known), 16))
 	}
 	f := CmdFormat{m.LowResTurn, m.InputSize}
 	m.Tics = m.Tics[:0]
@@ -164,15 +164,15 @@ func (m *TicSet) DecodeBody(body []byte) error {
 	k := int(r.U8("num_timings"))
 	switch {
 	case k > MaxPlayers:
-		r.failAt(at, "num_timings", fmt.Sprintf("%d timings > limit %d", k, MaxPlayers))
+		r.failAt(at, "num_timings", strconv.Itoa(k)+" timings > limit "+strconv.Itoa(MaxPlayers))
 	case 3*k > r.Remaining():
-		r.failAt(at, "num_timings", fmt.Sprintf("%d timings cannot fit in %d bytes", k, r.Remaining()))
+		r.failAt(at, "num_timings", strconv.Itoa(k)+" timings cannot fit in "+strconv.Itoa(r.Remaining())+" bytes")
 	}
 	for i := 0; i < k && r.err == nil; i++ {
 		at := r.Offset()
 		t := PlayerTiming{Player: r.U8("timing.player"), MarginMS: r.S16("timing.margin")}
 		if t.Player >= MaxPlayers {
-			r.failAt(at, "timing.player", fmt.Sprintf("player %d >= %d", t.Player, MaxPlayers))
+			r.failAt(at, "timing.player", "player "+strconv.Itoa(int(t.Player))+" >= "+strconv.Itoa(MaxPlayers))
 		}
 		m.Timing = append(m.Timing, t)
 	}
@@ -218,7 +218,7 @@ func (m *ChecksumReport) AppendBody(dst []byte) []byte {
 func (m *ChecksumReport) DecodeBody(body []byte) error {
 	r := NewReader(body, 0)
 	if k := r.U8("kind"); r.err == nil && k != TicnetKindChecksum {
-		r.failAt(0, "kind", fmt.Sprintf("kind %d is not a checksum report", k))
+		r.failAt(0, "kind", "kind "+strconv.Itoa(int(k))+" is not a checksum report")
 	}
 	m.Start = r.U32("start_tic")
 	m.Sums = readSums(&r, m.Sums)
@@ -238,9 +238,9 @@ func readSums(r *Reader, sums []uint16) []uint16 {
 	sums = sums[:0]
 	switch {
 	case n > MaxChecksums:
-		r.failAt(at, "num_sums", fmt.Sprintf("%d checksums > limit %d", n, MaxChecksums))
+		r.failAt(at, "num_sums", strconv.Itoa(n)+" checksums > limit "+strconv.Itoa(MaxChecksums))
 	case 2*n > r.Remaining():
-		r.failAt(at, "num_sums", fmt.Sprintf("%d checksums cannot fit in %d bytes", n, r.Remaining()))
+		r.failAt(at, "num_sums", strconv.Itoa(n)+" checksums cannot fit in "+strconv.Itoa(r.Remaining())+" bytes")
 	}
 	for i := 0; i < n && r.err == nil; i++ {
 		sums = append(sums, r.U16("checksum"))
@@ -278,7 +278,7 @@ func (m *ModeNotice) AppendBody(dst []byte) []byte {
 func (m *ModeNotice) DecodeBody(body []byte) error {
 	r := NewReader(body, 0)
 	if k := r.U8("kind"); r.err == nil && k != TicnetKindMode {
-		r.failAt(0, "kind", fmt.Sprintf("kind %d is not a mode notice", k))
+		r.failAt(0, "kind", "kind "+strconv.Itoa(int(k))+" is not a mode notice")
 	}
 	m.Extended = r.U8("extended") != 0
 	readSetup(&r, &m.Setup)

@@ -1,6 +1,6 @@
 package wire
 
-import "fmt"
+import "strconv"
 
 // The bulk transfer's messages (ProtocolTicnet): a stream of bytes too large
 // for one frame (a game-state snapshot, a timeline) goes as chunks, the
@@ -93,7 +93,7 @@ func (m *TransferChunk) AppendBody(dst []byte) []byte {
 func (m *TransferChunk) DecodeBody(body []byte) error {
 	r := NewReader(body, 0)
 	if k := r.U8("kind"); r.err == nil && k != TicnetKindTransferChunk {
-		r.failAt(0, "kind", fmt.Sprintf("kind %d is not a transfer chunk", k))
+		r.failAt(0, "kind", "kind "+strconv.Itoa(int(k))+" is not a transfer chunk")
 	}
 	m.Stream = r.U32("stream")
 	at := r.Offset()
@@ -102,17 +102,17 @@ func (m *TransferChunk) DecodeBody(body []byte) error {
 	}
 	at = r.Offset()
 	if m.ChunkSize = r.U32("chunk_size"); r.err == nil && (m.ChunkSize == 0 || m.ChunkSize > MaxTransferChunkSize) {
-		r.failAt(at, "chunk_size", fmt.Sprintf("chunk size %d not in [1, %d]", m.ChunkSize, MaxTransferChunkSize))
+		r.failAt(at, "chunk_size", "chunk size "+strconv.FormatUint(uint64(m.ChunkSize), 10)+" not in [1, "+strconv.Itoa(MaxTransferChunkSize)+"]")
 	}
 	at = r.Offset()
 	if m.Index = r.U32("index"); r.err == nil && m.Index >= m.Count() {
-		r.failAt(at, "index", fmt.Sprintf("chunk %d of a stream of %d chunks", m.Index, m.Count()))
+		r.failAt(at, "index", "chunk "+strconv.FormatUint(uint64(m.Index), 10)+" of a stream of "+strconv.FormatUint(uint64(m.Count()), 10)+" chunks")
 	}
 	r.Bytes(m.Hash[:], "hash")
 	m.Data = nil
 	if r.err == nil {
 		if n, want := r.Remaining(), m.chunkLen(); n != want {
-			r.Fail("data", fmt.Sprintf("%d bytes, chunk %d holds %d", n, m.Index, want))
+			r.Fail("data", strconv.Itoa(n)+" bytes, chunk "+strconv.FormatUint(uint64(m.Index), 10)+" holds "+strconv.Itoa(want))
 		} else {
 			m.Data = r.take(n, "data")
 		}
@@ -160,7 +160,7 @@ func (m *TransferAck) AppendBody(dst []byte) []byte {
 func (m *TransferAck) DecodeBody(body []byte) error {
 	r := NewReader(body, 0)
 	if k := r.U8("kind"); r.err == nil && k != TicnetKindTransferAck {
-		r.failAt(0, "kind", fmt.Sprintf("kind %d is not a transfer ack", k))
+		r.failAt(0, "kind", "kind "+strconv.Itoa(int(k))+" is not a transfer ack")
 	}
 	m.Stream = r.U32("stream")
 	m.Base = r.U32("base")
@@ -168,9 +168,9 @@ func (m *TransferAck) DecodeBody(body []byte) error {
 	n := int(r.U8("bitmap_len"))
 	switch {
 	case n > MaxTransferAckBitmap:
-		r.failAt(at, "bitmap_len", fmt.Sprintf("%d bitmap bytes > limit %d", n, MaxTransferAckBitmap))
+		r.failAt(at, "bitmap_len", strconv.Itoa(n)+" bitmap bytes > limit "+strconv.Itoa(MaxTransferAckBitmap))
 	case n > r.Remaining():
-		r.failAt(at, "bitmap_len", fmt.Sprintf("%d bitmap bytes cannot fit in %d bytes", n, r.Remaining()))
+		r.failAt(at, "bitmap_len", strconv.Itoa(n)+" bitmap bytes cannot fit in "+strconv.Itoa(r.Remaining())+" bytes")
 	}
 	m.Bitmap = m.Bitmap[:0]
 	if r.err == nil {
@@ -206,7 +206,7 @@ func (r TransferReason) String() string {
 	if int(r) < len(transferReasonNames) && transferReasonNames[r] != "" {
 		return transferReasonNames[r]
 	}
-	return fmt.Sprintf("reason(%d)", uint8(r))
+	return "reason(" + strconv.Itoa(int(r)) + ")"
 }
 
 // transferAbortFromReceiver is the flag bit of a TransferAbort sent by the
@@ -238,11 +238,11 @@ func (m *TransferAbort) AppendBody(dst []byte) []byte {
 func (m *TransferAbort) DecodeBody(body []byte) error {
 	r := NewReader(body, 0)
 	if k := r.U8("kind"); r.err == nil && k != TicnetKindTransferAbort {
-		r.failAt(0, "kind", fmt.Sprintf("kind %d is not a transfer abort", k))
+		r.failAt(0, "kind", "kind "+strconv.Itoa(int(k))+" is not a transfer abort")
 	}
 	at := r.Offset()
 	if f := r.U8("flags"); r.err == nil && f&^transferAbortFromReceiver != 0 {
-		r.failAt(at, "flags", fmt.Sprintf("unknown flags %#x", f))
+		r.failAt(at, "flags", "unknown flags "+"0x"+strconv.FormatUint(uint64(f), 16))
 	} else {
 		m.FromReceiver = f != 0
 	}
