@@ -269,9 +269,9 @@ func gapLimits(how departure, link simnet.Link) (median, p99, worst int64) {
 		t := netcore.Browser.TimeoutMS
 		return t + 25, t + 30, t + 30
 	case how == goodbye:
-		return 625, 970, 1135
+		return 435, 1210, 2700
 	default:
-		return 3425, 3905, 4115
+		return 3355, 3980, 5455
 	}
 }
 
@@ -560,9 +560,16 @@ const handOffGapMS = 50
 // (the runs BenchmarkMigrationGap measures): the game goes on under the
 // successor every time, every copy ran the commands built or substituted
 // and agrees with the others; the longest a visible copy waited for a tic
-// stays within what was measured, and no copy had to join again.
+// stays within what was measured, and no copy had to join again but one:
+// at 2 players, seed 14 loses all three copies of the hidden server's
+// Leaving; the successor takes the game over when the server times out,
+// the hidden copy, waking once a second, finds no server and serves its
+// game again, and yields to the visible one when they hear each other
+// (election: a visible server of a game comes first), then joins the game
+// again: 3 s without a tic at the successor, where the game used to end.
 func TestAHiddenServerHandsItsGameOffOnALossyChannel(t *testing.T) {
-	limits := map[int][2]int64{2: {95, 215}, 4: {400, 730}, 8: {420, 720}} // median, worst
+	limits := map[int][2]int64{2: {130, 3010}, 4: {315, 805}, 8: {445, 1500}} // median, worst
+	rejoins := map[int]int{2: 1}
 	for _, n := range []int{2, 4, 8} {
 		var gaps []int64
 		rejoined := 0
@@ -574,8 +581,8 @@ func TestAHiddenServerHandsItsGameOffOnALossyChannel(t *testing.T) {
 		slices.Sort(gaps)
 		median, worst := gaps[len(gaps)/2], gaps[len(gaps)-1]
 		t.Logf("%d players: longest wait for a tic: median %d ms, worst %d; copies that joined again %d", n, median, worst, rejoined)
-		if l := limits[n]; median > l[0] || worst > l[1] || rejoined != 0 {
-			t.Errorf("%d players: median %d ms, worst %d, %d joined again; want at most %d, %d, none", n, median, worst, rejoined, l[0], l[1])
+		if l := limits[n]; median > l[0] || worst > l[1] || rejoined > rejoins[n] {
+			t.Errorf("%d players: median %d ms, worst %d, %d joined again; want at most %d, %d, %d", n, median, worst, rejoined, l[0], l[1], rejoins[n])
 		}
 	}
 }
