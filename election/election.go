@@ -387,23 +387,48 @@ func (e *Election) onCandidate(now int64, uid uint32, id Identity, game uint32, 
 
 // onGameServer handles a server that says it serves this copy's game: the
 // copies of the game elected it when theirs left. A copy looking for that
-// server follows it, and so does one that follows a next server it has
-// not heard yet (follow); a client whose server has been silent for two
-// beacon periods takes it that its server left (its goodbye was lost) and
-// follows it too.
+// server follows it. A client whose server has been silent for two beacon
+// periods takes it that its server left (its goodbye was lost) and follows
+// it too. So does, at once, one that follows a next server it has not
+// heard yet (follow), and one whose server comes after this one in an
+// election (comesBefore): of two servers of one game, that one yields
+// when they hear each other. Neither of those servers is lost: each may
+// be heard serving next.
 func (e *Election) onGameServer(now int64, id Identity) {
 	if e.lost(now, id) {
 		return
 	}
 	switch {
 	case e.migrating():
-	case e.role == Client && id != e.server && (e.heirUnheard || now-e.serverHeardMS >= 2*e.cfg.Cadence.BeaconPeriodMS):
+	case e.role != Client || id == e.server:
+		return
+	case now-e.serverHeardMS >= 2*e.cfg.Cadence.BeaconPeriodMS:
 		e.lose(now)
+	case e.heirUnheard || e.before(id, e.server):
+		e.drop(now, false)
+		e.emit(ServerLost)
 	default:
 		return
 	}
 	e.decide(Client, id)
 	e.serverHeardMS = now
+}
+
+// before reports whether copy a comes before copy b in an election, as
+// their announcements show them (hidden or not).
+func (e *Election) before(a, b Identity) bool {
+	return comesBefore(e.hiddenOf(a), a, e.hiddenOf(b), b)
+}
+
+// hiddenOf reports whether the copy with identity id said last that its
+// page is hidden.
+func (e *Election) hiddenOf(id Identity) bool {
+	for i := range e.cands {
+		if e.cands[i].id == id {
+			return e.cands[i].hidden
+		}
+	}
+	return false
 }
 
 // remember records that id, a candidate or a server, was heard at now.
@@ -514,7 +539,7 @@ func (e *Election) TakeOver(now int64) {
 	if e.role != Client {
 		return
 	}
-	e.drop(now)
+	e.drop(now, true)
 	e.serve(now)
 }
 
@@ -556,18 +581,21 @@ func (e *Election) lost(now int64, id Identity) bool {
 
 // lose drops this copy's server, which is gone, and elects the next.
 func (e *Election) lose(now int64) {
-	e.drop(now)
+	e.drop(now, true)
 	e.emit(ServerLost)
 }
 
-// drop forgets this copy's server, and makes it undecided.
-func (e *Election) drop(now int64) {
+// drop forgets this copy's server, remembered as gone if it is, and makes
+// this copy undecided.
+func (e *Election) drop(now int64, gone bool) {
 	lost := e.server
-	e.forget(lost)
-	if len(e.gone) == maxGone {
-		e.gone = append(e.gone[:0], e.gone[1:]...)
+	if gone {
+		e.forget(lost)
+		if len(e.gone) == maxGone {
+			e.gone = append(e.gone[:0], e.gone[1:]...)
+		}
+		e.gone = append(e.gone, goneServer{id: lost, atMS: now})
 	}
-	e.gone = append(e.gone, goneServer{id: lost, atMS: now})
 	e.role = Undecided
 	e.inGame = false
 	e.heirUnheard = false

@@ -81,18 +81,25 @@ func TestANextServerThatNeverServesIsGivenUp(t *testing.T) {
 // A copy that follows the next server but hears another server of its
 // game first (the copies elected another) follows that one at once.
 func TestACopyFollowsTheServerItsGameHasInstead(t *testing.T) {
+	e, _, other, evs := followingAnother(t)
+	if len(evs) != 2 || evs[0].Kind != ServerLost || evs[1].Kind != RoleDecided || e.Server() != other {
+		t.Fatalf("events %v: following %v, want %v", kinds(evs), e.Server(), other)
+	}
+}
+
+// followingAnother returns a copy of game 9 that lost its server at 100
+// ms and followed the next one (heir), then heard another server of its
+// game (other), which comes after heir, at 150 ms, and the events of that.
+func followingAnother(t *testing.T) (e *Election, heir candidateFrame, other Identity, evs []Event) {
 	srv := Identity{StartMS: 1000, Tie: 77}
-	heir := candidateFrame{uid: 20, id: Identity{StartMS: 1500, Tie: 5}}
-	other := Identity{StartMS: 2000, Tie: 6}
-	e := clientOf(t, 3000, srv, 9, heir)
+	heir = candidateFrame{uid: 20, id: Identity{StartMS: 1500, Tie: 5}}
+	other = Identity{StartMS: 2000, Tie: 6}
+	e = clientOf(t, 3000, srv, 9, heir)
 	e.ServerGone(100)
 	e.Update(100)
 	e.Handle(150, appendCandidate(nil, 21, other, 9, 0))
 	e.Handle(150, AppendAnswer(nil, other))
-	evs := e.Update(150)
-	if len(evs) != 2 || evs[0].Kind != ServerLost || evs[1].Kind != RoleDecided || e.Server() != other {
-		t.Fatalf("events %v: following %v, want %v", kinds(evs), e.Server(), other)
-	}
+	return e, heir, other, e.Update(150)
 }
 
 // The server a copy just lost is no candidate, though its announcements
@@ -107,5 +114,26 @@ func TestTheLostServerIsNoCandidate(t *testing.T) {
 	evs := e.Update(100)
 	if len(evs) != 2 || evs[0].Kind != ServerLost || evs[1].Kind != RoleDecided || e.Role() != Server {
 		t.Fatalf("events %v: %v of %v, want this copy serving", kinds(evs), e.Role(), e.Server())
+	}
+}
+
+// The next server it followed was not lost, only unheard: when it serves
+// after all, and comes before the one the copy turned to (which yields
+// the game to it when they hear each other), the copy follows it at
+// once, not once the other falls silent or its "lost" servers are
+// forgotten. A server that comes after the one it follows, heard too,
+// does not take it away.
+func TestACopyFollowsTheNextServerWhenItServesAfterAll(t *testing.T) {
+	e, heir, other, _ := followingAnother(t)
+	e.Handle(200, appendCandidate(nil, heir.uid, heir.id, 9, 0))
+	e.Handle(200, AppendAnswer(nil, heir.id))
+	evs := e.Update(200)
+	if len(evs) != 2 || evs[0].Kind != ServerLost || evs[1].Kind != RoleDecided || e.Server() != heir.id {
+		t.Fatalf("events %v: following %v, want %v at once", kinds(evs), e.Server(), heir.id)
+	}
+	e.Handle(250, appendCandidate(nil, 21, other, 9, 0))
+	e.Handle(250, AppendAnswer(nil, other))
+	if evs := e.Update(250); len(evs) != 0 || e.Server() != heir.id {
+		t.Fatalf("events %v: following %v, want %v still", kinds(evs), e.Server(), heir.id)
 	}
 }

@@ -296,6 +296,14 @@ func (c *Client) receive(now int64, from Addr, pkt []byte) {
 	if c.conn.state == connConnecting && resuming && tookBack(kind) {
 		c.reattached(now) // though the server's reply to its SYN is late
 	}
+	if c.conn.state == connConnecting && c.mig.resuming && h.Type == wire.TypeDisconnect {
+		// A new server that refuses a reattaching copy sends it away in
+		// the pass that took its SYN, before its reply to the SYN went
+		// out: the DISCONNECT is the refusal (acknowledged, as any).
+		c.conn.handle(now, h, body)
+		c.finish(EventDisconnected, ReasonReattachRefused)
+		return
+	}
 	if c.conn.state == connConnecting && h.Type != wire.TypeSYN {
 		if c.earlyChunk(now, h, body) {
 			return
@@ -578,10 +586,16 @@ func (c *Client) run(now int64) {
 		reason := c.conn.reason
 		if reason == ReasonLeft && c.conn.disconnectTries == 0 {
 			reason = ReasonServerLeft // the server sent DISCONNECT
-			if c.mig.resuming {
+			switch {
+			case c.mig.resuming:
 				// A new server that sends a reattaching copy away
 				// refuses it (a leaving one says Leaving first).
 				reason = ReasonReattachRefused
+			case c.protocol == wire.ProtocolTicnet && c.state == ClientWaitingLaunch && c.lobby.MaxPlayers == 0:
+				// Sent away after its Hello, before any lobby: only
+				// a server taking a game over does that, and it
+				// takes joiners once it has resumed.
+				reason = ReasonResuming
 			}
 		}
 		c.finish(EventDisconnected, reason)

@@ -114,3 +114,47 @@ func serverWithPlayer2(tr *kept, recvStart uint32) (*Server, *serverClient) {
 	s.recvStart = recvStart
 	return s, sc
 }
+
+// A client that has not acknowledged a tic a resend timeout after it went
+// out is pushed it at once, and, while the server's sets go to everyone,
+// each set carries the tics from its acknowledgement on until it
+// acknowledges more (not one push a timeout, which on a lossy channel may
+// be lost as often as the first copies were), or it falls MaxRepairTics
+// behind.
+func TestSetsToEveryoneCarryATicAClientLacks(t *testing.T) {
+	tr := &kept{}
+	s := NewServer(ServerConfig{BroadcastTics: true}, tr)
+	s.state, s.extended = ServerInGame, true
+	var cls [2]*serverClient
+	for i := range cls {
+		sc := &serverClient{addr: Addr(7 + i), player: i, inGame: true}
+		sc.conn = newConn(sc.addr, tr, s.cfg.Timeouts, 0, connConnected, &s.stats)
+		s.slots[i], cls[i] = sc, sc
+	}
+	for tic := range uint32(20) {
+		s.ext.history[tic] = histTic{seq: tic, valid: true}
+	}
+	s.ext.sendSeq = 20
+	lagging := cls[0]
+	lagging.acked, cls[1].acked = 5, 20
+	if !s.broadcasting() {
+		t.Fatal("two remote clients, BroadcastTics: want sets to everyone")
+	}
+	s.pushMissing(1000, lagging)
+	if !lagging.repairing || lagging.repairTic != 5 || s.stats.TicsResent != 15 {
+		t.Fatalf("after the push: repairing %v from %d, %d tics resent; want from 5, 15 (5-19)",
+			lagging.repairing, lagging.repairTic, s.stats.TicsResent)
+	}
+	if from := s.repairFrom(20, 18); from != 5 || s.stats.TicsResent != 28 || lagging.resentEnd != 21 {
+		t.Fatalf("the set to tic 20 starts at %d, %d tics resent, acks timed from %d; want 5, 28, 21",
+			from, s.stats.TicsResent, lagging.resentEnd)
+	}
+	lagging.acked = 6
+	if from := s.repairFrom(21, 19); from != 19 || lagging.repairing {
+		t.Fatalf("acknowledged: the set starts at %d, repairing %v; want 19, false", from, lagging.repairing)
+	}
+	lagging.acked, lagging.repairing, lagging.repairTic = 6, true, 6
+	if from := s.repairFrom(6+MaxRepairTics, 6+MaxRepairTics-2); from != 6+MaxRepairTics-2 || lagging.repairing {
+		t.Fatalf("%d tics behind: the set starts at %d, repairing %v; want no reach back", MaxRepairTics+1, from, lagging.repairing)
+	}
+}

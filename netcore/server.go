@@ -150,6 +150,10 @@ type serverClient struct {
 	lastGameDataMS int64
 	pushFromMS     int64 // extension: no tic is pushed again (pushMissing) for a timeout after it
 	lastPushMS     int64 // extension: when tics were last pushed again
+	// repairing: the sets to everyone carry tics from its acknowledgement
+	// on (repairFrom) while it stays at repairTic, the tic it was pushed.
+	repairing bool
+	repairTic uint32
 	// The client's round trip (from acknowledgements: see takeAck), and
 	// the jitter of its commands' arrival (from the
 	// newest of each packet, jitterTic): when to send or ask again, and

@@ -269,6 +269,42 @@ func (s *Server) pushMissing(now int64, sc *serverClient) {
 	sc.lastPushMS = now
 	sc.rtt.backOff()
 	s.resendTics(now, sc, a, min(a+31, s.ext.sendSeq-1))
+	if s.broadcasting() {
+		sc.repairing, sc.repairTic = true, a
+	}
+}
+
+// MaxRepairTics is how far back the sets to everyone reach for a client
+// that misses a tic (repairFrom); one that misses an older one is sent
+// its tics apart.
+const MaxRepairTics = 32
+
+// repairFrom returns where the set to everyone that ends at tic seq
+// starts: at first, or earlier, at the oldest tic a client pushed tics
+// (pushMissing) has not acknowledged since. While a tic it lacks holds
+// its game up, each tic's set carries it, rather than one packet a
+// resend timeout; once it acknowledges, the sets are as before.
+func (s *Server) repairFrom(seq, first uint32) uint32 {
+	from := first
+	for _, sc := range s.slots {
+		if sc == nil || !sc.repairing {
+			continue
+		}
+		if !sc.connected() || sc.acked != sc.repairTic || seq+1-sc.acked > MaxRepairTics {
+			sc.repairing = false
+			continue
+		}
+		from = min(from, sc.acked)
+		sc.resentEnd = seq + 1 // their acknowledgements time no round trip
+	}
+	s.stats.TicsResent += int64(first - from)
+	return from
+}
+
+// broadcasting reports whether tic sets go to everyone at once: more than
+// one client takes them over the channel.
+func (s *Server) broadcasting() bool {
+	return s.cfg.BroadcastTics && s.remoteRecipients() > 1
 }
 
 // onResendRequest answers a client that missed tics.
@@ -548,8 +584,8 @@ func (s *Server) extPump(now int64) {
 			x.measured = 0
 		}
 		first := seq - min(seq, s.redundantTics())
-		if s.cfg.BroadcastTics && s.remoteRecipients() > 1 {
-			s.sendSet(now, nil, first, seq)
+		if s.broadcasting() {
+			s.sendSet(now, nil, s.repairFrom(seq, first), seq)
 		} else {
 			for _, sc := range s.slots {
 				if sc.connected() && (sc.inGame || sc.join != nil) {

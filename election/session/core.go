@@ -240,8 +240,9 @@ func (s *Session) engineEnded(now int64, reason string) {
 		s.el.SetGame(0)
 		s.retryMS = now + RetryMS
 	default:
-		// Refused, or a join that did not complete: the server is there;
-		// try again.
+		// Refused, sent away while the server takes a game over
+		// (ReasonResuming), or a join that did not complete: the server
+		// is there; try again.
 		s.retryMS = now + RetryMS
 	}
 }

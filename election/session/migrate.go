@@ -84,10 +84,16 @@ func (s *Session) reattach(now int64) {
 	s.eng = &engine{client: s.eng.client, ch: ch}
 }
 
-// yield drops this copy's server and its game, which another server of
-// the same game keeps: its client joins that one with its token (late
-// join), and its clients, hearing this server no more, follow that one.
+// yield drops this copy's server, and its clients, hearing it no more,
+// follow the other server of the same game. A server that has not yet
+// resumed the game decided no tic: its client reattaches to the other,
+// as any survivor does. One that has drops its game, which the other
+// keeps: its client joins that one with its token (late join).
 func (s *Session) yield(now int64) {
+	if s.mig != nil && s.eng != nil && s.eng.server != nil && s.eng.server.Resuming() {
+		s.reattach(now)
+		return
+	}
 	s.mig = nil
 	s.el.SetGame(0)
 	s.startEngine(now, RoleClient)

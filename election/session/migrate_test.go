@@ -269,9 +269,9 @@ func gapLimits(how departure, link simnet.Link) (median, p99, worst int64) {
 		t := netcore.BrowserTimeouts.TimeoutMS
 		return t + 25, t + 30, t + 30
 	case how == goodbye:
-		return 625, 970, 1135
+		return 420, 765, 1220
 	default:
-		return 3425, 3905, 4115
+		return 3360, 3630, 4040
 	}
 }
 
@@ -322,11 +322,11 @@ func TestGameGoesOnWhenTheServerLeaves(t *testing.T) {
 
 func dumpEvents(t testing.TB, c *channelSim) {
 	for i, p := range c.peers {
-		for _, e := range p.events {
+		for j, e := range p.events {
 			if e.Kind == "catchup" || e.Kind == "lobby" {
 				continue
 			}
-			t.Logf("copy %d: %s %+v", i, e.Kind, e)
+			t.Logf("copy %d at %d ms: %s %+v", i, p.times[j], e.Kind, e)
 		}
 		if cl := p.s.Client(); cl != nil {
 			t.Logf("copy %d: state %v resuming %v counters %+v", i, cl.State(), cl.Resuming(), cl.Counters())
@@ -520,10 +520,21 @@ func TestAPartitionThatHealsLeavesOneGame(t *testing.T) {
 			continue
 		}
 		slices.Sort(heals)
+		median, worst := heals[len(heals)/2], heals[len(heals)-1]
 		t.Logf("%s: %d partitions; one game again after the heal in median %d ms, worst %d; copies back as another player %d",
-			ch.name, len(heals), heals[len(heals)/2], heals[len(heals)-1], otherPlayer)
+			ch.name, len(heals), median, worst, otherPlayer)
+		if l := healLimits[ch.name]; median > l[0] || worst > l[1] || otherPlayer > int(l[2]) {
+			t.Errorf("%s: one game again in median %d ms, worst %d, %d copies back as another player; want at most %d, %d, %d",
+				ch.name, median, worst, otherPlayer, l[0], l[1], l[2])
+		}
 	}
 }
+
+// healLimits bound, per channel, how long after a partition heals there
+// is one game again (median and worst over the 200 seeds, in ms) and how
+// many of the 800 copies cut off come back as another player, as
+// measured.
+var healLimits = map[string][3]int64{"quiet": {1185, 1565, 0}, "lossy": {2860, 17775, 82}}
 
 // A server whose page is hidden hands its game over at once, on a quiet
 // channel, to a visible copy, and stays in the game as a client: at 2, 4
@@ -560,9 +571,16 @@ const handOffGapMS = 50
 // (the runs BenchmarkMigrationGap measures): the game goes on under the
 // successor every time, every copy ran the commands built or substituted
 // and agrees with the others; the longest a visible copy waited for a tic
-// stays within what was measured, and no copy had to join again.
+// stays within what was measured, and no copy had to join again but one:
+// at 2 players, seed 14 loses all three copies of the hidden server's
+// Leaving; the successor takes the game over when the server times out,
+// the hidden copy, waking once a second, finds no server and serves its
+// game again, and yields to the visible one when they hear each other
+// (election: a visible server of a game comes first), then joins the game
+// again: 3 s without a tic at the successor, where the game used to end.
 func TestAHiddenServerHandsItsGameOffOnALossyChannel(t *testing.T) {
-	limits := map[int][2]int64{2: {95, 215}, 4: {400, 730}, 8: {420, 720}} // median, worst
+	limits := map[int][2]int64{2: {130, 3010}, 4: {300, 650}, 8: {385, 615}} // median, worst
+	rejoins := map[int]int{2: 1}
 	for _, n := range []int{2, 4, 8} {
 		var gaps []int64
 		rejoined := 0
@@ -574,8 +592,8 @@ func TestAHiddenServerHandsItsGameOffOnALossyChannel(t *testing.T) {
 		slices.Sort(gaps)
 		median, worst := gaps[len(gaps)/2], gaps[len(gaps)-1]
 		t.Logf("%d players: longest wait for a tic: median %d ms, worst %d; copies that joined again %d", n, median, worst, rejoined)
-		if l := limits[n]; median > l[0] || worst > l[1] || rejoined != 0 {
-			t.Errorf("%d players: median %d ms, worst %d, %d joined again; want at most %d, %d, none", n, median, worst, rejoined, l[0], l[1])
+		if l := limits[n]; median > l[0] || worst > l[1] || rejoined > rejoins[n] {
+			t.Errorf("%d players: median %d ms, worst %d, %d joined again; want at most %d, %d, %d", n, median, worst, rejoined, l[0], l[1], rejoins[n])
 		}
 	}
 }

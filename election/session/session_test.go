@@ -20,6 +20,7 @@ type copyOf struct {
 	s      *Session
 	game   *testgame.Game
 	events []Event
+	times  []int64 // when each event came
 	closed bool
 	// ticCost: the game time each tic costs, reported to the session
 	// (GameTime) after each Update; 0 reports none. ran: how many tics
@@ -111,7 +112,10 @@ func (c *channelSim) step() {
 		if cl := p.s.Client(); cl != nil {
 			before = cl.Counters().TicsRun
 		}
-		p.events = append(p.events, p.s.Update(now)...)
+		for _, e := range p.s.Update(now) {
+			p.events = append(p.events, e)
+			p.times = append(p.times, now)
+		}
 		if cl := p.s.Client(); cl != nil {
 			ran := int(cl.Counters().TicsRun - before)
 			if ran > 0 {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
+	"github.com/ticnet/ticnet/netcore/testgame"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
@@ -205,5 +206,107 @@ func TestAReattachTakesOneExchange(t *testing.T) {
 	other.Client.Update(now + 15)
 	if n := other.Client.Counters().Unexpected - unexpected; n != 0 || other.Client.State() != netcore.ClientInGame {
 		t.Fatalf("%d packets unexpected; state %v", n, other.Client.State())
+	}
+}
+
+// A copy that asks to join while the game changes servers is sent away
+// before any lobby: it is told why (ReasonResuming: try again in a
+// moment), not that the server left, which would make its session take
+// the server for gone and serve a game of its own.
+func TestAJoinerSentAwayWhileTheGameChangesServersIsToldWhy(t *testing.T) {
+	s := start(t, Options{Players: 3, Seed: 21, Link: simnet.Link{LatencyMS: 5}, Quiet: true})
+	if err := s.RunTics(100, 60000); err != nil {
+		t.Fatal(err)
+	}
+	heir := s.Peers[1]
+	s.StopHost()
+	now := s.Now()
+	roster, _ := heir.Client.Roster()
+	ch := &hand{}
+	srvEnd, cliEnd := netcore.NewLoopback(ServerUID)
+	r := netcore.Resume{Settings: heir.Client.Settings(), Connect: heir.Client.Connect(), Timeline: heir.Client.Timeline(), Roster: roster}
+	srv := netcore.NewResumedServer(netcore.ServerConfig{Timeouts: netcore.BrowserTimeouts, Game: roster.Game, BroadcastTics: true},
+		&netcore.HostTransport{Channel: ch, Local: srvEnd}, r, now)
+	if !heir.Client.Reattach(cliEnd, now) {
+		t.Fatal("the heir cannot reattach")
+	}
+	tr := &hand{}
+	joiner := netcore.NewClient(netcore.ClientConfig{Name: "late"}, tr, ServerUID, testgame.New(5), now)
+	var ended []netcore.Event
+	for ms := now; ms < now+500 && len(ended) == 0; ms += 5 {
+		heir.Client.Update(ms)
+		for _, e := range joiner.Update(ms) {
+			if e.Kind == netcore.EventDisconnected {
+				ended = append(ended, e)
+			}
+		}
+		for _, p := range tr.take() {
+			ch.in = append(ch.in, handPacket{99, p.pkt})
+		}
+		srv.Update(ms)
+		for _, p := range ch.take() {
+			if p.addr == 99 {
+				tr.in = append(tr.in, handPacket{ServerUID, p.pkt})
+			}
+		}
+	}
+	if !srv.Resuming() {
+		t.Fatal("the server resumed: the joiner came too late to test")
+	}
+	if len(ended) != 1 || ended[0].Reason != netcore.ReasonResuming {
+		t.Fatalf("the joiner's end: %+v; want one, for %q", ended, netcore.ReasonResuming)
+	}
+}
+
+// A new server that refuses a reattaching copy (here: it holds tics past
+// where the old server said it stopped) sends it away in the pass that took its SYN, before
+// its reply to the SYN goes out: the copy, still connecting, takes the
+// DISCONNECT for the refusal and joins again, rather than send its SYN
+// until it gives the game up (10 s; a healed partition waited 14 s).
+func TestARefusedReattachEndsAtOnce(t *testing.T) {
+	s := start(t, Options{Players: 3, Seed: 21, Link: simnet.Link{LatencyMS: 5}, Quiet: true})
+	if err := s.RunTics(100, 60000); err != nil {
+		t.Fatal(err)
+	}
+	heir, other := s.Peers[1], s.Peers[2]
+	s.StopHost()
+	now := s.Now()
+	roster, _ := heir.Client.Roster()
+	ch := &hand{}
+	srvEnd, cliEnd := netcore.NewLoopback(ServerUID)
+	r := netcore.Resume{Settings: heir.Client.Settings(), Connect: heir.Client.Connect(), Timeline: heir.Client.Timeline(), Roster: roster,
+		Leaving: &wire.Leaving{Tic: other.Client.Timeline().Confirmed() - 1, Player: int8(s.Peers[0].Client.Player())}}
+	srv := netcore.NewResumedServer(netcore.ServerConfig{Timeouts: netcore.BrowserTimeouts, Game: roster.Game, BroadcastTics: true},
+		&netcore.HostTransport{Channel: ch, Local: srvEnd}, r, now)
+	if !heir.Client.Reattach(cliEnd, now) {
+		t.Fatal("the heir cannot reattach")
+	}
+	tr := &hand{}
+	if !other.Client.Reattach(tr, now) {
+		t.Fatal("the other copy cannot reattach")
+	}
+	var ended []netcore.Event
+	for ms := now; ms <= now+100 && len(ended) == 0; ms += 5 {
+		heir.Client.Update(ms)
+		for _, e := range other.Client.Update(ms) {
+			if e.Kind == netcore.EventDisconnected {
+				ended = append(ended, e)
+			}
+		}
+		for _, p := range tr.take() {
+			ch.in = append(ch.in, handPacket{other.UID, p.pkt})
+		}
+		srv.Update(ms)
+		for _, p := range ch.take() {
+			if p.addr == other.UID {
+				tr.in = append(tr.in, handPacket{ServerUID, p.pkt})
+			}
+		}
+	}
+	if len(ended) != 1 || ended[0].Reason != netcore.ReasonReattachRefused {
+		t.Fatalf("the refused copy's end within 100 ms: %+v; want one, for %q", ended, netcore.ReasonReattachRefused)
+	}
+	if got := srv.Counters().RejoinRefused; got == 0 {
+		t.Fatal("the server refused nothing")
 	}
 }
