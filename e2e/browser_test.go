@@ -346,6 +346,22 @@ func controller(t testing.TB, sts []demoStatus) int {
 // returns how many tics that is.
 func compareSums(t testing.TB, sts []demoStatus) int {
 	t.Helper()
+	common, apart := sumsApart(sts)
+	if apart != nil {
+		t.Fatalf("tic %d: checksums differ: %x", apart.tic, apart.sums)
+	}
+	return common
+}
+
+// parting is the first tic at which tabs' checksums differ.
+type parting struct {
+	tic  uint32
+	sums []uint32
+}
+
+// sumsApart counts the tics every tab reports and finds the first of them
+// whose checksums differ, if any.
+func sumsApart(sts []demoStatus) (int, *parting) {
 	byTic := map[uint32][]uint32{}
 	for _, st := range sts {
 		for _, c := range st.Checksums {
@@ -353,18 +369,19 @@ func compareSums(t testing.TB, sts []demoStatus) int {
 		}
 	}
 	common := 0
+	var first *parting
 	for tic, sums := range byTic {
 		if len(sums) != len(sts) {
 			continue
 		}
 		common++
 		for _, s := range sums[1:] {
-			if s != sums[0] {
-				t.Fatalf("tic %d: checksums differ: %x", tic, sums)
+			if s != sums[0] && (first == nil || tic < first.tic) {
+				first = &parting{tic, sums}
 			}
 		}
 	}
-	return common
+	return common, first
 }
 
 // outDir is the test's output folder, kept after the run.

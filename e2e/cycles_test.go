@@ -42,7 +42,7 @@ func TestCyclesPlaysInThreeTabsAndALateOneJoins(t *testing.T) {
 	compared := 0
 	for range 2 {
 		time.Sleep(2 * time.Second)
-		compared += compareSums(t, statuses(t, tabs))
+		compared += compareRuns(t, tabs)
 	}
 
 	late := tab(t, bctx, url+"?bot=399&name=late&"+q)
@@ -56,7 +56,7 @@ func TestCyclesPlaysInThreeTabsAndALateOneJoins(t *testing.T) {
 	enteredOnce(t, all, st)
 	for range 3 {
 		time.Sleep(2 * time.Second)
-		compared += compareSums(t, statuses(t, all))
+		compared += compareRuns(t, all)
 	}
 	// 20 tics a second: the late tab may still be catching up, so it
 	// need only keep up.
@@ -129,4 +129,47 @@ func TestCyclesFitsAPhone(t *testing.T) {
 		screenshot(t, ctx, filepath.Join(outDir(t), fmt.Sprintf("cycles-phone%d.png", i)))
 	}
 	compareSums(t, statuses(t, tabs))
+}
+
+// compareRuns is compareSums for the cycles page: where the tabs part, it
+// shows the commands each ran at the tics before.
+func compareRuns(t *testing.T, tabs []context.Context) int {
+	t.Helper()
+	common, apart := sumsApart(statuses(t, tabs))
+	if apart == nil {
+		return common
+	}
+	for i, ctx := range tabs {
+		c, cancel := context.WithTimeout(ctx, 5*time.Second)
+		text, err := chromedp.Run(c, chromedp.Evaluate[string](`globalThis.ticnetDemo.ran()`))
+		cancel()
+		type sum struct {
+			Tic  uint32
+			Sum  uint32
+			Cmds string
+		}
+		var ran struct {
+			Ran, Loaded []sum
+			Start       any
+		}
+		if err == nil {
+			err = json.Unmarshal([]byte(text), &ran)
+		}
+		if err != nil {
+			t.Errorf("tab %d: reading what it ran: %v", i, err)
+			continue
+		}
+		t.Logf("tab %d started %+v", i, ran.Start)
+		near := func(tic uint32) bool { return tic+8 >= apart.tic && tic <= apart.tic+1 }
+		for _, r := range ran.Ran {
+			if near(r.Tic) {
+				t.Logf("tab %d tic %d: %08x %s", i, r.Tic, r.Sum, r.Cmds)
+			}
+		}
+		for _, r := range ran.Loaded {
+			t.Logf("tab %d loaded after tic %d: %08x", i, r.Tic, r.Sum)
+		}
+	}
+	t.Fatalf("tic %d: checksums differ: %x", apart.tic, apart.sums)
+	return 0
 }

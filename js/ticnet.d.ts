@@ -54,7 +54,8 @@ export interface LaunchedEvent { kind: "launched" }
  * reference protocol); seed and options are what the controller's
  * launch gave (the same on every copy, a late one's included; seed 0 and
  * options undefined under the reference protocol): seed your game's
- * random numbers with seed.
+ * random numbers with seed. It comes before any callback of the game it
+ * starts (input, onTic, save, load): set your game up from it.
  */
 export interface StartEvent {
   kind: "start"; player: number; protocol: string; tic: number; joined: boolean; rejoined: boolean;

@@ -109,6 +109,10 @@ type Client struct {
 	state  ClientState
 	events []Event
 	stats  Counters
+	// starting: this Update emitted EventGameStarted. The game is not
+	// called before the next, so that its host has the event (the seed,
+	// the options, a joiner's place) before the game's first callback.
+	starting bool
 
 	synFirstMS, synLastMS int64
 	protocol              string
@@ -233,9 +237,11 @@ func (c *Client) Leave(now int64) {
 
 // Update receives what has arrived, does what is due at now, runs the tics
 // that are ready, and returns what happened. The slice is valid until the
-// next Update.
+// next Update. An Update that returns EventGameStarted calls no method of
+// the game: the caller sets its game up from the event first.
 func (c *Client) Update(now int64) []Event {
 	c.events = c.events[:0]
+	c.starting = false
 	c.nowMS = now
 	for {
 		from, pkt, ok := c.tr.Recv()
@@ -261,7 +267,10 @@ func (c *Client) Transfers() *Transfers { return c.xfer }
 // is not in it yet.
 func (c *Client) Joining() bool { return c.join.active }
 
-func (c *Client) emit(e Event) { c.events = append(c.events, e) }
+func (c *Client) emit(e Event) {
+	c.events = append(c.events, e)
+	c.starting = c.starting || e.Kind == EventGameStarted
+}
 
 func (c *Client) receive(now int64, from Addr, pkt []byte) {
 	if from != c.server {

@@ -108,6 +108,9 @@ func (c *Client) clockTic(now int64) int64 {
 }
 
 func (c *Client) runGame(now int64) {
+	if c.starting {
+		return // the game is called from the next Update on (Client.starting)
+	}
 	c.buildTics(now)
 	if c.mig.resuming {
 		// No acknowledgement, no resend request: the server that took

@@ -171,12 +171,17 @@ func (c *Client) onSnapshotRequest(now int64, body []byte) error {
 // save runs a RequestSave: the state goes to the server as the stream it
 // asked for.
 func (c *Client) save(tic uint32) {
+	c.sendState(tic, c.game.(Snapshotter).SaveState())
+}
+
+// sendState sends state, the state before tic, to the server as the
+// stream it asked for.
+func (c *Client) sendState(tic uint32, state []byte) {
 	for i, ps := range c.join.saves {
 		if ps.tic != tic {
 			continue
 		}
 		c.join.saves = append(c.join.saves[:i], c.join.saves[i+1:]...)
-		state := c.game.(Snapshotter).SaveState()
 		stream := binary.BigEndian.AppendUint32(make([]byte, 0, 4+len(state)), tic)
 		stream = append(stream, state...)
 		if err := c.xfer.Send(c.nowMS, c.server, ps.stream, stream); err != nil {

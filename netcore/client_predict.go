@@ -120,6 +120,11 @@ func (c *Client) confirmPredicted(pt *predictedTic, ct *ConfirmedTic) {
 			c.loop.consistency[q][slot] = pt.consistency[q]
 		}
 	}
+	if c.loop.tl.saveDue(pt.tic) {
+		// The server asked for the state before it, and the predicted
+		// tic stands: that state is the one saved before it ran.
+		c.sendState(pt.tic, pt.before)
+	}
 	c.recordBefore(pt.tic, &pt.cmds, pt.ingame, ct.Substituted, func() []byte { return pt.before })
 	var psums *[MaxPlayers]uint16
 	if pt.hasPsums {

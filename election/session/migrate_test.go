@@ -269,9 +269,9 @@ func gapLimits(how departure, link simnet.Link) (median, p99, worst int64) {
 		t := netcore.BrowserTimeouts.TimeoutMS
 		return t + 25, t + 30, t + 30
 	case how == goodbye:
-		return 420, 765, 1220
+		return 425, 765, 1135
 	default:
-		return 3360, 3630, 4040
+		return 3360, 3570, 4420
 	}
 }
 
@@ -534,7 +534,7 @@ func TestAPartitionThatHealsLeavesOneGame(t *testing.T) {
 // is one game again (median and worst over the 200 seeds, in ms) and how
 // many of the 800 copies cut off come back as another player, as
 // measured.
-var healLimits = map[string][3]int64{"quiet": {1185, 1565, 0}, "lossy": {2860, 17775, 82}}
+var healLimits = map[string][3]int64{"quiet": {1185, 1565, 0}, "lossy": {2915, 18680, 81}}
 
 // A server whose page is hidden hands its game over at once, on a quiet
 // channel, to a visible copy, and stays in the game as a client: at 2, 4
@@ -571,16 +571,19 @@ const handOffGapMS = 50
 // (the runs BenchmarkMigrationGap measures): the game goes on under the
 // successor every time, every copy ran the commands built or substituted
 // and agrees with the others; the longest a visible copy waited for a tic
-// stays within what was measured, and no copy had to join again but one:
+// stays within what was measured, and no copy had to join again but two:
 // at 2 players, seed 14 loses all three copies of the hidden server's
 // Leaving; the successor takes the game over when the server times out,
 // the hidden copy, waking once a second, finds no server and serves its
 // game again, and yields to the visible one when they hear each other
 // (election: a visible server of a game comes first), then joins the game
 // again: 3 s without a tic at the successor, where the game used to end.
+// At 4 players, seed 4, the successor alone loses all three: the others
+// follow it and it does not serve; they elect another when it stays
+// silent (3 s), and the hidden copy joins again.
 func TestAHiddenServerHandsItsGameOffOnALossyChannel(t *testing.T) {
-	limits := map[int][2]int64{2: {130, 3010}, 4: {300, 650}, 8: {385, 615}} // median, worst
-	rejoins := map[int]int{2: 1}
+	limits := map[int][2]int64{2: {130, 3010}, 4: {320, 3480}, 8: {365, 430}} // median, worst
+	rejoins := map[int]int{2: 1, 4: 1}
 	for _, n := range []int{2, 4, 8} {
 		var gaps []int64
 		rejoined := 0

@@ -20,8 +20,12 @@ type Checked struct {
 }
 
 // Check proves that every peer ran what the players built, and that the
-// copies agree: CheckCommands, then CheckSums.
+// copies agree: CheckCommands, then CheckSums; and that no copy's game was
+// called in the Update that told its host the game started.
 func (s *Scenario) Check() (Checked, error) {
+	if len(s.calledAtStart) > 0 {
+		return Checked{}, fmt.Errorf("the game was called in the Update that started it, before its host knew: %v", s.calledAtStart)
+	}
 	c, err := s.CheckCommands()
 	if err != nil {
 		return c, err

@@ -53,16 +53,19 @@ func playResends(t *testing.T, n int, loss float64, seed uint64) resendRun {
 // after 150 ms; two copies of each tic), over the same games: without
 // loss about 4 resends a second per client and 12 (4 players) or 28 (8)
 // at the server; with 20 % loss 8 and 96 or 218, stalls up to 810 ms.
-// Now: 0 per client, and 0 (4 players) or 0.4 a second (8) at the server
-// without loss; with it, 0 per client and 0.2 or 2.1 at the server,
-// stalls up to 180 ms, every run at 34.5 tics a second or more. (The
+// Now: 0 per client, and 0.4 a second (4 players) or 0 (8) at the server
+// without loss; with it, 0 per client and 0.2 or 1.0 at the server,
+// stalls up to 240 ms, every run at 34.5 tics a second or more. (The
 // server's count includes each tic a set to everyone carries again for a
-// client that lacks it: Server.repairFrom.)
+// client that lacks it: Server.repairFrom. One push counts every tic it
+// carries, so three games swing with any change of timing: over 300
+// games with loss the longest stall is 170 ms in the median, 250-280 at
+// p99.)
 func TestResendsAdaptToTheChannel(t *testing.T) {
 	want := map[string][2]int64{ // the three seeds' resends, client and server, summed
-		"4/0": {0, 0}, "4/0.2": {0, 12}, "8/0": {0, 26}, "8/0.2": {0, 123},
+		"4/0": {0, 24}, "4/0.2": {0, 12}, "8/0": {0, 0}, "8/0.2": {0, 59},
 	}
-	worstLimit := map[string]int64{"4/0": 120, "4/0.2": 180, "8/0": 125, "8/0.2": 165}
+	worstLimit := map[string]int64{"4/0": 120, "4/0.2": 240, "8/0": 125, "8/0.2": 215}
 	for _, n := range []int{4, 8} {
 		for _, loss := range []float64{0, 0.2} {
 			key := fmt.Sprintf("%d/%g", n, loss)

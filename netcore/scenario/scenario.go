@@ -7,6 +7,7 @@ package scenario
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
@@ -108,10 +109,14 @@ type Scenario struct {
 
 	hostFrame  *simnet.FrameTransport
 	serverDown bool
-	numPlayers int
-	quiet      bool
-	opts       Options
-	records    []netcore.TicRecord // the server's, by tic
+	// calledAtStart notes each Update that called its peer's game and
+	// returned EventGameStarted: the host would have run the game
+	// before it knew the game's seed, options or place (Check fails).
+	calledAtStart []string
+	numPlayers    int
+	quiet         bool
+	opts          Options
+	records       []netcore.TicRecord // the server's, by tic
 }
 
 // Logged is an event as it happened.
@@ -259,7 +264,11 @@ func (s *Scenario) Step() {
 		if p.ClockRate != 1 {
 			t = int64(float64(now) * p.ClockRate)
 		}
+		calls := p.Game.Calls()
 		evs := p.Client.Update(t)
+		if p.Game.Calls() != calls && slices.ContainsFunc(evs, func(e netcore.Event) bool { return e.Kind == netcore.EventGameStarted }) {
+			s.calledAtStart = append(s.calledAtStart, fmt.Sprintf("peer %d at %d ms", p.Index, now))
+		}
 		p.Events = append(p.Events, evs...)
 		for _, e := range evs {
 			s.Log = append(s.Log, Logged{At: now, Peer: p.Index, Event: e})

@@ -19,6 +19,7 @@ const stateHeaderBytes = 4 + 4 + 4 + netcore.MaxPlayers*16
 // (netcore.Snapshotter). The recorded history (checksums, commands) is the
 // test's, not the game's, and is not saved.
 func (g *Game) SaveState() []byte {
+	g.calls++
 	b := make([]byte, 0, stateHeaderBytes+len(g.world))
 	b = append(b, stateMagic[:]...)
 	b = binary.LittleEndian.AppendUint32(b, g.hash)
@@ -38,6 +39,7 @@ var errState = errors.New("testgame: not a saved state")
 // (netcore.Snapshotter). A state that does not parse leaves the game as it
 // was.
 func (g *Game) LoadState(state []byte) error {
+	g.calls++
 	if len(state) < stateHeaderBytes || [4]byte(state[:4]) != stateMagic {
 		return errState
 	}

@@ -33,6 +33,7 @@ type Game struct {
 	built   []Built  // the commands BuildTiccmd returned, by tic
 	ran     []Ran    // the commands RunTic was given, by tic
 	rebuilt int      // tics BuildTiccmd was asked for more than once
+	calls   int      // every call of the engine's: BuildTiccmd, RunTic, SaveState, LoadState
 	held    [netcore.MaxInputBytes]byte
 }
 
@@ -78,6 +79,7 @@ func NewSized(seed uint64, worldBytes int) *Game {
 // BuildTiccmd returns random input that exercises every field, the
 // event-like ones now and then.
 func (g *Game) BuildTiccmd(tic uint32) netcore.TicCmd {
+	g.calls++
 	c := g.newCmd()
 	if !g.Quiet {
 		g.built = grow(g.built, tic)
@@ -142,6 +144,7 @@ func (g *Game) mix(v uint32) { g.hash = (g.hash ^ v) * 16777619 }
 
 // RunTic moves every player by its command and mixes every field in.
 func (g *Game) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, ingame *[netcore.MaxPlayers]bool) {
+	g.calls++
 	if !g.Quiet {
 		g.ran = grow(g.ran, tic)
 		r := Ran{Cmds: *cmds, Before: g.hash, OK: true}
@@ -210,6 +213,10 @@ func (g *Game) Built(tic uint32) Built {
 
 // Ran returns the tics this copy ran, by tic, with the commands it ran.
 func (g *Game) Ran() []Ran { return g.ran }
+
+// Calls counts the engine's calls of the game: BuildTiccmd, RunTic,
+// SaveState and LoadState.
+func (g *Game) Calls() int { return g.calls }
 
 // Rebuilt is how many times BuildTiccmd was asked for a tic it had built
 // before: an engine builds each tic once.

@@ -238,6 +238,11 @@ let game = new Game(), substituted = []; // whose input the server stood in for 
 // The checksum after each tic, by tic: a tic run again after a rollback
 // overwrites its sum, so the sums of confirmed tics are their last.
 const sums = new Map();
+// What each tic ran, by tic, as sums are: a test that finds copies apart shows
+// where they parted.
+const ran = new Map();
+const loaded = []; // the states loaded (a joiner's, a rollback's): the tic each is after, and its checksum
+const hex = (b) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
 let role = "undecided", uid = 0, lobby = null, started = false, myPlayer = -1, names = [];
 let joining = false, progress = 0, rejoining = false, refused = null, migrating = false, startedAt = null;
 let speed = SPEED; // what a cycle adds to acc a tic: the launch options say
@@ -248,6 +253,8 @@ function onTic(tic, inputs, ingame, subs) {
   game.step(tic, inputs, ingame);
   sums.set(tic, game.checksum());
   sums.delete(tic - 200);
+  ran.set(tic, inputs.map((b, p) => ingame[p] ? hex(b) + (subs[p] ? "*" : "") : "-").join(" "));
+  ran.delete(tic - 200);
   substituted = subs;
 }
 
@@ -261,7 +268,7 @@ function onEvent(e) {
       if (!e.joined) game = new Game(e.seed);
       // The controller's launch options: the same on every copy.
       speed = Math.max(1, Math.min(BOOST_SPEED, (e.options && e.options.speed) | 0 || SPEED));
-      sums.clear(); presses.length = 0; // taps on the lobby are no turns
+      sums.clear(); ran.clear(); presses.length = 0; // taps on the lobby are no turns
       started = true; myPlayer = e.player; joining = e.joined; rejoining = e.rejoined; progress = 0;
       startedAt = { tic: e.tic, joined: e.joined, rejoined: e.rejoined, seed: e.seed, options: e.options, ticRate: e.ticRate };
       refused = null; break;
@@ -292,7 +299,8 @@ function showNotice(text, ms) {
 
 const net = await start({ wasmURL: new URL("ticnet.wasm", RUNTIME).href, name: params.get("name") || "player",
   inputSize: 2, eventBits: EVENT_BITS, input, onTic, checksum: () => game.checksum(),
-  save: () => game.save(), load: (state) => game.load(state), onEvent,
+  save: () => game.save(),
+  load: (state) => { game.load(state); loaded.push({ tic: game.tic, sum: game.checksum() }); if (loaded.length > 20) loaded.shift(); }, onEvent,
   // ?predict=0: lockstep. 16 tics (457 ms) of prediction cover a chat relay's round trip, as in the demo.
   predict: params.get("predict") !== "0", predictTics: 16,
   ticRate: Number(params.get("ticrate")) || undefined }); // ?ticrate=N: N tics a second
@@ -318,6 +326,9 @@ globalThis.ticnetDemo = {
   // The local cycle as displayed (predicted).
   me() { const c = game.cycles[myPlayer]; return c ? { x: c.x, y: c.y, dir: c.dir, alive: c.alive === 1 } : null; },
   events() { return JSON.stringify(log); },
+  // The commands of every tic run and kept: "0400 04*00 -": hex, * a substitute, - out of the game.
+  // loaded: the last states loaded; start: the "start" event's facts.
+  ran() { return JSON.stringify({ ran: [...ran].map(([tic, cmds]) => ({ tic, sum: sums.get(tic), cmds })), loaded, start: startedAt }); },
 };
 
 // The lobby: the controller (its first player) starts the game.
