@@ -58,39 +58,55 @@ type ticWatch struct {
 // second of the game on: the tic rate (the slowest tab's and the mean),
 // the longest time any tab's confirmed game tic stood still, and resends
 // per second (resend requests and tics resent: a client tab's mean, and
-// the server's tab).
+// the server's tab), and how the tabs' main threads shared the CPUs
+// meanwhile: a tab's mean time on a CPU, and waiting for one, per second
+// (schedstat): a tab that waits stalls whatever the netcode does. The
+// draw=0 runs draw no arena (the demo's ?draw=0): eight tabs that render
+// on two cores measure the rendering, one machine standing in for eight.
 func BenchmarkLossyChannel(b *testing.B) {
-	for _, n := range []int{4, 8} {
-		for _, loss := range []float64{0, 0.2} {
-			b.Run(fmt.Sprintf("tabs=%d/loss=%g", n, loss), func(b *testing.B) {
-				var minRate, meanRate, stall, clientResends, serverResends float64
-				for range b.N {
-					w := playLossy(b, n, loss)
-					var rates, clients []float64
-					for _, t := range w {
-						rate := t.Tics * 1000 / t.MS
-						rates = append(rates, rate)
-						stall = max(stall, t.MaxGapMS)
-						perSec := t.Resends * 1000 / t.MS
-						if t.Role == "server" {
-							serverResends += perSec
-						} else {
-							clients = append(clients, perSec)
-						}
-					}
-					minRate += slices.Min(rates)
-					meanRate += mean(rates)
-					clientResends += mean(clients)
+	for _, draw := range []bool{true, false} {
+		for _, n := range []int{4, 8} {
+			for _, loss := range []float64{0, 0.2} {
+				name := fmt.Sprintf("tabs=%d/loss=%g", n, loss)
+				if !draw {
+					name += "/draw=0"
 				}
-				runs := float64(b.N)
-				b.ReportMetric(minRate/runs, "tics/s-slowest")
-				b.ReportMetric(meanRate/runs, "tics/s-mean")
-				b.ReportMetric(stall, "longest-stall-ms")
-				b.ReportMetric(clientResends/runs, "resends/s/client")
-				b.ReportMetric(serverResends/runs, "resends/s/server")
-			})
+				b.Run(name, func(b *testing.B) { benchLossy(b, n, loss, draw) })
+			}
 		}
 	}
+}
+
+// benchLossy is one of BenchmarkLossyChannel's runs.
+func benchLossy(b *testing.B, n int, loss float64, draw bool) {
+	var minRate, meanRate, stall, clientResends, serverResends, run, wait float64
+	for range b.N {
+		w, r, wt := playLossy(b, n, loss, draw)
+		run, wait = run+float64(r.Milliseconds()), wait+float64(wt.Milliseconds())
+		var rates, clients []float64
+		for _, t := range w {
+			rate := t.Tics * 1000 / t.MS
+			rates = append(rates, rate)
+			stall = max(stall, t.MaxGapMS)
+			perSec := t.Resends * 1000 / t.MS
+			if t.Role == "server" {
+				serverResends += perSec
+			} else {
+				clients = append(clients, perSec)
+			}
+		}
+		minRate += slices.Min(rates)
+		meanRate += mean(rates)
+		clientResends += mean(clients)
+	}
+	runs := float64(b.N)
+	b.ReportMetric(minRate/runs, "tics/s-slowest")
+	b.ReportMetric(meanRate/runs, "tics/s-mean")
+	b.ReportMetric(stall, "longest-stall-ms")
+	b.ReportMetric(clientResends/runs, "resends/s/client")
+	b.ReportMetric(serverResends/runs, "resends/s/server")
+	b.ReportMetric(run/runs, "main-run-ms/s")
+	b.ReportMetric(wait/runs, "main-wait-ms/s")
 }
 
 func mean(v []float64) float64 {
@@ -102,18 +118,31 @@ func mean(v []float64) float64 {
 }
 
 // playLossy opens n tabs of the demo (bots playing) with the delay hook
-// at loss, launches the game and returns what each tab's watch measured.
-func playLossy(b *testing.B, n int, loss float64) []ticWatch {
+// at loss, launches the game and returns what each tab's watch measured,
+// and the tabs' mean time on a CPU and waiting for one, per second, from
+// about the start of the watches' window (two seconds after the launch)
+// to its end.
+func playLossy(b *testing.B, n int, loss float64, draw bool) ([]ticWatch, time.Duration, time.Duration) {
 	b.Helper()
 	url := serveDemo(b, buildDemo(b))
 	var urls []string
 	for i := range n {
-		urls = append(urls, fmt.Sprintf("%s/?bot=%d&name=tab%d", url, 1000+i, i))
+		u := fmt.Sprintf("%s/?bot=%d&name=tab%d", url, 1000+i, i)
+		if !draw {
+			u += "&draw=0"
+		}
+		urls = append(urls, u)
 	}
 	hook := fmt.Sprintf("globalThis.__ticnetTestDelay = { min: 50, max: 150, loss: %g };\n", loss) +
 		strings.Replace(ticWatchScript, "WINDOW", fmt.Sprint(lossyWindowMS), 1)
-	tabs, _ := delayedTabsWith(b, browser(b), urls, hook)
+	bctx := browser(b)
+	tabs, _ := delayedTabsWith(b, bctx, urls, hook)
 	launch(b, tabs, waitFor(b, tabs, "one server and every tab in its lobby", 60*time.Second, oneServerOneLobby(n)))
+	time.Sleep(2 * time.Second) // the first tic, then a second: the window starts
+	share := startCPUShare(bctx)
+	if share == nil {
+		b.Fatal("no renderer's schedstat: the tabs' share of the CPUs cannot be measured")
+	}
 	var w []ticWatch
 	deadline := time.Now().Add(lossyWindowMS*time.Millisecond + 30*time.Second)
 	for i := 0; i < len(tabs); {
@@ -131,5 +160,15 @@ func playLossy(b *testing.B, n int, loss float64) []ticWatch {
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
-	return w
+	run, wait := share.perSecond()
+	for i, tab := range tabs {
+		// The page marks its arena once it draws it (dataset.arena).
+		c, cancel := context.WithTimeout(tab, 5*time.Second)
+		drew, err := chromedp.Run(c, chromedp.Evaluate[bool](`!!document.getElementById("arena").dataset.arena`))
+		cancel()
+		if err != nil || drew != draw {
+			b.Fatalf("tab %d drew its arena: %v, want %v (%v)", i, drew, draw, err)
+		}
+	}
+	return w, run, wait
 }

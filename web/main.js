@@ -2,7 +2,9 @@
 // stats overlay, keyboard and touch controls. `?bot=SEED` plays random
 // input from SEED (tests use it); `?name=NAME` sets the player's name;
 // `?ticcost=MS` makes each tic cost MS of CPU; `?predict=0` turns
-// prediction off (the game then shows confirmed tics only).
+// prediction off (the game then shows confirmed tics only); `?draw=0`
+// draws no arena (a benchmark of many tabs on a few cores measures the
+// netcode, not the rendering).
 import { start } from "./ticnet.js";
 import { Game } from "./game.js";
 import { COLORS, fitCanvas, drawArena } from "./draw.js";
@@ -269,7 +271,9 @@ setInterval(() => {
 // phone the canvas goes on below it, a touch pad clear of the arena.
 const PAD_HINT_MIN_PX = 64; // a pad this tall or more says how to use it
 const touchScreen = navigator.maxTouchPoints > 0;
+const drawing = params.get("draw") !== "0";
 function draw() {
+  if (!drawing) return;
   const { w, h } = fitCanvas(canvas, ctx);
   // net.fraction(): of the way from the last tic to the next
   const { left, side } = drawArena(ctx, w, h, prev, cur, net.fraction(), myPlayer);
