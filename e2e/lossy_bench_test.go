@@ -20,20 +20,30 @@ const lossyWindowMS = 20000
 // after its first tic, for lossyWindowMS, the tics it confirmed, the
 // longest time its confirmed game tic stood still, and the resends it
 // counted (as net.stats() has them: resend requests and tics resent).
-// It polls every 20 ms, so a stall is known to 20 ms.
+// It polls every 20 ms, so a stall is known to 20 ms; the longest time
+// between two polls is how long the page did not run at all. Each stall
+// over 250 ms is kept: when it began (ms since the epoch, the same clock
+// in every tab), how long it lasted, the longest time between polls
+// during it, and the tic it stood at.
 const ticWatchScript = `(() => {
-	const w = globalThis.__ticWatch = { done: false, maxGapMS: 0, tics: 0, ms: 0, resends: 0, role: "" };
-	let first = 0, t0 = 0, g0 = 0, r0 = 0, last = 0, lastAt = 0;
+	const w = globalThis.__ticWatch = { done: false, maxGapMS: 0, tics: 0, ms: 0, resends: 0, role: "", maxPollGapMS: 0, stalls: [] };
+	let first = 0, t0 = 0, g0 = 0, r0 = 0, last = 0, lastAt = 0, polled = 0, pollGap = 0;
 	const poll = setInterval(() => {
 		const d = globalThis.ticnetDemo;
 		if (!d || !d.net) return;
 		const st = d.net.stats(), now = performance.now(), g = st.gametic;
+		if (t0 && polled) { w.maxPollGapMS = Math.max(w.maxPollGapMS, now - polled); pollGap = Math.max(pollGap, now - polled); }
+		polled = now;
 		if (!first) { if (g > 0) first = now; return; }
 		if (!t0) {
 			if (now - first < 1000) return;
 			t0 = lastAt = now; g0 = last = g; r0 = st.resends;
 		}
-		if (g !== last) { w.maxGapMS = Math.max(w.maxGapMS, now - lastAt); last = g; lastAt = now; }
+		if (g !== last) {
+			w.maxGapMS = Math.max(w.maxGapMS, now - lastAt);
+			if (now - lastAt > 250) w.stalls.push({ at: performance.timeOrigin + lastAt, ms: now - lastAt, pollGapMS: pollGap, tic: last });
+			last = g; lastAt = now; pollGap = 0;
+		}
 		if (now - t0 >= WINDOW) {
 			w.maxGapMS = Math.max(w.maxGapMS, now - lastAt);
 			Object.assign(w, { tics: g - g0, ms: now - t0, resends: st.resends - r0, role: st.role, done: true });
@@ -50,6 +60,11 @@ type ticWatch struct {
 	MS       float64 `json:"ms"`
 	Resends  float64 `json:"resends"`
 	Role     string  `json:"role"`
+	// MaxPollGapMS is the longest the page did not run its 20 ms poll.
+	MaxPollGapMS float64 `json:"maxPollGapMS"`
+	Stalls       []struct {
+		At, MS, PollGapMS, Tic float64
+	} `json:"stalls"`
 }
 
 // BenchmarkLossyChannel plays the demo in 4 and 8 tabs whose channel
@@ -79,15 +94,16 @@ func BenchmarkLossyChannel(b *testing.B) {
 
 // benchLossy is one of BenchmarkLossyChannel's runs.
 func benchLossy(b *testing.B, n int, loss float64, draw bool) {
-	var minRate, meanRate, stall, clientResends, serverResends, run, wait float64
+	var minRate, meanRate, stall, pause, clientResends, serverResends, run, wait float64
 	for range b.N {
 		w, r, wt := playLossy(b, n, loss, draw)
 		run, wait = run+float64(r.Milliseconds()), wait+float64(wt.Milliseconds())
+		logStalls(b, w)
 		var rates, clients []float64
 		for _, t := range w {
 			rate := t.Tics * 1000 / t.MS
 			rates = append(rates, rate)
-			stall = max(stall, t.MaxGapMS)
+			stall, pause = max(stall, t.MaxGapMS), max(pause, t.MaxPollGapMS)
 			perSec := t.Resends * 1000 / t.MS
 			if t.Role == "server" {
 				serverResends += perSec
@@ -103,10 +119,34 @@ func benchLossy(b *testing.B, n int, loss float64, draw bool) {
 	b.ReportMetric(minRate/runs, "tics/s-slowest")
 	b.ReportMetric(meanRate/runs, "tics/s-mean")
 	b.ReportMetric(stall, "longest-stall-ms")
+	b.ReportMetric(pause, "longest-page-pause-ms")
 	b.ReportMetric(clientResends/runs, "resends/s/client")
 	b.ReportMetric(serverResends/runs, "resends/s/server")
 	b.ReportMetric(run/runs, "main-run-ms/s")
 	b.ReportMetric(wait/runs, "main-wait-ms/s")
+}
+
+// logStalls logs every stall over 250 ms of the tabs, in the order they
+// began, from the first: a stall every tab has at once is the server's
+// (or the channel's), one whose page did not run (its poll paused as
+// long) is that tab's thread's.
+func logStalls(b *testing.B, w []ticWatch) {
+	type stall struct {
+		tab                    int
+		role                   string
+		at, ms, pollGapMS, tic float64
+	}
+	var all []stall
+	for i, t := range w {
+		for _, s := range t.Stalls {
+			all = append(all, stall{i, t.Role, s.At, s.MS, s.PollGapMS, s.Tic})
+		}
+	}
+	slices.SortFunc(all, func(x, y stall) int { return int(x.at - y.at) })
+	for _, s := range all {
+		b.Logf("stall at +%.0f ms: tab %d (%s) stood at tic %.0f for %.0f ms; its page paused %.0f ms at most meanwhile",
+			s.at-all[0].at, s.tab, s.role, s.tic, s.ms, s.pollGapMS)
+	}
 }
 
 func mean(v []float64) float64 {
