@@ -142,6 +142,10 @@ type serverClient struct {
 	inGame    bool // was a player or drone when the game started
 	announced bool // PlayerLeft has been emitted
 	live      bool // connected at the last look: a change means it just left
+	// heldUntilMS: a copy that got its player back by its token, until
+	// when the player was held for it: it is held again, as long, if the
+	// copy leaves before it is in the game.
+	heldUntilMS int64
 
 	lastWaitingMS  int64
 	sendSeq        uint32
@@ -834,8 +838,7 @@ func (s *Server) run(now int64) {
 			if !s.extended {
 				s.pump(now, sc)
 			}
-			if j := sc.join; j != nil && !j.started && len(sc.conn.reliable) == 0 &&
-				(sc.hello || now-sc.connectMS > HelloWaitMS) {
+			if j := sc.join; j != nil && !j.started && len(sc.conn.reliable) == 0 && sc.hello {
 				s.startJoin(now, sc)
 			}
 			s.maybeEnter(now, sc)

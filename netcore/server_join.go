@@ -105,8 +105,11 @@ func (s *Server) requestSnapshot(now int64, sc *serverClient, source *serverClie
 }
 
 // startJoin tells a joiner where it starts, once it has our SYN reply (its
-// acknowledgement has emptied the reliable queue) and we have its Hello
-// (or waited HelloWaitMS for it): its token decides its player.
+// acknowledgement has emptied the reliable queue) and we have its Hello:
+// its token, if it has one, decides its player. An extension client says
+// Hello as soon as it has our reply, token or none; a slot that a late
+// copy of an old SYN made hears none (its copy moved on) and times out as
+// any silent connection, so it never starts a join without the token.
 func (s *Server) startJoin(now int64, sc *serverClient) {
 	j := sc.join
 	x := &s.ext
@@ -274,18 +277,21 @@ type departed struct {
 	untilMS int64
 }
 
-// HelloWaitMS is how long after its connection the server waits for a
-// joiner's Hello (its rejoin token) before it starts it as a new player.
-const HelloWaitMS = 1000
-
 // hold keeps the player of a copy that left a game in progress for
-// RejoinGraceMS, if the copy had a token.
+// RejoinGraceMS, if the copy had a token. A copy that left while it joined
+// again with its token gets its player held again until the grace it had.
 func (s *Server) hold(now int64, sc *serverClient) {
-	if s.state != ServerInGame || !s.extended || sc.player < 0 || !sc.inGame || !sc.hashed {
+	if s.state != ServerInGame || !s.extended || sc.player < 0 || !sc.hashed {
 		return
 	}
-	s.departed = append(s.departed, departed{hash: sc.hash, player: sc.player, name: sc.name,
-		untilMS: now + s.cfg.RejoinGraceMS})
+	until := now + s.cfg.RejoinGraceMS
+	if !sc.inGame {
+		if sc.heldUntilMS == 0 {
+			return // a new player that never entered
+		}
+		until = sc.heldUntilMS
+	}
+	s.departed = append(s.departed, departed{hash: sc.hash, player: sc.player, name: sc.name, untilMS: until})
 }
 
 // held returns the player numbers held for departed copies, forgetting
@@ -328,7 +334,7 @@ func (s *Server) rejoin(now int64, sc *serverClient) bool {
 			continue
 		}
 		s.departed = append(s.departed[:i], s.departed[i+1:]...)
-		sc.player, sc.name = d.player, d.name
+		sc.player, sc.name, sc.heldUntilMS = d.player, d.name, d.untilMS
 		sc.data.Drone = false
 		s.emit(Event{Kind: EventPlayerJoined, Player: sc.player, Addr: sc.addr, Name: sc.name, Reason: ReasonRejoined})
 		return true

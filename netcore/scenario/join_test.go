@@ -452,3 +452,106 @@ func TestAbandonedJoinFreesTheServersStreamWithinTheDeadline(t *testing.T) {
 		t.Fatalf("freed after %d ms, deadline %d", freed, deadline)
 	}
 }
+
+// A copy that comes back with its token gets its player back although
+// its connection took long: the server's SYN replies were lost for 1.5 s,
+// the copy sent its SYN again, and its Hello (the token) came more than a
+// second after its first SYN. A join starts with the Hello, however long
+// it takes. (The server used to wait a second for it, then start the
+// copy as a new player; on a lossy channel, where a late copy of an
+// earlier SYN made such a slot, copies that came back after a partition
+// healed came back as new players.)
+func TestARejoinWhoseSYNRepliesWereLostGetsThePlayerBack(t *testing.T) {
+	for seed := uint64(1); seed <= 10; seed++ {
+		s := start(t, Options{Players: 3, Seed: seed, Tokens: true, Link: simnet.Link{LatencyMS: 20, JitterMS: 10},
+			Server: netcore.ServerConfig{RejoinGraceMS: 10000}})
+		if err := s.RunTics(200, 60000); err != nil {
+			t.Fatal(err)
+		}
+		gone := s.Peers[1]
+		own := gone.Client.Player()
+		gone.Client.Leave(s.Now())
+		s.RunFor(1000)
+		gone.Paused = true
+		back := s.JoinWith(gone.Token)
+		s.Net.SetLink(s.HostNode, back.Node, simnet.Link{LatencyMS: 20, JitterMS: 10, Loss: 1})
+		s.RunFor(1500)
+		s.Net.SetLink(s.HostNode, back.Node, simnet.Link{LatencyMS: 20, JitterMS: 10})
+		if !s.RunUntil(func() bool { return playing(back) }, 30000) {
+			t.Fatalf("seed %d: the copy did not come back: %v", seed, back.Events)
+		}
+		if p := back.Client.Player(); p != own {
+			t.Fatalf("seed %d: the copy came back as player %d, want %d (its own)", seed, p, own)
+		}
+		end := s.Peers[0].Client.GameTic() + 100
+		if err := s.RunTics(end, 60000); err != nil {
+			t.Fatal(err)
+		}
+		check(t, s, int(end))
+	}
+}
+
+// A copy that comes back with its token and vanishes before it is in the
+// game (its page closed, or its join failed while the game changed
+// servers) leaves its player held for it as long as it was: the next copy
+// with the token gets it back within the grace, and not after it. (The
+// server gave the player to the joiner and, when the joiner left before
+// entering, held it no more: in the partition test on the lossy channel,
+// copies came back as new players, or watched a full game.)
+func TestARejoinThatVanishesLeavesThePlayerHeldForTheGrace(t *testing.T) {
+	const grace = 20000
+	for _, when := range []string{"within", "past"} {
+		t.Run(when, func(t *testing.T) {
+			s := start(t, Options{Players: 3, Seed: 40, Tokens: true, Link: simnet.Link{LatencyMS: 20, JitterMS: 10},
+				StateBytes: 2 << 20, Server: netcore.ServerConfig{RejoinGraceMS: grace}})
+			if err := s.RunTics(200, 60000); err != nil {
+				t.Fatal(err)
+			}
+			gone := s.Peers[1]
+			own := gone.Client.Player()
+			gone.Client.Leave(s.Now())
+			left := s.Now()
+			s.RunFor(1000)
+			gone.Paused = true
+			first := s.JoinWith(gone.Token)
+			if !s.RunUntil(func() bool {
+				got, total, ok := first.Client.Transfers().ReceiveProgress(ServerUID, 1)
+				return ok && got > total/2
+			}, 30000) {
+				t.Fatal("the first copy's state did not get half way")
+			}
+			if p := first.Client.Player(); p != own {
+				t.Fatalf("the first copy back was given player %d, want %d", p, own)
+			}
+			first.Node.SetSilent(true)
+			first.Paused = true
+			vanished := s.Now()
+			if !s.RunUntil(func() bool {
+				l, ok := s.Find(-1, netcore.EventPlayerLeft, vanished)
+				return ok && l.Addr == first.UID
+			}, netcore.BrowserTimeouts.TimeoutMS+1000) {
+				t.Fatal("the server did not let the vanished copy go")
+			}
+			if when == "past" {
+				s.RunFor(left + grace + 100 - s.Now())
+			}
+			again := s.JoinWith(gone.Token)
+			if !s.RunUntil(func() bool { return playing(again) }, 30000) {
+				t.Fatalf("the copy did not come back: %v", again.Events)
+			}
+			rejoined := false
+			for _, e := range again.Events {
+				rejoined = rejoined || e.Kind == netcore.EventGameStarted && e.Reason == netcore.ReasonRejoined
+			}
+			if p := again.Client.Player(); rejoined != (when == "within") || rejoined && p != own {
+				t.Fatalf("%s the grace the copy came back as player %d, rejoined %v (its own was %d)", when, p, rejoined, own)
+			}
+			end := s.Peers[0].Client.GameTic() + 100
+			if err := s.RunTics(end, 60000); err != nil {
+				t.Fatal(err)
+			}
+			check(t, s, int(end))
+			noDesync(t, s)
+		})
+	}
+}
