@@ -494,7 +494,10 @@ func (s *Server) onSYN(now int64, from Addr, body []byte) error {
 		return errUnexpected{}
 	}
 	if sc := s.slotOf(from); sc != nil && sc.conn.state != connDisconnected && sc.conn.state != connDisconnecting {
-		return nil // a duplicate: the reliable layer resends our reply
+		if !sc.connectsAfresh() {
+			return nil // a duplicate: the reliable layer resends our reply
+		}
+		s.dropJoiner(now, sc)
 	}
 	// (One from a copy this server is sending away, refused say, is that
 	// copy trying again: it gets a new slot.)

@@ -149,6 +149,27 @@ func (s *Server) startJoin(now int64, sc *serverClient) {
 	}
 }
 
+// connectsAfresh reports whether a SYN from a joiner's copy is a new
+// connection rather than a duplicate: the joiner's reply was acknowledged,
+// but no Hello came, which a ticnet client sends as soon as it has the
+// reply. The acknowledgement came from a connection the copy gave up (one
+// the server sent away lingers to acknowledge what still comes, and a late
+// copy of its SYN made this slot); taken for duplicates, the copy's SYNs
+// would go unanswered until the slot timed out.
+func (sc *serverClient) connectsAfresh() bool {
+	return sc.join != nil && !sc.join.started && !sc.hello && len(sc.conn.reliable) == 0
+}
+
+// dropJoiner ends a joiner's slot before its join started, for newSlot
+// to take its place: the state asked for it is not relayed.
+func (s *Server) dropJoiner(now int64, sc *serverClient) {
+	j := sc.join
+	s.xfer.CancelSend(now, sc.addr, j.stream, wire.TransferReasonCancelled)
+	s.xfer.CancelReceive(now, j.source, j.stream, wire.TransferReasonCancelled)
+	sc.join = nil
+	sc.conn.state = connDisconnected
+}
+
 // snapshotSource picks the client to ask for the game state: the server's
 // own (no traffic on the channel), else the longest connected player.
 func (s *Server) snapshotSource() *serverClient {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
+	"github.com/ticnet/ticnet/netcore/testgame"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
@@ -554,4 +555,63 @@ func TestARejoinThatVanishesLeavesThePlayerHeldForTheGrace(t *testing.T) {
 			noDesync(t, s)
 		})
 	}
+}
+
+// synCapture keeps what a client sends.
+type synCapture struct{ sent [][]byte }
+
+func (c *synCapture) Send(_ netcore.Addr, p []byte)      { c.sent = append(c.sent, slices.Clone(p)) }
+func (c *synCapture) Recv() (netcore.Addr, []byte, bool) { return 0, nil, false }
+
+// A copy's old connection, lingering after the server sent it away, can
+// acknowledge the reply to a late copy of its old SYN: the server then
+// holds a slot for the copy whose reply is acknowledged but which never
+// says Hello (a ticnet client says it as soon as it has the reply). When
+// the copy connects afresh, its SYN is no duplicate of that slot's: the
+// slot goes, and the copy joins at once. (The server took those SYNs for
+// duplicates, sent no reply, and the copy gave up after 5 s, then joined
+// again: the longest heals of TestAPartitionThatHealsLeavesOneGame.)
+func TestAFreshSYNReplacesASlotThatNeverSaidHello(t *testing.T) {
+	s := start(t, Options{Players: 3, Seed: 41, Link: simnet.Link{LatencyMS: 20}})
+	if err := s.RunTics(200, 60000); err != nil {
+		t.Fatal(err)
+	}
+	// The copy's old connection, on the UID the copy will have.
+	uid := netcore.Addr(0x1000 + len(s.Peers))
+	old := simnet.NewFrameTransport(s.Net.AddNode(), uid)
+	var capture synCapture
+	netcore.NewClient(netcore.ClientConfig{Name: "old", Settings: settings}, &capture, ServerUID, testgame.New(1), s.Now()).Update(s.Now())
+	if len(capture.sent) != 1 {
+		t.Fatalf("a new client sent %d packets, want its SYN", len(capture.sent))
+	}
+	old.Send(ServerUID, capture.sent[0])
+	replied := false
+	s.RunUntil(func() bool {
+		for {
+			from, _, ok := old.Recv()
+			if !ok {
+				return replied
+			}
+			replied = replied || from == ServerUID
+		}
+	}, 1000)
+	if !replied {
+		t.Fatal("the server did not reply to the old SYN")
+	}
+	old.Send(ServerUID, wire.Encode(nil, &wire.ReliableAck{Ack: 1}, false, 0))
+	s.RunFor(100)
+	j := s.Join()
+	if j.UID != uid {
+		t.Fatalf("the copy has UID %#x, want %#x", j.UID, uid)
+	}
+	joined := s.Now()
+	if !s.RunUntil(func() bool { return playing(j) }, 500) {
+		t.Fatalf("the copy did not join in 500 ms (the old slot times out after %d): %v", netcore.BrowserTimeouts.TimeoutMS, j.Events)
+	}
+	t.Logf("the copy joined in %d ms", s.Now()-joined)
+	end := s.Peers[0].Client.GameTic() + 100
+	if err := s.RunTics(end, 60000); err != nil {
+		t.Fatal(err)
+	}
+	check(t, s, int(end))
 }
