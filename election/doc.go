@@ -22,9 +22,13 @@
 //
 // Copies that have not decided, and clients, announce themselves in a frame
 // VectorDoom ignores, addressed to CandidateAddr, a UID no peer uses:
-// [to = 0xFFFFFFFF][from = UID]["TNE1"][start time f64 LE][tie-break u32 LE].
-// Every copy thus knows the others' start times, which is what lets the
-// survivors of a server that left pick the earliest of them at once.
+// [to = 0xFFFFFFFF][from = UID]["TNE1"][start time f64 LE][tie-break u32 LE],
+// then, each optional in turn, [game u32 LE] (the game it plays, 0 for
+// none), [flags u8] (1: it looks for its game's next server; 2: its page
+// is hidden; 4: it follows an heir) and, with flag 4 only, [heir u32 LE]
+// (the UID of the copy it follows). Every copy thus knows the others'
+// start times, which is what lets the survivors of a server that left
+// pick the earliest of them at once.
 //
 // # Rules
 //
@@ -52,4 +56,12 @@
 //     client reattaches while that copy finds the server gone too; it
 //     says it is looking until it hears that copy serve, and gives it up
 //     after CandidateTTLMS if it never does.
+//   - A server whose page is hidden hands its game to a named copy
+//     (HandOver; its clients hear the name in its Leaving, ServerHandedTo).
+//     Until they hear that heir serve, the old server and the clients that
+//     follow the heir name it in their announcements. An heir that missed
+//     every Leaving takes the game over when it hears itself named by a
+//     copy of its game, once its server has been silent two beacon
+//     periods (the Leaving, which says where the stream stopped, would
+//     have come by then).
 package election

@@ -172,8 +172,20 @@ type Election struct {
 	// not heard as a server yet; it gives it up after heirWaitMS.
 	heirUnheard bool
 	heirWaitMS  int64
-	cands       []candidate
-	decided     bool
+	// heirUID: the UID of the copy this copy follows because its server
+	// handed the game to it (ServerHandedTo), until it is heard; its
+	// announcements name it. handedOverMS: when this copy last handed its
+	// game over (HandOver): announcements naming it that were on their way
+	// then are not followed.
+	heirUID      uint32
+	handedOverMS int64
+	// played: the game this copy played until playedMS (SetGame(0)): a
+	// client whose server sent it away without the Leaving that named it
+	// plays none while it waits for that Leaving, and may yet be named.
+	played   uint32
+	playedMS int64
+	cands    []candidate
+	decided  bool
 
 	events []Event // since the last Update
 	ret    []Event // what Update returned last
@@ -228,7 +240,12 @@ func (e *Election) SetInGame(on bool) { e.inGame = on }
 // announcements carry it, a server's too; and a copy whose server left
 // elects the next among the copies of the same game only, and follows
 // only a server of that game: the game goes on under it.
-func (e *Election) SetGame(game uint32) { e.game = game }
+func (e *Election) SetGame(game uint32) {
+	if game == 0 && e.game != 0 {
+		e.played, e.playedMS = e.game, e.lastUpdateMS
+	}
+	e.game = game
+}
 
 // Game is the game this copy plays, as SetGame said.
 func (e *Election) Game() uint32 { return e.game }
@@ -250,7 +267,7 @@ func (e *Election) decide(role Role, srv Identity) {
 	}
 	e.decided = true
 	e.role, e.server = role, srv
-	e.heirUnheard = false
+	e.heirUnheard, e.heirUID = false, 0
 	e.emit(RoleDecided)
 }
 
@@ -280,13 +297,13 @@ func (e *Election) Handle(now int64, f []byte) bool {
 	if !ok || to != netcore.Addr(CandidateAddr) {
 		return false
 	}
-	id, game, flags, err := parseCandidate(payload)
+	id, game, flags, heir, err := parseCandidate(payload)
 	if err != nil {
 		e.stats.Malformed++
 		return true
 	}
 	e.stats.Candidates++
-	e.onCandidate(now, uint32(from), id, game, flags)
+	e.onCandidate(now, uint32(from), id, game, flags, heir)
 	return true
 }
 
@@ -361,7 +378,7 @@ func (e *Election) split(id Identity) {
 }
 
 // onCandidate records another copy's announcement.
-func (e *Election) onCandidate(now int64, uid uint32, id Identity, game uint32, flags byte) {
+func (e *Election) onCandidate(now int64, uid uint32, id Identity, game uint32, flags byte, heir uint32) {
 	if uid == e.uid && id != e.self {
 		e.uid = e.draw() // two copies drew the same UID: ours goes
 		e.emit(UIDChanged)
@@ -382,6 +399,32 @@ func (e *Election) onCandidate(now int64, uid uint32, id Identity, game uint32, 
 	if flags&candidateMigrating != 0 && game != 0 && game == e.game && e.role == Client && !e.heirUnheard &&
 		now-e.serverHeardMS >= 2*e.cfg.Cadence.BeaconPeriodMS {
 		e.lose(now)
+	}
+	if heir == e.uid && game != 0 && (game == e.game || e.game == 0 && game == e.played &&
+		now-e.playedMS <= e.cfg.Cadence.ServerTimeoutMS) {
+		e.onHeirClaim(now)
+	}
+}
+
+// onHeirClaim handles a copy of this copy's game that follows this copy
+// because their server handed the game to it: every Leaving that said so
+// was lost on its way here. This copy takes the game over, as it would
+// have: at once, rather than after the others give it up (their server's
+// timeout) and elect another. Not a copy that handed the game over itself
+// lately: the claim was on its way while it served.
+func (e *Election) onHeirClaim(now int64) {
+	if e.handedOverMS != 0 && now-e.handedOverMS <= e.cfg.Cadence.ServerTimeoutMS {
+		return
+	}
+	switch {
+	case e.role == Client && !e.heirUnheard: // still its old server's client
+		if now-e.serverHeardMS < 2*e.cfg.Cadence.BeaconPeriodMS {
+			return // the Leaving may be on its way still: it says where the stream stopped
+		}
+		e.lose(now)
+		e.serve(now)
+	case e.role == Client && e.heirUID == 0, e.role == Undecided: // electing, or following the one elected
+		e.serve(now)
 	}
 }
 
@@ -528,6 +571,9 @@ func (e *Election) HandOver(now int64, uid uint32) (Identity, bool) {
 		return Identity{}, false
 	}
 	e.role, e.server, e.serverHeardMS = Client, heir.id, now
+	e.handedOverMS = now
+	// It follows its heir, and names it, until it hears it serve.
+	e.heirUnheard, e.heirWaitMS, e.heirUID = true, e.cfg.Cadence.ServerTimeoutMS, uid
 	e.inGame = false
 	e.stats.RoleChanges++
 	return heir.id, true
@@ -554,6 +600,7 @@ func (e *Election) ServerHandedTo(now int64, uid uint32) {
 	e.lose(now)
 	if heir := e.byUID(uid); heir != nil {
 		e.follow(now, heir.id, e.cfg.Cadence.ServerTimeoutMS)
+		e.heirUID = uid
 	}
 }
 
@@ -598,7 +645,7 @@ func (e *Election) drop(now int64, gone bool) {
 	}
 	e.role = Undecided
 	e.inGame = false
-	e.heirUnheard = false
+	e.heirUnheard, e.heirUID = false, 0
 	e.server = Identity{}
 	e.waitFromMS, e.waitMS = now, e.cfg.Cadence.ReelectWaitMS
 	e.lastRequestMS = now - e.cfg.Cadence.RequestPeriodMS
@@ -649,7 +696,7 @@ func (e *Election) Update(now int64) []Event {
 			if e.game != 0 {
 				// The copies of its game must know it as theirs: the
 				// announcement goes first.
-				e.send(appendCandidate(e.buf[:0], e.uid, e.self, e.game, e.flags()))
+				e.send(e.candidate())
 			}
 			e.send(AppendAnswer(e.buf[:0], e.self))
 			e.lastBeaconMS = now
@@ -669,7 +716,7 @@ func (e *Election) Update(now int64) []Event {
 func (e *Election) serve(now int64) {
 	e.decide(Server, e.self)
 	if e.game != 0 {
-		e.send(appendCandidate(e.buf[:0], e.uid, e.self, e.game, e.flags()))
+		e.send(e.candidate())
 	}
 	e.send(AppendAnswer(e.buf[:0], e.self))
 	e.lastBeaconMS = now
@@ -703,8 +750,8 @@ func (e *Election) slept(gap int64) {
 	}
 }
 
-// flags are this copy's candidate flags.
-func (e *Election) flags() byte {
+// candidate is this copy's candidate announcement.
+func (e *Election) candidate() []byte {
 	var f byte
 	if e.migrating() || e.heirUnheard {
 		f |= candidateMigrating
@@ -712,12 +759,20 @@ func (e *Election) flags() byte {
 	if e.hidden {
 		f |= candidateHidden
 	}
-	return f
+	heir := e.heirUID != 0 && e.heirUnheard
+	if heir {
+		f |= candidateHeir
+	}
+	e.buf = appendCandidate(e.buf[:0], e.uid, e.self, e.game, f)
+	if heir {
+		e.buf = appendHeir(e.buf, e.heirUID)
+	}
+	return e.buf
 }
 
 func (e *Election) announce(now int64) {
 	if now-e.lastAnnounceMS >= e.cfg.Cadence.AnnouncePeriodMS {
-		e.send(appendCandidate(e.buf[:0], e.uid, e.self, e.game, e.flags()))
+		e.send(e.candidate())
 		e.lastAnnounceMS = now
 	}
 }

@@ -1,6 +1,7 @@
 package election
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -570,6 +571,7 @@ func FuzzRouteNeverPanics(f *testing.F) {
 	f.Add(AppendAnswer(nil, Identity{StartMS: 5, Tie: 9}))
 	f.Add(appendCandidate(nil, 5, Identity{StartMS: 5, Tie: 9}, 7, 0))
 	f.Add(appendCandidate(nil, 5, Identity{StartMS: 5, Tie: 9}, 7, candidateMigrating))
+	f.Add(appendHeir(appendCandidate(nil, 5, Identity{StartMS: 5, Tie: 9}, 7, candidateMigrating|candidateHeir), 6))
 	f.Add([]byte{1, 0, 0, 0, 5, 0, 0, 0, 0, 6})
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, frame []byte) {
@@ -684,18 +686,41 @@ func TestCandidateAnnouncementLayout(t *testing.T) {
 		if !ok || len(payload) != want || to != netcore.Addr(CandidateAddr) || from != 0x01020304 {
 			t.Fatalf("frame % x", f)
 		}
-		gotID, game, gotFlags, err := parseCandidate(payload)
-		if err != nil || gotID != id || game != 0xCAFE || gotFlags != flags {
-			t.Fatalf("parsed %v %x %x %v", gotID, game, gotFlags, err)
+		gotID, game, gotFlags, heir, err := parseCandidate(payload)
+		if err != nil || gotID != id || game != 0xCAFE || gotFlags != flags || heir != 0 {
+			t.Fatalf("parsed %v %x %x %x %v", gotID, game, gotFlags, heir, err)
 		}
-		if _, game, _, err := parseCandidate(f[8:24]); err != nil || game != 0 {
+		if _, game, _, _, err := parseCandidate(f[8:24]); err != nil || game != 0 {
 			t.Fatalf("16-byte form: game %x, %v", game, err)
 		}
-		for _, n := range []int{15, 17, 19, 22} {
-			p := append(f[8:len(f):len(f)], 0, 0)
-			if _, _, _, err := parseCandidate(p[:n]); err == nil {
-				t.Fatalf("%d bytes parsed", n)
+		for _, n := range []int{15, 17, 19, 22, 25} {
+			p := append(f[8:len(f):len(f)], 0, 0, 0, 0, 0)
+			if _, _, _, _, err := parseCandidate(p[:n]); err == nil {
+				t.Fatalf("%d bytes parsed (flags %x)", n, flags)
 			}
 		}
+	}
+}
+
+// An announcement that names the heir its copy follows: the heir's UID
+// after the flags, there if and only if the flags say so.
+func TestCandidateAnnouncementNamesTheHeir(t *testing.T) {
+	id := Identity{StartMS: 1234.5, Tie: 0xA1B2C3D4}
+	f := appendHeir(appendCandidate(nil, 0x01020304, id, 0xCAFE, candidateMigrating|candidateHeir), 0x0A0B0C0D)
+	_, _, payload, _ := netcore.ParseFrame(f)
+	if len(payload) != 25 || !bytes.Equal(payload[21:], []byte{0x0D, 0x0C, 0x0B, 0x0A}) {
+		t.Fatalf("payload % x", payload)
+	}
+	gotID, game, flags, heir, err := parseCandidate(payload)
+	if err != nil || gotID != id || game != 0xCAFE || flags != candidateMigrating|candidateHeir || heir != 0x0A0B0C0D {
+		t.Fatalf("parsed %v %x %x %x %v", gotID, game, flags, heir, err)
+	}
+	if _, _, _, _, err := parseCandidate(payload[:21]); err == nil {
+		t.Fatal("an heir flag without the heir parsed")
+	}
+	noFlag := slices.Clone(payload)
+	noFlag[20] = candidateMigrating
+	if _, _, _, _, err := parseCandidate(noFlag); err == nil {
+		t.Fatal("an heir without its flag parsed")
 	}
 }

@@ -12,7 +12,7 @@ func migratingFlags(frames [][]byte) []bool {
 	var flags []bool
 	for _, f := range frames {
 		if to, _, payload, ok := netcore.ParseFrame(f); ok && to == netcore.Addr(CandidateAddr) {
-			_, _, fl, err := parseCandidate(payload)
+			_, _, fl, _, err := parseCandidate(payload)
 			flags = append(flags, err == nil && fl&candidateMigrating != 0)
 		}
 	}

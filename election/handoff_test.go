@@ -2,7 +2,10 @@ package election
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
+
+	"github.com/ticnet/ticnet/netcore"
 )
 
 // clientOf returns a copy started at startMS that is a client of srv,
@@ -93,7 +96,8 @@ func TestTheOthersWaitForTheNamedSuccessor(t *testing.T) {
 }
 
 // A hidden server hands over to a visible copy it knows, and becomes its
-// client without an event; it knows no copy by an unknown UID.
+// client without an event, naming it in its announcements until it hears
+// it serve; it knows no copy by an unknown UID.
 func TestAServerHandsOverToAKnownVisibleCopy(t *testing.T) {
 	e := New(Config{Cadence: Local, StartMS: 1000, Send: func([]byte) {}, Rand: rand.New(rand.NewPCG(1, 4)).Uint32}, 0)
 	e.Update(Local.WaitMS)
@@ -117,6 +121,14 @@ func TestAServerHandsOverToAKnownVisibleCopy(t *testing.T) {
 	}
 	if evs := e.Update(700); len(evs) != 0 {
 		t.Fatalf("events %v", kinds(evs))
+	}
+	// It follows its heir, and names it, until it hears it serve.
+	if h := heirOf(t, e.candidate()); h != vis.uid {
+		t.Fatalf("the copy that handed over names heir %d, want %d", h, vis.uid)
+	}
+	e.Handle(750, AppendAnswer(nil, vis.id))
+	if h := heirOf(t, e.candidate()); h != 0 || e.Server() != vis.id {
+		t.Fatalf("after its heir served: names %d, server %v", h, e.Server())
 	}
 }
 
@@ -151,8 +163,10 @@ func TestAHiddenCopyServesOnlyWhenNoVisibleOneCan(t *testing.T) {
 		if got := e.Role() == Server; got != c.serves {
 			t.Fatalf("%+v: serves %v", c, got)
 		}
-		if e.Hidden() != c.hidden || (e.flags()&candidateHidden != 0) != c.hidden {
-			t.Fatalf("%+v: hidden %v, flags %x", c, e.Hidden(), e.flags())
+		_, _, payload, _ := netcore.ParseFrame(e.candidate())
+		_, _, flags, _, err := parseCandidate(payload)
+		if e.Hidden() != c.hidden || err != nil || (flags&candidateHidden != 0) != c.hidden {
+			t.Fatalf("%+v: hidden %v, flags %x, %v", c, e.Hidden(), flags, err)
 		}
 	}
 }
@@ -176,6 +190,109 @@ func TestACopyThatSleptDoesNotLoseItsServer(t *testing.T) {
 		}
 		if lost == slept {
 			t.Fatalf("slept %v: lost the server %v", slept, lost)
+		}
+	}
+}
+
+// heirOf returns the heir a copy's announcement names (0: none).
+func heirOf(t *testing.T, frame []byte) uint32 {
+	t.Helper()
+	_, _, payload, _ := netcore.ParseFrame(frame)
+	_, _, _, heir, err := parseCandidate(payload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return heir
+}
+
+// A copy that follows the successor its server named says so in its
+// announcements until it hears that successor serve.
+func TestAFollowerNamesTheSuccessorUntilItServes(t *testing.T) {
+	srv := Identity{StartMS: 1000, Tie: 77}
+	heir := candidateFrame{uid: 30, id: Identity{StartMS: 4000, Tie: 6}}
+	e := clientOf(t, 2000, srv, 9, heir)
+	if h := heirOf(t, e.candidate()); h != 0 {
+		t.Fatalf("a client of its server names heir %d", h)
+	}
+	e.ServerHandedTo(100, heir.uid)
+	if h := heirOf(t, e.candidate()); h != heir.uid {
+		t.Fatalf("a follower names heir %d, want %d", h, heir.uid)
+	}
+	e.Handle(200, AppendAnswer(nil, heir.id))
+	e.Update(200)
+	if h := heirOf(t, e.candidate()); h != 0 || e.Server() != heir.id {
+		t.Fatalf("after the successor served: names heir %d, server %v", h, e.Server())
+	}
+}
+
+// A successor that missed every Leaving naming it takes the game over
+// when a copy of its game says it follows it; not for another game's
+// copy, nor just after it handed its own game over.
+func TestASuccessorThatMissedTheLeavingTakesOverWhenNamed(t *testing.T) {
+	srv := Identity{StartMS: 1000, Tie: 77}
+	other := Identity{StartMS: 1500, Tie: 5} // comes first in an election
+	named := func(e *Election, game uint32) []byte {
+		return appendHeir(appendCandidate(nil, 20, other, game, candidateMigrating|candidateHeir), e.UID())
+	}
+	e := clientOf(t, 3000, srv, 9)
+	e.Handle(600, named(e, 8))
+	if evs := e.Update(600); len(evs) != 0 || e.Role() != Client {
+		t.Fatalf("named by another game's copy: %v, %v", kinds(evs), e.Role())
+	}
+	e.HeardServer(600)
+	e.Handle(1050, named(e, 9))
+	if evs := e.Update(1050); len(evs) != 0 || e.Role() != Client {
+		t.Fatalf("named 450 ms after its server was heard (its Leaving may come yet): %v, %v", kinds(evs), e.Role())
+	}
+	e.Handle(1100, named(e, 9))
+	if evs := e.Update(1100); !slices.Equal(kinds(evs), []EventKind{ServerLost, RoleDecided}) || e.Role() != Server {
+		t.Fatalf("named by its game's copy: %v, %v; want it lost its server and serves", kinds(evs), e.Role())
+	}
+	// Serving, it hands over to a copy, and a late claim comes.
+	e.Handle(1200, appendCandidate(nil, 40, Identity{StartMS: 5000, Tie: 8}, 9, 0))
+	if _, ok := e.HandOver(1300, 40); !ok {
+		t.Fatal("no hand-over")
+	}
+	e.Handle(2000, named(e, 9))
+	if evs := e.Update(2000); len(evs) != 0 || e.Role() != Client {
+		t.Fatalf("a late claim after it handed over: %v, %v", kinds(evs), e.Role())
+	}
+	// Its server lost (a DISCONNECT came, and no Leaving), it follows the
+	// copy that comes first, which waits for it; named, it serves.
+	u := clientOf(t, 3000, srv, 9, candidateFrame{uid: 20, id: other})
+	u.ServerGone(100)
+	u.Update(100)
+	if u.Role() != Client || u.Server() != other {
+		t.Fatalf("after its server was lost: %v of %v, want a client of the copy that comes first", u.Role(), u.Server())
+	}
+	u.Handle(150, named(u, 9))
+	if evs := u.Update(150); !slices.Equal(kinds(evs), []EventKind{RoleDecided}) || u.Role() != Server {
+		t.Fatalf("named while it follows the copy elected: %v, %v", kinds(evs), u.Role())
+	}
+	// Following the successor its own server named, it keeps to it.
+	f := clientOf(t, 3000, srv, 9, candidateFrame{uid: 20, id: other}, candidateFrame{uid: 30, id: Identity{StartMS: 4000, Tie: 6}})
+	f.ServerHandedTo(100, 30)
+	f.Update(100)
+	f.Handle(150, named(f, 9))
+	if evs := f.Update(150); len(evs) != 0 || f.Role() != Client {
+		t.Fatalf("named while it follows the successor named to it: %v, %v", kinds(evs), f.Role())
+	}
+}
+
+// A client sent away without the Leaving that names it plays no game
+// while it waits for that Leaving (its session says so): named by a copy
+// of the game it played, within the server timeout, it takes it over.
+func TestASuccessorSentAwayWithoutItsLeavingTakesOverWhenNamed(t *testing.T) {
+	srv := Identity{StartMS: 1000, Tie: 77}
+	for _, after := range []int64{100, Local.ServerTimeoutMS + 100} {
+		e := clientOf(t, 3000, srv, 9)
+		e.Update(600)
+		e.SetGame(0)
+		claim := appendHeir(appendCandidate(nil, 20, Identity{StartMS: 1500, Tie: 5}, 9, candidateMigrating|candidateHeir), e.UID())
+		e.Handle(600+after, claim)
+		evs := e.Update(600 + after)
+		if serves := e.Role() == Server; serves != (after < Local.ServerTimeoutMS) {
+			t.Fatalf("named %d ms after it played no game: %v, %v", after, kinds(evs), e.Role())
 		}
 	}
 }

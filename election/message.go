@@ -25,6 +25,7 @@ const (
 	RequestLen   = 4
 	AnswerLen    = 16
 	candidateLen = netcore.FrameHeaderLen + 4 + 8 + 4 + 4
+	heirLen      = 4 // after the flags, when candidateHeir is set
 )
 
 var candidateMagic = [4]byte{'T', 'N', 'E', '1'}
@@ -91,6 +92,11 @@ const (
 	// candidateHidden: the copy's page is hidden (its timers run once a
 	// second, if at all): it serves only when no visible copy can.
 	candidateHidden = 1 << 1
+	// candidateHeir: the copy follows the copy whose UID comes after the
+	// flags, to which its game's server handed the game over (a Leaving
+	// named it): that copy takes the game over when it hears this, if
+	// every Leaving was lost on its way to it.
+	candidateHeir = 1 << 2
 )
 
 // appendCandidate appends a candidate announcement frame from uid, which
@@ -106,31 +112,41 @@ func appendCandidate(dst []byte, uid uint32, id Identity, game uint32, flags byt
 	return dst
 }
 
+// appendHeir appends, to a candidate announcement whose flags have
+// candidateHeir, the UID of the copy it follows.
+func appendHeir(dst []byte, heir uint32) []byte { return binary.LittleEndian.AppendUint32(dst, heir) }
+
 var errCandidate = errors.New("malformed candidate announcement")
 
 // parseCandidate reads the payload of a frame addressed to CandidateAddr:
-// the copy's identity, the game it plays and its flags. An announcement
-// without the game (an older ticnet's) plays none; one without flags has
-// none set.
-func parseCandidate(payload []byte) (Identity, uint32, byte, error) {
+// the copy's identity, the game it plays, its flags and the heir it
+// follows (0: none). An announcement without the game (an older ticnet's)
+// plays none; one without flags has none set. The heir is there if and
+// only if the flags say so.
+func parseCandidate(payload []byte) (id Identity, game uint32, flags byte, heir uint32, err error) {
 	n := len(payload)
-	if (n != candidateLen-12 && n != candidateLen-8 && n != candidateLen-7) || [4]byte(payload[:4]) != candidateMagic {
-		return Identity{}, 0, 0, errCandidate
+	if (n != candidateLen-12 && n != candidateLen-8 && n != candidateLen-7 && n != candidateLen-7+heirLen) ||
+		[4]byte(payload[:4]) != candidateMagic {
+		return Identity{}, 0, 0, 0, errCandidate
 	}
-	id := Identity{StartMS: math.Float64frombits(binary.LittleEndian.Uint64(payload[4:])),
+	id = Identity{StartMS: math.Float64frombits(binary.LittleEndian.Uint64(payload[4:])),
 		Tie: binary.LittleEndian.Uint32(payload[12:])}
 	if math.IsNaN(id.StartMS) || math.IsInf(id.StartMS, 0) || id.StartMS < 0 || id.Tie == 0 {
-		return Identity{}, 0, 0, errCandidate
+		return Identity{}, 0, 0, 0, errCandidate
 	}
-	var game uint32
-	var flags byte
 	if n >= candidateLen-8 {
 		game = binary.LittleEndian.Uint32(payload[16:])
 	}
-	if n == candidateLen-7 {
+	if n >= candidateLen-7 {
 		flags = payload[20]
 	}
-	return id, game, flags, nil
+	if (n == candidateLen-7+heirLen) != (flags&candidateHeir != 0) {
+		return Identity{}, 0, 0, 0, errCandidate
+	}
+	if flags&candidateHeir != 0 {
+		heir = binary.LittleEndian.Uint32(payload[21:])
+	}
+	return id, game, flags, heir, nil
 }
 
 // ValidUID reports whether u may be a client's UID: not 0 (everyone), not
