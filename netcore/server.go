@@ -494,7 +494,7 @@ func (s *Server) onSYN(now int64, from Addr, body []byte) error {
 		return errUnexpected{}
 	}
 	if sc := s.slotOf(from); sc != nil && sc.conn.state != connDisconnected && sc.conn.state != connDisconnecting {
-		if !sc.connectsAfresh() {
+		if !sc.connectsAfresh(now) {
 			return nil // a duplicate: the reliable layer resends our reply
 		}
 		s.dropJoiner(now, sc)

@@ -151,14 +151,22 @@ func (s *Server) startJoin(now int64, sc *serverClient) {
 
 // connectsAfresh reports whether a SYN from a joiner's copy is a new
 // connection rather than a duplicate: the joiner's reply was acknowledged,
-// but no Hello came, which a ticnet client sends as soon as it has the
-// reply. The acknowledgement came from a connection the copy gave up (one
-// the server sent away lingers to acknowledge what still comes, and a late
-// copy of its SYN made this slot); taken for duplicates, the copy's SYNs
-// would go unanswered until the slot timed out.
-func (sc *serverClient) connectsAfresh() bool {
-	return sc.join != nil && !sc.join.started && !sc.hello && len(sc.conn.reliable) == 0
+// but no Hello came in StaleHandshakeMS, which a ticnet client sends as
+// soon as it has the reply (and again every ExtReliableResendMS). The
+// acknowledgement came from a connection the copy gave up (one the server
+// sent away lingers to acknowledge what still comes, and a late copy of
+// its SYN made this slot); taken for duplicates, the copy's SYNs would go
+// unanswered until the slot timed out. (Sooner, a SYN of the copy's own
+// connection on its way while its Hello was lost would restart its join.)
+func (sc *serverClient) connectsAfresh(now int64) bool {
+	return sc.join != nil && !sc.join.started && !sc.hello && len(sc.conn.reliable) == 0 &&
+		now-sc.connectMS > StaleHandshakeMS
 }
+
+// StaleHandshakeMS is how long a joiner's slot waits for the Hello after
+// its reply was acknowledged before a SYN from its copy replaces it: four
+// resends of the Hello.
+const StaleHandshakeMS = 4 * ExtReliableResendMS
 
 // dropJoiner ends a joiner's slot before its join started, for newSlot
 // to take its place: the state asked for it is not relayed.

@@ -109,6 +109,7 @@ func TestLateJoinerKeepsTheTicsThatOvertakeItsJoinStart(t *testing.T) {
 type joinResult struct {
 	start, entered uint32 // the snapshot's tic, the tic it entered at
 	joinMS         int64  // from its first SYN to in the game
+	states         int64  // states the host's client sent for it
 	checked        Checked
 	err            error
 }
@@ -153,6 +154,7 @@ func joinRun(seed uint64, stateBytes int, ticks uint32) (r joinResult) {
 		return r
 	}
 	r.joinMS = s.Now() - synAt
+	r.states = s.Peers[0].Client.Transfers().Counters().StreamsStarted
 	if r.err = s.RunTics(ticks, 3000000); r.err != nil {
 		return r
 	}
@@ -196,15 +198,17 @@ func TestLateJoinOnTheLossyChannelAgreesFromItsEntryOn(t *testing.T) {
 		results := make([]joinResult, seeds)
 		inParallel(seeds, func(i int) { results[i] = joinRun(uint64(500+i), size, 10000) })
 		var ms []int64
+		var states int64
 		for i, r := range results {
 			if r.err != nil {
 				t.Fatalf("%d bytes, seed %d: %v", size, 500+i, r.err)
 			}
 			ms = append(ms, r.joinMS)
+			states += r.states
 		}
 		slices.Sort(ms)
-		t.Logf("%d bytes: %d joins, all agree to tic 10000; first SYN to playing: median %d ms, p90 %d ms, max %d ms",
-			size, seeds, ms[len(ms)/2], ms[len(ms)*9/10], ms[len(ms)-1])
+		t.Logf("%d bytes: %d joins, all agree to tic 10000; first SYN to playing: median %d ms, p90 %d ms, max %d ms; %d states sent",
+			size, seeds, ms[len(ms)/2], ms[len(ms)*9/10], ms[len(ms)-1], states)
 	}
 }
 
@@ -566,11 +570,12 @@ func (c *synCapture) Recv() (netcore.Addr, []byte, bool) { return 0, nil, false 
 // A copy's old connection, lingering after the server sent it away, can
 // acknowledge the reply to a late copy of its old SYN: the server then
 // holds a slot for the copy whose reply is acknowledged but which never
-// says Hello (a ticnet client says it as soon as it has the reply). When
-// the copy connects afresh, its SYN is no duplicate of that slot's: the
-// slot goes, and the copy joins at once. (The server took those SYNs for
-// duplicates, sent no reply, and the copy gave up after 5 s, then joined
-// again: the longest heals of TestAPartitionThatHealsLeavesOneGame.)
+// says Hello (a ticnet client says it as soon as it has the reply, and
+// again every 250 ms). When the copy connects afresh, past
+// StaleHandshakeMS, its SYN is no duplicate of that slot's: the slot goes,
+// and the copy joins at once. (The server took those SYNs for duplicates,
+// sent no reply, and the copy gave up after 5 s, then joined again: the
+// longest heals of TestAPartitionThatHealsLeavesOneGame.)
 func TestAFreshSYNReplacesASlotThatNeverSaidHello(t *testing.T) {
 	s := start(t, Options{Players: 3, Seed: 41, Link: simnet.Link{LatencyMS: 20}})
 	if err := s.RunTics(200, 60000); err != nil {
@@ -599,7 +604,17 @@ func TestAFreshSYNReplacesASlotThatNeverSaidHello(t *testing.T) {
 		t.Fatal("the server did not reply to the old SYN")
 	}
 	old.Send(ServerUID, wire.Encode(nil, &wire.ReliableAck{Ack: 1}, false, 0))
+	states := func() int64 { return s.Peers[0].Client.Transfers().Counters().StreamsStarted }
 	s.RunFor(100)
+	// A late copy of the SYN, as if the copy's Hello were lost on its
+	// way: within StaleHandshakeMS it is a duplicate, and the join the
+	// slot began (the state asked for) goes on.
+	old.Send(ServerUID, capture.sent[0])
+	s.RunFor(100)
+	if n := states(); n != 1 {
+		t.Fatalf("the host's copy sent %d states, want 1 (a duplicate SYN restarted the join)", n)
+	}
+	s.RunFor(netcore.StaleHandshakeMS) // the copy asks again a second after it was sent away
 	j := s.Join()
 	if j.UID != uid {
 		t.Fatalf("the copy has UID %#x, want %#x", j.UID, uid)
@@ -609,6 +624,9 @@ func TestAFreshSYNReplacesASlotThatNeverSaidHello(t *testing.T) {
 		t.Fatalf("the copy did not join in 500 ms (the old slot times out after %d): %v", netcore.BrowserTimeouts.TimeoutMS, j.Events)
 	}
 	t.Logf("the copy joined in %d ms", s.Now()-joined)
+	if n := states(); n != 2 {
+		t.Fatalf("the host's copy sent %d states, want 2", n)
+	}
 	end := s.Peers[0].Client.GameTic() + 100
 	if err := s.RunTics(end, 60000); err != nil {
 		t.Fatal(err)
