@@ -119,8 +119,7 @@ func (s *Server) startJoin(now int64, sc *serverClient) {
 			sc.conn.disconnect(now, ReasonNoSnapshot)
 			return
 		}
-		s.xfer.CancelSend(now, sc.addr, j.stream, wire.TransferReasonCancelled)
-		s.xfer.CancelReceive(now, j.source, j.stream, wire.TransferReasonCancelled)
+		s.cancelSnapshot(now, sc)
 		if s.requestSnapshot(now, sc, source); !sc.connected() {
 			return
 		}
@@ -169,13 +168,19 @@ func (sc *serverClient) connectsAfresh(now int64) bool {
 const StaleHandshakeMS = 4 * ExtReliableResendMS
 
 // dropJoiner ends a joiner's slot before its join started, for newSlot
-// to take its place: the state asked for it is not relayed.
+// to take its place.
 func (s *Server) dropJoiner(now int64, sc *serverClient) {
+	s.cancelSnapshot(now, sc)
+	sc.join = nil
+	sc.conn.state = connDisconnected
+}
+
+// cancelSnapshot stops the state asked for a joiner: its relay from the
+// source, and to the joiner.
+func (s *Server) cancelSnapshot(now int64, sc *serverClient) {
 	j := sc.join
 	s.xfer.CancelSend(now, sc.addr, j.stream, wire.TransferReasonCancelled)
 	s.xfer.CancelReceive(now, j.source, j.stream, wire.TransferReasonCancelled)
-	sc.join = nil
-	sc.conn.state = connDisconnected
 }
 
 // snapshotSource picks the client to ask for the game state: the server's

@@ -365,11 +365,10 @@ func (s *Server) onReattach(now int64, sc *serverClient, body []byte) error {
 		return nil
 	}
 	s.awaiting[p] = nil
-	if j := sc.join; j != nil {
+	if sc.join != nil {
 		// Admitted as a joiner before it said it reattaches: it needs no
 		// snapshot.
-		s.xfer.CancelSend(now, sc.addr, j.stream, wire.TransferReasonCancelled)
-		s.xfer.CancelReceive(now, j.source, j.stream, wire.TransferReasonCancelled)
+		s.cancelSnapshot(now, sc)
 		sc.join = nil
 	}
 	sc.player, sc.inGame, sc.hello = p, true, true
