@@ -48,9 +48,9 @@ func (c *channelSim) closeWithGoodbye(p *copyOf) {
 
 // launchGame opens n copies on link, each with its own token, 10 steps
 // apart, and launches their game once they sit in one lobby.
-func launchGame(t testing.TB, seed uint64, n int, link simnet.Link) *channelSim {
+func launchGame(t testing.TB, seed uint64, n int, link simnet.Link, opts ...simOption) *channelSim {
 	t.Helper()
-	c := newSim(seed, link)
+	c := newSim(seed, link, opts...)
 	c.openAndLaunch(t, n)
 	return c
 }
@@ -99,10 +99,10 @@ type migrationRun struct {
 // with no new game and no new client; on a lossy one a survivor may have
 // to join its game again (its tics went another way), which the run
 // counts.
-func playAndLose(t testing.TB, seed uint64, n int, link simnet.Link, how departure, at uint32, chain int) migrationRun {
+func playAndLose(t testing.TB, seed uint64, n int, link simnet.Link, how departure, at uint32, chain int, opts ...simOption) migrationRun {
 	t.Helper()
 	strict := link.Loss == 0
-	c := launchGame(t, seed, n, link)
+	c := launchGame(t, seed, n, link, opts...)
 	var run migrationRun
 	until := make([]uint32, n) // per copy: the first tic not compared
 	// per copy that joined its game again: the first tic of its first
@@ -404,9 +404,9 @@ type partitionRun struct {
 // to elect its own), heals it, and checks that one game goes on: every
 // copy's gametic never goes back, and every copy ran the commands built or
 // substituted and agrees with the others, from where it last joined.
-func partitionAndHeal(t testing.TB, seed uint64, link simnet.Link, at uint32, cutMS int64) (run partitionRun) {
+func partitionAndHeal(t testing.TB, seed uint64, link simnet.Link, at uint32, cutMS int64, opts ...simOption) (run partitionRun) {
 	t.Helper()
-	c := launchGame(t, seed, 8, link)
+	c := launchGame(t, seed, 8, link, opts...)
 	defer func() {
 		if t.Failed() {
 			dumpEvents(t, c)
@@ -602,19 +602,19 @@ func TestAHiddenServerHandsItsGameOffOnALossyChannel(t *testing.T) {
 // hand-off to its first tic under the successor (the migration gap);
 // hand.after the longest afterwards, for 300 tics, beside the hidden
 // player, whose page runs only when a frame arrives or once a second.
-func handOff(t testing.TB, seed uint64, n int, link simnet.Link, at uint32) handOffRun {
+func handOff(t testing.TB, seed uint64, n int, link simnet.Link, at uint32, opts ...simOption) handOffRun {
 	t.Helper()
-	return handOffCut(t, seed, n, link, at, 0)
+	return handOffCut(t, seed, n, link, at, 0, opts...)
 }
 
 // handOffCut is handOff with every frame from the hidden server to its
 // successor lost for cutMS from the hand-off (0: none): the successor
 // hears neither the Leavings that name it nor the DISCONNECT. Such a
 // game is checked as on a lossy channel.
-func handOffCut(t testing.TB, seed uint64, n int, link simnet.Link, at uint32, cutMS int64) (hand handOffRun) {
+func handOffCut(t testing.TB, seed uint64, n int, link simnet.Link, at uint32, cutMS int64, opts ...simOption) (hand handOffRun) {
 	t.Helper()
 	strict := link.Loss == 0 && cutMS == 0
-	c := launchGame(t, seed, n, link)
+	c := launchGame(t, seed, n, link, opts...)
 	defer func() {
 		if t.Failed() {
 			dumpEvents(t, c)

@@ -74,8 +74,15 @@ type channelSim struct {
 	watchFrom int64
 }
 
-func newSim(seed uint64, link simnet.Link) *channelSim {
-	return &channelSim{net: simnet.New(seed, link), seed: seed}
+// simOption sets a channelSim up before its first copy opens.
+type simOption func(*channelSim)
+
+func newSim(seed uint64, link simnet.Link, opts ...simOption) *channelSim {
+	c := &channelSim{net: simnet.New(seed, link), seed: seed}
+	for _, o := range opts {
+		o(c)
+	}
+	return c
 }
 
 // add opens a copy at the current time, started at startMS.

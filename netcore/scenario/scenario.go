@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/ticnet/ticnet/internal/fingerprint"
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/testgame"
@@ -70,6 +71,10 @@ type Options struct {
 	Replay netcore.ReplayConfig
 	// LowResTurn asks for a game whose turning travels in one byte.
 	LowResTurn bool
+	// Fingerprint, if set, sees every frame sent, on the channel and
+	// between the server and its host's client; Scenario.Fingerprint adds
+	// the events and the tics.
+	Fingerprint *fingerprint.Print
 }
 
 // DefaultUplinkBytesPerSec is a scenario's uplink: about what webxdc-dev's
@@ -156,11 +161,18 @@ func New(o Options) *Scenario {
 	s.HostNode = n.AddNode()
 	s.hostFrame = simnet.NewFrameTransport(s.HostNode, ServerUID)
 	srvEnd, cliEnd := netcore.NewLoopback(ServerUID)
+	var srvTr, cliTr netcore.Transport = &netcore.HostTransport{Channel: s.hostFrame, Local: srvEnd}, cliEnd
 	if o.Dedicated {
-		s.Server = netcore.NewServer(o.Server, s.hostFrame)
-	} else {
-		s.Server = netcore.NewServer(o.Server, &netcore.HostTransport{Channel: s.hostFrame, Local: srvEnd})
+		srvTr = s.hostFrame
 	}
+	if fp := o.Fingerprint; fp != nil {
+		n.Tap = fp.Frame
+		if !o.Dedicated {
+			srvTr = &tapped{Transport: srvTr, net: n.Now, node: -1, fp: fp}
+			cliTr = &tapped{Transport: cliTr, net: n.Now, node: -2, fp: fp}
+		}
+	}
+	s.Server = netcore.NewServer(o.Server, srvTr)
 
 	if o.StateBytes == 0 {
 		o.StateBytes = testgame.DefaultWorldBytes
@@ -170,7 +182,7 @@ func New(o Options) *Scenario {
 	// process: nothing to pace.
 	first := 0
 	if !o.Dedicated {
-		host := s.newPeer(0, cliEnd, false, netcore.LoopbackTransfer)
+		host := s.newPeer(0, cliTr, false, netcore.LoopbackTransfer)
 		host.UID = netcore.LocalClientAddr
 		s.Peers = append(s.Peers, host)
 		first = 1

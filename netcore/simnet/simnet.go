@@ -53,6 +53,9 @@ type Network struct {
 	// per second; 0 is unlimited.
 	defBandwidth int64
 	Stats        Stats
+	// Tap, if set, sees every frame a node sends, when it sends it,
+	// silent or not (tests fingerprint whole games with it).
+	Tap func(ms int64, node int, frame []byte)
 }
 
 // New returns an empty network whose links all behave as def until set.
@@ -223,6 +226,9 @@ func (nd *Node) ID() int { return nd.id }
 // Broadcast sends a frame to every other node. It does not retain frame.
 func (nd *Node) Broadcast(frame []byte) {
 	n := nd.net
+	if n.Tap != nil {
+		n.Tap(n.now, nd.id, frame)
+	}
 	n.Stats.Frames++
 	n.Stats.Bytes += int64(len(frame))
 	buf := n.get(frame)

@@ -1,0 +1,116 @@
+package session
+
+import (
+	"testing"
+
+	"github.com/ticnet/ticnet/internal/fingerprint"
+	"github.com/ticnet/ticnet/netcore/scenario"
+	"github.com/ticnet/ticnet/netcore/simnet"
+)
+
+// fingerprinted makes a sim show fp every frame its copies send, and
+// hands the sim to *sim, for its events and tics once the game is over.
+func fingerprinted(fp *fingerprint.Print, sim **channelSim) simOption {
+	return func(c *channelSim) {
+		c.net.Tap = fp.Frame
+		*sim = c
+	}
+}
+
+// fingerprint adds every copy's events and every tic its game ran (and
+// its replay, when the copies record) to fp, and returns it.
+func (c *channelSim) fingerprint(fp *fingerprint.Print) string {
+	for i, p := range c.peers {
+		for k, e := range p.events {
+			fp.Event(p.times[k], i, e)
+		}
+	}
+	for i, p := range c.peers {
+		sums, ran := p.game.Sums(), p.game.Ran()
+		for t, r := range ran[:min(len(sums), len(ran))] {
+			if r.OK {
+				fp.Tic(i, uint32(t), sums[t], r)
+			}
+		}
+		if c.record {
+			fp.Data(i, "replay", p.s.Replay())
+		}
+	}
+	return fp.String()
+}
+
+// quiet is the migration tests' quiet channel.
+var quiet = simnet.Link{LatencyMS: 2, JitterMS: 2}
+
+// migrationGames are the games of whole sessions whose fingerprints are
+// kept: a server that goes (with a goodbye, or silent), three in turn, a
+// hidden one that hands off, a partition that heals, and a predicting,
+// recording game that a copy joins late.
+var migrationGames = []struct {
+	name string
+	// play runs the game, its copies set up with opt, and checks it as
+	// the test it comes from does.
+	play func(t *testing.T, opt simOption)
+	want string
+}{
+	{"migrate/goodbye/quiet", func(t *testing.T, opt simOption) { playAndLose(t, 201, 4, quiet, goodbye, 300, 1, opt) },
+		"frames 3611 837c3db07738 events 33 0a8e5d4c95fe tics 3000 42fa9f880800"},
+	{"migrate/silence/quiet", func(t *testing.T, opt simOption) { playAndLose(t, 202, 4, quiet, silence, 300, 1, opt) },
+		"frames 3807 ea2af0f13dd1 events 32 d49b88e4cd2b tics 3000 b617ef23497d"},
+	{"migrate/goodbye/lossy", func(t *testing.T, opt simOption) { playAndLose(t, 203, 4, lossy, goodbye, 300, 1, opt) },
+		"frames 3889 8008ff05cafc events 33 812d814647dd tics 3010 efe04a8f9dcb"},
+	{"migrate/silence/lossy", func(t *testing.T, opt simOption) { playAndLose(t, 204, 8, lossy, silence, 300, 1, opt) },
+		"frames 8905 7b0c8dd5ef3e events 70 834ba278b881 tics 6617 706828f31da1"},
+	{"migrate/three-in-turn", func(t *testing.T, opt simOption) { playAndLose(t, 205, 8, quiet, goodbye, 300, 3, opt) },
+		"frames 16967 5d07562741b4 events 126 8aa3d1a29040 tics 14500 f2b7ff68e27e"},
+	{"handoff/quiet", func(t *testing.T, opt simOption) { handOff(t, 206, 4, quiet, 300, opt) },
+		"frames 2924 3d0a967b8bca events 31 c7cf744c3f58 tics 2400 3285964c6218"},
+	{"handoff/lossy", func(t *testing.T, opt simOption) { handOff(t, 207, 4, lossy, 300, opt) },
+		"frames 3234 7256e4ed7502 events 31 ad227b9eb5d6 tics 2408 24edf89717c0"},
+	{"partition-heals/lossy", func(t *testing.T, opt simOption) { partitionAndHeal(t, 208, lossy, 300, 5000, opt) },
+		"frames 10129 189affacc1eb events 167 943ded32c1e2 tics 7510 9853414c9ec5"},
+	{"join-leave-handoff/predict/replay", joinsLeavesAndHandsOffPredicting,
+		"frames 4559 39c7b7cb7b37 events 60 ccb4dcba0f7d tics 3713 d4fa0e318010"},
+}
+
+// joinsLeavesAndHandsOffPredicting is TestCopiesThatPredictJoinMigrateAndHandOff's
+// game, every copy recording: checked as that test checks it.
+func joinsLeavesAndHandsOffPredicting(t *testing.T, opt simOption) {
+	c := newSim(209, simnet.Link{LatencyMS: 20, JitterMS: 10}, opt)
+	c.predict, c.record = true, true
+	c.openAndLaunch(t, 4)
+	c.joinLeaveAndHandOff(t)
+	var copies []scenario.Copy
+	for i, p := range c.peers {
+		if p.wentBack {
+			t.Fatalf("copy %d: gametic went back", i)
+		}
+		copies = append(copies, checkedLives(i, p, 0, 0)...)
+	}
+	if c.recordErr != nil {
+		t.Fatal(c.recordErr)
+	}
+	if _, err := scenario.CheckCommandsAgainst(copies, true, c.recordsOf, c.allRecords()); err != nil {
+		t.Fatal(err)
+	}
+	sameSumsOf(t, copies)
+}
+
+// Every fingerprinted session does what it did when its fingerprint was
+// kept: the same frames at the same times (election messages included),
+// the same events as a page sees them, the same tics with the same
+// commands and checksums, the same replays. FINGERPRINT_LOG=dir writes
+// each game's hashed lines to a file in dir, for two runs to be compared
+// with diff.
+func TestWholeSessionsKeepTheirFingerprints(t *testing.T) {
+	for _, g := range migrationGames {
+		t.Run(g.name, func(t *testing.T) {
+			fp := fingerprint.For(t, "session/"+g.name)
+			var c *channelSim
+			g.play(t, fingerprinted(fp, &c))
+			if got := c.fingerprint(fp); got != g.want {
+				t.Errorf("fingerprint\n got %q\nwant %q", got, g.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,59 @@
+package scenario
+
+import (
+	"fmt"
+
+	"github.com/ticnet/ticnet/internal/fingerprint"
+	"github.com/ticnet/ticnet/netcore"
+)
+
+// tapped is a host's loopback end whose sends a fingerprint sees: the
+// frames between the server and its host's own client never cross the
+// channel, and are part of what the game did all the same.
+type tapped struct {
+	netcore.Transport
+	net  func() int64
+	node int // -1: the server's end, -2: the host's client's
+	fp   *fingerprint.Print
+}
+
+func (t *tapped) Send(to netcore.Addr, payload []byte) {
+	if t.node == -2 || to == netcore.LocalClientAddr || to == netcore.Broadcast {
+		frame := netcore.AppendFrame(nil, to, 0, payload)
+		t.fp.Frame(t.net(), t.node, frame)
+	}
+	t.Transport.Send(to, payload)
+}
+
+// Fingerprint adds to Options.Fingerprint what the fingerprint cannot see
+// as it happens, once the game is over: every event, and every tic every
+// peer's game ran (and each replay, when the peers record). It returns the
+// fingerprint.
+func (s *Scenario) Fingerprint() string {
+	fp := s.opts.Fingerprint
+	for _, l := range s.Log {
+		fp.Event(l.At, l.Peer, l.Event)
+	}
+	for _, p := range s.Peers {
+		// (A game launched again keeps the checksums of its last game only.)
+		sums := p.Game.Sums()
+		for t, r := range p.Game.Ran()[:min(len(sums), len(p.Game.Ran()))] {
+			if r.OK {
+				fp.Tic(p.Index, uint32(t), sums[t], r)
+			}
+		}
+		if s.opts.Replay.Record {
+			fp.Data(p.Index, "replay", p.Client.Replay())
+		}
+	}
+	return fp.String()
+}
+
+// AddrString shows an address as the transport tapped does: the server
+// names its peers through it.
+func (t *tapped) AddrString(a netcore.Addr) string {
+	if n, ok := t.Transport.(netcore.AddrNamer); ok {
+		return n.AddrString(a)
+	}
+	return fmt.Sprintf("uid:%08x", uint32(a))
+}

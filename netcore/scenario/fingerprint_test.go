@@ -1,0 +1,214 @@
+package scenario
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/ticnet/ticnet/internal/fingerprint"
+	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/simnet"
+	"github.com/ticnet/ticnet/netcore/wire"
+)
+
+// fingerprintGame is one seeded game whose fingerprint is kept: its
+// options, what happens in it, and the fingerprint it had when it was
+// last changed on purpose.
+type fingerprintGame struct {
+	name string
+	o    Options
+	play func(t *testing.T, s *Scenario)
+	want string
+	// check, if set, replaces the check made when the game is over
+	// (Scenario.Check).
+	check func(t *testing.T, s *Scenario)
+}
+
+// near is a quiet channel with a little delay and jitter.
+var near = simnet.Link{LatencyMS: 20, JitterMS: 10}
+
+// runTo plays until every playing peer has run tic n.
+func runTo(t *testing.T, s *Scenario, n uint32) {
+	t.Helper()
+	if err := s.RunTics(n, int64(n)*200); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// played runs the game to tic n.
+func played(n uint32) func(*testing.T, *Scenario) {
+	return func(t *testing.T, s *Scenario) { runTo(t, s, n) }
+}
+
+// leavesAndComesBack: peer 1 goes at tic 300 (cleanly, or silent past the
+// timeout), and comes back with its token under a new identity.
+func leavesAndComesBack(silent bool) func(*testing.T, *Scenario) {
+	return func(t *testing.T, s *Scenario) {
+		runTo(t, s, 300)
+		gone := s.Peers[1]
+		if silent {
+			gone.Node.SetSilent(true)
+			s.RunFor(netcore.BrowserTimeouts.TimeoutMS + 500)
+		} else {
+			gone.Client.Leave(s.Now())
+			s.RunFor(1000)
+		}
+		gone.Paused = true
+		back := s.JoinWith(gone.Token)
+		if !s.RunUntil(func() bool { return playing(back) }, 30000) {
+			t.Fatalf("the copy did not come back: %v", back.Events)
+		}
+		runTo(t, s, s.Peers[0].Client.GameTic()+300)
+	}
+}
+
+// joinsLate: a copy opens at tic 300 and plays 300 tics more.
+func joinsLate(t *testing.T, s *Scenario) {
+	runTo(t, s, 300)
+	late := s.Join()
+	if !s.RunUntil(func() bool { return playing(late) }, 60000) {
+		t.Fatalf("the late copy did not enter: %v", late.Events)
+	}
+	runTo(t, s, s.Peers[0].Client.GameTic()+300)
+}
+
+// endsAndPlaysAgain: a player asks to end at tic 200, the controller ends
+// the game, and launches a second one that plays 150 tics.
+func endsAndPlaysAgain(t *testing.T, s *Scenario) {
+	runTo(t, s, 200)
+	checked(t, s)
+	s.Peers[2].Client.RequestEnd()
+	s.RunFor(500)
+	s.Peers[0].Client.RequestEnd()
+	if !s.RunUntil(func() bool { return s.Server.State() == netcore.ServerWaitingLaunch }, 5000) {
+		t.Fatalf("the server did not go back to its lobby: %s", s.describe())
+	}
+	s.RunFor(1000)
+	checked(t, s) // (the test game keeps one record per tic: the second game's replace the first's)
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	runTo(t, s, 150)
+	for _, p := range s.Peers[1:] {
+		if !slices.Equal(p.Game.Sums()[:150], s.Peers[0].Game.Sums()[:150]) {
+			t.Fatalf("the second game: peer %d's checksums differ from peer 0's", p.Index)
+		}
+	}
+}
+
+// checked fails unless every peer ran what the players built, and all
+// agree.
+func checked(t *testing.T, s *Scenario) {
+	t.Helper()
+	if _, err := s.Check(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// leavesAt300 is a reference game whose player 2 leaves at tic 300.
+func leavesAt300(t *testing.T, s *Scenario) {
+	runTo(t, s, 300)
+	s.Peers[2].Client.Leave(s.Now())
+	runTo(t, s, 700)
+}
+
+// breaksAt300 is a game whose peer 3 breaks at tic 300.
+func breaksAt300(t *testing.T, s *Scenario) {
+	runTo(t, s, 200)
+	s.Peers[3].Game.BreakAt = 300
+	runTo(t, s, 500)
+}
+
+// brokeAt300 checks breaksAt300: the commands are right, the copies agree
+// to tic 300, and the server named the desync once.
+func brokeAt300(t *testing.T, s *Scenario) {
+	if _, err := s.CheckCommands(); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.CheckSums(); err == nil || n != 300 {
+		t.Fatalf("the broken copy agreed up to tic %d (%v), want 300", n, err)
+	}
+	if n := len(desyncs(s, -1)); n != 1 {
+		t.Fatalf("the server saw %d desyncs, want 1", n)
+	}
+}
+
+// fingerprintGames are the games the scenario package fingerprints: both
+// protocols, quiet and lossy, and every feature a single server carries.
+// (election/session fingerprints migrations and hand-offs.)
+var fingerprintGames = []fingerprintGame{
+	{name: "reference/2/quiet", o: Options{Players: 2, Seed: 101, Strict: true, Link: near}, play: played(700),
+		want: "frames 2830 f5ca6ae72c78 events 14 567ba867654d tics 1400 5b856a6dd60d"},
+	{name: "reference/4/lossy", o: Options{Players: 4, Seed: 102, Strict: true, Link: lossy}, play: played(700),
+		want: "frames 6951 4b70d431c903 events 31 3da8d71b2453 tics 2800 a992fb183890"},
+	{name: "reference/leave/lossy", o: Options{Players: 3, Seed: 103, Strict: true, Link: lossy}, play: leavesAt300,
+		want: "frames 3941 9b0d0416f661 events 25 3e708326c5a9 tics 1707 172266157562"},
+	{name: "ticnet/lowres/lossy", o: Options{Players: 3, Seed: 104, Link: lossy, LowResTurn: true}, play: played(700),
+		want: "frames 3619 fb480021daed events 22 1e4e05d69db4 tics 2106 bcabf784dc76"},
+	{name: "ticnet/4/quiet", o: Options{Players: 4, Seed: 105, Link: near}, play: played(700),
+		want: "frames 4286 800af958a337 events 32 8a93b07fcdc1 tics 2801 02beeba46486"},
+	{name: "ticnet/8/lossy", o: Options{Players: 8, Seed: 106, Link: lossy}, play: played(700),
+		want: "frames 7399 c3466511ad8c events 69 ea0bdf31e84e tics 5612 ddb9a6d65479"},
+	{name: "ticnet/strict-by-one-copy", o: Options{Players: 3, Seed: 107, Link: near,
+		Protocols: map[int][]string{2: {wire.ProtocolChocolate}}}, play: played(500),
+		want: "frames 3055 f91db9e30348 events 21 bd2e069051fb tics 1500 f86ce57aeaf8"},
+	{name: "ticnet/dedicated/lossy", o: Options{Players: 3, Seed: 108, Dedicated: true, Link: lossy, Tokens: true}, play: joinsLate,
+		want: "frames 3005 c85c0c614488 events 30 b1f6b6314100 tics 2208 df55fa1658a7"},
+	{name: "ticnet/options", o: Options{Players: 3, Seed: 109, Link: near,
+		Launch: wire.LaunchOptions{Seed: 0xc0ffee, Options: []byte(`{"laps":3}`)}, Server: netcore.ServerConfig{TicRate: 20}},
+		play: played(400),
+		want: "frames 2061 700372ecb740 events 22 dbd6a499aa9b tics 1200 397e78c5e42c"},
+	{name: "ticnet/late-join/quiet", o: Options{Players: 4, Seed: 110, Link: near, Tokens: true}, play: joinsLate,
+		want: "frames 4055 df28f6e1a383 events 40 12645676921d tics 2734 b1a0cb7d974a"},
+	{name: "ticnet/late-join/lossy", o: Options{Players: 4, Seed: 111, Link: lossy, Tokens: true, StateBytes: 64 << 10}, play: joinsLate,
+		want: "frames 4295 937a802dd538 events 37 075f624f7935 tics 2850 4496d4ba8d7b"},
+	{name: "ticnet/rejoin/leave", o: Options{Players: 3, Seed: 112, Link: near, Tokens: true,
+		Server: netcore.ServerConfig{RejoinGraceMS: 10000}}, play: leavesAndComesBack(false),
+		want: "frames 3281 959c81e0c603 events 33 47006c16267a tics 1893 e72e7786586a"},
+	{name: "ticnet/rejoin/timeout", o: Options{Players: 3, Seed: 113, Link: lossy, Tokens: true,
+		Server: netcore.ServerConfig{RejoinGraceMS: 10000}}, play: leavesAndComesBack(true),
+		want: "frames 3984 dff83c91b5e3 events 33 95ce54049714 tics 2193 63c7ae718f53"},
+	{name: "ticnet/predict/quiet", o: Options{Players: 4, Seed: 114, Link: simnet.Link{LatencyMS: 50, JitterMS: 20}, Predict: true},
+		play: played(700),
+		want: "frames 4298 d86af12b2a8c events 30 e0ea65b42d41 tics 2818 d7f5cb0416a0"},
+	{name: "ticnet/predict/lossy", o: Options{Players: 4, Seed: 115, Link: lossy, Predict: true, Tokens: true}, play: joinsLate,
+		want: "frames 4295 22ed19983f4a events 37 6d482ad3b7b8 tics 2867 6f13048f0c1e"},
+	{name: "ticnet/end-and-relaunch", o: Options{Players: 3, Seed: 116, Link: simnet.Link{LatencyMS: 30, JitterMS: 20, Loss: 0.05}},
+		play: endsAndPlaysAgain, check: func(*testing.T, *Scenario) {}, // (it checks the first game as it ends)
+		want: "frames 1986 f5a03141c88a events 45 c3f365df2c68 tics 451 9e65e32f9b80"},
+	{name: "ticnet/replay/lossy", o: Options{Players: 4, Seed: 117, Link: lossy, Replay: netcore.ReplayConfig{Record: true}},
+		play: played(1200),
+		want: "frames 7356 ce548ba4f815 events 30 33534ff93ce5 tics 4812 b205ac71b7ad"},
+	{name: "ticnet/opaque/lossy", o: Options{Players: 4, Seed: 118, Link: lossy, Input: layout16}, play: played(700),
+		want: "frames 4378 ec4f6d48b143 events 29 c1eb65c8e5d0 tics 2808 e71c96e72169"},
+	{name: "ticnet/desync", o: Options{Players: 4, Seed: 119, Link: near}, play: breaksAt300, check: brokeAt300,
+		want: "frames 3088 a61a3de23c70 events 38 95c9d0aa7199 tics 2001 fea221e7112c"},
+}
+
+// Every fingerprinted game does what it did when its fingerprint was
+// kept: the same frames at the same times, the same events, the same tics
+// with the same commands and checksums. A change of engine that changes
+// nothing observable keeps them all; a commit that changes one says which
+// and why. FINGERPRINT_LOG=dir writes each game's hashed lines to a file in
+// dir, for two runs to be compared with diff.
+func TestWholeGamesKeepTheirFingerprints(t *testing.T) {
+	for _, g := range fingerprintGames {
+		t.Run(g.name, func(t *testing.T) {
+			fp := fingerprint.For(t, g.name)
+			o := g.o
+			o.Fingerprint = fp
+			s := New(o)
+			if err := s.Start(); err != nil {
+				t.Fatal(err)
+			}
+			g.play(t, s)
+			if g.check != nil {
+				g.check(t, s)
+			} else {
+				checked(t, s)
+			}
+			if got := s.Fingerprint(); got != g.want {
+				t.Errorf("fingerprint\n got %q\nwant %q", got, g.want)
+			}
+		})
+	}
+}
