@@ -1,0 +1,224 @@
+package scenario
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/simnet"
+)
+
+// The players of a game whose server went while one copy was away: the
+// new server awaits that copy's player (a placeholder, its commands
+// substituted) until the server's timeout. These tests drive that window
+// on one simulated channel, with the server resumed on the heir's node at
+// the server's address, as a session runs it.
+
+// awayPlayer is the player whose copy the new server awaits in these
+// tests: the last of four.
+const awayPlayer = 3
+
+// startAwayGame plays a 4-player game with tokens to tic 100.
+func startAwayGame(t *testing.T, seed uint64) *Scenario {
+	t.Helper()
+	s := start(t, Options{Players: 4, Seed: seed, Tokens: true, Link: simnet.Link{LatencyMS: 5}})
+	if err := s.RunTics(100, 60000); err != nil {
+		t.Fatal(err)
+	}
+	if p := s.Peers[awayPlayer].Client.Player(); p != awayPlayer {
+		t.Fatalf("peer %d plays player %d, want %d", awayPlayer, p, awayPlayer)
+	}
+	return s
+}
+
+// takeOver makes heir's copy the game's server once the host is gone: a
+// server resumed from heir's timeline (waiting waitMS for the copies),
+// on heir's node at the server's address, to which heir's client
+// reattaches through the loopback; the host's own client stays stopped.
+// It returns the server and where its events start in s.ServerEvents.
+func takeOver(t *testing.T, s *Scenario, heir *Peer, waitMS int64) (*netcore.Server, int) {
+	t.Helper()
+	now := s.Now()
+	roster, ok := heir.Client.Roster()
+	if !ok {
+		t.Fatal("the heir has no roster")
+	}
+	r := netcore.Resume{Settings: heir.Client.Settings(), Connect: heir.Client.Connect(), Timeline: heir.Client.Timeline(),
+		Roster: roster, Setup: heir.Client.Setup(), WaitMS: waitMS}
+	cfg := s.opts.Server
+	cfg.Game = roster.Game
+	srvEnd, cliEnd := netcore.NewLoopback(ServerUID)
+	srv := netcore.NewResumedServer(cfg, &netcore.HostTransport{Channel: simnet.NewFrameTransport(heir.Node, ServerUID), Local: srvEnd}, r, now)
+	if !heir.Client.Reattach(cliEnd, now) {
+		t.Fatal("the heir cannot reattach")
+	}
+	s.Peers[0].Paused = true
+	s.Server, s.serverDown = srv, false
+	return srv, len(s.ServerEvents)
+}
+
+// reattach makes a surviving copy a client of the new server, on its own
+// node.
+func reattach(t *testing.T, s *Scenario, p *Peer) {
+	t.Helper()
+	if !p.Client.Reattach(p.Frame, s.Now()) {
+		t.Fatalf("peer %d cannot reattach", p.Index)
+	}
+}
+
+// resumeWithoutTheAwayCopy stops the host of a game started by
+// startAwayGame with the away copy stopped too (its tab frozen), makes
+// peer 1 the server and peer 2 reattach, and runs until the game resumed
+// without the away copy. It returns the server, where its events start,
+// and the tic it resumed at.
+func resumeWithoutTheAwayCopy(t *testing.T, s *Scenario) (*netcore.Server, int, uint32) {
+	t.Helper()
+	s.Peers[awayPlayer].Paused = true
+	s.StopHost()
+	srv, mark := takeOver(t, s, s.Peers[1], 100)
+	reattach(t, s, s.Peers[2])
+	if !s.RunUntil(func() bool { return !srv.Resuming() }, 2000) {
+		t.Fatal("the new server did not resume")
+	}
+	return srv, mark, srv.ResumedAt()
+}
+
+// checkCopies fails unless every copy ran what the players built and the
+// copies agree at every tic two of them ran (each within its bounds); it
+// returns the tics compared.
+func checkCopies(t *testing.T, s *Scenario, copies []Copy) int {
+	t.Helper()
+	if _, err := CheckCommandsOf(copies, true, s.Records()); err != nil {
+		t.Fatal(err)
+	}
+	compared, err := agreeOn(copies)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return compared
+}
+
+// agreeOn compares the checksums after every tic that two or more copies
+// ran within their bounds.
+func agreeOn(copies []Copy) (int, error) {
+	longest := 0
+	for _, c := range copies {
+		longest = max(longest, len(c.Game.Sums()))
+	}
+	compared := 0
+	for tic := range longest {
+		var ref *Copy
+		ran := 0
+		for i := range copies {
+			c := &copies[i]
+			if r := c.Game.Ran(); tic >= len(r) || !r[tic].OK || !c.Checks(uint32(tic)) {
+				continue
+			}
+			ran++
+			if ref == nil {
+				ref = c
+				continue
+			}
+			if a, b := c.Game.Sums()[tic], ref.Game.Sums()[tic]; a != b {
+				return compared, fmt.Errorf("tic %d: copy %d has %08x, copy %d has %08x", tic, c.Index, a, ref.Index, b)
+			}
+		}
+		if ran >= 2 {
+			compared++
+		}
+	}
+	return compared, nil
+}
+
+// copyOf is peer p as the checks see it, checked until tic until (0: to
+// its end).
+func copyOf(p *Peer, until uint32) Copy {
+	return Copy{Index: p.Index, Game: p.Game, Player: p.Client.Player(), Until: until}
+}
+
+// playersIn returns the players of the peers that are not stopped, and
+// fails if two play one player.
+func playersIn(t *testing.T, s *Scenario) map[int]int {
+	t.Helper()
+	by := map[int]int{}
+	for _, p := range s.Peers {
+		pl := p.Client.Player()
+		if p.Paused || pl < 0 || p.Client.State() != netcore.ClientInGame {
+			continue
+		}
+		if q, ok := by[pl]; ok {
+			t.Fatalf("peers %d and %d both play player %d", q, p.Index, pl)
+		}
+		by[pl] = p.Index
+	}
+	return by
+}
+
+// serverEntered reports whether the server, since mark, put p's copy in
+// the game.
+func serverEntered(s *Scenario, mark int, p *Peer) bool {
+	for _, e := range s.ServerEvents[mark:] {
+		if e.Kind == netcore.EventPlayerEntered && e.Addr == p.UID {
+			return true
+		}
+	}
+	return false
+}
+
+// serverEventsOf returns the server's events about player since mark, as
+// "kind/reason".
+func serverEventsOf(s *Scenario, mark, player int) []string {
+	var out []string
+	for _, e := range s.ServerEvents[mark:] {
+		if e.Player == player && (e.Kind == netcore.EventPlayerJoined || e.Kind == netcore.EventPlayerLeft || e.Kind == netcore.EventPlayerEntered) {
+			out = append(out, e.Kind.String()+"/"+e.Reason)
+		}
+	}
+	return out
+}
+
+// A resumed server that awaits a player's copy keeps that player's
+// number for it: a new copy without a token that joins meanwhile gets the
+// next free number (4 here: 0 is held for the old server's copy, 1 and 2
+// play, 3 is awaited), and the awaited copy, reattaching after it, plays
+// its own player beside it. (A new copy used to take number 3, and the
+// awaited copy then reattached in its place: two copies played one
+// player.)
+func TestAResumedServerKeepsAnAwaitedPlayersNumber(t *testing.T) {
+	s := startAwayGame(t, 31)
+	srv, mark, resumedAt := resumeWithoutTheAwayCopy(t, s)
+	newcomer := s.Join()
+	if !s.RunUntil(func() bool { return serverEntered(s, mark, newcomer) }, 3000) {
+		t.Fatalf("the new copy did not enter the game: %v, events %v", newcomer.Client.State(), newcomer.Events)
+	}
+	if got := newcomer.Client.Player(); got != 4 {
+		t.Fatalf("a new copy without a token got player %d while player %d's copy was awaited; want player 4", got, awayPlayer)
+	}
+
+	// The awaited copy comes back, before its place times out, holding
+	// no tic the new server decided: it plays its player again.
+	away := s.Peers[awayPlayer]
+	if held := away.Client.Timeline().Confirmed(); int32(held-resumedAt) > 0 {
+		t.Fatalf("the away copy holds tics to %d, past the resume at %d", held, resumedAt)
+	}
+	away.Paused = false
+	reattach(t, s, away)
+	refused := srv.Counters().RejoinRefused
+	if err := s.RunTics(s.Peers[1].Client.GameTic()+200, 60000); err != nil {
+		t.Fatal(err)
+	}
+	if n := srv.Counters().RejoinRefused - refused; n != 0 {
+		t.Fatalf("the server refused %d reattaches, want 0", n)
+	}
+	by := playersIn(t, s)
+	if by[awayPlayer] != awayPlayer || by[4] != newcomer.Index || len(by) != 4 {
+		t.Fatalf("players by peer: %v; want 1, 2, %d by their copies and 4 by the new copy", by, awayPlayer)
+	}
+	if ev := serverEventsOf(s, mark, awayPlayer); len(ev) != 0 {
+		t.Fatalf("the server's events about player %d: %v; want none (its copy came back in its place)", awayPlayer, ev)
+	}
+	copies := []Copy{copyOf(s.Peers[0], resumedAt), copyOf(s.Peers[1], 0), copyOf(s.Peers[2], 0), copyOf(away, 0), copyOf(newcomer, 0)}
+	if n := checkCopies(t, s, copies); n < 300 {
+		t.Fatalf("compared %d tics, want at least 300", n)
+	}
+}
