@@ -222,3 +222,63 @@ func TestAResumedServerKeepsAnAwaitedPlayersNumber(t *testing.T) {
 		t.Fatalf("compared %d tics, want at least 300", n)
 	}
 }
+
+// A copy whose player the new server awaits, that comes back as a new
+// copy with its token instead of reattaching (its tab reloaded: it lost
+// its game), ends its own placeholder and gets its player back: its player
+// leaves the game when its join starts and enters again with it, one copy
+// per player, and the placeholder's timeout ends nothing later.
+func TestATokenJoinerEndsItsAwaitedPlaceholderAndGetsItsPlayerBack(t *testing.T) {
+	s := startAwayGame(t, 32)
+	srv, mark, resumedAt := resumeWithoutTheAwayCopy(t, s)
+	away := s.Peers[awayPlayer]
+	back := s.JoinWith(away.Token)
+	if !s.RunUntil(func() bool { return serverEntered(s, mark, back) }, 3000) {
+		t.Fatalf("the copy back with its token did not enter the game: %v, events %v", back.Client.State(), back.Events)
+	}
+	if got := back.Client.Player(); got != awayPlayer {
+		t.Fatalf("the copy back with player %d's token got player %d", awayPlayer, got)
+	}
+	// Past the placeholder's timeout (the server's, from the resume).
+	if err := s.RunTics(s.Peers[1].Client.GameTic()+200, 60000); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"player left/" + netcore.ReasonLeft, "player joined/" + netcore.ReasonRejoined, "player entered/"}
+	if ev := serverEventsOf(s, mark, awayPlayer); fmt.Sprint(ev) != fmt.Sprint(want) {
+		t.Fatalf("the server's events about player %d: %q; want %q", awayPlayer, ev, want)
+	}
+	// Every copy sees it leave, then enter at the tic the server put it
+	// in at.
+	var at uint32
+	for _, e := range s.ServerEvents[mark:] {
+		if e.Kind == netcore.EventPlayerEntered && e.Player == awayPlayer {
+			at = e.Tic
+		}
+	}
+	for _, p := range s.Peers[1:3] {
+		var seen []netcore.Event
+		for _, e := range p.Events {
+			if e.Player == awayPlayer && (e.Kind == netcore.EventPlayerLeft || e.Kind == netcore.EventPlayerEntered) {
+				seen = append(seen, e)
+			}
+		}
+		if len(seen) != 2 || seen[0].Kind != netcore.EventPlayerLeft || seen[0].Reason != netcore.ReasonLeft ||
+			seen[1].Kind != netcore.EventPlayerEntered || seen[1].Tic != at || seen[0].Tic >= at {
+			t.Fatalf("peer %d saw player %d: %+v; want it leave, then enter at tic %d", p.Index, awayPlayer, seen, at)
+		}
+	}
+	if !playing(back) {
+		t.Fatalf("the copy back with its token does not see itself enter: %v", back.Events)
+	}
+	by := playersIn(t, s)
+	if by[awayPlayer] != back.Index || len(by) != 3 {
+		t.Fatalf("players by peer: %v; want 1 and 2 by their copies, %d by the copy back", by, awayPlayer)
+	}
+	if n := srv.Counters().RejoinRefused; n != 0 {
+		t.Fatalf("the server refused %d rejoins, want 0", n)
+	}
+	copies := []Copy{copyOf(s.Peers[0], resumedAt), copyOf(s.Peers[1], 0), copyOf(s.Peers[2], 0), copyOf(away, resumedAt), copyOf(back, 0)}
+	if n := checkCopies(t, s, copies); n < 300 {
+		t.Fatalf("compared %d tics, want at least 300", n)
+	}
+}
