@@ -34,7 +34,8 @@ func startAwayGame(t *testing.T, seed uint64) *Scenario {
 // takeOver makes heir's copy the game's server once the host is gone: a
 // server resumed from heir's timeline (waiting waitMS for the copies),
 // on heir's node at the server's address, to which heir's client
-// reattaches through the loopback; the host's own client stays stopped.
+// reattaches through the loopback; the host's own client stays stopped,
+// checked to the tics heir holds.
 // It returns the server and where its events start in s.ServerEvents.
 func takeOver(t *testing.T, s *Scenario, heir *Peer, waitMS int64) (*netcore.Server, int) {
 	t.Helper()
@@ -52,7 +53,9 @@ func takeOver(t *testing.T, s *Scenario, heir *Peer, waitMS int64) (*netcore.Ser
 	if !heir.Client.Reattach(cliEnd, now) {
 		t.Fatal("the heir cannot reattach")
 	}
-	s.Peers[0].Paused = true
+	// The host's client may have run tics no survivor holds, which the
+	// new server decides afresh.
+	s.Peers[0].Paused, s.Peers[0].Until = true, heir.Client.Timeline().Confirmed()
 	s.Server, s.serverDown = srv, false
 	return srv, len(s.ServerEvents)
 }
@@ -81,59 +84,6 @@ func resumeWithoutTheAwayCopy(t *testing.T, s *Scenario) (*netcore.Server, int, 
 		t.Fatal("the new server did not resume")
 	}
 	return srv, mark, srv.ResumedAt()
-}
-
-// checkCopies fails unless every copy ran what the players built and the
-// copies agree at every tic two of them ran (each within its bounds); it
-// returns the tics compared.
-func checkCopies(t *testing.T, s *Scenario, copies []Copy) int {
-	t.Helper()
-	if _, err := CheckCommandsOf(copies, true, s.Records()); err != nil {
-		t.Fatal(err)
-	}
-	compared, err := agreeOn(copies)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return compared
-}
-
-// agreeOn compares the checksums after every tic that two or more copies
-// ran within their bounds.
-func agreeOn(copies []Copy) (int, error) {
-	longest := 0
-	for _, c := range copies {
-		longest = max(longest, len(c.Game.Sums()))
-	}
-	compared := 0
-	for tic := range longest {
-		var ref *Copy
-		ran := 0
-		for i := range copies {
-			c := &copies[i]
-			if r := c.Game.Ran(); tic >= len(r) || !r[tic].OK || !c.Checks(uint32(tic)) {
-				continue
-			}
-			ran++
-			if ref == nil {
-				ref = c
-				continue
-			}
-			if a, b := c.Game.Sums()[tic], ref.Game.Sums()[tic]; a != b {
-				return compared, fmt.Errorf("tic %d: copy %d has %08x, copy %d has %08x", tic, c.Index, a, ref.Index, b)
-			}
-		}
-		if ran >= 2 {
-			compared++
-		}
-	}
-	return compared, nil
-}
-
-// copyOf is peer p as the checks see it, checked until tic until (0: to
-// its end).
-func copyOf(p *Peer, until uint32) Copy {
-	return Copy{Index: p.Index, Game: p.Game, Player: p.Client.Player(), Until: until}
 }
 
 // playersIn returns the players of the peers that are not stopped, and
@@ -196,10 +146,13 @@ func TestAResumedServerKeepsAnAwaitedPlayersNumber(t *testing.T) {
 	}
 
 	// The awaited copy comes back, before its place times out, holding
-	// no tic the new server decided: it plays its player again.
+	// every tic before the resume and none the new server decided (the
+	// most a late reattach may hold; one more is refused:
+	// TestALateReattachHoldingTheResumeTicIsRefused): it plays its player
+	// again.
 	away := s.Peers[awayPlayer]
-	if held := away.Client.Timeline().Confirmed(); int32(held-resumedAt) > 0 {
-		t.Fatalf("the away copy holds tics to %d, past the resume at %d", held, resumedAt)
+	if held := away.Client.Timeline().Confirmed(); held != resumedAt {
+		t.Fatalf("the away copy holds tics to %d, want to the resume at %d", held, resumedAt)
 	}
 	away.Paused = false
 	reattach(t, s, away)
@@ -217,10 +170,7 @@ func TestAResumedServerKeepsAnAwaitedPlayersNumber(t *testing.T) {
 	if ev := serverEventsOf(s, mark, awayPlayer); len(ev) != 0 {
 		t.Fatalf("the server's events about player %d: %v; want none (its copy came back in its place)", awayPlayer, ev)
 	}
-	copies := []Copy{copyOf(s.Peers[0], resumedAt), copyOf(s.Peers[1], 0), copyOf(s.Peers[2], 0), copyOf(away, 0), copyOf(newcomer, 0)}
-	if n := checkCopies(t, s, copies); n < 300 {
-		t.Fatalf("compared %d tics, want at least 300", n)
-	}
+	check(t, s, 300)
 }
 
 // A copy whose player the new server awaits, that comes back as a new
@@ -277,8 +227,88 @@ func TestATokenJoinerEndsItsAwaitedPlaceholderAndGetsItsPlayerBack(t *testing.T)
 	if n := srv.Counters().RejoinRefused; n != 0 {
 		t.Fatalf("the server refused %d rejoins, want 0", n)
 	}
-	copies := []Copy{copyOf(s.Peers[0], resumedAt), copyOf(s.Peers[1], 0), copyOf(s.Peers[2], 0), copyOf(away, resumedAt), copyOf(back, 0)}
-	if n := checkCopies(t, s, copies); n < 300 {
-		t.Fatalf("compared %d tics, want at least 300", n)
+	// The away copy's tics from the resume on, if any, were decided
+	// afresh.
+	away.Until = resumedAt
+	check(t, s, 300)
+}
+
+// A copy that reattaches after the game resumed, holding the tic the new
+// server resumed at (the old server sent it to that copy alone, and the
+// new server, which never had it, decided it afresh), is refused: it
+// would run a tic the others did not. It is told why
+// (ReasonReattachRefused), and comes back as a new copy with its token,
+// which gets its player back.
+func TestALateReattachHoldingTheResumeTicIsRefused(t *testing.T) {
+	s := startAwayGame(t, 33)
+	heir, other, away := s.Peers[1], s.Peers[2], s.Peers[awayPlayer]
+	confirmed := func(p *Peer) uint32 { return p.Client.Timeline().Confirmed() }
+	if !s.RunUntil(func() bool { return confirmed(heir) == confirmed(away) && confirmed(other) == confirmed(away) }, 1000) {
+		t.Fatal("the remote copies never held the same tics")
 	}
+	// The old server's next tic reaches the away copy only.
+	for _, p := range []*Peer{heir, other} {
+		s.Net.SetLink(s.HostNode, p.Node, simnet.Link{Down: true})
+	}
+	held := confirmed(heir)
+	if !s.RunUntil(func() bool { return confirmed(away) != held }, 1000) || confirmed(away) != held+1 {
+		t.Fatalf("the away copy holds tics to %d, the others to %d: want one more", confirmed(away), held)
+	}
+	s.Peers[awayPlayer].Paused = true
+	s.StopHost()
+	srv, mark := takeOver(t, s, heir, 100)
+	reattach(t, s, other)
+	if !s.RunUntil(func() bool { return !srv.Resuming() }, 2000) {
+		t.Fatal("the new server did not resume")
+	}
+	resumedAt := srv.ResumedAt()
+	if resumedAt != held {
+		t.Fatalf("the new server resumed at tic %d, want %d (what the reattached copies hold)", resumedAt, held)
+	}
+
+	// The away copy comes back holding tic resumedAt: Confirmed is
+	// resumedAt+1.
+	away.Paused = false
+	reattach(t, s, away)
+	if !s.RunUntil(func() bool { return away.Client.State() == netcore.ClientDisconnected }, 1000) {
+		t.Fatalf("the copy holding tic %d was not refused: %v, player %d, events %v", resumedAt, away.Client.State(), away.Client.Player(), away.Events)
+	}
+	var reasons []string
+	for _, e := range away.Events {
+		if e.Kind == netcore.EventDisconnected {
+			reasons = append(reasons, e.Reason)
+		}
+	}
+	if len(reasons) != 1 || reasons[0] != netcore.ReasonReattachRefused {
+		t.Fatalf("the away copy's ends: %q; want one, %q", reasons, netcore.ReasonReattachRefused)
+	}
+	if n := srv.Counters().RejoinRefused; n != 1 {
+		t.Fatalf("the server refused %d rejoins, want 1", n)
+	}
+	if ran := away.Game.Ran(); len(ran) != int(resumedAt)+1 {
+		t.Fatalf("the refused copy ran %d tics, want %d (to the one it held)", len(ran), resumedAt+1)
+	}
+
+	// It comes back with its token, as a session's copy does.
+	back := s.JoinWith(away.Token)
+	if !s.RunUntil(func() bool { return serverEntered(s, mark, back) }, 3000) {
+		t.Fatalf("the copy back with its token did not enter the game: %v, events %v", back.Client.State(), back.Events)
+	}
+	if got := back.Client.Player(); got != awayPlayer {
+		t.Fatalf("the copy back with player %d's token got player %d", awayPlayer, got)
+	}
+	if err := s.RunTics(heir.Client.GameTic()+200, 60000); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"player left/" + netcore.ReasonLeft, "player joined/" + netcore.ReasonRejoined, "player entered/"}
+	if ev := serverEventsOf(s, mark, awayPlayer); fmt.Sprint(ev) != fmt.Sprint(want) {
+		t.Fatalf("the server's events about player %d: %q; want %q", awayPlayer, ev, want)
+	}
+	by := playersIn(t, s)
+	if by[awayPlayer] != back.Index || len(by) != 3 {
+		t.Fatalf("players by peer: %v; want 1 and 2 by their copies, %d by the copy back", by, awayPlayer)
+	}
+	// The refused copy's tic resumedAt is the old server's: not checked.
+	away.Until = resumedAt
+	check(t, s, 300)
 }
