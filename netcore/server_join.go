@@ -284,7 +284,8 @@ func (sc *serverClient) joining() *joiner {
 }
 
 // freePlayer is the lowest player number no one has, nor is held for a
-// departed copy; -1 if there is none (or sc watches by choice).
+// departed copy or awaited from a copy of the game this server took
+// over; -1 if there is none (or sc watches by choice).
 func (s *Server) freePlayer(now int64, sc *serverClient) int {
 	if sc.data.Drone {
 		return -1
@@ -293,6 +294,11 @@ func (s *Server) freePlayer(now int64, sc *serverClient) int {
 	for _, o := range s.slots {
 		if o != sc && o.connected() && o.player >= 0 {
 			taken[o.player] = true
+		}
+	}
+	for p, ph := range s.awaiting {
+		if ph != nil {
+			taken[p] = true
 		}
 	}
 	for p := range s.maxPlayers() {

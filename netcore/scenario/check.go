@@ -277,13 +277,13 @@ func (s *Scenario) keepRecords() {
 func (s *Scenario) Records() []netcore.TicRecord { return s.records }
 
 // confirmedEnd is the first tic of a peer's game that the checks do not
-// count, or 0 for none: the first it ran only as a prediction
+// count, or 0 for none: its Until; the first it ran only as a prediction
 // (Options.Predict); for a copy that left, the first the server let go
 // without its player (it may have run that tic before it left, with its
 // own command that never reached the others).
 func (s *Scenario) confirmedEnd(p *Peer) uint32 {
-	var end uint32
-	if s.opts.Predict {
+	end := p.Until
+	if s.opts.Predict && (end == 0 || p.Client.GameTic() < end) {
 		end = p.Client.GameTic()
 	}
 	if pl := p.Client.Player(); pl >= 0 && p.Client.State() == netcore.ClientDisconnected {

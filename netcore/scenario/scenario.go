@@ -97,6 +97,10 @@ type Peer struct {
 	// Token is the copy's rejoin token (Options.Tokens, JoinWith).
 	Token [wire.RejoinTokenLen]byte
 	Frame *simnet.FrameTransport // nil for the host's own client
+	// Until, if not 0, is the first tic of this copy's game that the
+	// checks do not count: a copy that stopped while a new server took
+	// its game over may hold tics the new server decided afresh.
+	Until uint32
 }
 
 // Scenario is a running game.
