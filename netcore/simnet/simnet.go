@@ -174,6 +174,8 @@ type Node struct {
 	// linkFreeUS is when the uplink has sent every frame queued so far, in
 	// microseconds of virtual time.
 	linkFreeUS int64
+	// bytesSent counts what this node broadcast, frame headers included.
+	bytesSent int64
 }
 
 // rate is nd's uplink rate in bytes per second; 0 is unlimited.
@@ -223,6 +225,10 @@ func (nd *Node) Silent() bool { return nd.silent }
 // ID is the node's index in the network.
 func (nd *Node) ID() int { return nd.id }
 
+// BytesSent is what this node has broadcast, frame headers included: its
+// share of Stats.Bytes.
+func (nd *Node) BytesSent() int64 { return nd.bytesSent }
+
 // Broadcast sends a frame to every other node. It does not retain frame.
 func (nd *Node) Broadcast(frame []byte) {
 	n := nd.net
@@ -231,6 +237,7 @@ func (nd *Node) Broadcast(frame []byte) {
 	}
 	n.Stats.Frames++
 	n.Stats.Bytes += int64(len(frame))
+	nd.bytesSent += int64(len(frame))
 	buf := n.get(frame)
 	sent := n.now // when the frame has left the sender's uplink
 	if !nd.silent {

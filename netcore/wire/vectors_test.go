@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ticnet/ticnet/netcore/internal/specvectors"
 )
 
 // The annotated packets of shared/spec/vectors, captured from the Debian
@@ -46,30 +48,6 @@ type vectorField struct {
 
 func (v *vectorPacket) where() string { return fmt.Sprintf("%s:%d (%s)", v.file, v.line, v.name) }
 
-// vectorsDir finds shared/spec/vectors: ../../../shared/spec/vectors from
-// this package's directory, which is where CI puts it. It looks upwards from
-// the working directory so that a test binary run from elsewhere in the
-// repository finds it too.
-func vectorsDir(t testing.TB) string {
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tried := []string{}
-	for d := wd; ; d = filepath.Dir(d) {
-		cand := filepath.Join(d, "shared", "spec", "vectors")
-		tried = append(tried, cand)
-		if st, err := os.Stat(cand); err == nil && st.IsDir() {
-			return cand
-		}
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
-	t.Fatalf("the test vectors are missing: CI has ../shared beside the repository (looked in %s)", strings.Join(tried, ", "))
-	return ""
-}
-
 var (
 	vecHeaderRe = regexp.MustCompile(`^### packet #(\d+)\s+t=[0-9.]+s\s+(\S+) -> (\S+)\s+len=(\d+)\s*$`)
 	vecHexRe    = regexp.MustCompile(`^HEX ([0-9a-f]+)\s*$`)
@@ -87,7 +65,7 @@ type vectorFile struct {
 // loadVectors parses every vector file. Any line it does not understand is
 // fatal, so that nothing in the files goes unchecked.
 func loadVectors(t testing.TB) ([]vectorPacket, []vectorFile) {
-	dir := vectorsDir(t)
+	dir := specvectors.Dir(t) // fails saying so when ../shared is missing
 	files, err := filepath.Glob(filepath.Join(dir, "*.txt"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no vector files in %s (%v)", dir, err)

@@ -21,6 +21,7 @@ import (
 	"github.com/gopacket/gopacket/layers"
 	"github.com/gopacket/gopacket/pcapgo"
 
+	"github.com/ticnet/ticnet/netcore/internal/specvectors"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
@@ -34,19 +35,10 @@ type vec struct {
 	pkt        []byte
 }
 
-// loadVectors reads the vector files; CI always has them.
+// loadVectors reads the vector files (CI has them; without them the test
+// fails saying so).
 func loadVectors(t testing.TB) map[string][]vec {
-	wd, _ := os.Getwd()
-	dir := ""
-	for d := wd; ; d = filepath.Dir(d) {
-		if st, err := os.Stat(filepath.Join(d, "shared", "spec", "vectors")); err == nil && st.IsDir() {
-			dir = filepath.Join(d, "shared", "spec", "vectors")
-			break
-		}
-		if filepath.Dir(d) == d {
-			t.Fatalf("shared/spec/vectors not found above %s", wd)
-		}
-	}
+	dir := specvectors.Dir(t)
 	files, _ := filepath.Glob(filepath.Join(dir, "*.txt"))
 	if len(files) == 0 {
 		t.Fatalf("no vector files in %s", dir)
@@ -1002,7 +994,7 @@ func TestUnknownDirectionPicksTheLayoutThatFits(t *testing.T) {
 
 func TestEveryVectorFileFedAsTextDecodesInTheRightLayout(t *testing.T) {
 	for name, vs := range loadVectors(t) {
-		data, err := os.ReadFile(filepath.Join(vectorsDirOf(t), name))
+		data, err := os.ReadFile(filepath.Join(specvectors.Dir(t), name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1026,22 +1018,6 @@ func TestEveryVectorFileFedAsTextDecodesInTheRightLayout(t *testing.T) {
 			}
 		}
 	}
-}
-
-func vectorsDirOf(t *testing.T) string {
-	wd, _ := os.Getwd()
-	for d := wd; filepath.Dir(d) != d; d = filepath.Dir(d) {
-		if c := filepath.Join(d, "shared", "spec", "vectors"); dirExists(c) {
-			return c
-		}
-	}
-	t.Fatal("vectors not found")
-	return ""
-}
-
-func dirExists(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.IsDir()
 }
 
 func TestUnreadableInputExitsWith1AfterTheOtherFiles(t *testing.T) {

@@ -1,0 +1,44 @@
+package scenario
+
+import (
+	"fmt"
+	"testing"
+)
+
+// The README's 2-player figures, to the byte over the 1 000 tics
+// TestTicnetSendsNoMoreBytesPerTicThanTheReference measures: what the
+// channel carried under each protocol and, under TICNET_1, its split into
+// the server's tic sets to the one remote client and that client's
+// GAMEDATA (busy / idle: reference 78.0 / 43.0 bytes a tic; TICNET_1
+// 75.3 / 41.2, sets 39.3 / 21.9 and GAMEDATA 36.0 / 19.4).
+func TestTwoPlayerGamesSendTheBytesPerTicTheREADMEStates(t *testing.T) {
+	const tics = 1000
+	want := map[string]struct{ reference, ticnet, sets, gamedata int64 }{
+		"busy": {77987, 75315, 39292, 36023},
+		"idle": {42968, 41234, 21859, 19375},
+	}
+	for _, idle := range []bool{false, true} {
+		what := map[bool]string{false: "busy", true: "idle"}[idle]
+		var total [2]int64
+		var sets int64
+		for i, proto := range []string{"chocolate", "ticnet"} {
+			s, err := simGame(proto, 2, idle)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b0, h0 := s.Net.Stats.Bytes, s.HostNode.BytesSent()
+			perTic(s, tics)
+			total[i] = s.Net.Stats.Bytes - b0
+			if proto == "ticnet" {
+				sets = s.HostNode.BytesSent() - h0
+			}
+		}
+		w := want[what]
+		got := fmt.Sprintf("reference %d, ticnet %d (sets %d, GAMEDATA %d)", total[0], total[1], sets, total[1]-sets)
+		t.Logf("%s, bytes in %d tics: %s; a tic: reference %.1f, ticnet %.1f (sets %.1f, GAMEDATA %.1f)", what, tics, got,
+			float64(total[0])/tics, float64(total[1])/tics, float64(sets)/tics, float64(total[1]-sets)/tics)
+		if total[0] != w.reference || total[1] != w.ticnet || sets != w.sets || total[1]-sets != w.gamedata {
+			t.Errorf("%s: %s; want reference %d, ticnet %d (sets %d, GAMEDATA %d)", what, got, w.reference, w.ticnet, w.sets, w.gamedata)
+		}
+	}
+}
