@@ -104,9 +104,9 @@ func playersIn(t *testing.T, s *Scenario) map[int]int {
 	return by
 }
 
-// serverEntered reports whether the server, since mark, put p's copy in
+// serverEnteredSince reports whether the server, since mark, put p's copy in
 // the game.
-func serverEntered(s *Scenario, mark int, p *Peer) bool {
+func serverEnteredSince(s *Scenario, mark int, p *Peer) bool {
 	for _, e := range s.ServerEvents[mark:] {
 		if e.Kind == netcore.EventPlayerEntered && e.Addr == p.UID {
 			return true
@@ -138,7 +138,7 @@ func TestAResumedServerKeepsAnAwaitedPlayersNumber(t *testing.T) {
 	s := startAwayGame(t, 31)
 	srv, mark, resumedAt := resumeWithoutTheAwayCopy(t, s)
 	newcomer := s.Join()
-	if !s.RunUntil(func() bool { return serverEntered(s, mark, newcomer) }, 3000) {
+	if !s.RunUntil(func() bool { return serverEnteredSince(s, mark, newcomer) }, 3000) {
 		t.Fatalf("the new copy did not enter the game: %v, events %v", newcomer.Client.State(), newcomer.Events)
 	}
 	if got := newcomer.Client.Player(); got != 4 {
@@ -183,7 +183,7 @@ func TestATokenJoinerEndsItsAwaitedPlaceholderAndGetsItsPlayerBack(t *testing.T)
 	srv, mark, resumedAt := resumeWithoutTheAwayCopy(t, s)
 	away := s.Peers[awayPlayer]
 	back := s.JoinWith(away.Token)
-	if !s.RunUntil(func() bool { return serverEntered(s, mark, back) }, 3000) {
+	if !s.RunUntil(func() bool { return serverEnteredSince(s, mark, back) }, 3000) {
 		t.Fatalf("the copy back with its token did not enter the game: %v, events %v", back.Client.State(), back.Events)
 	}
 	if got := back.Client.Player(); got != awayPlayer {
@@ -291,7 +291,7 @@ func TestALateReattachHoldingTheResumeTicIsRefused(t *testing.T) {
 
 	// It comes back with its token, as a session's copy does.
 	back := s.JoinWith(away.Token)
-	if !s.RunUntil(func() bool { return serverEntered(s, mark, back) }, 3000) {
+	if !s.RunUntil(func() bool { return serverEnteredSince(s, mark, back) }, 3000) {
 		t.Fatalf("the copy back with its token did not enter the game: %v, events %v", back.Client.State(), back.Events)
 	}
 	if got := back.Client.Player(); got != awayPlayer {
