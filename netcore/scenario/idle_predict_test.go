@@ -1,12 +1,15 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/testgame"
+	"github.com/ticnet/ticnet/netcore/wire"
 )
 
 // idleInputs are the two kinds of command an idle player repeats: Doom's
@@ -92,14 +95,17 @@ func (g *blindGame) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd,
 // substituted (its last one again, the consistency byte of an earlier
 // tic), then sends them on time again (the byte of this tic): a game
 // blind to the byte, whose checksum changes every tic, rolls back for
-// none of it, and the copies agree at every tic. The test game, which
+// none of it, the copies agree at every tic, and every copy's replay
+// records each substitute as the server decided it (the confirmed
+// command, not the predicted one that stood for it). The test game, which
 // mixes the byte into its state, must roll back for them: there the
 // substitutes differ from the prediction.
 func TestALateIdlePlayerCostsAGameBlindToTheConsistencyByteNoRollback(t *testing.T) {
 	for _, players := range []int{2, 3} {
 		for _, blind := range []bool{true, false} {
 			t.Run(fmt.Sprintf("%d-players/blind=%v", players, blind), func(t *testing.T) {
-				o := Options{Players: players, Seed: 32, Link: simnet.Link{LatencyMS: 50}, Predict: true}
+				o := Options{Players: players, Seed: 32, Link: simnet.Link{LatencyMS: 50}, Predict: true,
+					Replay: netcore.ReplayConfig{Record: true}}
 				var s *Scenario
 				if blind {
 					// New, not build: the blind game's commands cannot be
@@ -143,6 +149,9 @@ func TestALateIdlePlayerCostsAGameBlindToTheConsistencyByteNoRollback(t *testing
 					t.Fatalf("the test game, which reads the consistency byte, never rolled back for %d substitutes", subs)
 				}
 				checksumChangesEveryTic(t, s.Peers[0].Game, 500)
+				if n := substitutesRecorded(t, s); n != int(subs)*players {
+					t.Fatalf("the copies' replays hold %d substitutes, want the server's %d on each of %d copies", n, subs, players)
+				}
 				if blind {
 					// The blind game runs commands without their byte: only
 					// the checksums can be compared, not the commands.
@@ -155,4 +164,46 @@ func TestALateIdlePlayerCostsAGameBlindToTheConsistencyByteNoRollback(t *testing
 			})
 		}
 	}
+}
+
+// substitutesRecorded fails unless every copy's replay records each
+// substitute as the server decided it: the command of the tic before,
+// events cleared, its consistency byte included (a copy whose predicted
+// tic stood records the confirmed commands, not the predicted ones). It
+// returns the substitutes it found in all the replays.
+func substitutesRecorded(t *testing.T, s *Scenario) int {
+	t.Helper()
+	found := 0
+	for i, p := range s.Peers {
+		rr, err := wire.NewReplayReader(p.Client.Replay())
+		if err != nil {
+			t.Fatalf("peer %d's replay: %v", i, err)
+		}
+		var rec wire.ReplayRecord
+		var prev wire.ReplayTic
+		for {
+			if err := rr.Next(&rec); errors.Is(err, io.EOF) {
+				break
+			} else if err != nil {
+				t.Fatalf("peer %d's replay: %v", i, err)
+			}
+			if rec.IsSnapshot() {
+				continue
+			}
+			tic := rec.Tic
+			for pl := range netcore.MaxPlayers {
+				if tic.Substituted&(1<<pl) == 0 {
+					continue
+				}
+				found++
+				want := (&netcore.InputLayout{}).ClearEvents(prev.Cmds[pl])
+				if prev.Tic+1 != tic.Tic || tic.Cmds[pl] != want {
+					t.Fatalf("peer %d's replay records player %d's substitute at tic %d as %+v, the command of tic %d as %+v",
+						i, pl, tic.Tic, tic.Cmds[pl], prev.Tic, want)
+				}
+			}
+			prev = tic
+		}
+	}
+	return found
 }
