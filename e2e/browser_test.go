@@ -257,6 +257,7 @@ type demoStatus struct {
 		TicCostUS       int64   `json:"ticCostUS"`
 		RTTMS           int64   `json:"rttMS"`
 		PredictedTic    uint32  `json:"predictedTic"`
+		Predicted       int64   `json:"predicted"`
 		Gametic         uint32  `json:"gametic"`
 		Maketic         uint32  `json:"maketic"`
 		Rollbacks       int64   `json:"rollbacks"`

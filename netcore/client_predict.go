@@ -12,8 +12,12 @@ package netcore
 // input moves the local player in the tic it is built for, not a round
 // trip later.
 //
+// Opaque input carries no consistency byte (its commands are the game's
+// bytes only): none is predicted either.
+//
 // When a confirmed tic arrives that was predicted, it stands if it is
-// what was predicted (every command, who is in the game); the first that
+// what was predicted (every command, who is in the game; for a game blind
+// to the consistency byte, every command but that byte); the first that
 // is not sends the game back to the state saved before it, and the
 // confirmed tics run again from there, then the prediction. Only
 // confirmed tics count: the timeline, the checksum reports, the
@@ -85,7 +89,7 @@ func (c *Client) runPredicting() {
 	for stood < len(p.tics) && int32(tl.Confirmed()-p.tics[stood].tic) > 0 {
 		pt := &p.tics[stood]
 		ct := tl.Tic(pt.tic)
-		if ct.Cmds != pt.cmds || ct.InGame != pt.ingame {
+		if !c.sameCmds(&pt.cmds, &ct.Cmds) || ct.InGame != pt.ingame {
 			break
 		}
 		c.confirmPredicted(pt, ct)
@@ -109,6 +113,26 @@ func (c *Client) runPredicting() {
 	c.predictAhead()
 }
 
+// sameCmds reports whether a predicted tic's commands are the confirmed
+// ones as far as the game can tell: a game blind to the consistency byte
+// (ConsistencyBlind) cannot tell two that differ only there.
+func (c *Client) sameCmds(predicted, confirmed *[MaxPlayers]TicCmd) bool {
+	if *predicted == *confirmed {
+		return true
+	}
+	if _, blind := c.game.(ConsistencyBlind); !blind {
+		return false
+	}
+	for p := range predicted {
+		a, b := predicted[p], confirmed[p]
+		a.Consistency, b.Consistency = 0, 0
+		if a != b {
+			return false
+		}
+	}
+	return true
+}
+
 // confirmPredicted makes predicted tic pt, which the confirmed tic ct
 // matches, a tic this copy ran: as advance does for a tic it runs.
 func (c *Client) confirmPredicted(pt *predictedTic, ct *ConfirmedTic) {
@@ -125,7 +149,7 @@ func (c *Client) confirmPredicted(pt *predictedTic, ct *ConfirmedTic) {
 		// tic stands: that state is the one saved before it ran.
 		c.sendState(pt.tic, pt.before)
 	}
-	c.recordBefore(pt.tic, &pt.cmds, pt.ingame, ct.Substituted, func() []byte { return pt.before })
+	c.recordBefore(pt.tic, &ct.Cmds, pt.ingame, ct.Substituted, func() []byte { return pt.before })
 	var psums *[MaxPlayers]uint16
 	if pt.hasPsums {
 		psums = &pt.psums
@@ -176,9 +200,10 @@ func (c *Client) predictAhead() {
 				continue
 			}
 			pt.cmds[pl] = c.cfg.Input.ClearEvents(last.Cmds[pl])
-			if last.Substituted&(1<<pl) == 0 {
+			if last.Substituted&(1<<pl) == 0 && !c.cfg.Input.Opaque() {
 				// On time, it sends the consistency byte of the state
-				// BackupTics tics before: the one this copy recorded.
+				// BackupTics tics before: the one this copy recorded
+				// (opaque input sends none: its byte stays 0).
 				pt.cmds[pl].Consistency = c.loop.consistency[pl][t%BackupTics]
 			}
 		}

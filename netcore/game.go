@@ -41,6 +41,19 @@ type PlayerConsistency interface {
 	Consistency(player int) uint8
 }
 
+// ConsistencyBlind is optional beside Game: a game that implements it
+// never reads cmds[p].Consistency in RunTic (the engine checks the byte
+// itself, spec §11.4). Its prediction then ignores the byte: a predicted
+// tic whose commands differ from the confirmed ones only there stands.
+// That is the case of every substitute of a steady player (the server
+// repeats its last command, whose byte is of an earlier tic) and of its
+// first command on time after one: with a checksum that changes every
+// tic, a player whose command is late now and then would otherwise roll
+// every other copy back twice. Every game of the JS API is blind to it.
+type ConsistencyBlind interface {
+	IgnoresConsistency()
+}
+
 // Snapshotter is optional beside Game: a game that implements it can be
 // saved and loaded whole, which is what lets a copy join a game in
 // progress (it loads a snapshot at a confirmed tic and runs the tics

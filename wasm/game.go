@@ -122,6 +122,13 @@ func (g *jsGame) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, in
 	}
 }
 
+// IgnoresConsistency: the page never gets a command's consistency byte
+// (RunTic copies the other fields), so its prediction ignores it
+// (netcore.ConsistencyBlind).
+func (g *jsGame) IgnoresConsistency() {}
+
+var _ netcore.ConsistencyBlind = (*jsGame)(nil)
+
 // Substitutes keeps which players' commands of the next RunTic are the
 // server's substitutes, which onTic passes on (netcore.SubstituteAware).
 func (g *jsGame) Substitutes(tic uint32, players uint8) { g.subs = players }
