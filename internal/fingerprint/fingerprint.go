@@ -78,6 +78,12 @@ func (f *Print) Tic(who int, tic uint32, sum uint32, ran any) {
 	f.tics.add(f.Log, "tic", fmt.Appendf(nil, "%d %d %08x %s", who, tic, sum, Canon(ran)))
 }
 
+// Value adds a named value about who's game (how often the engine called
+// it, say: a rollback shows in no frame and no tic): hashed with the tics.
+func (f *Print) Value(who int, name string, v any) {
+	f.tics.add(f.Log, "value", fmt.Appendf(nil, "%d %s %s", who, name, Canon(v)))
+}
+
 // Data adds a named blob that a copy produced (a replay, say): hashed with
 // the tics.
 func (f *Print) Data(who int, name string, data []byte) {

@@ -42,6 +42,9 @@ func (s *Scenario) Fingerprint() string {
 				fp.Tic(p.Index, uint32(t), sums[t], r)
 			}
 		}
+		// Rollbacks and saves show in no frame and no tic: the engine's
+		// calls of the game count them.
+		fp.Value(p.Index, "calls", p.Game.Calls())
 		if s.opts.Replay.Record {
 			fp.Data(p.Index, "replay", p.Client.Replay())
 		}
