@@ -45,25 +45,6 @@ var (
 		AnnouncePeriodMS: 1000, CandidateTTLMS: 5000, ServerTimeoutMS: 6000, ReelectWaitMS: 0}
 )
 
-// Role is what a copy is.
-type Role uint8
-
-const (
-	Undecided Role = iota
-	Server
-	Client
-)
-
-func (r Role) String() string {
-	switch r {
-	case Server:
-		return "server"
-	case Client:
-		return "client"
-	}
-	return "undecided"
-}
-
 // EventKind says what happened.
 type EventKind uint8
 
@@ -125,19 +106,6 @@ const (
 	burstPeriodMS = 100
 )
 
-// maxCandidates bounds the copies an election remembers.
-const maxCandidates = 64
-
-type candidate struct {
-	id      Identity
-	seenMS  int64
-	game    uint32 // the game it plays, as it last said (0: none)
-	server  bool   // heard as a server
-	heardMS int64  // when it was last heard as a server
-	uid     uint32 // its UID, from its announcement
-	hidden  bool   // its page is hidden, as it last said
-}
-
 // Counters are what an election counted.
 type Counters struct {
 	Requests, Answers, Candidates int64 // election messages handled
@@ -147,45 +115,40 @@ type Counters struct {
 
 // Election is one copy's part in electing the server.
 type Election struct {
-	cfg  Config
-	self Identity
-	uid  uint32
-	role Role
+	cfg     Config
+	self    Identity
+	uid     uint32
+	role    Role // changed by become only
+	decided bool // it has had a role: a change of role after that is counted
 
 	server        Identity
 	serverHeardMS int64
 	inGame        bool
-	hidden        bool         // this copy's page is hidden (SetHidden)
-	game          uint32       // the game this copy plays (0: none)
-	gone          []goneServer // servers this copy lost, newest last: their late frames are not followed
-	splits        []Identity   // servers reported as splits, to report each once
+	hidden        bool       // this copy's page is hidden (SetHidden)
+	game          uint32     // the game this copy plays (0: none)
+	cands         candidates // the other copies heard lately
+	splits        []Identity // servers reported as splits, to report each once
 
 	waitFromMS     int64
 	waitMS         int64
 	lastRequestMS  int64
 	lastAnnounceMS int64
 	lastBeaconMS   int64
-	burstUntilMS   int64 // a new server beacons faster until then
-	lastUpdateMS   int64 // when Update last ran
-	wokeMS         int64 // the last Update after this copy slept (0: never)
-	// heirUnheard: this copy follows its game's next server (follow),
-	// not heard as a server yet; it gives it up after heirWaitMS.
-	heirUnheard bool
-	heirWaitMS  int64
-	// heirUID: the UID of the copy this copy follows because its server
-	// handed the game to it (ServerHandedTo), until it is heard; its
-	// announcements name it. handedOverMS: when this copy last handed its
-	// game over (HandOver): announcements naming it that were on their way
-	// then are not followed.
-	heirUID      uint32
+	burstUntilMS   int64      // a new server beacons faster until then
+	sleep          sleepWatch // when Update ran, and when this copy slept
+
+	// Succession (succession.go).
+	gone goneServers // servers this copy lost: their late frames are not followed
+	heir heir        // the next server this client follows, not heard yet
+	// handedOverMS: when this copy last handed its game over (HandOver):
+	// announcements naming it that were on their way then are not
+	// followed.
 	handedOverMS int64
 	// played: the game this copy played until playedMS (SetGame(0)): a
 	// client whose server sent it away without the Leaving that named it
 	// plays none while it waits for that Leaving, and may yet be named.
 	played   uint32
 	playedMS int64
-	cands    []candidate
-	decided  bool
 
 	events []Event // since the last Update
 	ret    []Event // what Update returned last
@@ -199,7 +162,8 @@ func New(cfg Config, now int64) *Election {
 	if cfg.Rand == nil {
 		cfg.Rand = rand.Uint32
 	}
-	e := &Election{cfg: cfg, waitFromMS: now, waitMS: cfg.Cadence.WaitMS, lastUpdateMS: now}
+	e := &Election{cfg: cfg, waitFromMS: now, waitMS: cfg.Cadence.WaitMS, sleep: sleepWatch{lastUpdateMS: now},
+		gone: goneServers{forMS: cfg.Cadence.ServerTimeoutMS}}
 	e.self = Identity{StartMS: cfg.StartMS, Tie: e.draw()}
 	e.uid = e.draw()
 	e.lastRequestMS = now - cfg.Cadence.RequestPeriodMS
@@ -242,7 +206,7 @@ func (e *Election) SetInGame(on bool) { e.inGame = on }
 // only a server of that game: the game goes on under it.
 func (e *Election) SetGame(game uint32) {
 	if game == 0 && e.game != 0 {
-		e.played, e.playedMS = e.game, e.lastUpdateMS
+		e.played, e.playedMS = e.game, e.sleep.lastUpdateMS
 	}
 	e.game = game
 }
@@ -250,26 +214,11 @@ func (e *Election) SetGame(game uint32) {
 // Game is the game this copy plays, as SetGame said.
 func (e *Election) Game() uint32 { return e.game }
 
-// migrating reports whether this copy looks for the next server of its
-// game.
-func (e *Election) migrating() bool { return e.role == Undecided && e.game != 0 }
-
 func (e *Election) emit(k EventKind) {
 	e.events = append(e.events, Event{Kind: k, Role: e.role, Server: e.server})
 }
 
 func (e *Election) send(f []byte) { e.cfg.Send(f); e.buf = f[:0] }
-
-// decide makes this copy role with server srv.
-func (e *Election) decide(role Role, srv Identity) {
-	if e.decided {
-		e.stats.RoleChanges++
-	}
-	e.decided = true
-	e.role, e.server = role, srv
-	e.heirUnheard, e.heirUID = false, 0
-	e.emit(RoleDecided)
-}
 
 // Handle takes a frame from the channel and reports whether it was an
 // election message (consumed) rather than a game frame. Events it causes
@@ -309,48 +258,42 @@ func (e *Election) Handle(now int64, f []byte) bool {
 
 // onServer handles a server's answer or beacon.
 func (e *Election) onServer(now int64, id Identity) {
-	if id == e.self || e.lost(now, id) {
+	if id == e.self || e.gone.lost(now, id) {
 		return // our own beacon, echoed; or a late one of a server gone
 	}
 	// A server is a live candidate too: a client that hears the survivors'
 	// new server before its own has timed out must wait for it, not serve.
-	c := e.remember(now, id)
+	c := e.cands.remember(now, id)
 	c.server, c.heardMS = true, now
 	switch e.role {
 	case Undecided:
-		if e.migrating() && (c.game != e.game || e.lost(now, id)) {
+		if e.migrating() && (c.game != e.game || e.gone.lost(now, id)) {
 			return // not (yet known as) the next server of this copy's game
 		}
-		e.decide(Client, id)
-		e.serverHeardMS = now
+		e.become(now, Client, id, RoleDecided)
 	case Client:
 		switch {
 		case id == e.server:
 			e.serverHeardMS = now
-			e.heirUnheard = false
+			e.heir.unheard = false
 		case e.game != 0 && c.game == e.game:
 			e.onGameServer(now, id)
 		case id.Before(e.server) && !e.inGame:
-			e.server, e.serverHeardMS = id, now
-			e.stats.RoleChanges++
-			e.emit(NewServer)
+			e.become(now, Client, id, NewServer)
 		case id.Before(e.server):
 			e.split(id)
 		}
 	case Server:
 		switch {
 		case id.Before(e.self) && !e.inGame:
-			e.decide(Client, id) // step down: our clients hear it too, and follow
-			e.serverHeardMS = now
+			e.become(now, Client, id, RoleDecided) // step down: our clients hear it too, and follow
 		case e.game != 0 && c.game == e.game && comesBefore(c.hidden, id, e.hidden, e.self):
 			// Two servers of one game: the one that comes first in an
 			// election keeps it, a visible one before a hidden one (a
 			// hidden copy that took its game back when its successor
 			// was slow to take it over must not win it from that one).
-			e.role, e.server, e.serverHeardMS = Client, id, now
+			e.become(now, Client, id, Yielded)
 			e.inGame = false
-			e.stats.RoleChanges++
-			e.emit(Yielded)
 		case e.game != 0 && c.game == e.game:
 			// The other yields once it hears us.
 			e.send(AppendAnswer(e.buf[:0], e.self))
@@ -386,7 +329,7 @@ func (e *Election) onCandidate(now int64, uid uint32, id Identity, game uint32, 
 	if id == e.self {
 		return
 	}
-	c := e.remember(now, id)
+	c := e.cands.remember(now, id)
 	c.game, c.uid, c.hidden = game, uid, flags&candidateHidden != 0
 	// A server announces its game just before its beacon; if the beacon
 	// overtook the announcement, this is the server it was. (A copy heard
@@ -396,7 +339,7 @@ func (e *Election) onCandidate(now int64, uid uint32, id Identity, game uint32, 
 	}
 	// Another copy of this game lost the server: if this copy's server
 	// has been silent too (its tics count), the goodbye was lost here.
-	if flags&candidateMigrating != 0 && game != 0 && game == e.game && e.role == Client && !e.heirUnheard &&
+	if flags&candidateMigrating != 0 && game != 0 && game == e.game && e.role == Client && !e.heir.unheard &&
 		now-e.serverHeardMS >= 2*e.cfg.Cadence.BeaconPeriodMS {
 		e.lose(now)
 	}
@@ -406,114 +349,13 @@ func (e *Election) onCandidate(now int64, uid uint32, id Identity, game uint32, 
 	}
 }
 
-// onHeirClaim handles a copy of this copy's game that follows this copy
-// because their server handed the game to it: every Leaving that said so
-// was lost on its way here. This copy takes the game over, as it would
-// have: at once, rather than after the others give it up (their server's
-// timeout) and elect another. Not a copy that handed the game over itself
-// lately: the claim was on its way while it served.
-func (e *Election) onHeirClaim(now int64) {
-	if e.handedOverMS != 0 && now-e.handedOverMS <= e.cfg.Cadence.ServerTimeoutMS {
-		return
-	}
-	switch {
-	case e.role == Client && !e.heirUnheard: // still its old server's client
-		if now-e.serverHeardMS < 2*e.cfg.Cadence.BeaconPeriodMS {
-			return // the Leaving may be on its way still: it says where the stream stopped
-		}
-		e.lose(now)
-		e.serve(now)
-	case e.role == Client && e.heirUID == 0, e.role == Undecided: // electing, or following the one elected
-		e.serve(now)
-	}
-}
-
-// onGameServer handles a server that says it serves this copy's game: the
-// copies of the game elected it when theirs left. A copy looking for that
-// server follows it. A client whose server has been silent for two beacon
-// periods takes it that its server left (its goodbye was lost) and follows
-// it too. So does, at once, one that follows a next server it has not
-// heard yet (follow), and one whose server comes after this one in an
-// election (comesBefore): of two servers of one game, that one yields
-// when they hear each other. Neither of those servers is lost: each may
-// be heard serving next.
-func (e *Election) onGameServer(now int64, id Identity) {
-	if e.lost(now, id) {
-		return
-	}
-	switch {
-	case e.migrating():
-	case e.role != Client || id == e.server:
-		return
-	case now-e.serverHeardMS >= 2*e.cfg.Cadence.BeaconPeriodMS:
-		e.lose(now)
-	case e.heirUnheard || e.before(id, e.server):
-		e.drop(now, false)
-		e.emit(ServerLost)
-	default:
-		return
-	}
-	e.decide(Client, id)
-	e.serverHeardMS = now
-}
-
-// before reports whether copy a comes before copy b in an election, as
-// their announcements show them (hidden or not).
-func (e *Election) before(a, b Identity) bool {
-	return comesBefore(e.hiddenOf(a), a, e.hiddenOf(b), b)
-}
-
-// hiddenOf reports whether the copy with identity id said last that its
-// page is hidden.
-func (e *Election) hiddenOf(id Identity) bool {
-	for i := range e.cands {
-		if e.cands[i].id == id {
-			return e.cands[i].hidden
-		}
-	}
-	return false
-}
-
-// remember records that id, a candidate or a server, was heard at now.
-func (e *Election) remember(now int64, id Identity) *candidate {
-	for i := range e.cands {
-		if e.cands[i].id == id {
-			e.cands[i].seenMS = now
-			return &e.cands[i]
-		}
-	}
-	c := candidate{id: id, seenMS: now}
-	if len(e.cands) < maxCandidates {
-		e.cands = append(e.cands, c)
-		return &e.cands[len(e.cands)-1]
-	}
-	oldest := 0
-	for i := range e.cands {
-		if e.cands[i].seenMS < e.cands[oldest].seenMS {
-			oldest = i
-		}
-	}
-	e.cands[oldest] = c
-	return &e.cands[oldest]
-}
-
-// forget drops a candidate: the server this copy lost.
-func (e *Election) forget(id Identity) {
-	for i := range e.cands {
-		if e.cands[i].id == id {
-			e.cands = append(e.cands[:i], e.cands[i+1:]...)
-			return
-		}
-	}
-}
-
 // HeardServer tells the election that this copy's client heard from its
 // server (a game frame): a server that sends tics is there even if its
 // beacons are lost.
 func (e *Election) HeardServer(now int64) {
 	if e.role == Client {
 		e.serverHeardMS = max(e.serverHeardMS, now)
-		e.heirUnheard = false
+		e.heir.unheard = false
 	}
 }
 
@@ -522,14 +364,6 @@ func (e *Election) Cadence() Cadence { return e.cfg.Cadence }
 
 // ServerHeardMS is when this client last heard its server.
 func (e *Election) ServerHeardMS() int64 { return e.serverHeardMS }
-
-// ServerGone tells the election that the engine lost the server (its
-// connection timed out or the server said it was leaving).
-func (e *Election) ServerGone(now int64) {
-	if e.role == Client {
-		e.lose(now)
-	}
-}
 
 // SetHidden tells the election whether this copy's page is hidden: its
 // announcements say so, and while a visible copy can serve, a hidden one
@@ -543,135 +377,18 @@ func (e *Election) Hidden() bool { return e.hidden }
 // Visible reports whether this copy knows a live copy with UID uid whose
 // page is not hidden: one that may take a hidden server's game over.
 func (e *Election) Visible(uid uint32) bool {
-	c := e.byUID(uid)
+	c := e.cands.byUID(uid)
 	return c != nil && !c.hidden
-}
-
-// byUID is the candidate with UID uid heard last, or nil.
-func (e *Election) byUID(uid uint32) *candidate {
-	var found *candidate
-	for i := range e.cands {
-		if c := &e.cands[i]; c.uid == uid && (found == nil || c.seenMS > found.seenMS) {
-			found = c
-		}
-	}
-	return found
-}
-
-// HandOver makes this server a client of the copy with UID uid, to which
-// it handed its game (netcore.Server.HandOff). It returns that copy's
-// identity, and false when it knows no copy with that UID or does not
-// serve. It emits no event: the caller reattaches its client itself.
-func (e *Election) HandOver(now int64, uid uint32) (Identity, bool) {
-	if e.role != Server {
-		return Identity{}, false
-	}
-	heir := e.byUID(uid)
-	if heir == nil {
-		return Identity{}, false
-	}
-	e.role, e.server, e.serverHeardMS = Client, heir.id, now
-	e.handedOverMS = now
-	// It follows its heir, and names it, until it hears it serve.
-	e.heirUnheard, e.heirWaitMS, e.heirUID = true, e.cfg.Cadence.ServerTimeoutMS, uid
-	e.inGame = false
-	e.stats.RoleChanges++
-	return heir.id, true
-}
-
-// TakeOver makes this client the server of its game at once: its server
-// handed the game over to it (the server's Leaving named it).
-func (e *Election) TakeOver(now int64) {
-	if e.role != Client {
-		return
-	}
-	e.drop(now, true)
-	e.serve(now)
-}
-
-// ServerHandedTo tells the election that this client's server left and
-// handed its game over to the copy with UID uid: this copy follows that
-// copy at once (follow), and gives it up only if it has not heard it
-// serve within ServerTimeoutMS, rather than elect another.
-func (e *Election) ServerHandedTo(now int64, uid uint32) {
-	if e.role != Client {
-		return
-	}
-	e.lose(now)
-	if heir := e.byUID(uid); heir != nil {
-		e.follow(now, heir.id, e.cfg.Cadence.ServerTimeoutMS)
-		e.heirUID = uid
-	}
-}
-
-// maxGone bounds the lost servers an election remembers.
-const maxGone = 8
-
-// lost reports whether id is a server this copy lost.
-// goneServer is a server this copy lost, and when.
-type goneServer struct {
-	id   Identity
-	atMS int64
-}
-
-// lost reports whether id is a server this copy lost in the last
-// ServerTimeoutMS: its frames still on their way are not followed. (One
-// heard after that lives: a partition healed.)
-func (e *Election) lost(now int64, id Identity) bool {
-	for _, g := range e.gone {
-		if g.id == id && now-g.atMS <= e.cfg.Cadence.ServerTimeoutMS {
-			return true
-		}
-	}
-	return false
-}
-
-// lose drops this copy's server, which is gone, and elects the next.
-func (e *Election) lose(now int64) {
-	e.drop(now, true)
-	e.emit(ServerLost)
-}
-
-// drop forgets this copy's server, remembered as gone if it is, and makes
-// this copy undecided.
-func (e *Election) drop(now int64, gone bool) {
-	lost := e.server
-	if gone {
-		e.forget(lost)
-		if len(e.gone) == maxGone {
-			e.gone = append(e.gone[:0], e.gone[1:]...)
-		}
-		e.gone = append(e.gone, goneServer{id: lost, atMS: now})
-	}
-	e.role = Undecided
-	e.inGame = false
-	e.heirUnheard, e.heirUID = false, 0
-	e.server = Identity{}
-	e.waitFromMS, e.waitMS = now, e.cfg.Cadence.ReelectWaitMS
-	e.lastRequestMS = now - e.cfg.Cadence.RequestPeriodMS
-	if e.migrating() {
-		// Say at once that it looks for its game's next server: the
-		// copies of its game that have not noticed find out from it.
-		e.lastAnnounceMS = now - e.cfg.Cadence.AnnouncePeriodMS
-	}
 }
 
 // Update does what is due at now and returns what happened since the last
 // Update. The slice is valid until the next Update.
 func (e *Election) Update(now int64) []Event {
 	p := &e.cfg.Cadence
-	if gap := now - e.lastUpdateMS; gap > SleepMS {
+	if gap := e.sleep.update(now); gap > 0 {
 		e.slept(gap)
-		e.wokeMS = now
 	}
-	e.lastUpdateMS = now
-	live := e.cands[:0]
-	for _, c := range e.cands {
-		if now-c.seenMS <= p.CandidateTTLMS {
-			live = append(live, c)
-		}
-	}
-	e.cands = live
+	e.cands.expire(now, p.CandidateTTLMS)
 	switch e.role {
 	case Undecided:
 		if now-e.lastRequestMS >= p.RequestPeriodMS {
@@ -703,7 +420,7 @@ func (e *Election) Update(now int64) []Event {
 		}
 	case Client:
 		e.announce(now)
-		if now-e.serverHeardMS > p.ServerTimeoutMS || e.heirUnheard && now-e.serverHeardMS > e.heirWaitMS {
+		if now-e.serverHeardMS > p.ServerTimeoutMS || e.heir.unheard && now-e.serverHeardMS > e.heir.waitMS {
 			e.lose(now)
 		}
 	}
@@ -714,7 +431,7 @@ func (e *Election) Update(now int64) []Event {
 
 // serve makes this copy the server, and says so at once.
 func (e *Election) serve(now int64) {
-	e.decide(Server, e.self)
+	e.become(now, Server, e.self, RoleDecided)
 	if e.game != 0 {
 		e.send(e.candidate())
 	}
@@ -723,49 +440,22 @@ func (e *Election) serve(now int64) {
 	e.burstUntilMS = now + burstMS
 }
 
-// SleepMS: an Update this long after the last means that this copy's page
-// slept (it was frozen, or its timers throttled harder than a hidden
-// page's once a second), and heard nothing meanwhile.
-const SleepMS = 2000
-
-// JustWoke reports whether this copy slept (SleepMS) until less than a
-// second before now: what it receives now was sent while it slept.
-func (e *Election) JustWoke(now int64) bool { return e.wokeMS != 0 && now-e.wokeMS < 1000 }
-
-// slept makes the time this copy slept not count: it heard nothing from
-// the others, which does not mean that they are gone (a copy that woke
-// from a freeze and took its server for lost would serve the game beside
-// it, with a timeline left seconds behind).
-func (e *Election) slept(gap int64) {
-	for _, t := range []*int64{&e.serverHeardMS, &e.waitFromMS, &e.lastRequestMS, &e.lastAnnounceMS,
-		&e.lastBeaconMS, &e.burstUntilMS} {
-		*t += gap
-	}
-	for i := range e.cands {
-		e.cands[i].seenMS += gap
-		e.cands[i].heardMS += gap
-	}
-	for i := range e.gone {
-		e.gone[i].atMS += gap
-	}
-}
-
 // candidate is this copy's candidate announcement.
 func (e *Election) candidate() []byte {
 	var f byte
-	if e.migrating() || e.heirUnheard {
+	if e.migrating() || e.heir.unheard {
 		f |= candidateMigrating
 	}
 	if e.hidden {
 		f |= candidateHidden
 	}
-	heir := e.heirUID != 0 && e.heirUnheard
-	if heir {
+	heir := e.heir.named()
+	if heir != 0 {
 		f |= candidateHeir
 	}
 	e.buf = appendCandidate(e.buf[:0], e.uid, e.self, e.game, f)
-	if heir {
-		e.buf = appendHeir(e.buf, e.heirUID)
+	if heir != 0 {
+		e.buf = appendHeir(e.buf, heir)
 	}
 	return e.buf
 }
@@ -775,54 +465,4 @@ func (e *Election) announce(now int64) {
 		e.send(e.candidate())
 		e.lastAnnounceMS = now
 	}
-}
-
-// first reports whether no live candidate comes before this copy.
-func (e *Election) first(now int64) bool {
-	c, _ := e.ahead(now)
-	return c == nil
-}
-
-// ahead returns the live candidate that comes before this copy, of those
-// of its game when it looks for its game's next server, and whether it
-// is a server; nil when none does. A server heard of late comes first:
-// it serves on, and this copy joins it (late, if its game runs) rather
-// than open a lobby beside it. Then a visible copy comes before every
-// hidden one, and the earlier identity first.
-func (e *Election) ahead(now int64) (*candidate, bool) {
-	var best *candidate
-	for i := range e.cands {
-		c := &e.cands[i]
-		if e.migrating() && c.game != e.game || e.lost(now, c.id) {
-			continue // another game's; or the server just lost, announcing late
-		}
-		if c.server && now-c.heardMS <= e.cfg.Cadence.CandidateTTLMS {
-			return c, true
-		}
-		if comesBefore(c.hidden, c.id, e.hidden, e.self) && (best == nil || comesBefore(c.hidden, c.id, best.hidden, best.id)) {
-			best = c
-		}
-	}
-	return best, false
-}
-
-// comesBefore reports whether a copy (hidden or not, with identity a)
-// comes before another in an election.
-func comesBefore(aHidden bool, a Identity, bHidden bool, b Identity) bool {
-	if aHidden != bHidden {
-		return !aHidden
-	}
-	return a.Before(b)
-}
-
-// follow makes this copy, which looks for its game's next server, a
-// client of the copy that comes first, at once: that copy serves as soon
-// as it finds the server gone too (the others' announcements say so), and
-// this copy's client reattaches meanwhile. Until that server is heard,
-// this copy still says that it looks for one, and gives it up after
-// waitMS.
-func (e *Election) follow(now int64, id Identity, waitMS int64) {
-	e.decide(Client, id)
-	e.serverHeardMS = now
-	e.heirUnheard, e.heirWaitMS = true, waitMS
 }

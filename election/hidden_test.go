@@ -55,7 +55,7 @@ func TestAVisibleServerKeepsItsGameAgainstAHiddenOne(t *testing.T) {
 			hidEvents = append(hidEvents, kinds(hid.Update(now))...)
 			visEvents = append(visEvents, kinds(vis.Update(now))...)
 		}
-		if !vis.hiddenOf(hid.Self()) {
+		if !vis.cands.hiddenOf(hid.Self()) {
 			t.Fatalf("hidden first %v: the visible server never heard the hidden one's announcement", hiddenFirst)
 		}
 		if len(visEvents) != 0 || vis.Role() != Server || vis.Server() != vis.Self() {
