@@ -47,11 +47,16 @@ var doomEventFields = [...]struct {
 // holds no event), in a later command of the player's that built none of
 // its kind; no command runs an event its player did not build or that
 // ran already, and BT_SPECIAL requests, never carried, run only as built.
-// It counts the carried events run before an older one of their kind and
-// those still waiting at the end, without failing on them (both happen:
-// see the README). It checks the copy that ran the most confirmed tics,
-// against the builders' records. CheckCommands accepts any event that
-// fills a field the built command left at zero; this accounts for each.
+// CheckCommands accepts any event that fills a field the built command
+// left at zero; this accounts for each. It checks the copy that ran the
+// most confirmed tics, against the builders' records.
+//
+// It counts, without failing on them, carried events run before an older
+// one of their kind and events still waiting at the end: an event carried
+// into a command that is substituted in turn is carried again, behind
+// the events carried meanwhile, and after as many lead's worth of tics as
+// that happens (a player silent for seconds: 86 tics after its own, two
+// commands with room for it already sent), so no bound on either holds.
 func (s *Scenario) CheckDoomEvents() (DoomEvents, error) {
 	var ev DoomEvents
 	l := &s.Peers[0].Game.Input
