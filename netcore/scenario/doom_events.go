@@ -52,11 +52,13 @@ var doomEventFields = [...]struct {
 // most confirmed tics, against the builders' records.
 //
 // It counts, without failing on them, carried events run before an older
-// one of their kind and events still waiting at the end: an event carried
-// into a command that is substituted in turn is carried again, behind
-// the events carried meanwhile, and after as many lead's worth of tics as
-// that happens (a player silent for seconds: 86 tics after its own, two
-// commands with room for it already sent), so no bound on either holds.
+// one of their kind and events still waiting at the end: the client
+// carries an event into the carry list's first entry with room for it,
+// whatever the age of the events of its kind in later entries; and an
+// event carried into a command that is substituted in turn is carried
+// again, a lead's worth of tics later each time (a player silent for
+// seconds: 86 tics after its own, two commands with room for it sent
+// before it was carried again), so no bound on either holds.
 func (s *Scenario) CheckDoomEvents() (DoomEvents, error) {
 	var ev DoomEvents
 	l := &s.Peers[0].Game.Input
