@@ -7,6 +7,7 @@ import (
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/testgame"
+	"github.com/ticnet/ticnet/netcore/wire"
 )
 
 // A predicting 4-player game (three players idle, so that the fourth
@@ -63,5 +64,52 @@ func TestEverySnapshotOfAPredictingGamesReplayIsTheStateBeforeItsTic(t *testing.
 	}
 	if stood < tics-10 { // the fourth copy's, beside three idle players: nearly every tic
 		t.Fatalf("only %d predicted tics stood: too few for snapshots at predicted tics", stood)
+	}
+}
+
+// One byte changed in the state of a replay's third snapshot: a playback
+// from the first (VerifyReplay) never loads it and finds every checksum;
+// seeking to every snapshot finds that one, at its own tic, and no other.
+func TestAChangedMidGameSnapshotIsFoundOnlyBySeekingToIt(t *testing.T) {
+	s := start(t, Options{Players: 2, Seed: 44, Link: simnet.Link{LatencyMS: 20},
+		Replay: netcore.ReplayConfig{Record: true, SnapshotEvery: 100}})
+	if err := s.RunTics(450, 60000); err != nil {
+		t.Fatal(err)
+	}
+	data := bytes.Clone(s.Peers[0].Client.Replay())
+	r, err := wire.NewReplayReader(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec wire.ReplayRecord
+	for snaps := 0; snaps < 3; {
+		if err := r.Next(&rec); err != nil {
+			t.Fatal(err)
+		}
+		if rec.IsSnapshot() {
+			snaps++
+		}
+	}
+	rec.State[4] ^= 1 // the game's hash: the checksum after every tic from it differs
+	changed := rec.Tic.Tic
+
+	res, err := netcore.VerifyReplay(bytes.Clone(data), testgame.New(1))
+	if err != nil || res.Mismatches != 0 || res.Checked != res.Tics {
+		t.Fatalf("played from the first snapshot: %+v, %v; want every checksum equal", res, err)
+	}
+	all, err := netcore.VerifyReplaySnapshots(data, testgame.New(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != 5 {
+		t.Fatalf("%d snapshots verified, want 5 (tics 0 to 400)", len(all))
+	}
+	for _, sr := range all {
+		wrong := sr.Tic == changed
+		if sr.Tics == 0 || sr.Checked != sr.Tics || (sr.Mismatches == sr.Checked) != wrong || (sr.Mismatches == 0) == wrong ||
+			wrong && (sr.Mismatch == nil || sr.Mismatch.Tic != changed) {
+			t.Fatalf("the snapshot of tic %d (the changed one: %d): %d tics, %d checksums compared, %d differ, first %v",
+				sr.Tic, changed, sr.Tics, sr.Checked, sr.Mismatches, sr.Mismatch)
+		}
 	}
 }
