@@ -17,10 +17,14 @@ type Checked struct {
 	// of an earlier command of their player's that the server substituted
 	// (CheckEvents accounts for each).
 	Carrying int
+	// Events: in a Doom-ticcmd game under the extension, the events the
+	// players built, each run once (CheckDoomEvents).
+	Events DoomEvents
 }
 
 // Check proves that every peer ran what the players built, and that the
-// copies agree: CheckCommands, then CheckSums; and that no copy's game was
+// copies agree: CheckCommands, then, in a Doom-ticcmd game under the
+// extension, CheckDoomEvents, then CheckSums; and that no copy's game was
 // called in the Update that told its host the game started.
 func (s *Scenario) Check() (Checked, error) {
 	if len(s.calledAtStart) > 0 {
@@ -29,6 +33,11 @@ func (s *Scenario) Check() (Checked, error) {
 	c, err := s.CheckCommands()
 	if err != nil {
 		return c, err
+	}
+	if s.Server.Extended() && !s.Peers[0].Game.Input.Opaque() {
+		if c.Events, err = s.CheckDoomEvents(); err != nil {
+			return c, err
+		}
 	}
 	c.Tics, err = s.CheckSums()
 	return c, err

@@ -57,7 +57,8 @@ var lossy = simnet.Link{LatencyMS: 50, JitterMS: 100, Loss: 0.2, Duplicate: 0.02
 
 // build builds a scenario whose commands are checked when the test ends:
 // every scenario proves that every peer ran what the players built, not
-// only that the peers agree.
+// only that the peers agree, and, in a Doom-ticcmd game under the
+// extension, that no event ran that its player did not build.
 func build(t *testing.T, o Options) *Scenario {
 	t.Helper()
 	s := New(o)
@@ -68,6 +69,11 @@ func build(t *testing.T, o Options) *Scenario {
 			}
 			if _, err := s.CheckCommands(); err != nil {
 				t.Errorf("commands: %v", err)
+			}
+			if s.Server.Extended() && !s.Peers[0].Game.Input.Opaque() && s.Peers[0].Client.Settings().TicDup <= 1 {
+				if _, err := s.CheckDoomEvents(); err != nil {
+					t.Errorf("events: %v", err)
+				}
 			}
 		})
 	}
