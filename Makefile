@@ -19,7 +19,7 @@ web:
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags=-s -o $(WEB)/ticnet.wasm ./wasm
 	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(WEB)/
 	cp js/shim.js js/ticnet.js js/ticnet.d.ts $(WEB)/
-	cp web/index.html web/hooks.js web/main.js web/game.js web/draw.js web/replay.html web/replay.js web/synctest.html web/synctest.js web/style.css web/manifest.toml web/icon.png $(WEB)/
+	cp web/quickstart.html web/quickstart.js web/index.html web/hooks.js web/main.js web/game.js web/draw.js web/replay.html web/replay.js web/synctest.html web/synctest.js web/style.css web/manifest.toml web/icon.png $(WEB)/
 	cp web/examples/cycles/* $(WEB)/examples/cycles/
 
 # run builds the demo and serves it on 127.0.0.1:$(PORT): open several tabs.
