@@ -65,9 +65,9 @@ e2e-setup:
 
 bench: web
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
-	@echo "== ticnet.wasm's code by package (an unstripped build: the shipped one has no names)"
+	@echo "== ticnet.wasm's code by package, and what each dependency adds (an unstripped build: the shipped one has no names)"
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -o build/ticnet-names.wasm ./wasm
-	$(GO) run ./web/wasmsize -top 25 build/ticnet-names.wasm
+	$(GO) run ./web/wasmsize -top 25 -deps ./wasm build/ticnet-names.wasm
 
 # fuzz runs every Fuzz target for FUZZTIME each (go test runs one at a time).
 fuzz:

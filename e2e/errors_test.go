@@ -63,6 +63,49 @@ func TestAGameThatThrowsLeavesAndTheOthersPlayOn(t *testing.T) {
 	}
 }
 
+// Three tabs play; the channel of one client tab throws on every send
+// (its BroadcastChannel's postMessage, under the shim's sendBatch): the
+// exception reaches the wasm through safejs as an error, not a panic, and
+// the page as the "error" event, which names the shim's function and the
+// exception; that tab leaves the game, and the others play on in step.
+func TestAChannelThatThrowsEndsTheGameWithAnErrorEvent(t *testing.T) {
+	url := serveDemo(t, buildDemo(t))
+	bctx := browser(t)
+	var tabs []context.Context
+	for i := range 3 {
+		tabs = append(tabs, tab(t, bctx, fmt.Sprintf("%s/?name=tab%d", url, i)))
+	}
+	launch(t, tabs, waitFor(t, tabs, "one server and every tab in its lobby", 20*time.Second, oneServerOneLobby(3)))
+	broken := -1
+	for i, st := range statuses(t, tabs) {
+		if st.Role != "server" {
+			broken = i
+		}
+	}
+	eval(t, tabs[broken], `BroadcastChannel.prototype.postMessage = function () { throw new Error("the channel broke (test)"); }`)
+	var failed map[string]any
+	for end := time.Now().Add(10 * time.Second); failed == nil; time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("no error event within 10 s")
+		}
+		for _, e := range events(t, tabs[broken]) {
+			if e["kind"] == "error" {
+				failed = e
+			}
+		}
+	}
+	t.Logf("the tab whose channel threw: %v", failed)
+	if failed["callback"] != "" || !strings.Contains(fmt.Sprint(failed["reason"]), "shim.sendBatch: ") ||
+		!strings.Contains(fmt.Sprint(failed["message"]), "the channel broke (test)") {
+		t.Fatalf("error event %v, want no callback and shim.sendBatch's exception", failed)
+	}
+	others := append(append([]context.Context{}, tabs[:broken]...), tabs[broken+1:]...)
+	playOnInStep(t, others, 3*time.Second, 80, "after the tab whose channel threw left")
+	if st := statuses(t, tabs[broken:broken+1])[0]; st.Started {
+		t.Fatalf("the tab whose channel threw still plays: %+v", st)
+	}
+}
+
 // start rejects each bad option with a message that names it; launch on a
 // copy that is not the controller rejects with the reason.
 func TestBadOptionsAndLaunchesAreRefusedWithTheirReason(t *testing.T) {

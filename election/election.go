@@ -1,7 +1,8 @@
 package election
 
 import (
-	"math/rand/v2"
+	"crypto/rand"
+	"encoding/binary"
 	"strconv"
 
 	"github.com/ticnet/ticnet/internal/text"
@@ -91,11 +92,10 @@ type Config struct {
 	StartMS float64
 	// Send puts a frame on the channel. It must not retain it.
 	Send func(frame []byte)
-	// Rand draws UIDs and the tie-break; nil means math/rand/v2's
-	// generator (ChaCha8, seeded from the system's randomness: in the
-	// browser, crypto.getRandomValues), which costs ticnet.wasm nothing,
-	// where crypto/rand would add 94 KB after brotli (its FIPS module,
-	// math/big, fmt, os).
+	// Rand draws UIDs and the tie-break; nil means crypto/rand (in the
+	// browser, crypto.getRandomValues): a peer that could predict another's
+	// draws could take its UID or win its elections. Tests pass a seeded
+	// generator, to replay a run.
 	Rand func() uint32
 }
 
@@ -160,7 +160,7 @@ type Election struct {
 // Update.
 func New(cfg Config, now int64) *Election {
 	if cfg.Rand == nil {
-		cfg.Rand = rand.Uint32
+		cfg.Rand = cryptoUint32
 	}
 	e := &Election{cfg: cfg, waitFromMS: now, waitMS: cfg.Cadence.WaitMS, sleep: sleepWatch{lastUpdateMS: now},
 		gone: goneServers{forMS: cfg.Cadence.ServerTimeoutMS}}
@@ -169,6 +169,14 @@ func New(cfg Config, now int64) *Election {
 	e.lastRequestMS = now - cfg.Cadence.RequestPeriodMS
 	e.lastAnnounceMS = now - cfg.Cadence.AnnouncePeriodMS
 	return e
+}
+
+// cryptoUint32 is a uint32 from crypto/rand, whose Read never fails (a
+// system without randomness crashes the program instead).
+func cryptoUint32() uint32 {
+	var b [4]byte
+	rand.Read(b[:])
+	return binary.LittleEndian.Uint32(b[:])
 }
 
 // draw returns a random value that is a valid UID (and so a valid tie-break).

@@ -108,10 +108,13 @@ export interface YieldedEvent { kind: "yielded"; serverUID: number }
 /**
  * One of your callbacks threw: which, at which tic, with the exception's
  * message and stack (reason: as the engine saw it). This copy left the
- * game, cleanly, and calls your game no more.
+ * game, cleanly, and calls your game no more. Or the channel did (its
+ * send, under the shim): callback is "", tic 0 and stack "", and message
+ * (as reason) names the shim's function and the exception; this copy left
+ * the game, though its goodbye may not have gone out.
  */
 export interface GameErrorEvent {
-  kind: "error"; callback: "input" | "onTic" | "checksum" | "save" | "load" | "playerChecksum"; tic: number; message: string; stack: string; reason: string;
+  kind: "error"; callback: "input" | "onTic" | "checksum" | "save" | "load" | "playerChecksum" | ""; tic: number; message: string; stack: string; reason: string;
 }
 
 /** A player asks to end the game (on the controller's copy, which may end it with endGame). */

@@ -2,9 +2,9 @@ package netcore
 
 import (
 	"cmp"
+	"crypto/sha256"
 	"strconv"
 
-	"github.com/ticnet/ticnet/netcore/internal/sha256"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 

@@ -1,9 +1,9 @@
 package netcore
 
 import (
+	"crypto/sha256"
 	"hash"
 
-	"github.com/ticnet/ticnet/netcore/internal/sha256"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 

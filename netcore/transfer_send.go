@@ -1,7 +1,8 @@
 package netcore
 
 import (
-	"github.com/ticnet/ticnet/netcore/internal/sha256"
+	"crypto/sha256"
+
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 

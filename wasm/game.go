@@ -6,7 +6,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"strconv"
-	"syscall/js"
+
+	"github.com/hack-pad/safejs"
 
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/wire"
@@ -17,11 +18,11 @@ import (
 // its game (loop.fail), or its playback stops.
 type jsGame struct {
 	// The page's callbacks, looked up once (they take no this).
-	input, onTic, checksum, save, load, playerSums js.Value
+	input, onTic, checksum, save, load, playerSums safejs.Value
 
-	cb     js.Value // the callbacks, as ticnet.js makes them
-	cmdBuf js.Value
-	inBuf  js.Value // input writes the local player's command here
+	cb     safejs.Value // the callbacks, as ticnet.js makes them
+	cmdBuf safejs.Value
+	inBuf  safejs.Value // input writes the local player's command here
 	// saveBuf is where save leaves the state (its length: n): ticnet.js
 	// makes a larger one when a state does not fit.
 	saveBuf jsBuf
@@ -31,7 +32,7 @@ type jsGame struct {
 	// ingame: the players in the last RunTic; psums their own checksums
 	// after it, once asked for (psumsOK).
 	ingame  uint8
-	sumBuf  js.Value
+	sumBuf  safejs.Value
 	psums   [netcore.MaxPlayers]uint32
 	psumsOK bool
 	ran     int // the tics onTic ran (a playback reports it)
@@ -46,9 +47,9 @@ type jsGame struct {
 // checks around it, and the crossing between Go and JS. What Go does
 // around the call (copying commands, states and checksums) is the
 // netcode's.
-func (g *jsGame) call(fn js.Value, args ...any) (js.Value, error) {
+func (g *jsGame) call(fn safejs.Value, args ...any) (safejs.Value, error) {
 	began := nanotime()
-	v, err := call(fn, args...)
+	v, err := fn.Invoke(args...)
 	g.spent += since(began)
 	return v, err
 }
@@ -65,13 +66,13 @@ func (g *jsGame) BuildTiccmd(tic uint32) netcore.TicCmd {
 	}
 	var c netcore.TicCmd
 	if n := int(g.layout.Size); n > 0 {
-		if got, err := copyToGo(c.Input[:n], g.inBuf); err != nil || got != n {
+		if got, err := safejs.CopyBytesToGo(c.Input[:n], g.inBuf); err != nil || got != n {
 			g.err = errors.New("input: " + strconv.Itoa(got) + " bytes of " + strconv.Itoa(n) + " (" + errText(err) + ")")
 		}
 		return c
 	}
 	var b [cmdBytes]byte
-	if _, err := copyToGo(b[:], g.inBuf); err != nil {
+	if _, err := safejs.CopyBytesToGo(b[:], g.inBuf); err != nil {
 		g.err = errors.New("input: " + err.Error())
 		return c
 	}
@@ -109,7 +110,7 @@ func (g *jsGame) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, in
 	if size > 0 {
 		n = netcore.MaxPlayers * size
 	}
-	if _, err := copyToJS(g.cmdBuf, g.raw[:n]); err != nil {
+	if _, err := safejs.CopyBytesToJS(g.cmdBuf, g.raw[:n]); err != nil {
 		g.err = err
 		return
 	}
@@ -169,11 +170,16 @@ func (g *snapGame) SaveState() []byte {
 	n := integer(v)
 	if n > g.saveBuf.n {
 		// ticnet.js made a larger saveBuf.
-		g.saveBuf.v = g.cb.Get("saveBuf")
-		g.saveBuf.n = integer(g.saveBuf.v.Get("length"))
+		var x errs
+		g.saveBuf.v = x.get(g.cb, "saveBuf")
+		g.saveBuf.n = integer(x.get(g.saveBuf.v, "length"))
+		if x.err != nil {
+			g.err = x.err
+			return nil
+		}
 	}
 	state := make([]byte, max(0, min(n, g.saveBuf.n))) // the engine keeps it: a new one each time
-	if _, err := copyToGo(state, g.saveBuf.v); err != nil {
+	if _, err := safejs.CopyBytesToGo(state, g.saveBuf.v); err != nil {
 		g.err = err
 		return nil
 	}
@@ -187,11 +193,13 @@ func (g *snapGame) LoadState(state []byte) error {
 		return g.err
 	}
 	g.psumsOK = false
-	buf, err := newBytes(state)
-	if err != nil {
-		return err
+	var x errs
+	buf := x.bytes(state)
+	if x.err != nil {
+		return x.err
 	}
-	if _, err = g.call(g.load, buf); err != nil {
+	_, err := g.call(g.load, buf)
+	if err != nil {
 		g.err = err
 	}
 	return err
@@ -210,7 +218,7 @@ func (g *jsGame) playerChecksum(p int) uint32 {
 			g.err = err
 			return 0
 		}
-		if _, err := copyToGo(raw[:], g.sumBuf); err != nil {
+		if _, err := safejs.CopyBytesToGo(raw[:], g.sumBuf); err != nil {
 			g.err = err
 			return 0
 		}
@@ -244,39 +252,44 @@ var (
 // interfaces the page's callbacks give (save and load: a snapGame;
 // playerChecksum: PlayerChecksummer), since the engine tests for them and
 // a game must not seem to have one it has not. It also returns the jsGame
-// inside.
-func newGame(cb js.Value, layout netcore.InputLayout) (netcore.Game, *jsGame) {
-	jg := jsGame{cb: cb, cmdBuf: cb.Get("cmdBuf"), inBuf: cb.Get("inBuf"), layout: layout, input: method(cb, "input"),
-		onTic: method(cb, "onTic"), checksum: method(cb, "checksum"), save: method(cb, "save"), load: method(cb, "load")}
+// inside; an error when reading cb threw. The callbacks take no this:
+// each is looked up once, not on every call.
+func newGame(cb safejs.Value, layout netcore.InputLayout) (netcore.Game, *jsGame, error) {
+	var x errs
+	jg := jsGame{cb: cb, cmdBuf: x.get(cb, "cmdBuf"), inBuf: x.get(cb, "inBuf"), layout: layout, input: x.get(cb, "input"),
+		onTic: x.get(cb, "onTic"), checksum: x.get(cb, "checksum"), save: x.get(cb, "save"), load: x.get(cb, "load")}
 	snap, sums := isFunc(cb, "save") && isFunc(cb, "load"), isFunc(cb, "playerSums")
 	if sums {
-		jg.sumBuf, jg.playerSums = cb.Get("sumBuf"), method(cb, "playerSums")
+		jg.sumBuf, jg.playerSums = x.get(cb, "sumBuf"), x.get(cb, "playerSums")
 	}
 	if snap {
-		jg.saveBuf.v = cb.Get("saveBuf")
-		jg.saveBuf.n = integer(jg.saveBuf.v.Get("length"))
+		jg.saveBuf.v = x.get(cb, "saveBuf")
+		jg.saveBuf.n = integer(x.get(jg.saveBuf.v, "length"))
+	}
+	if x.err != nil {
+		return nil, nil, x.err
 	}
 	switch {
 	case snap && sums:
 		g := &snapSumGame{snapGame{jg}}
-		return g, &g.jsGame
+		return g, &g.jsGame, nil
 	case snap:
 		g := &snapGame{jg}
-		return g, &g.jsGame
+		return g, &g.jsGame, nil
 	case sums:
 		g := &sumGame{jg}
-		return g, &g.jsGame
+		return g, &g.jsGame, nil
 	}
-	return &jg, &jg
+	return &jg, &jg, nil
 }
 
 // layout is the input layout the page asked for (config's inputSize and
 // eventBits); ticnet.js has checked it.
-func layout(config js.Value) netcore.InputLayout {
-	l := netcore.InputLayout{Size: uint8(max(0, min(integer(config.Get("inputSize")), netcore.MaxInputBytes)))}
-	if bits := config.Get("eventBits"); bits.Type() == js.TypeObject {
-		for i := range min(integer(bits.Get("length")), int(l.Size)) {
-			l.Events[i] = byte(integer(bits.Index(i)))
+func layout(x *errs, config safejs.Value) netcore.InputLayout {
+	l := netcore.InputLayout{Size: uint8(max(0, min(integer(x.get(config, "inputSize")), netcore.MaxInputBytes)))}
+	if bits := x.get(config, "eventBits"); bits.Type() == safejs.TypeObject {
+		for i := range min(integer(x.get(bits, "length")), int(l.Size)) {
+			l.Events[i] = byte(integer(x.index(bits, i)))
 		}
 	}
 	return l

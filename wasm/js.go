@@ -2,105 +2,151 @@
 
 package main
 
-import (
-	"errors"
-	"syscall/js"
+import "github.com/hack-pad/safejs"
+
+// The little of JS this binding needs, through safejs: every call, read
+// and write of a JS value returns what JS threw (or a value of the wrong
+// type) as an error, never a panic, and the net loop hands it to the page
+// as an "error" event (loop.fail). What the page gets (events, stats,
+// results) are JS objects built here, and what it gives is read from its
+// objects: no JSON either side (encoding/json would add 227 KB to
+// ticnet.wasm after brotli: README.md).
+
+// Constructors, looked up once (undefined, and every New of them an
+// error, on a page without them).
+var (
+	uint8Array = global("Uint8Array")
+	jsObject   = global("Object")
+	jsArray    = global("Array")
 )
 
-// The little of JS this binding needs, on syscall/js alone: calls whose
-// exceptions come back as errors, reading the page's values, and building
-// the objects the page gets (events, stats, results), with no JSON either
-// side. (encoding/json would add 227 KB to ticnet.wasm after brotli, fmt
-// 113 KB: README.md.)
-
-// call calls fn, a function that takes no this, with args; an exception it
-// throws comes back as the error (a js.Error), not as a panic.
-func call(fn js.Value, args ...any) (v js.Value, err error) {
-	defer catch(&err)
-	return fn.Invoke(args...), nil
+// global is globalThis[name]; undefined when reading it throws.
+func global(name string) safejs.Value {
+	v, err := safejs.Global().Get(name)
+	if err != nil {
+		return safejs.Undefined()
+	}
+	return v
 }
 
-// catch, deferred, turns a panic of syscall/js's into *err: a js.Error
-// (an exception), a *js.ValueError (a value of the wrong type), or the
-// text of a copy's (not a Uint8Array).
-func catch(err *error) {
-	switch r := recover().(type) {
-	case nil:
-	case error:
-		*err = r
-	case string:
-		*err = errors.New(r)
-	default:
-		panic(r)
+// errs keeps the first error of a run of reads and writes of JS values,
+// so that the run reads as plain code and is checked once, at its end.
+// After an error, reads give undefined and writes do nothing.
+type errs struct{ err error }
+
+func (x *errs) keep(err error) {
+	if x.err == nil {
+		x.err = err
 	}
 }
 
-// copyToGo copies the Uint8Array src into dst, as js.CopyBytesToGo, with
-// an error instead of a panic when src is no Uint8Array.
-func copyToGo(dst []byte, src js.Value) (n int, err error) {
-	defer catch(&err)
-	return js.CopyBytesToGo(dst, src), nil
+// get is obj[name].
+func (x *errs) get(obj safejs.Value, name string) safejs.Value {
+	if x.err != nil {
+		return safejs.Undefined()
+	}
+	v, err := obj.Get(name)
+	x.keep(err)
+	return v
 }
 
-// copyToJS copies src into the Uint8Array dst, as js.CopyBytesToJS, with
-// an error instead of a panic.
-func copyToJS(dst js.Value, src []byte) (n int, err error) {
-	defer catch(&err)
-	return js.CopyBytesToJS(dst, src), nil
+// index is obj[i].
+func (x *errs) index(obj safejs.Value, i int) safejs.Value {
+	if x.err != nil {
+		return safejs.Undefined()
+	}
+	v, err := obj.Index(i)
+	x.keep(err)
+	return v
 }
 
-// Constructors, looked up once.
-var (
-	uint8Array = js.Global().Get("Uint8Array")
-	jsObject   = js.Global().Get("Object")
-	jsArray    = js.Global().Get("Array")
-)
-
-// newBytes returns a new Uint8Array holding a copy of b.
-func newBytes(b []byte) (js.Value, error) {
-	buf := uint8Array.New(len(b))
-	_, err := copyToJS(buf, b)
-	return buf, err
+// set sets obj[name] to v.
+func (x *errs) set(obj safejs.Value, name string, v any) {
+	if x.err == nil {
+		x.keep(obj.Set(name, v))
+	}
 }
 
-// newObject returns a new empty JS object.
-func newObject() js.Value { return jsObject.New() }
+// object returns a new empty JS object.
+func (x *errs) object() safejs.Value { return x.construct(jsObject) }
+
+// construct returns new c(args...).
+func (x *errs) construct(c safejs.Value, args ...any) safejs.Value {
+	if x.err != nil {
+		return safejs.Undefined()
+	}
+	v, err := c.New(args...)
+	x.keep(err)
+	return v
+}
+
+// bytes returns a new Uint8Array holding a copy of b.
+func (x *errs) bytes(b []byte) safejs.Value {
+	buf := x.construct(uint8Array, len(b))
+	if x.err == nil {
+		_, err := safejs.CopyBytesToJS(buf, b)
+		x.keep(err)
+	}
+	return buf
+}
 
 // newArray returns a new JS array of len(v) numbers or strings.
-func newArray[T int | uint32 | string](v []T) js.Value {
-	a := jsArray.New(len(v))
-	for i, x := range v {
-		a.SetIndex(i, x)
+func newArray[T int | uint32 | string](x *errs, v []T) safejs.Value {
+	a := x.construct(jsArray, len(v))
+	for i, e := range v {
+		if x.err != nil {
+			break
+		}
+		x.keep(a.SetIndex(i, e))
 	}
 	return a
 }
 
 // arrayOrNull is newArray of v, or null for a nil v (as encoding/json had
 // it).
-func arrayOrNull[T int | uint32 | string](v []T) any {
+func arrayOrNull[T int | uint32 | string](x *errs, v []T) safejs.Value {
 	if v == nil {
-		return nil
+		return safejs.Null()
 	}
-	return newArray(v)
+	return newArray(x, v)
 }
 
-// number is v as a number: 0 when it is none (undefined, or the wrong type).
-func number(v js.Value) float64 {
-	if v.Type() != js.TypeNumber {
+// number is v as a number: 0 when it is none (undefined, or the wrong
+// type).
+func number(v safejs.Value) float64 {
+	if v.Type() != safejs.TypeNumber {
 		return 0
 	}
-	return v.Float()
+	f, err := v.Float()
+	if err != nil {
+		return 0
+	}
+	return f
 }
 
 // integer is v as an int, truncated: 0 when it is no number.
-func integer(v js.Value) int { return int(number(v)) }
+func integer(v safejs.Value) int { return int(number(v)) }
 
-// isFunc reports whether obj[name] is a function.
-func isFunc(obj js.Value, name string) bool {
-	return obj.Type() == js.TypeObject && obj.Get(name).Type() == js.TypeFunction
+// truthy is whether v is truthy in JS.
+func truthy(v safejs.Value) bool {
+	t, err := v.Truthy()
+	return err == nil && t
 }
 
-// method returns obj[name], to be called with call: a function of the
-// shim's or the page's, which takes no this, looked up once rather than on
-// every call.
-func method(obj js.Value, name string) js.Value { return obj.Get(name) }
+// text is v as a string: "" when it is no string.
+func text(v safejs.Value) string {
+	if v.Type() != safejs.TypeString {
+		return ""
+	}
+	s, err := v.String()
+	if err != nil {
+		return ""
+	}
+	return s
+}
+
+// isFunc reports whether obj[name] is a function.
+func isFunc(obj safejs.Value, name string) bool {
+	var x errs
+	return obj.Type() == safejs.TypeObject && x.get(obj, name).Type() == safejs.TypeFunction && x.err == nil
+}

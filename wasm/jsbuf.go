@@ -2,14 +2,14 @@
 
 package main
 
-import "syscall/js"
+import "github.com/hack-pad/safejs"
 
 // jsBuf is a Uint8Array that bytes cross in between Go and JS (a pass's
 // frames, each way; a saved state), made once and made anew, larger, only
 // when they do not fit: a new Uint8Array each time would cost a call
 // more, and a reference the GC must finalize.
 type jsBuf struct {
-	v js.Value
+	v safejs.Value
 	n int // v's length; 0 before the first
 }
 
@@ -23,7 +23,10 @@ func (b *jsBuf) fit(n int) (grew bool, err error) {
 		return false, nil
 	}
 	size := max(n, 2*b.n, jsBufMin)
-	defer catch(&err)
-	b.v, b.n = uint8Array.New(size), size
+	v, err := uint8Array.New(size)
+	if err != nil {
+		return false, err
+	}
+	b.v, b.n = v, size
 	return true, nil
 }

@@ -13,13 +13,17 @@
 // request the loop takes on its next pass, or read the last snapshot. It
 // also plays replay files back into the page's game (replay.go), which
 // needs no shim. What it hands the page (events, stats, results) are JS
-// objects it builds (js.go): no JSON either side.
+// objects it builds (js.go): no JSON either side. Every crossing goes
+// through safejs: what JS throws is an error, which ends the copy's game
+// with an "error" event (loop.fail), never a panic.
 package main
 
 import (
 	"encoding/binary"
+	"errors"
 	"sync/atomic"
-	"syscall/js"
+
+	"github.com/hack-pad/safejs"
 
 	"github.com/ticnet/ticnet/election/session"
 	"github.com/ticnet/ticnet/netcore"
@@ -40,7 +44,7 @@ const passMS = 5
 // loop is the state the net loop owns.
 type loop struct {
 	// The shim's functions and the page's onEvent, looked up once.
-	drain, sendBatch, setBuffers, setUIDs, onEvent js.Value
+	drain, sendBatch, setBuffers, setUIDs, onEvent safejs.Value
 
 	game    *jsGame
 	s       *session.Session
@@ -56,8 +60,12 @@ type loop struct {
 	launch atomic.Pointer[launchReq] // the page asked to launch
 	leave  atomic.Bool
 	end    atomic.Bool                   // the page asked to end the game
-	failed bool                          // the game's callback threw, and the copy left (fail)
+	failed bool                          // the game's callback or the shim threw, and the copy left (fail)
 	stats  atomic.Pointer[session.Stats] // the last published; nil: none yet
+	// err is the first error of a crossing outside the game's callbacks
+	// (the shim's functions, onEvent, the objects built for the page):
+	// the next pass fails the game with it.
+	err error
 	// lastPass is when the last pass began (a nanotime): a hidden page's
 	// timers run once a second at best, so the shim wakes the loop when a
 	// frame arrives (wake).
@@ -90,7 +98,7 @@ func (l *loop) pass() {
 	events := l.s.Update(now)
 	l.s.GameTime(l.game.spent) // before the events: their handlers are the page's, not the game's
 	l.emit(events)
-	if l.game.err != nil && !l.failed {
+	if (l.game.err != nil || l.err != nil) && !l.failed {
 		l.fail(now)
 	}
 	l.filter()
@@ -99,21 +107,40 @@ func (l *loop) pass() {
 	l.game.spent = 0
 }
 
-// fail leaves the game of a copy whose game's callback threw: what the
-// pass queued is dropped (it may carry checksums of a state the failure
-// broke), the copy says goodbye, and the page gets an "error" event (the
-// JS side adds which callback, the tic and the exception).
+// fail leaves the game of a copy whose game's callback threw, or whose
+// shim did: what the pass queued is dropped (it may carry checksums of a
+// state the failure broke), the copy says goodbye, and the page gets an
+// "error" event (for a callback, the JS side adds which, the tic and the
+// exception; for the shim, its reason names the function that threw).
 func (l *loop) fail(now int64) {
 	l.failed = true
 	l.out = l.s.AppendOutgoing(l.out[:0])
 	l.s.Leave(now)
-	l.emit([]session.Event{{Kind: "error", Reason: l.game.err.Error()}})
+	err := l.game.err
+	if err == nil {
+		err = l.err
+	}
+	l.emit([]session.Event{{Kind: "error", Reason: err.Error()}})
+}
+
+// crossed keeps err, an error of the crossing what (a function of the
+// shim's or the page's), as the loop's first.
+func (l *loop) crossed(what string, err error) {
+	if err != nil && l.err == nil {
+		l.err = errors.New(what + ": " + err.Error())
+	}
 }
 
 // emit hands the page the session's events.
 func (l *loop) emit(events []session.Event) {
 	for _, e := range events {
-		call(l.onEvent, eventObject(e))
+		o, err := eventObject(e)
+		if err != nil {
+			l.crossed("event", err)
+			continue
+		}
+		_, err = l.onEvent.Invoke(o)
+		l.crossed("onEvent", err)
 	}
 }
 
@@ -121,8 +148,9 @@ func (l *loop) emit(events []session.Event) {
 // them: one call, and one more to copy them (three more when the inbox
 // must grow first).
 func (l *loop) pull() []byte {
-	v, err := call(l.drain)
+	v, err := l.drain.Invoke()
 	if err != nil {
+		l.crossed("shim.drain", err)
 		return nil
 	}
 	n := integer(v)
@@ -130,7 +158,8 @@ func (l *loop) pull() []byte {
 		if l.fit(&l.inbox, n) != nil {
 			return nil
 		}
-		if v, err = call(l.drain); err != nil {
+		if v, err = l.drain.Invoke(); err != nil {
+			l.crossed("shim.drain", err)
 			return nil
 		}
 		n = integer(v)
@@ -142,7 +171,8 @@ func (l *loop) pull() []byte {
 		l.in = make([]byte, n)
 	}
 	l.in = l.in[:n]
-	if _, err := copyToGo(l.in, l.inbox.v); err != nil {
+	if _, err := safejs.CopyBytesToGo(l.in, l.inbox.v); err != nil {
+		l.crossed("inbox", err)
 		return nil
 	}
 	return l.in
@@ -155,9 +185,12 @@ func (l *loop) flush() {
 	if len(l.out) == 0 || l.fit(&l.outbox, len(l.out)) != nil {
 		return
 	}
-	if _, err := copyToJS(l.outbox.v, l.out); err == nil {
-		call(l.sendBatch, len(l.out))
+	if _, err := safejs.CopyBytesToJS(l.outbox.v, l.out); err != nil {
+		l.crossed("outbox", err)
+		return
 	}
+	_, err := l.sendBatch.Invoke(len(l.out))
+	l.crossed("shim.sendBatch", err)
 }
 
 // fit makes the inbox or the outbox at least n bytes long, and gives the
@@ -165,8 +198,9 @@ func (l *loop) flush() {
 func (l *loop) fit(b *jsBuf, n int) error {
 	grew, err := b.fit(n)
 	if grew {
-		_, err = call(l.setBuffers, l.inbox.v, l.outbox.v)
+		_, err = l.setBuffers.Invoke(l.inbox.v, l.outbox.v)
 	}
+	l.crossed("shim.setBuffers", err)
 	return err
 }
 
@@ -177,7 +211,12 @@ func (l *loop) filter() {
 		return
 	}
 	l.uid = uids[0]
-	call(l.setUIDs, newArray(uids))
+	var x errs
+	a := newArray(&x, uids)
+	if x.err == nil {
+		_, x.err = l.setUIDs.Invoke(a)
+	}
+	l.crossed("shim.setUIDs", x.err)
 }
 
 // rateWindow turns counters into per-second rates.
@@ -221,8 +260,12 @@ func (l *loop) tick() {
 // run starts the loop: a pass every passMS on the page's timer. A pass
 // runs in the timer's callback: calls from JS into Go cost about what a
 // Go timer's wake-up does.
-func (l *loop) run() {
-	js.Global().Call("setInterval", js.FuncOf(func(js.Value, []js.Value) any { l.tick(); return nil }), passMS)
+func (l *loop) run() error {
+	tick, err := safejs.FuncOf(func(safejs.Value, []safejs.Value) any { l.tick(); return nil })
+	if err == nil {
+		_, err = safejs.Global().Call("setInterval", tick, passMS)
+	}
+	return err
 }
 
 // config is the session's configuration from the page's (ticnet.js has
@@ -231,44 +274,45 @@ func (l *loop) run() {
 // digits; "" for none), predict, record, predictTics, inputSize (0:
 // Doom's ticcmd), ticRate (0: 35), eventBits (per byte of the input) and
 // settings (extraTics, deathmatch, episode, map, skill, timeLimit; each
-// may be absent).
-func config(page js.Value) session.Config {
-	c := session.Config{Name: page.Get("name").String(), MaxPlayers: integer(page.Get("maxPlayers")),
-		StartTimeMS: number(page.Get("startTime")), Election: session.ElectionLocal, Timeouts: netcore.BrowserTimeouts}
-	c.Predict, c.PredictTics = page.Get("predict").Truthy(), integer(page.Get("predictTics"))
-	c.Replay.Record = page.Get("record").Truthy()
-	c.Input = layout(page)
-	c.TicRate = integer(page.Get("ticRate"))
-	if page.Get("profile").String() == "gossip" {
+// may be absent). An error is what reading it threw.
+func config(page safejs.Value) (session.Config, error) {
+	var x errs
+	c := session.Config{Name: text(x.get(page, "name")), MaxPlayers: integer(x.get(page, "maxPlayers")),
+		StartTimeMS: number(x.get(page, "startTime")), Election: session.ElectionLocal, Timeouts: netcore.BrowserTimeouts}
+	c.Predict, c.PredictTics = truthy(x.get(page, "predict")), integer(x.get(page, "predictTics"))
+	c.Replay.Record = truthy(x.get(page, "record"))
+	c.Input = layout(&x, page)
+	c.TicRate = integer(x.get(page, "ticRate"))
+	if text(x.get(page, "profile")) == "gossip" {
 		c.Election = session.ElectionGossip
 	}
-	if page.Get("timeout").String() == "reference" {
+	if text(x.get(page, "timeout")) == "reference" {
 		c.Timeouts = netcore.ReferenceTimeouts
 	}
-	if t, ok := fromHex(page.Get("token").String()); ok && len(t) == len(c.Token) {
+	if t, ok := fromHex(text(x.get(page, "token"))); ok && len(t) == len(c.Token) {
 		copy(c.Token[:], t)
 	}
 	st := &c.Settings
 	st.TicDup, st.ExtraTics, st.Episode, st.Map, st.Skill, st.LoadGame, st.NewSync = 1, 1, 1, 1, 2, -1, true
 	st.GameVersion = 4
-	set := page.Get("settings")
-	if set.Type() != js.TypeObject {
-		return c
+	set := x.get(page, "settings")
+	if set.Type() != safejs.TypeObject {
+		return c, x.err
 	}
-	if v := set.Get("extraTics"); v.Type() == js.TypeNumber {
-		st.ExtraTics = uint8(v.Int())
+	if v := x.get(set, "extraTics"); v.Type() == safejs.TypeNumber {
+		st.ExtraTics = uint8(integer(v))
 	}
-	if v := set.Get("skill"); v.Type() == js.TypeNumber {
-		st.Skill = int8(v.Int())
+	if v := x.get(set, "skill"); v.Type() == safejs.TypeNumber {
+		st.Skill = int8(integer(v))
 	}
-	if v := integer(set.Get("episode")); v > 0 {
+	if v := integer(x.get(set, "episode")); v > 0 {
 		st.Episode = uint8(v)
 	}
-	if v := integer(set.Get("map")); v > 0 {
+	if v := integer(x.get(set, "map")); v > 0 {
 		st.Map = uint8(v)
 	}
-	st.Deathmatch, st.TimeLimit = uint8(integer(set.Get("deathmatch"))), uint32(integer(set.Get("timeLimit")))
-	return c
+	st.Deathmatch, st.TimeLimit = uint8(integer(x.get(set, "deathmatch"))), uint32(integer(x.get(set, "timeLimit")))
+	return c, x.err
 }
 
 // fromHex decodes hex digits (either case); ok is false on any other
@@ -303,81 +347,108 @@ func fromHex(s string) (b []byte, ok bool) {
 // syncTest runs synctest.Run on the game of args[1] (the callbacks start
 // takes, save and load included) as args[0] (an object: tics, rollback,
 // players, inputSize, eventBits) says, and returns its synctest.Result.
-func syncTest(args []js.Value) any {
+func syncTest(args []safejs.Value) any {
 	res := synctest.Result{StateOffset: -1, Message: "syncTest: a bad config, or a game without save and load"}
-	if len(args) == 2 && args[0].Type() == js.TypeObject && isFunc(args[1], "save") && isFunc(args[1], "load") {
-		g, jg := newGame(args[1], layout(args[0]))
-		if sg, ok := g.(synctest.Game); ok {
-			c := synctest.Config{Tics: integer(args[0].Get("tics")), Rollback: integer(args[0].Get("rollback")),
-				Players: integer(args[0].Get("players")), InputSize: jg.layout.Size}
+	var x errs
+	if len(args) == 2 && args[0].Type() == safejs.TypeObject && isFunc(args[1], "save") && isFunc(args[1], "load") {
+		g, jg, err := newGame(args[1], layout(&x, args[0]))
+		x.keep(err)
+		if sg, ok := g.(synctest.Game); ok && x.err == nil {
+			c := synctest.Config{Tics: integer(x.get(args[0], "tics")), Rollback: integer(x.get(args[0], "rollback")),
+				Players: integer(x.get(args[0], "players")), InputSize: jg.layout.Size}
 			res = synctest.ResultOf(c, synctest.Run(sg, c))
 			if jg.err != nil {
 				res = synctest.Result{StateOffset: -1, Message: "syncTest: a callback failed: " + jg.err.Error()}
 			}
 		}
+		if x.err != nil {
+			res = synctest.Result{StateOffset: -1, Message: "syncTest: reading the config or the callbacks: " + x.err.Error()}
+		}
 	}
-	o := newObject()
-	o.Set("ok", res.OK)
-	o.Set("tics", res.Tics)
-	o.Set("tic", res.Tic)
-	o.Set("at", res.At)
-	o.Set("checksum", res.Checksum)
-	o.Set("rerun", res.Rerun)
-	o.Set("stateOffset", res.StateOffset)
-	o.Set("message", res.Message)
+	x = errs{}
+	o := x.object()
+	x.set(o, "ok", res.OK)
+	x.set(o, "tics", res.Tics)
+	x.set(o, "tic", res.Tic)
+	x.set(o, "at", res.At)
+	x.set(o, "checksum", res.Checksum)
+	x.set(o, "rerun", res.Rerun)
+	x.set(o, "stateOffset", res.StateOffset)
+	x.set(o, "message", res.Message)
 	return o
+}
+
+// start starts the copy's session and its loop on the shim, the page's
+// config (args[0]) and its game's callbacks (args[1]); false when it
+// cannot: it started already, the page has no shim, or reading what it
+// gave threw.
+func (l *loop) startWith(args []safejs.Value) bool {
+	shim := global("__ticnetShim")
+	if len(args) < 2 || shim.Type() != safejs.TypeObject || args[0].Type() != safejs.TypeObject || args[1].Type() != safejs.TypeObject {
+		return false
+	}
+	var x errs
+	game, jg, err := newGame(args[1], layout(&x, args[0]))
+	x.keep(err)
+	// The shim's functions and onEvent take no this: each is looked up
+	// once, not on every call.
+	l.drain, l.sendBatch, l.setUIDs = x.get(shim, "drain"), x.get(shim, "sendBatch"), x.get(shim, "setUIDs")
+	l.setBuffers, l.onEvent = x.get(shim, "setBuffers"), x.get(args[1], "onEvent")
+	cfg, err := config(args[0])
+	x.keep(err)
+	if x.err != nil {
+		return false
+	}
+	if _, err := l.inbox.fit(jsBufMin); err != nil {
+		return false
+	}
+	if err := l.fit(&l.outbox, jsBufMin); err != nil {
+		return false
+	}
+	l.game = jg
+	l.s = session.New(cfg, game, l.now())
+	l.filter()
+	return l.run() == nil // the loop runs on the page's timer: nothing here blocks
 }
 
 func main() {
 	l := &loop{start: nanotime()}
 	started := false
-	api := map[string]func(args []js.Value) any{
+	api := map[string]func(args []safejs.Value) any{
 		// start needs the shim (shim.js); a page that only plays replays
 		// back or checks its game does not.
-		"start": func(args []js.Value) any {
-			shim := js.Global().Get("__ticnetShim")
-			if started || len(args) < 2 || shim.Type() != js.TypeObject || args[0].Type() != js.TypeObject || args[1].Type() != js.TypeObject {
+		"start": func(args []safejs.Value) any {
+			if started {
 				return false
 			}
-			game, jg := newGame(args[1], layout(args[0]))
-			l.drain, l.sendBatch, l.setUIDs = method(shim, "drain"), method(shim, "sendBatch"), method(shim, "setUIDs")
-			l.setBuffers = method(shim, "setBuffers")
-			if _, err := l.inbox.fit(jsBufMin); err != nil {
-				return false
-			}
-			if err := l.fit(&l.outbox, jsBufMin); err != nil {
-				return false
-			}
-			started = true
-			l.onEvent = method(args[1], "onEvent")
-			l.game = jg
-			l.s = session.New(config(args[0]), game, l.now())
-			l.filter()
-			l.run() // the loop runs on the page's timer: nothing here blocks
-			return true
+			started = l.startWith(args)
+			return started
 		},
 		// launch(seed, options): options a Uint8Array (ticnet.js encodes them).
-		"launch": func(args []js.Value) any {
+		"launch": func(args []safejs.Value) any {
 			r := &launchReq{}
 			if len(args) == 2 {
 				r.seed = uint32(int64(number(args[0])))
-				if args[1].Type() == js.TypeObject {
-					if n := integer(args[1].Get("length")); n > 0 {
+				if args[1].Type() == safejs.TypeObject {
+					var x errs
+					if n := integer(x.get(args[1], "length")); n > 0 {
 						r.options = make([]byte, min(n, wire.MaxLaunchOptions))
-						copyToGo(r.options, args[1])
+						_, err := safejs.CopyBytesToGo(r.options, args[1])
+						x.keep(err)
 					}
+					l.crossed("launch", x.err)
 				}
 			}
 			l.launch.Store(r)
 			return nil
 		},
-		"leave": func([]js.Value) any { l.leave.Store(true); return nil },
-		"end":   func([]js.Value) any { l.end.Store(true); return nil },
+		"leave": func([]safejs.Value) any { l.leave.Store(true); return nil },
+		"end":   func([]safejs.Value) any { l.end.Store(true); return nil },
 		// leaveNow says goodbye at once, for a page that is going away and
 		// will run no further pass: the DISCONNECTs go out in this call.
 		// The loop runs only on the page's timer, so the session is not in
 		// use; nothing here blocks.
-		"leaveNow": func([]js.Value) any {
+		"leaveNow": func([]safejs.Value) any {
 			if l.s != nil {
 				l.s.Leave(l.now())
 				l.s.Update(l.now())
@@ -385,16 +456,22 @@ func main() {
 			}
 			return nil
 		},
-		"stats": func([]js.Value) any { return statsObject(l.stats.Load()) },
+		"stats": func([]safejs.Value) any {
+			o, err := statsObject(l.stats.Load())
+			l.crossed("stats", err)
+			return o
+		},
 		// replay returns a copy of this copy's replay file (a new
 		// Uint8Array), or null when it records none. The loop runs only on
 		// the page's timer, so the session is not in use.
-		"replay": func([]js.Value) any {
+		"replay": func([]safejs.Value) any {
 			if l.s == nil || l.s.Replay() == nil {
 				return nil
 			}
-			buf, err := newBytes(l.s.Replay())
-			if err != nil {
+			var x errs
+			buf := x.bytes(l.s.Replay())
+			if x.err != nil {
+				l.crossed("replay", x.err)
 				return nil
 			}
 			return buf
@@ -413,11 +490,14 @@ func main() {
 		// its game over at once, in this call: the page may run nothing
 		// more for a second, or ever. The loop runs only on the page's
 		// timer, so the session is not in use.
-		"setHidden": func(args []js.Value) any {
-			if l.s == nil || len(args) < 1 || args[0].Type() != js.TypeBoolean {
+		"setHidden": func(args []safejs.Value) any {
+			if l.s == nil || len(args) < 1 || args[0].Type() != safejs.TypeBoolean {
 				return nil
 			}
-			on := args[0].Bool()
+			on, err := args[0].Bool()
+			if err != nil {
+				return nil
+			}
 			l.s.SetHidden(on)
 			if on {
 				l.pass()
@@ -427,17 +507,24 @@ func main() {
 		// wake runs a pass now, unless one ran less than passMS ago: the
 		// shim calls it when a frame arrives for a hidden page, whose
 		// timers are throttled.
-		"wake": func([]js.Value) any {
+		"wake": func([]safejs.Value) any {
 			if l.s != nil && since(l.lastPass) >= passMS*1e6 {
 				l.tick()
 			}
 			return nil
 		},
 	}
-	obj := newObject()
+	var x errs
+	obj := x.object()
 	for name, fn := range api {
-		obj.Set(name, js.FuncOf(func(_ js.Value, args []js.Value) any { return fn(args) }))
+		f, err := safejs.FuncOf(func(_ safejs.Value, args []safejs.Value) any { return fn(args) })
+		x.keep(err)
+		x.set(obj, name, f)
 	}
-	js.Global().Set("__ticnetGo", obj)
+	x.set(safejs.Global(), "__ticnetGo", obj)
+	if x.err != nil {
+		// No page can start this copy: say why where a developer looks.
+		println("ticnet: exporting the API:", x.err.Error())
+	}
 	select {} // the loop and the callbacks run on; main must not return
 }

@@ -3,7 +3,7 @@
 package main
 
 import (
-	"syscall/js"
+	"github.com/hack-pad/safejs"
 
 	"github.com/ticnet/ticnet/election/session"
 )
@@ -14,111 +14,113 @@ import (
 
 // eventObject is e for the page's onEvent. The fields that are zero (or
 // empty) are left out, and ticnet.js fills in those its kind has.
-func eventObject(e session.Event) js.Value {
-	o := newObject()
-	o.Set("kind", e.Kind)
-	setNonZero(o, "role", string(e.Role))
-	setNonZero(o, "uid", e.UID)
-	setNonZero(o, "serverUID", e.ServerUID)
+func eventObject(e session.Event) (safejs.Value, error) {
+	var x errs
+	o := x.object()
+	x.set(o, "kind", e.Kind)
+	setNonZero(&x, o, "role", string(e.Role))
+	setNonZero(&x, o, "uid", e.UID)
+	setNonZero(&x, o, "serverUID", e.ServerUID)
 	if e.Player != nil {
-		o.Set("player", *e.Player)
+		x.set(o, "player", *e.Player)
 	}
-	setNonZero(o, "name", e.Name)
-	setNonZero(o, "reason", e.Reason)
-	setNonZero(o, "tic", e.Tic)
+	setNonZero(&x, o, "name", e.Name)
+	setNonZero(&x, o, "reason", e.Reason)
+	setNonZero(&x, o, "tic", e.Tic)
 	if len(e.Players) > 0 {
-		o.Set("players", newArray(e.Players))
+		x.set(o, "players", newArray(&x, e.Players))
 	}
 	if e.Lobby != nil {
-		o.Set("lobby", lobbyObject(e.Lobby))
+		x.set(o, "lobby", lobbyObject(&x, e.Lobby))
 	}
-	setNonZero(o, "protocol", e.Protocol)
-	setNonZero(o, "joined", e.Joined)
-	setNonZero(o, "rejoined", e.Rejoined)
-	setNonZero(o, "done", e.Done)
-	setNonZero(o, "total", e.Total)
-	setNonZero(o, "unit", e.Unit)
-	setNonZero(o, "gapMS", e.GapMS)
-	setNonZero(o, "ticRate", e.TicRate)
-	setNonZero(o, "seed", e.Seed)
+	setNonZero(&x, o, "protocol", e.Protocol)
+	setNonZero(&x, o, "joined", e.Joined)
+	setNonZero(&x, o, "rejoined", e.Rejoined)
+	setNonZero(&x, o, "done", e.Done)
+	setNonZero(&x, o, "total", e.Total)
+	setNonZero(&x, o, "unit", e.Unit)
+	setNonZero(&x, o, "gapMS", e.GapMS)
+	setNonZero(&x, o, "ticRate", e.TicRate)
+	setNonZero(&x, o, "seed", e.Seed)
 	if len(e.Options) > 0 {
-		if b, err := newBytes(e.Options); err == nil {
-			o.Set("options", b)
-		}
+		x.set(o, "options", x.bytes(e.Options))
 	}
-	return o
+	return o, x.err
 }
 
 // setNonZero sets o[name] to v unless v is zero.
-func setNonZero[T string | bool | int | int64 | uint32](o js.Value, name string, v T) {
+func setNonZero[T string | bool | int | int64 | uint32](x *errs, o safejs.Value, name string, v T) {
 	var zero T
 	if v != zero {
-		o.Set(name, v)
+		x.set(o, name, v)
 	}
 }
 
-func lobbyObject(r *session.LobbyReport) js.Value {
-	players := jsArray.New(len(r.Players))
-	if r.Players == nil {
-		players = js.Null()
+func lobbyObject(x *errs, r *session.LobbyReport) safejs.Value {
+	players := safejs.Null()
+	if r.Players != nil {
+		players = x.construct(jsArray, len(r.Players))
 	}
 	for i, p := range r.Players {
-		po := newObject()
-		po.Set("name", p.Name)
-		po.Set("addr", p.Addr)
-		players.SetIndex(i, po)
+		po := x.object()
+		x.set(po, "name", p.Name)
+		x.set(po, "addr", p.Addr)
+		if x.err == nil {
+			x.keep(players.SetIndex(i, po))
+		}
 	}
-	o := newObject()
-	o.Set("players", players)
-	o.Set("controller", r.Controller)
-	o.Set("player", r.Player)
-	o.Set("maxPlayers", r.MaxPlayers)
+	o := x.object()
+	x.set(o, "players", players)
+	x.set(o, "controller", r.Controller)
+	x.set(o, "player", r.Player)
+	x.set(o, "maxPlayers", r.MaxPlayers)
 	return o
 }
 
 // statsObject is st for the page's stats(), every field set; nil (no
 // pass has published any yet) is { role: "undecided" }.
-func statsObject(st *session.Stats) js.Value {
-	o := newObject()
+func statsObject(st *session.Stats) (safejs.Value, error) {
+	var x errs
+	o := x.object()
 	if st == nil {
-		o.Set("role", string(session.RoleUndecided))
-		return o
+		x.set(o, "role", string(session.RoleUndecided))
+		return o, x.err
 	}
-	o.Set("role", string(st.Role))
-	o.Set("uid", st.UID)
-	o.Set("players", arrayOrNull(st.Players))
-	o.Set("gametic", st.Gametic)
-	o.Set("recvtic", st.Recvtic)
-	o.Set("maketic", st.Maketic)
-	o.Set("rttMS", st.RTTMS)
-	o.Set("protocol", st.Protocol)
-	o.Set("framesIn", st.FramesIn)
-	o.Set("framesOut", st.FramesOut)
-	o.Set("bytesIn", st.BytesIn)
-	o.Set("bytesOut", st.BytesOut)
-	o.Set("framesInPerSec", st.FramesInPerSec)
-	o.Set("framesOutPerSec", st.FramesOutPerSec)
-	o.Set("bytesInPerSec", st.BytesInPerSec)
-	o.Set("bytesOutPerSec", st.BytesOutPerSec)
-	o.Set("dropped", st.Dropped)
-	o.Set("resends", st.Resends)
-	o.Set("substituted", st.Substituted)
-	o.Set("passMedianUS", st.PassMedianUS)
-	o.Set("passP99US", st.PassP99US)
-	o.Set("passMeanUS", st.PassMeanUS)
-	o.Set("ticMedianUS", st.TicMedianUS)
-	o.Set("ticP99US", st.TicP99US)
-	o.Set("transferBytesIn", st.TransferBytesIn)
-	o.Set("transferMS", st.TransferMS)
-	o.Set("joinMS", st.JoinMS)
-	o.Set("ticsPerUpdate", st.TicsPerUpdate)
-	o.Set("ticCostUS", st.TicCostUS)
-	o.Set("migrations", st.Migrations)
-	o.Set("predictedTic", st.PredictedTic)
-	o.Set("predicted", st.Predicted)
-	o.Set("rollbacks", st.Rollbacks)
-	o.Set("rolledBack", st.RolledBack)
-	o.Set("replayBytes", st.ReplayBytes)
-	o.Set("replayStopped", st.ReplayStopped)
-	return o
+	x.set(o, "role", string(st.Role))
+	x.set(o, "uid", st.UID)
+	x.set(o, "players", arrayOrNull(&x, st.Players))
+	x.set(o, "gametic", st.Gametic)
+	x.set(o, "recvtic", st.Recvtic)
+	x.set(o, "maketic", st.Maketic)
+	x.set(o, "rttMS", st.RTTMS)
+	x.set(o, "protocol", st.Protocol)
+	x.set(o, "framesIn", st.FramesIn)
+	x.set(o, "framesOut", st.FramesOut)
+	x.set(o, "bytesIn", st.BytesIn)
+	x.set(o, "bytesOut", st.BytesOut)
+	x.set(o, "framesInPerSec", st.FramesInPerSec)
+	x.set(o, "framesOutPerSec", st.FramesOutPerSec)
+	x.set(o, "bytesInPerSec", st.BytesInPerSec)
+	x.set(o, "bytesOutPerSec", st.BytesOutPerSec)
+	x.set(o, "dropped", st.Dropped)
+	x.set(o, "resends", st.Resends)
+	x.set(o, "substituted", st.Substituted)
+	x.set(o, "passMedianUS", st.PassMedianUS)
+	x.set(o, "passP99US", st.PassP99US)
+	x.set(o, "passMeanUS", st.PassMeanUS)
+	x.set(o, "ticMedianUS", st.TicMedianUS)
+	x.set(o, "ticP99US", st.TicP99US)
+	x.set(o, "transferBytesIn", st.TransferBytesIn)
+	x.set(o, "transferMS", st.TransferMS)
+	x.set(o, "joinMS", st.JoinMS)
+	x.set(o, "ticsPerUpdate", st.TicsPerUpdate)
+	x.set(o, "ticCostUS", st.TicCostUS)
+	x.set(o, "migrations", st.Migrations)
+	x.set(o, "predictedTic", st.PredictedTic)
+	x.set(o, "predicted", st.Predicted)
+	x.set(o, "rollbacks", st.Rollbacks)
+	x.set(o, "rolledBack", st.RolledBack)
+	x.set(o, "replayBytes", st.ReplayBytes)
+	x.set(o, "replayStopped", st.ReplayStopped)
+	return o, x.err
 }

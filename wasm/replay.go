@@ -5,7 +5,8 @@ package main
 import (
 	"errors"
 	"strconv"
-	"syscall/js"
+
+	"github.com/hack-pad/safejs"
 
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/wire"
@@ -45,17 +46,22 @@ var (
 // tics a seek can load); or with error set, on a file that is not a whole
 // replay, on one of another game's input, or on a state the game's load
 // refused.
-func replayOpen(args []js.Value) any {
+func replayOpen(args []safejs.Value) any {
 	fail := func(err error) any {
-		o := factsObject(0, nil, nil)
-		o.Set("error", err.Error())
+		var x errs
+		o := factsObject(&x, 0, nil, nil)
+		x.set(o, "error", err.Error())
 		return o
 	}
-	if len(args) != 3 || args[0].Type() != js.TypeObject || args[1].Type() != js.TypeObject {
+	if len(args) != 3 || args[0].Type() != safejs.TypeObject || args[1].Type() != safejs.TypeObject {
 		return fail(errors.New("replayOpen takes the file, the callbacks and the input size"))
 	}
-	data := make([]byte, integer(args[0].Get("length")))
-	if _, err := copyToGo(data, args[0]); err != nil {
+	var x errs
+	data := make([]byte, integer(x.get(args[0], "length")))
+	if x.err != nil {
+		return fail(x.err)
+	}
+	if _, err := safejs.CopyBytesToGo(data, args[0]); err != nil {
 		return fail(err)
 	}
 	r, err := wire.NewReplayReader(data)
@@ -68,7 +74,10 @@ func replayOpen(args []js.Value) any {
 		return fail(errors.New("the replay's input is " + inputName(int(h.Setup.Input.Size)) +
 			", the game's (options.inputSize) " + inputName(size)))
 	}
-	game, jg := newGame(args[1], h.Setup.Input)
+	game, jg, err := newGame(args[1], h.Setup.Input)
+	if err != nil {
+		return fail(err)
+	}
 	p, err := netcore.NewReplayPlayer(data, game)
 	if err != nil {
 		return fail(err)
@@ -76,36 +85,38 @@ func replayOpen(args []js.Value) any {
 	id := nextPlayback
 	nextPlayback++
 	playbacks[id] = &playback{player: p, game: jg}
-	return factsObject(id, h, p)
+	o := factsObject(&x, id, h, p)
+	if x.err != nil {
+		return fail(x.err)
+	}
+	return o
 }
 
 // factsObject is what replayOpen returns of the replay h, played by p (all
 // zero but for players, an empty array, when h is nil).
-func factsObject(id int, h *wire.ReplayHeader, p *netcore.ReplayPlayer) js.Value {
-	o := newObject()
-	o.Set("id", id)
+func factsObject(x *errs, id int, h *wire.ReplayHeader, p *netcore.ReplayPlayer) safejs.Value {
+	o := x.object()
+	x.set(o, "id", id)
 	if h == nil {
-		o.Set("protocol", "")
-		o.Set("players", newArray([]string{}))
+		x.set(o, "protocol", "")
+		x.set(o, "players", newArray(x, []string{}))
 		for _, k := range []string{"start", "end", "ticRate", "seed", "inputSize"} {
-			o.Set(k, 0)
+			x.set(o, k, 0)
 		}
-		o.Set("snapshots", nil)
+		x.set(o, "snapshots", nil)
 		return o
 	}
-	o.Set("protocol", h.Protocol)
-	o.Set("players", newArray(h.Names))
-	o.Set("start", p.Start())
-	o.Set("end", p.End())
-	o.Set("ticRate", int(h.Setup.TicRate))
-	o.Set("seed", h.Setup.Seed)
+	x.set(o, "protocol", h.Protocol)
+	x.set(o, "players", newArray(x, h.Names))
+	x.set(o, "start", p.Start())
+	x.set(o, "end", p.End())
+	x.set(o, "ticRate", int(h.Setup.TicRate))
+	x.set(o, "seed", h.Setup.Seed)
 	if len(h.Setup.Options) > 0 {
-		if b, err := newBytes(h.Setup.Options); err == nil {
-			o.Set("options", b)
-		}
+		x.set(o, "options", x.bytes(h.Setup.Options))
 	}
-	o.Set("inputSize", int(h.Setup.Input.Size))
-	o.Set("snapshots", arrayOrNull(p.Snapshots()))
+	x.set(o, "inputSize", int(h.Setup.Input.Size))
+	x.set(o, "snapshots", arrayOrNull(x, p.Snapshots()))
 	return o
 }
 
@@ -121,7 +132,7 @@ func inputName(size int) string {
 // at most, and stops early after the first tic whose checksum differs
 // from the recorded one, so that the page hears of it before any later
 // tic runs. It returns the playback's status (statusObject).
-func replayRun(args []js.Value) any {
+func replayRun(args []safejs.Value) any {
 	pb, err := playbackOf(args, 3)
 	if err != nil {
 		return errorStatus("replayRun: " + err.Error())
@@ -154,7 +165,7 @@ func (pb *playback) noteMismatch() {
 // replaySeek(id, tic) sets the game at tic (the state before it): from
 // the newest snapshot at or before it, running the tics after. It returns
 // the playback's status, with error set when it cannot.
-func replaySeek(args []js.Value) any {
+func replaySeek(args []safejs.Value) any {
 	pb, err := playbackOf(args, 2)
 	if err != nil {
 		return errorStatus("replaySeek: " + err.Error())
@@ -168,7 +179,7 @@ func replaySeek(args []js.Value) any {
 }
 
 // replayClose(id) forgets a playback.
-func replayClose(args []js.Value) any {
+func replayClose(args []safejs.Value) any {
 	if len(args) == 1 {
 		delete(playbacks, integer(args[0]))
 	}
@@ -177,7 +188,7 @@ func replayClose(args []js.Value) any {
 
 // playbackOf returns the playback args[0] names, of a call that takes n
 // arguments.
-func playbackOf(args []js.Value, n int) (*playback, error) {
+func playbackOf(args []safejs.Value, n int) (*playback, error) {
 	if len(args) != n {
 		return nil, errors.New(strconv.Itoa(len(args)) + " arguments, not " + strconv.Itoa(n))
 	}
@@ -196,39 +207,48 @@ func playbackOf(args []js.Value, n int) (*playback, error) {
 // has it: tic, players, want, got), error (what went wrong) and failed (a
 // callback of the game threw, and the playback calls it no more) when
 // they are set.
-func (pb *playback) status(err error) js.Value {
+//
+// A status that cannot be built (JS threw) is errorStatus's, with what
+// threw.
+func (pb *playback) status(err error) safejs.Value {
 	p := pb.player
-	o := newObject()
-	o.Set("tic", p.Tic())
-	o.Set("tics", pb.game.ran)
-	o.Set("checked", p.Checked())
-	o.Set("mismatches", p.Mismatches())
+	var x errs
+	o := x.object()
+	x.set(o, "tic", p.Tic())
+	x.set(o, "tics", pb.game.ran)
+	x.set(o, "checked", p.Checked())
+	x.set(o, "mismatches", p.Mismatches())
 	if m := pb.mismatch; m != nil {
-		mo := newObject()
-		mo.Set("tic", m.Tic)
-		mo.Set("players", newArray(m.Players))
-		mo.Set("want", m.Want)
-		mo.Set("got", m.Got)
-		o.Set("mismatch", mo)
+		mo := x.object()
+		x.set(mo, "tic", m.Tic)
+		x.set(mo, "players", newArray(&x, m.Players))
+		x.set(mo, "want", m.Want)
+		x.set(mo, "got", m.Got)
+		x.set(o, "mismatch", mo)
 	}
-	o.Set("done", p.Done())
+	x.set(o, "done", p.Done())
 	switch {
 	case pb.game.err != nil:
-		o.Set("error", pb.game.err.Error())
-		o.Set("failed", true)
+		x.set(o, "error", pb.game.err.Error())
+		x.set(o, "failed", true)
 	case err != nil:
-		o.Set("error", err.Error())
+		x.set(o, "error", err.Error())
+	}
+	if x.err != nil {
+		return errorStatus("status: " + x.err.Error())
 	}
 	return o
 }
 
-// errorStatus is a status of no playback, with error set.
-func errorStatus(text string) js.Value {
-	o := newObject()
+// errorStatus is a status of no playback, with error set (undefined when
+// even that cannot be built).
+func errorStatus(text string) safejs.Value {
+	var x errs
+	o := x.object()
 	for _, k := range []string{"tic", "tics", "checked", "mismatches"} {
-		o.Set(k, 0)
+		x.set(o, k, 0)
 	}
-	o.Set("done", false)
-	o.Set("error", text)
+	x.set(o, "done", false)
+	x.set(o, "error", text)
 	return o
 }

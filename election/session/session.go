@@ -40,7 +40,7 @@ type Config struct {
 	Timeouts    netcore.Timeouts // default netcore.BrowserTimeouts
 	Settings    wire.Settings    // asked for if this copy is the controller
 	StartTimeMS float64          // when the page loaded (Date.now()): earlier copies win the election
-	// Rand draws UIDs; nil means math/rand/v2's (election.Config.Rand).
+	// Rand draws UIDs; nil means crypto/rand's (election.Config.Rand).
 	Rand func() uint32
 	// Token is this copy's rejoin token (zero: none). A copy that comes
 	// back to a game in progress with the token it left with, under any

@@ -1,35 +1,43 @@
 // Command wasmsize says what a Go wasm binary's code is made of: the
 // bytes of function bodies per Go package (from the binary's name
-// section), largest first, and the data segments' bytes. It is how
-// ticnet measures what each dependency costs in ticnet.wasm:
+// section), largest first, and the data segments' bytes; with -deps, the
+// package the binary was built from, what each of its dependencies adds
+// (internal/wasmsize). It is how ticnet measures what each dependency
+// costs in ticnet.wasm:
 //
-//	GOOS=js GOARCH=wasm go build -o /tmp/t.wasm ./wasm && go run ./web/wasmsize /tmp/t.wasm
+//	GOOS=js GOARCH=wasm go build -o /tmp/t.wasm ./wasm && go run ./web/wasmsize -deps ./wasm /tmp/t.wasm
 package main
 
 import (
-	"bytes"
-	"encoding/binary"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"sort"
-	"strings"
+
+	"github.com/ticnet/ticnet/internal/wasmsize"
 )
 
 func main() {
 	top := flag.Int("top", 30, "packages to list")
+	deps := flag.String("deps", "", "the package the binary was built from (GOOS=js GOARCH=wasm): list what each of its dependencies adds")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: wasmsize [-top N] file.wasm")
+		fmt.Fprintln(os.Stderr, "usage: wasmsize [-top N] [-deps ./pkg] file.wasm")
 		os.Exit(2)
 	}
 	b, err := os.ReadFile(flag.Arg(0))
 	if err == nil {
-		var s sizes
-		if s, err = measure(b); err == nil {
-			s.print(os.Stdout, *top)
+		var s wasmsize.Sizes
+		if s, err = wasmsize.Measure(b); err == nil {
+			printPackages(os.Stdout, s, *top)
+		}
+		if err == nil && *deps != "" {
+			var pkgs []wasmsize.Package
+			if pkgs, err = wasmsize.List(".", *deps); err == nil {
+				fmt.Fprintln(os.Stdout, "what each dependency adds (the code of the packages only it brings):")
+				wasmsize.PrintAdds(os.Stdout, wasmsize.Adds(pkgs, s))
+			}
 		}
 	}
 	if err != nil {
@@ -38,175 +46,24 @@ func main() {
 	}
 }
 
-// sizes is what measure found.
-type sizes struct {
-	total, code, data int
-	pkgs              map[string]int // code bytes per package
-}
-
-func (s sizes) print(w io.Writer, top int) {
+// printPackages lists the top packages by code bytes.
+func printPackages(w io.Writer, s wasmsize.Sizes, top int) {
 	type row struct {
 		pkg string
 		n   int
 	}
 	var rows []row
-	for p, n := range s.pkgs {
+	for p, n := range s.Pkgs {
 		rows = append(rows, row{p, n})
 	}
 	sort.Slice(rows, func(i, j int) bool {
 		return rows[i].n > rows[j].n || rows[i].n == rows[j].n && rows[i].pkg < rows[j].pkg
 	})
-	fmt.Fprintf(w, "%d bytes: code %d, data %d\n", s.total, s.code, s.data)
+	fmt.Fprintf(w, "%d bytes: code %d, data %d\n", s.Total, s.Code, s.Data)
 	for i, r := range rows {
 		if i == top {
 			break
 		}
-		fmt.Fprintf(w, "%9d %5.1f%%  %s\n", r.n, 100*float64(r.n)/float64(s.code), r.pkg)
+		fmt.Fprintf(w, "%9d %5.1f%%  %s\n", r.n, 100*float64(r.n)/float64(s.Code), r.pkg)
 	}
-}
-
-// measure reads a wasm module's import, code, data and name sections.
-func measure(b []byte) (sizes, error) {
-	s := sizes{total: len(b), pkgs: map[string]int{}}
-	if len(b) < 8 || !bytes.Equal(b[:4], []byte("\x00asm")) {
-		return s, errors.New("not a wasm module")
-	}
-	r := reader{b: b, off: 8}
-	imports := 0
-	var bodies []int
-	names := map[int]string{}
-	for r.off < len(r.b) && r.err == nil {
-		id := r.byte()
-		n := int(r.uleb())
-		sec := reader{b: r.take(n)}
-		switch id {
-		case 2: // imports: the imported functions come first in the index space
-			for range sec.uleb() {
-				sec.name()
-				sec.name()
-				switch kind := sec.byte(); kind {
-				case 0:
-					sec.uleb()
-					imports++
-				case 1: // table
-					sec.byte()
-					sec.limits()
-				case 2:
-					sec.limits()
-				case 3:
-					sec.byte()
-					sec.byte()
-				}
-			}
-		case 10: // code
-			for range sec.uleb() {
-				size := int(sec.uleb())
-				sec.take(size)
-				bodies = append(bodies, size)
-				s.code += size
-			}
-		case 11: // data
-			s.data += n
-		case 0:
-			if sec.name() != "name" {
-				continue
-			}
-			for sec.off < len(sec.b) && sec.err == nil {
-				sub := sec.byte()
-				sn := int(sec.uleb())
-				ss := reader{b: sec.take(sn)}
-				if sub != 1 {
-					continue
-				}
-				for range ss.uleb() {
-					idx := int(ss.uleb())
-					names[idx] = ss.name()
-				}
-				sec.err = errors.Join(sec.err, ss.err)
-			}
-		}
-		r.err = errors.Join(r.err, sec.err)
-	}
-	if r.err != nil {
-		return s, r.err
-	}
-	for i, size := range bodies {
-		s.pkgs[pkgOf(names[imports+i])] += size
-	}
-	return s, nil
-}
-
-// pkgOf is the package of a function's symbol, as Go's wasm names it
-// (slashes as underscores): "encoding/json" of
-// "encoding_json.__decodeState_.object", "github.com/hack-pad/safejs" of
-// "github.com_hack-pad_safejs.Value.Get". Underscores in a package's own
-// name come back as slashes too: the listing is for reading.
-func pkgOf(sym string) string {
-	if sym == "" {
-		return "(unnamed)"
-	}
-	end := strings.IndexByte(sym, '.')
-	// A module path's host keeps its dot: skip it.
-	for _, tld := range []string{"com_", "org_", "io_", "net_", "in_", "dev_"} {
-		if end >= 0 && strings.HasPrefix(sym[end+1:], tld) {
-			next := strings.IndexByte(sym[end+1:], '.')
-			if next < 0 {
-				return strings.ReplaceAll(sym, "_", "/")
-			}
-			end += 1 + next
-			break
-		}
-	}
-	if end < 0 {
-		return sym
-	}
-	return strings.ReplaceAll(sym[:end], "_", "/")
-}
-
-// reader reads a wasm binary; the first error sticks.
-type reader struct {
-	b   []byte
-	off int
-	err error
-}
-
-func (r *reader) take(n int) []byte {
-	if r.err != nil || n < 0 || r.off+n > len(r.b) {
-		r.err = errors.Join(r.err, fmt.Errorf("truncated at byte %d", r.off))
-		r.off = len(r.b)
-		return nil
-	}
-	p := r.b[r.off : r.off+n]
-	r.off += n
-	return p
-}
-
-func (r *reader) byte() byte {
-	if p := r.take(1); p != nil {
-		return p[0]
-	}
-	return 0
-}
-
-func (r *reader) uleb() uint64 {
-	if r.err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(r.b[r.off:])
-	if n <= 0 {
-		r.err = fmt.Errorf("bad LEB128 at byte %d", r.off)
-		r.off = len(r.b)
-		return 0
-	}
-	r.off += n
-	return v
-}
-
-func (r *reader) name() string { return string(r.take(int(r.uleb()))) }
-
-func (r *reader) limits() {
-	if r.byte()&1 != 0 {
-		r.uleb()
-	}
-	r.uleb()
 }

@@ -1,4 +1,4 @@
-package main
+package wasmsize
 
 import "testing"
 
@@ -12,8 +12,8 @@ func TestPkgOfReadsGoWasmSymbols(t *testing.T) {
 		"":                "(unnamed)",
 		"wasm_export_run": "wasm_export_run",
 	} {
-		if got := pkgOf(sym); got != want {
-			t.Errorf("pkgOf(%q) = %q, want %q", sym, got, want)
+		if got := PkgOf(sym); got != want {
+			t.Errorf("PkgOf(%q) = %q, want %q", sym, got, want)
 		}
 	}
 }
@@ -32,17 +32,17 @@ func TestMeasureAddsBodiesByPackage(t *testing.T) {
 	name = append(name, fns...)
 	mod = append(mod, 0, byte(len(name)))
 	mod = append(mod, name...)
-	s, err := measure(mod)
+	s, err := Measure(mod)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.code != 5 || s.data != 3 || s.pkgs["fmt"] != 3 || s.pkgs["(unnamed)"] != 2 {
+	if s.Code != 5 || s.Data != 3 || s.Pkgs["fmt"] != 3 || s.Pkgs["(unnamed)"] != 2 {
 		t.Fatalf("%+v", s)
 	}
-	if _, err := measure(mod[:len(mod)-3]); err == nil {
+	if _, err := Measure(mod[:len(mod)-3]); err == nil {
 		t.Fatal("a truncated module measured")
 	}
-	if _, err := measure([]byte("nope")); err == nil {
+	if _, err := Measure([]byte("nope")); err == nil {
 		t.Fatal("not a module, measured")
 	}
 }
