@@ -85,10 +85,12 @@ func (s *Scenario) CheckDoomEvents() (DoomEvents, error) {
 		}
 	}
 	// builder is the game of the copy that built player pl's command for
-	// tic t, if one did.
+	// tic t, if one did: not a copy whose checks end before t (Peer.Until:
+	// a copy refused as it reattached built tics of its player that a
+	// copy back with its token built again, and sent).
 	builder := func(pl int, t uint32) *testgame.Game {
 		for _, p := range s.Peers {
-			if p.Client.Player() == pl && p.Game.Built(t).OK {
+			if p.Client.Player() == pl && p.Game.Built(t).OK && (p.Until == 0 || t < p.Until) {
 				return p.Game
 			}
 		}
