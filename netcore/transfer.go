@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
@@ -101,7 +102,7 @@ const (
 	transferReplyMS = 100
 	// transferChunkOverhead is a chunk frame's bytes besides its data:
 	// frame header, packet header, chunk header.
-	transferChunkOverhead = FrameHeaderLen + 2 + wire.TransferChunkHeaderLen
+	transferChunkOverhead = link.FrameHeaderLen + 2 + wire.TransferChunkHeaderLen
 )
 
 // LoopbackTransfer is the TransferConfig of a client in the server's own
@@ -464,7 +465,7 @@ func (t *Transfers) refill(now int64) {
 
 // spend charges a sent packet of n bytes (its frame header included) to
 // the pacing budget, which control packets may drive further into debt.
-func (t *Transfers) spend(n int) { t.tokens -= int64(n+FrameHeaderLen) * 1000 }
+func (t *Transfers) spend(n int) { t.tokens -= int64(n+link.FrameHeaderLen) * 1000 }
 
 // send transmits a transfer message to peer.
 func (t *Transfers) send(to Addr, m wire.Message) {

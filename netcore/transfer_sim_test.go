@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
@@ -328,14 +329,14 @@ type xferAttack struct {
 
 func (k *xferAttack) send(to, from netcore.Addr, body []byte) {
 	pkt := wire.Header{Type: wire.TypeTicnet}.AppendTo(nil)
-	k.frame = netcore.AppendFrame(k.frame[:0], to, from, append(pkt, body...))
+	k.frame = link.AppendFrame(k.frame[:0], to, from, append(pkt, body...))
 	k.node.Broadcast(k.frame)
 }
 
 // overhear keeps the latest real chunk it heard.
 func (k *xferAttack) overhear() {
 	for f, ok := k.node.Receive(); ok; f, ok = k.node.Receive() {
-		to, from, pkt, ok := netcore.ParseFrame(f)
+		to, from, pkt, ok := link.ParseFrame(f)
 		if !ok || to != 2 || from != 1 || len(pkt) < 3 || pkt[2] != wire.TicnetKindTransferChunk {
 			continue
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"testing"
 
+	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
@@ -264,7 +265,7 @@ func TestTransferPacesItsChunksAndBoundsWhatIsInFlight(t *testing.T) {
 		l.now += 5
 		l.a.events = l.a.x.Pump(l.now, l.a.events)
 		for _, p := range l.a.w.take() {
-			sentBytes += int64(len(p.pkt) + FrameHeaderLen)
+			sentBytes += int64(len(p.pkt) + link.FrameHeaderLen)
 		}
 		// Never more than the burst plus the rate since the first pass.
 		if limit := int64(l.a.x.Config().BurstBytes) + (l.now-5)*100; sentBytes > limit {
@@ -612,8 +613,8 @@ func TestTransferConfigDefaultsAndBounds(t *testing.T) {
 	}
 	big := TransferConfig{ChunkBytes: 1 << 20, BurstBytes: 10, MaxInFlightBytes: 10}
 	big.fill()
-	if big.ChunkBytes != wire.MaxTransferChunkSize || big.ChunkBytes+transferChunkOverhead != MaxFrame ||
-		big.BurstBytes != MaxFrame || big.MaxInFlightBytes != MaxFrame {
+	if big.ChunkBytes != wire.MaxTransferChunkSize || big.ChunkBytes+transferChunkOverhead != link.MaxFrame ||
+		big.BurstBytes != link.MaxFrame || big.MaxInFlightBytes != link.MaxFrame {
 		t.Fatalf("%+v", big)
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ticnet/ticnet/election"
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/link"
 )
 
 // frame is one game frame waiting for the engine.
@@ -87,13 +88,13 @@ func (s *Session) queue(to netcore.Addr, payload []byte) {
 		(s.eng != nil && s.eng.server != nil && s.eng.server.SpeaksTicnet(to))) {
 		from = netcore.Addr(s.el.Self().Tie)
 	}
-	s.scratch = netcore.AppendFrame(s.scratch[:0], to, from, payload)
+	s.scratch = link.AppendFrame(s.scratch[:0], to, from, payload)
 	s.outFrame(s.scratch)
 }
 
 // outFrame appends one frame, as the batch layout has it: [u32 LE len][frame].
 func (s *Session) outFrame(f []byte) {
-	if len(f) > netcore.MaxFrame {
+	if len(f) > link.MaxFrame {
 		s.stats.Dropped++
 		return
 	}
