@@ -6,6 +6,7 @@ import (
 	"github.com/ticnet/ticnet/election"
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/link"
+	"github.com/ticnet/ticnet/netcore/transfer"
 )
 
 // frame is one game frame waiting for the engine.
@@ -128,7 +129,7 @@ func (s *Session) startEngine(now int64, role Role) {
 		Predict: s.cfg.Predict, PredictTics: s.cfg.PredictTics, Input: s.cfg.Input, Replay: s.cfg.Replay}
 	if role == RoleServer {
 		srvEnd, cliEnd := netcore.NewLoopback(ServerUID)
-		ccfg.Transfer = netcore.LoopbackTransfer
+		ccfg.Transfer = transfer.Loopback
 		e.server = netcore.NewServer(s.serverConfig(s.el.Self().Tie), &netcore.HostTransport{Channel: ch, Local: srvEnd})
 		e.client = netcore.NewClient(ccfg, cliEnd, ServerUID, s.game, now)
 	} else {
