@@ -7,6 +7,7 @@ import (
 
 	"github.com/ticnet/ticnet/internal/text"
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/link"
 )
 
 // Cadence is the election's timing: how often a copy speaks, and how long
@@ -250,7 +251,7 @@ func (e *Election) Handle(now int64, f []byte) bool {
 		e.onServer(now, id)
 		return true
 	}
-	to, from, payload, ok := netcore.ParseFrame(f)
+	to, from, payload, ok := link.ParseFrame(f)
 	if !ok || to != netcore.Addr(CandidateAddr) {
 		return false
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/simnet"
 )
 
@@ -684,7 +685,7 @@ func TestCandidateAnnouncementLayout(t *testing.T) {
 		if flags != 0 {
 			want++
 		}
-		to, from, payload, ok := netcore.ParseFrame(f)
+		to, from, payload, ok := link.ParseFrame(f)
 		if !ok || len(payload) != want || to != netcore.Addr(CandidateAddr) || from != 0x01020304 {
 			t.Fatalf("frame % x", f)
 		}
@@ -709,7 +710,7 @@ func TestCandidateAnnouncementLayout(t *testing.T) {
 func TestCandidateAnnouncementNamesTheHeir(t *testing.T) {
 	id := Identity{StartMS: 1234.5, Tie: 0xA1B2C3D4}
 	f := appendHeir(appendCandidate(nil, 0x01020304, id, 0xCAFE, candidateMigrating|candidateHeir), 0x0A0B0C0D)
-	_, _, payload, _ := netcore.ParseFrame(f)
+	_, _, payload, _ := link.ParseFrame(f)
 	if len(payload) != 25 || !bytes.Equal(payload[21:], []byte{0x0D, 0x0C, 0x0B, 0x0A}) {
 		t.Fatalf("payload % x", payload)
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/link"
 )
 
 // migratingFlags returns the flags of the candidate announcements among
@@ -11,7 +12,7 @@ import (
 func migratingFlags(frames [][]byte) []bool {
 	var flags []bool
 	for _, f := range frames {
-		if to, _, payload, ok := netcore.ParseFrame(f); ok && to == netcore.Addr(CandidateAddr) {
+		if to, _, payload, ok := link.ParseFrame(f); ok && to == netcore.Addr(CandidateAddr) {
 			_, _, fl, _, err := parseCandidate(payload)
 			flags = append(flags, err == nil && fl&candidateMigrating != 0)
 		}

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/link"
 )
 
 // clientOf returns a copy started at startMS that is a client of srv,
@@ -163,7 +163,7 @@ func TestAHiddenCopyServesOnlyWhenNoVisibleOneCan(t *testing.T) {
 		if got := e.Role() == Server; got != c.serves {
 			t.Fatalf("%+v: serves %v", c, got)
 		}
-		_, _, payload, _ := netcore.ParseFrame(e.candidate())
+		_, _, payload, _ := link.ParseFrame(e.candidate())
 		_, _, flags, _, err := parseCandidate(payload)
 		if e.Hidden() != c.hidden || err != nil || (flags&candidateHidden != 0) != c.hidden {
 			t.Fatalf("%+v: hidden %v, flags %x, %v", c, e.Hidden(), flags, err)
@@ -197,7 +197,7 @@ func TestACopyThatSleptDoesNotLoseItsServer(t *testing.T) {
 // heirOf returns the heir a copy's announcement names (0: none).
 func heirOf(t *testing.T, frame []byte) uint32 {
 	t.Helper()
-	_, _, payload, _ := netcore.ParseFrame(frame)
+	_, _, payload, _ := link.ParseFrame(frame)
 	_, _, _, heir, err := parseCandidate(payload)
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/link"
 )
 
 // Reserved UIDs.
@@ -24,7 +25,7 @@ const (
 const (
 	RequestLen   = 4
 	AnswerLen    = 16
-	candidateLen = netcore.FrameHeaderLen + 4 + 8 + 4 + 4
+	candidateLen = link.FrameHeaderLen + 4 + 8 + 4 + 4
 	heirLen      = 4 // after the flags, when candidateHeir is set
 )
 
@@ -102,7 +103,7 @@ const (
 // appendCandidate appends a candidate announcement frame from uid, which
 // plays game (0: none).
 func appendCandidate(dst []byte, uid uint32, id Identity, game uint32, flags byte) []byte {
-	dst = netcore.AppendFrame(dst, netcore.Addr(CandidateAddr), netcore.Addr(uid), candidateMagic[:])
+	dst = link.AppendFrame(dst, netcore.Addr(CandidateAddr), netcore.Addr(uid), candidateMagic[:])
 	dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(id.StartMS))
 	dst = binary.LittleEndian.AppendUint32(dst, id.Tie)
 	dst = binary.LittleEndian.AppendUint32(dst, game)

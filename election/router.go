@@ -1,6 +1,9 @@
 package election
 
-import "github.com/ticnet/ticnet/netcore"
+import (
+	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/link"
+)
 
 // RouterCounters count what the router did with frames.
 type RouterCounters struct {
@@ -13,11 +16,11 @@ type RouterCounters struct {
 
 // Router sorts the frames of the channel for one copy: election messages
 // to its Election, game frames for it to the engine. Which game frames are
-// its own, netcore.FrameFilter decides, as it does in the whole-game
+// its own, link.FrameFilter decides, as it does in the whole-game
 // simulations (simnet.FrameTransport).
 type Router struct {
 	Election *Election
-	filter   netcore.FrameFilter
+	filter   link.FrameFilter
 	stats    RouterCounters
 }
 

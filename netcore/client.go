@@ -1,6 +1,7 @@
 package netcore
 
 import (
+	"github.com/ticnet/ticnet/netcore/transfer"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
@@ -24,7 +25,7 @@ type ClientConfig struct {
 	Settings wire.Settings
 	// Transfer tunes the bulk streams of late join (the snapshot this copy
 	// receives when it joins, or sends when the server asks it for one).
-	Transfer TransferConfig
+	Transfer transfer.Config
 	// CatchUpTics bounds the tics a joining copy holds while its snapshot
 	// arrives and it catches up; default DefaultCatchUpTics.
 	CatchUpTics int
@@ -132,8 +133,8 @@ type Client struct {
 	mig  migrateSide
 	end  endState
 
-	xfer       *Transfers
-	xferEvents []TransferEvent
+	xfer       *transfer.Endpoint
+	xferEvents []transfer.Event
 
 	pkt   []byte // scratch for outgoing packets
 	inSGD wire.ServerGameData
@@ -150,7 +151,7 @@ func NewClient(cfg ClientConfig, tr Transport, server Addr, game Game, now int64
 	cfg.fill()
 	c := &Client{cfg: cfg, tr: tr, server: server, game: game, player: -1}
 	c.conn = newConn(server, tr, cfg.Timeouts, now, connConnecting, &c.stats)
-	c.xfer = NewTransfers(cfg.Transfer, tr)
+	c.xfer = transfer.New(cfg.Transfer, tr)
 	c.xfer.AcceptFrom(server)
 	c.synFirstMS = now
 	c.synLastMS = now - SYNResendMS - 1
@@ -261,7 +262,7 @@ func (c *Client) Update(now int64) []Event {
 }
 
 // Transfers is this client's bulk streams (late join).
-func (c *Client) Transfers() *Transfers { return c.xfer }
+func (c *Client) Transfers() *transfer.Endpoint { return c.xfer }
 
 // Joining reports whether this client is joining a game in progress and
 // is not in it yet.

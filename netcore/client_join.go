@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"strconv"
 
+	"github.com/ticnet/ticnet/netcore/transfer"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
@@ -21,7 +22,7 @@ type joinSide struct {
 	// early is a stream from the server that arrived before JoinStart
 	// did (the server streams the snapshot from the joiner's SYN on;
 	// JoinStart waits for the handshake): it may be the snapshot.
-	early *TransferEvent
+	early *transfer.Event
 	// heard is the tic sets that came before JoinStart, kept to be taken
 	// once it says where this copy starts (heardBytes of them, at most
 	// MaxHeardTicBytes): the tics since the start, which the server sends
@@ -232,8 +233,8 @@ func (c *Client) earlyChunk(now int64, h wire.Header, body []byte) bool {
 }
 
 // onTransfer handles the end of a stream.
-func (c *Client) onTransfer(ev TransferEvent) {
-	if ev.Kind == TransferReceived && (c.state == ClientConnecting || c.state == ClientWaitingLaunch) {
+func (c *Client) onTransfer(ev transfer.Event) {
+	if ev.Kind == transfer.Received && (c.state == ClientConnecting || c.state == ClientWaitingLaunch) {
 		c.join.early = &ev
 		return
 	}
@@ -241,13 +242,13 @@ func (c *Client) onTransfer(ev TransferEvent) {
 		return
 	}
 	switch ev.Kind {
-	case TransferReceived:
+	case transfer.Received:
 		if len(ev.Data) < 4 || !c.loop.tl.Load(Snapshot{Tic: binary.BigEndian.Uint32(ev.Data), State: ev.Data[4:]}) {
 			reason := "the game state that arrived is not of a tic this copy can start from"
 			c.conn.disconnect(c.nowMS, reason)
 			c.finish(EventDisconnected, reason)
 		}
-	case TransferDropped:
+	case transfer.Dropped:
 		reason := "the game state did not arrive (" + ev.Reason.String() + ")"
 		c.conn.disconnect(c.nowMS, reason)
 		c.finish(EventDisconnected, reason)

@@ -1,6 +1,9 @@
 package netcore
 
-import "github.com/ticnet/ticnet/netcore/wire"
+import (
+	"github.com/ticnet/ticnet/netcore/transfer"
+	"github.com/ticnet/ticnet/netcore/wire"
+)
 
 // migrateSide is a client's part in host migration (see server_migrate.go):
 // what its server said of the game, and whether it is reattaching to the
@@ -52,7 +55,7 @@ func (c *Client) Reattach(tr Transport, now int64) bool {
 	c.state = ClientInGame
 	c.conn = newConn(c.server, tr, c.cfg.Timeouts, now, connConnecting, &c.stats)
 	c.conn.resendMS = ReattachResendMS
-	c.xfer = NewTransfers(c.cfg.Transfer, tr)
+	c.xfer = transfer.New(c.cfg.Transfer, tr)
 	c.xfer.AcceptFrom(c.server)
 	c.join.saves, c.join.heard, c.join.heardBytes = nil, nil, 0
 	c.mig.resuming, c.mig.left, c.mig.reattached = true, false, true

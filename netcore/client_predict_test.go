@@ -4,6 +4,9 @@ import (
 	"encoding/binary"
 	"slices"
 	"testing"
+
+	"github.com/ticnet/ticnet/netcore/transfer"
+	"github.com/ticnet/ticnet/netcore/wire"
 )
 
 // tapeGame's state is the tics it ran, a byte each, in order.
@@ -24,7 +27,8 @@ func (g *tapeGame) LoadState(b []byte) error { g.ran = slices.Clone(b); return n
 // could never come).
 func TestASaveDueBeforeAPredictedTicThatStandsGoesOut(t *testing.T) {
 	g := &tapeGame{}
-	c := NewClient(ClientConfig{Predict: true, PredictTics: 8}, &kept{}, 1, g, 0)
+	tr := &kept{}
+	c := NewClient(ClientConfig{Predict: true, PredictTics: 8}, tr, 1, g, 0)
 	c.extended, c.state, c.player, c.settings.TicDup = true, ClientInGame, 0, 1
 	for m := range uint32(20) {
 		c.send.queue[m] = sentTic{seq: m, valid: true} // its commands, built
@@ -47,10 +51,10 @@ func TestASaveDueBeforeAPredictedTicThatStandsGoesOut(t *testing.T) {
 	c.join.saves = append(c.join.saves, pendingSave{tic: tic, stream: stream})
 	confirm(4) // tics 5-8, as predicted
 	c.runTics()
-	if len(c.xfer.out) != 1 {
-		t.Fatalf("%d streams going out, want the state's", len(c.xfer.out))
+	if out, _ := c.xfer.Open(); out != 1 {
+		t.Fatalf("%d streams going out, want the state's", out)
 	}
-	data := c.xfer.out[0].data
+	data := tr.chunkSent(t, c.xfer)
 	if got, want := data, binary.BigEndian.AppendUint32(nil, tic); len(got) < 4 || !slices.Equal(got[:4], want) ||
 		!slices.Equal(got[4:], []byte{0, 1, 2, 3, 4, 5, 6}) {
 		t.Fatalf("the stream is %v, want tic %d and the state before it, tics 0-6", got, tic)
@@ -61,4 +65,27 @@ func TestASaveDueBeforeAPredictedTicThatStandsGoesOut(t *testing.T) {
 	if c.GameTic() != 9 || c.PredictedTic() != 17 {
 		t.Fatalf("ran to tic %d, predicted to %d; want 9 and 17", c.GameTic(), c.PredictedTic())
 	}
+}
+
+// chunkSent pumps x and returns the data of the one chunk it sends: the
+// whole of a stream of one chunk.
+func (k *kept) chunkSent(t *testing.T, x *transfer.Endpoint) []byte {
+	t.Helper()
+	k.pkts = nil
+	x.Pump(0, nil)
+	var chunks [][]byte
+	for _, p := range k.pkts {
+		h, body, err := wire.ParseHeader(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m wire.TransferChunk
+		if h.Type == wire.TypeTicnet && m.DecodeBody(body) == nil {
+			chunks = append(chunks, m.Data)
+		}
+	}
+	if len(chunks) != 1 {
+		t.Fatalf("%d chunks went out, want one", len(chunks))
+	}
+	return chunks[0]
 }

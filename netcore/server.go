@@ -2,6 +2,7 @@ package netcore
 
 import (
 	"github.com/ticnet/ticnet/internal/text"
+	"github.com/ticnet/ticnet/netcore/transfer"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
@@ -29,7 +30,7 @@ type ServerConfig struct {
 	Replay ServerReplayConfig
 	// Transfer tunes the bulk streams that carry snapshots to copies
 	// joining a game in progress.
-	Transfer TransferConfig
+	Transfer transfer.Config
 	// RejoinGraceMS is how long the player of a copy that left a game in
 	// progress is kept for it: a copy that presents its rejoin token
 	// meanwhile gets it back. Default DefaultRejoinGraceMS.
@@ -225,8 +226,8 @@ type Server struct {
 	rec     serverRecorder
 
 	// Late join: bulk streams (snapshots) and the last stream id used.
-	xfer       *Transfers
-	xferEvents []TransferEvent
+	xfer       *transfer.Endpoint
+	xferEvents []transfer.Event
 	nextStream uint32
 	departed   []departed // players held for their copies to come back
 
@@ -246,7 +247,7 @@ type Server struct {
 // NewServer returns a server that talks through tr.
 func NewServer(cfg ServerConfig, tr Transport) *Server {
 	cfg.fill()
-	return &Server{cfg: cfg, tr: tr, xfer: NewTransfers(cfg.Transfer, tr)}
+	return &Server{cfg: cfg, tr: tr, xfer: transfer.New(cfg.Transfer, tr)}
 }
 
 // State returns the server's state.
@@ -355,7 +356,7 @@ func (s *Server) Clients() int {
 }
 
 // Transfers is the server's bulk streams (snapshots for late joiners).
-func (s *Server) Transfers() *Transfers { return s.xfer }
+func (s *Server) Transfers() *transfer.Endpoint { return s.xfer }
 
 // TicRecords returns the tics the last Update let go, with ServerConfig
 // RecordTics set. The slice is valid until the next Update.

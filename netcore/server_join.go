@@ -1,6 +1,7 @@
 package netcore
 
 import (
+	"github.com/ticnet/ticnet/netcore/transfer"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
@@ -10,7 +11,7 @@ import (
 // before C. The state comes from a copy that has it: the server asks one
 // of its clients (its own, in a browser, where it runs beside a player) to
 // save the state before C and stream it to the server, which relays it to
-// the joiner as it arrives (Transfers.Relay). The joiner runs the tics
+// the joiner as it arrives (transfer.Endpoint.Relay). The joiner runs the tics
 // from C, says when it has caught up, and enters the game at the next tic
 // the server sends: every copy sees it enter at that tic, in the tic's
 // in-game bits.
@@ -202,14 +203,14 @@ func (s *Server) snapshotSource() *serverClient {
 }
 
 // onTransfer handles the end of a stream.
-func (s *Server) onTransfer(now int64, ev TransferEvent) {
+func (s *Server) onTransfer(now int64, ev transfer.Event) {
 	for _, sc := range s.slots {
 		j := sc.joining()
 		if j == nil || j.stream != ev.Stream {
 			continue
 		}
 		// The snapshot is relayed as it arrives: only its loss matters here.
-		if ev.Kind == TransferDropped {
+		if ev.Kind == transfer.Dropped {
 			s.stats.Unexpected++
 			sc.conn.disconnect(now, ReasonNoSnapshot)
 		}

@@ -1,17 +1,16 @@
 package netcore
 
-// Addr names a peer. On a broadcast channel it is the peer's UID (the
-// server is 1); 0 addresses every peer.
-type Addr uint32
+import "github.com/ticnet/ticnet/netcore/link"
 
-// Broadcast is the address of every peer on a channel.
-const Broadcast Addr = 0
+// The engine names peers and transports as package link does; these names
+// stay so that its callers need not change while link takes the rest of
+// the channel's code (loopback, UDP).
+type (
+	// Addr names a peer (link.Addr).
+	Addr = link.Addr
+	// Transport moves packets for one endpoint (link.Transport).
+	Transport = link.Transport
+)
 
-// Transport moves packets for one endpoint.
-type Transport interface {
-	// Send queues payload for to. It must not retain payload.
-	Send(to Addr, payload []byte)
-	// Recv returns the next packet received, if any. The payload is valid
-	// until the next call to Recv.
-	Recv() (from Addr, payload []byte, ok bool)
-}
+// Broadcast is the address of every peer on a channel (link.Broadcast).
+const Broadcast = link.Broadcast

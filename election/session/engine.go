@@ -5,6 +5,8 @@ import (
 
 	"github.com/ticnet/ticnet/election"
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/link"
+	"github.com/ticnet/ticnet/netcore/transfer"
 )
 
 // frame is one game frame waiting for the engine.
@@ -87,13 +89,13 @@ func (s *Session) queue(to netcore.Addr, payload []byte) {
 		(s.eng != nil && s.eng.server != nil && s.eng.server.SpeaksTicnet(to))) {
 		from = netcore.Addr(s.el.Self().Tie)
 	}
-	s.scratch = netcore.AppendFrame(s.scratch[:0], to, from, payload)
+	s.scratch = link.AppendFrame(s.scratch[:0], to, from, payload)
 	s.outFrame(s.scratch)
 }
 
 // outFrame appends one frame, as the batch layout has it: [u32 LE len][frame].
 func (s *Session) outFrame(f []byte) {
-	if len(f) > netcore.MaxFrame {
+	if len(f) > link.MaxFrame {
 		s.stats.Dropped++
 		return
 	}
@@ -127,7 +129,7 @@ func (s *Session) startEngine(now int64, role Role) {
 		Predict: s.cfg.Predict, PredictTics: s.cfg.PredictTics, Input: s.cfg.Input, Replay: s.cfg.Replay}
 	if role == RoleServer {
 		srvEnd, cliEnd := netcore.NewLoopback(ServerUID)
-		ccfg.Transfer = netcore.LoopbackTransfer
+		ccfg.Transfer = transfer.Loopback
 		e.server = netcore.NewServer(s.serverConfig(s.el.Self().Tie), &netcore.HostTransport{Channel: ch, Local: srvEnd})
 		e.client = netcore.NewClient(ccfg, cliEnd, ServerUID, s.game, now)
 	} else {

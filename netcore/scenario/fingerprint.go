@@ -5,6 +5,7 @@ import (
 
 	"github.com/ticnet/ticnet/internal/fingerprint"
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/link"
 )
 
 // tapped is a host's loopback end whose sends a fingerprint sees: the
@@ -19,7 +20,7 @@ type tapped struct {
 
 func (t *tapped) Send(to netcore.Addr, payload []byte) {
 	if t.node == -2 || to == netcore.LocalClientAddr || to == netcore.Broadcast {
-		frame := netcore.AppendFrame(nil, to, 0, payload)
+		frame := link.AppendFrame(nil, to, 0, payload)
 		t.fp.Frame(t.net(), t.node, frame)
 	}
 	t.Transport.Send(to, payload)

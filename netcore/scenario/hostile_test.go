@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/simnet"
 )
 
@@ -78,7 +79,7 @@ func (h *hostile) send(endpoints int) {
 	if to == from || (to == netcore.Broadcast && h.isReal(from)) {
 		h.expected-- // the forged endpoint was counted twice above
 	}
-	h.out = netcore.AppendFrame(h.out[:0], to, from, payload)
+	h.out = link.AppendFrame(h.out[:0], to, from, payload)
 	h.node.Broadcast(h.out)
 	h.sent++
 }
@@ -99,7 +100,7 @@ func (h *hostile) overhear() {
 		if !ok {
 			return
 		}
-		if _, _, p, ok := netcore.ParseFrame(f); ok && len(h.overheard) < 512 && h.rng.IntN(20) == 0 {
+		if _, _, p, ok := link.ParseFrame(f); ok && len(h.overheard) < 512 && h.rng.IntN(20) == 0 {
 			h.overheard = append(h.overheard, append([]byte(nil), p...))
 		}
 	}

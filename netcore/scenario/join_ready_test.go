@@ -5,6 +5,7 @@ import (
 
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
+	"github.com/ticnet/ticnet/netcore/transfer"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
@@ -67,7 +68,7 @@ func (s *Scenario) joinTapped() (*Peer, *joinTap) {
 	uid := netcore.Addr(0x1000 + i)
 	ft := simnet.NewFrameTransport(nd, uid)
 	tap := newJoinTap(s, ft, nil)
-	p := s.newPeerWith(i, tap, false, netcore.TransferConfig{}, [wire.RejoinTokenLen]byte{})
+	p := s.newPeerWith(i, tap, false, transfer.Config{}, [wire.RejoinTokenLen]byte{})
 	p.Node, p.UID, p.Frame = nd, uid, ft
 	s.Peers = append(s.Peers, p)
 	return p, tap
@@ -83,7 +84,7 @@ func (s *Scenario) tapRemotes(drop *int) []*joinTap {
 			continue
 		}
 		tap := newJoinTap(s, p.Frame, drop)
-		np := s.newPeerWith(i, tap, false, netcore.TransferConfig{}, p.Token)
+		np := s.newPeerWith(i, tap, false, transfer.Config{}, p.Token)
 		np.Node, np.UID, np.Frame = p.Node, p.UID, p.Frame
 		s.Peers[i] = np
 		taps = append(taps, tap)

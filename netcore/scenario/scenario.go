@@ -13,6 +13,7 @@ import (
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/testgame"
+	"github.com/ticnet/ticnet/netcore/transfer"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
@@ -186,7 +187,7 @@ func New(o Options) *Scenario {
 	// process: nothing to pace.
 	first := 0
 	if !o.Dedicated {
-		host := s.newPeer(0, cliTr, false, netcore.LoopbackTransfer)
+		host := s.newPeer(0, cliTr, false, transfer.Loopback)
 		host.UID = netcore.LocalClientAddr
 		s.Peers = append(s.Peers, host)
 		first = 1
@@ -195,7 +196,7 @@ func New(o Options) *Scenario {
 		nd := n.AddNode()
 		uid := netcore.Addr(0x1000 + i)
 		ft := simnet.NewFrameTransport(nd, uid)
-		p := s.newPeer(i, ft, i >= o.Players, netcore.TransferConfig{})
+		p := s.newPeer(i, ft, i >= o.Players, transfer.Config{})
 		p.Node, p.UID, p.Frame = nd, uid, ft
 		s.Peers = append(s.Peers, p)
 	}
@@ -207,7 +208,7 @@ var settings = wire.Settings{TicDup: 1, ExtraTics: 1, Deathmatch: 1, Episode: 1,
 	GameVersion: 4, NewSync: true, LoadGame: -1}
 
 // newPeer makes peer i's game and client.
-func (s *Scenario) newPeer(i int, tr netcore.Transport, drone bool, xfer netcore.TransferConfig) *Peer {
+func (s *Scenario) newPeer(i int, tr netcore.Transport, drone bool, xfer transfer.Config) *Peer {
 	var token [wire.RejoinTokenLen]byte
 	if s.opts.Tokens {
 		binary.LittleEndian.PutUint64(token[:], s.opts.Seed)
@@ -216,7 +217,7 @@ func (s *Scenario) newPeer(i int, tr netcore.Transport, drone bool, xfer netcore
 	return s.newPeerWith(i, tr, drone, xfer, token)
 }
 
-func (s *Scenario) newPeerWith(i int, tr netcore.Transport, drone bool, xfer netcore.TransferConfig, token [wire.RejoinTokenLen]byte) *Peer {
+func (s *Scenario) newPeerWith(i int, tr netcore.Transport, drone bool, xfer transfer.Config, token [wire.RejoinTokenLen]byte) *Peer {
 	o := s.opts
 	g := testgame.NewSized(o.Seed*1000+uint64(i), o.StateBytes)
 	g.Quiet = o.Quiet
@@ -248,7 +249,7 @@ func (s *Scenario) JoinWith(token [wire.RejoinTokenLen]byte) *Peer {
 	nd := s.Net.AddNode()
 	uid := netcore.Addr(0x1000 + i)
 	ft := simnet.NewFrameTransport(nd, uid)
-	p := s.newPeerWith(i, ft, false, netcore.TransferConfig{}, token)
+	p := s.newPeerWith(i, ft, false, transfer.Config{}, token)
 	p.Node, p.UID, p.Frame = nd, uid, ft
 	s.Peers = append(s.Peers, p)
 	return p

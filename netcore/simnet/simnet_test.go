@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/link"
 )
 
 func TestBroadcastReachesEveryOtherNodeAfterLatency(t *testing.T) {
@@ -100,7 +100,7 @@ func TestFrameTransportFiltersByUID(t *testing.T) {
 	b := NewFrameTransport(n.AddNode(), 9)
 	c := NewFrameTransport(n.AddNode(), 11)
 	a.Send(9, []byte("to b"))
-	a.Send(netcore.Broadcast, []byte("to all"))
+	a.Send(link.Broadcast, []byte("to all"))
 	a.Node.Broadcast([]byte{1, 2, 3}) // too short for a header
 	n.AdvanceTo(1)
 	from, p, ok := b.Recv()

@@ -1,4 +1,4 @@
-package netcore_test
+package transfer_test
 
 import (
 	"crypto/sha256"
@@ -6,8 +6,9 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/simnet"
+	"github.com/ticnet/ticnet/netcore/transfer"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
@@ -49,13 +50,13 @@ func BenchmarkTransfer(b *testing.B) {
 // xferDiscard is a transport that drops what it is given.
 type xferDiscard struct{}
 
-func (xferDiscard) Send(netcore.Addr, []byte)          {}
-func (xferDiscard) Recv() (netcore.Addr, []byte, bool) { return 0, nil, false }
+func (xferDiscard) Send(link.Addr, []byte)          {}
+func (xferDiscard) Recv() (link.Addr, []byte, bool) { return 0, nil, false }
 
 // BenchmarkTransferSend4MB is the cost of starting a 4 MB stream: its
 // SHA-256 (the data is not copied).
 func BenchmarkTransferSend4MB(b *testing.B) {
-	x := netcore.NewTransfers(netcore.TransferConfig{}, xferDiscard{})
+	x := transfer.New(transfer.Config{}, xferDiscard{})
 	data := xferPayload(4<<20, 1)
 	b.SetBytes(int64(len(data)))
 	id := uint32(0)
@@ -75,8 +76,8 @@ func BenchmarkTransferReceiveChunk(b *testing.B) {
 	const size = 8 << 20
 	data := xferPayload(size, 2)
 	h := sha256.Sum256(data)
-	cfg := netcore.TransferConfig{}
-	chunk := uint32(netcore.DefaultTransferChunkBytes)
+	cfg := transfer.Config{}
+	chunk := uint32(transfer.DefaultChunkBytes)
 	count := wire.TransferChunkCount(size, chunk)
 	bodies := make([][]byte, count)
 	for i := range count {
@@ -86,12 +87,12 @@ func BenchmarkTransferReceiveChunk(b *testing.B) {
 	}
 	b.SetBytes(int64(chunk))
 	b.ReportAllocs()
-	var x *netcore.Transfers
+	var x *transfer.Endpoint
 	next, id := count, uint32(0)
 	for b.Loop() {
 		if next == count { // a new stream: its buffer is allocated whole
 			b.StopTimer()
-			x = netcore.NewTransfers(cfg, xferDiscard{})
+			x = transfer.New(cfg, xferDiscard{})
 			x.AcceptFrom(1)
 			id++
 			for i := range bodies {

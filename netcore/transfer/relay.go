@@ -1,9 +1,10 @@
-package netcore
+package transfer
 
 import (
 	"cmp"
 	"errors"
 
+	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
@@ -23,14 +24,14 @@ import (
 // buffer, which BytesHeld counts until the incoming stream is whole and
 // BytesReferenced after.
 
-// ErrTransferRelayEnded: the stream to relay has ended already.
-var ErrTransferRelayEnded = errors.New("transfer: the stream to relay has ended")
+// ErrRelayEnded: the stream to relay has ended already.
+var ErrRelayEnded = errors.New("transfer: the stream to relay has ended")
 
 // relaySide is what a relayed stream knows of its source.
 type relaySide struct {
 	on   bool
-	from Addr   // the source is stream id from peer from
-	id   uint32 // (it may not have begun: then the relay has no data yet)
+	from link.Addr // the source is stream id from peer from
+	id   uint32    // (it may not have begun: then the relay has no data yet)
 	// src is the source while it arrives: nil before its first chunk and
 	// once it has ended. Until it is whole BytesHeld counts the relay's
 	// data with it; then BytesReferenced does, as for Send.
@@ -43,20 +44,20 @@ type relaySide struct {
 // Relay sends the incoming stream in from peer from on to peer to, as
 // stream out, as its bytes arrive. The incoming stream may not have begun
 // yet; it must not have ended. The relayed stream ends as any outgoing
-// one (TransferDelivered or TransferDropped), and is dropped, for the same
+// one (Delivered or Dropped), and is dropped, for the same
 // reason, if the incoming stream ends without arriving. When the incoming
-// stream arrives its TransferReceived comes as usual: its Data is still
+// stream arrives its Received comes as usual: its Data is still
 // being sent on, and must be left unchanged until the relayed stream ends.
-func (t *Transfers) Relay(now int64, from Addr, in uint32, to Addr, out uint32) error {
+func (t *Endpoint) Relay(now int64, from link.Addr, in uint32, to link.Addr, out uint32) error {
 	switch {
-	case to == Broadcast:
-		return ErrTransferBroadcast
+	case to == link.Broadcast:
+		return ErrBroadcast
 	case len(t.out) >= t.cfg.MaxOutgoing:
-		return ErrTransferBusy
+		return ErrBusy
 	case t.findOut(to, out) >= 0 || t.closedOut.find(to, out) != nil:
-		return ErrTransferIDInUse
+		return ErrIDInUse
 	case t.closedIn.find(from, in) != nil:
-		return ErrTransferRelayEnded
+		return ErrRelayEnded
 	}
 	s := t.newOut(now, to, out)
 	s.relay = relaySide{on: true, from: from, id: in}
@@ -67,13 +68,13 @@ func (t *Transfers) Relay(now int64, from Addr, in uint32, to Addr, out uint32) 
 }
 
 // feed makes an incoming stream the relay's source.
-func (t *Transfers) feed(s *outStream, in *inStream) {
+func (t *Endpoint) feed(s *outStream, in *inStream) {
 	s.setData(in.buf, in.hash, uint32(t.cfg.ChunkBytes))
 	s.relay.src = in
 }
 
 // relayOpened feeds the relays waiting for a stream that has just opened.
-func (t *Transfers) relayOpened(in *inStream) {
+func (t *Endpoint) relayOpened(in *inStream) {
 	for _, s := range t.out {
 		if s.waitsFor(in.from, in.id) {
 			t.feed(s, in)
@@ -83,7 +84,7 @@ func (t *Transfers) relayOpened(in *inStream) {
 
 // relayEnded tells the relays of stream id from peer from that it ended:
 // arrived whole (their data is then whole, and the caller's), or not.
-func (t *Transfers) relayEnded(from Addr, id uint32, arrived bool, reason wire.TransferReason) {
+func (t *Endpoint) relayEnded(from link.Addr, id uint32, arrived bool, reason wire.TransferReason) {
 	for _, s := range t.out {
 		r := &s.relay
 		if !r.on || r.from != from || r.id != id || r.lost != 0 || s.data != nil && r.src == nil {
@@ -101,7 +102,7 @@ func (t *Transfers) relayEnded(from Addr, id uint32, arrived bool, reason wire.T
 
 // relayPeerLeft drops the relays waiting for a stream from peer that has
 // not begun.
-func (t *Transfers) relayPeerLeft(peer Addr) {
+func (t *Endpoint) relayPeerLeft(peer link.Addr) {
 	for _, s := range t.out {
 		if r := &s.relay; r.on && r.from == peer && s.data == nil && r.lost == 0 {
 			r.lost = wire.TransferReasonPeerLeft
@@ -111,7 +112,7 @@ func (t *Transfers) relayPeerLeft(peer Addr) {
 
 // waitsFor reports whether the stream is a relay waiting for stream id
 // from peer from to begin.
-func (s *outStream) waitsFor(from Addr, id uint32) bool {
+func (s *outStream) waitsFor(from link.Addr, id uint32) bool {
 	r := &s.relay
 	return r.on && s.data == nil && r.lost == 0 && r.from == from && r.id == id
 }

@@ -1,12 +1,13 @@
-package netcore_test
+package transfer_test
 
 import (
 	"bytes"
 	"slices"
 	"testing"
 
-	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/simnet"
+	"github.com/ticnet/ticnet/netcore/transfer"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
@@ -21,15 +22,15 @@ type relaySim struct {
 	peak int64
 }
 
-func newRelaySim(seed uint64, link simnet.Link, srcCfg netcore.TransferConfig) *relaySim {
-	n := simnet.New(seed, link)
+func newRelaySim(seed uint64, channel simnet.Link, srcCfg transfer.Config) *relaySim {
+	n := simnet.New(seed, channel)
 	n.SetDefaultBandwidth(xferUplinkBPS)
-	peer := func(uid netcore.Addr, cfg netcore.TransferConfig) *xferPeer {
+	peer := func(uid link.Addr, cfg transfer.Config) *xferPeer {
 		nd := n.AddNode()
 		tr := simnet.NewFrameTransport(nd, uid)
-		return &xferPeer{node: nd, tr: tr, x: netcore.NewTransfers(cfg, tr)}
+		return &xferPeer{node: nd, tr: tr, x: transfer.New(cfg, tr)}
 	}
-	s := &relaySim{net: n, src: peer(1, srcCfg), mid: peer(2, netcore.TransferConfig{}), dst: peer(3, netcore.TransferConfig{})}
+	s := &relaySim{net: n, src: peer(1, srcCfg), mid: peer(2, transfer.Config{}), dst: peer(3, transfer.Config{})}
 	s.mid.x.AcceptFrom(1)
 	s.dst.x.AcceptFrom(2)
 	return s
@@ -53,9 +54,9 @@ func (s *relaySim) runUntil(limitMS int64, done func() bool) bool {
 // relayed sends size bytes from the source through the relay to the
 // receiver, relayed as they arrive or, with storeAndForward, sent on once
 // whole, and returns when the receiver had them.
-func relayed(t *testing.T, seed uint64, link simnet.Link, srcCfg netcore.TransferConfig, size int, storeAndForward bool) (*relaySim, int64) {
+func relayed(t *testing.T, seed uint64, channel simnet.Link, srcCfg transfer.Config, size int, storeAndForward bool) (*relaySim, int64) {
 	t.Helper()
-	s := newRelaySim(seed, link, srcCfg)
+	s := newRelaySim(seed, channel, srcCfg)
 	data := xferPayload(size, seed)
 	if !storeAndForward {
 		if err := s.mid.x.Relay(0, 1, 5, 3, 9); err != nil {
@@ -67,18 +68,18 @@ func relayed(t *testing.T, seed uint64, link simnet.Link, srcCfg netcore.Transfe
 	}
 	forwarded := false
 	if !s.runUntil(30_000, func() bool {
-		if ev, ok := s.mid.event(netcore.TransferReceived); ok && storeAndForward && !forwarded {
+		if ev, ok := s.mid.event(transfer.Received); ok && storeAndForward && !forwarded {
 			if err := s.mid.x.Send(s.now, 3, 9, ev.Data); err != nil {
 				t.Fatal(err)
 			}
 			forwarded = true
 		}
-		_, ok := s.dst.event(netcore.TransferReceived)
+		_, ok := s.dst.event(transfer.Received)
 		return ok
 	}) {
 		t.Fatalf("seed %d: nothing arrived; relay %v %+v, receiver %v", seed, s.mid.events, s.mid.x.Counters(), s.dst.events)
 	}
-	if ev, _ := s.dst.event(netcore.TransferReceived); !bytes.Equal(ev.Data, data) || ev.Stream != 9 || ev.Peer != 2 {
+	if ev, _ := s.dst.event(transfer.Received); !bytes.Equal(ev.Data, data) || ev.Stream != 9 || ev.Peer != 2 {
 		t.Fatalf("seed %d: the receiver got stream %d from %d, %d bytes, not the data sent", seed, ev.Stream, ev.Peer, len(ev.Data))
 	}
 	return s, s.now
@@ -94,8 +95,8 @@ func TestTransferRelaySendsAStreamOnAsItArrives(t *testing.T) {
 			for seed := uint64(1); seed <= 10; seed++ {
 				// The source's chunks are not the relay's: the relay sends a
 				// chunk once every byte of it has come.
-				s, ms := relayed(t, seed, ch.link, netcore.TransferConfig{ChunkBytes: 40000}, size, false)
-				_, fwd := relayed(t, seed, ch.link, netcore.TransferConfig{ChunkBytes: 40000}, size, true)
+				s, ms := relayed(t, seed, ch.link, transfer.Config{ChunkBytes: 40000}, size, false)
+				_, fwd := relayed(t, seed, ch.link, transfer.Config{ChunkBytes: 40000}, size, true)
 				relayMS, forwardMS = append(relayMS, ms), append(forwardMS, fwd)
 				s.runUntil(10_000, func() bool { o, i := s.mid.x.Open(); return o+i == 0 })
 				mid := s.mid.x
@@ -108,7 +109,7 @@ func TestTransferRelaySendsAStreamOnAsItArrives(t *testing.T) {
 				if s.peak > heldFor(size) {
 					t.Fatalf("%s, %d bytes, seed %d: the relay peaked at %d bytes, over %d", ch.name, size, seed, s.peak, heldFor(size))
 				}
-				if _, ok := s.mid.event(netcore.TransferDelivered); !ok {
+				if _, ok := s.mid.event(transfer.Delivered); !ok {
 					t.Fatalf("%s, %d bytes, seed %d: the relay's events are %v", ch.name, size, seed, s.mid.events)
 				}
 			}
@@ -124,7 +125,7 @@ func TestTransferRelaySendsAStreamOnAsItArrives(t *testing.T) {
 }
 
 func TestTransferRelayIsDroppedWithItsSource(t *testing.T) {
-	s := newRelaySim(7, xferLossy, netcore.TransferConfig{})
+	s := newRelaySim(7, xferLossy, transfer.Config{})
 	if err := s.mid.x.Relay(0, 1, 5, 3, 9); err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +133,7 @@ func TestTransferRelayIsDroppedWithItsSource(t *testing.T) {
 	s.runUntil(10_000, func() bool { got, _, _ := s.dst.x.ReceiveProgress(2, 9); return got > 256<<10 })
 	s.src.x.CancelSend(s.now, 2, 5, wire.TransferReasonCancelled)
 	if !s.runUntil(5_000, func() bool {
-		_, ok := s.dst.event(netcore.TransferDropped)
+		_, ok := s.dst.event(transfer.Dropped)
 		return ok
 	}) {
 		t.Fatalf("the receiver's events are %v; the relay's %v", s.dst.events, s.mid.events)
@@ -141,11 +142,11 @@ func TestTransferRelayIsDroppedWithItsSource(t *testing.T) {
 		t.Fatalf("the relay's events are %v, want the incoming stream's drop and the relayed one's", s.mid.events)
 	}
 	for _, ev := range s.mid.events {
-		if ev.Kind != netcore.TransferDropped || ev.Reason != wire.TransferReasonCancelled {
+		if ev.Kind != transfer.Dropped || ev.Reason != wire.TransferReasonCancelled {
 			t.Fatalf("the relay's events are %v", s.mid.events)
 		}
 	}
-	if ev, _ := s.dst.event(netcore.TransferDropped); !ev.ByPeer || ev.Reason != wire.TransferReasonCancelled {
+	if ev, _ := s.dst.event(transfer.Dropped); !ev.ByPeer || ev.Reason != wire.TransferReasonCancelled {
 		t.Fatalf("the receiver's events are %v", s.dst.events)
 	}
 	if mid := s.mid.x; mid.BytesHeld() != 0 || mid.BytesReferenced() != 0 {
@@ -158,60 +159,60 @@ func TestTransferRelayIsDroppedWithItsSource(t *testing.T) {
 
 func TestTransferRelayOfAStreamThatNeverBeginsEnds(t *testing.T) {
 	t.Run("refused", func(t *testing.T) {
-		s := newRelaySim(8, xferLossless, netcore.TransferConfig{})
+		s := newRelaySim(8, xferLossless, transfer.Config{})
 		s.mid.x.Relay(0, 1, 5, 3, 9)
 		s.src.x.Refuse(0, 2, 5, wire.TransferReasonNoSnapshot)
-		if !s.runUntil(1_000, func() bool { _, ok := s.dst.event(netcore.TransferDropped); return ok }) {
+		if !s.runUntil(1_000, func() bool { _, ok := s.dst.event(transfer.Dropped); return ok }) {
 			t.Fatalf("the receiver's events are %v; the relay's %v", s.dst.events, s.mid.events)
 		}
-		if ev, _ := s.mid.event(netcore.TransferDropped); len(s.mid.events) != 2 || ev.Reason != wire.TransferReasonNoSnapshot {
+		if ev, _ := s.mid.event(transfer.Dropped); len(s.mid.events) != 2 || ev.Reason != wire.TransferReasonNoSnapshot {
 			t.Fatalf("the relay's events are %v", s.mid.events)
 		}
-		if ev, _ := s.dst.event(netcore.TransferDropped); ev.Reason != wire.TransferReasonNoSnapshot || ev.Stream != 9 {
+		if ev, _ := s.dst.event(transfer.Dropped); ev.Reason != wire.TransferReasonNoSnapshot || ev.Stream != 9 {
 			t.Fatalf("the receiver's events are %v", s.dst.events)
 		}
 	})
 	t.Run("silent source", func(t *testing.T) {
-		s := newRelaySim(9, xferLossless, netcore.TransferConfig{})
+		s := newRelaySim(9, xferLossless, transfer.Config{})
 		s.mid.x.Relay(0, 1, 5, 3, 9)
 		stall := s.mid.x.Config().StallMS
 		s.runUntil(stall+100, func() bool { o, _ := s.mid.x.Open(); return o == 0 })
-		if ev, ok := s.mid.event(netcore.TransferDropped); !ok || ev.Reason != wire.TransferReasonStalled || s.now < stall {
+		if ev, ok := s.mid.event(transfer.Dropped); !ok || ev.Reason != wire.TransferReasonStalled || s.now < stall {
 			t.Fatalf("at %d ms the relay's events are %v", s.now, s.mid.events)
 		}
 	})
 	t.Run("source leaves", func(t *testing.T) {
-		s := newRelaySim(10, xferLossless, netcore.TransferConfig{})
+		s := newRelaySim(10, xferLossless, transfer.Config{})
 		s.mid.x.Relay(0, 1, 5, 3, 9)
 		s.runUntil(100, func() bool { return false })
 		s.mid.x.DropPeer(s.now, 1)
 		s.runUntil(100, func() bool { return false })
-		if ev, ok := s.mid.event(netcore.TransferDropped); !ok || ev.Reason != wire.TransferReasonPeerLeft || !ev.Outgoing {
+		if ev, ok := s.mid.event(transfer.Dropped); !ok || ev.Reason != wire.TransferReasonPeerLeft || !ev.Outgoing {
 			t.Fatalf("the relay's events are %v", s.mid.events)
 		}
 	})
 }
 
 func TestTransferRelayRefusesWhatItCannotSend(t *testing.T) {
-	s := newRelaySim(11, simnet.Link{LatencyMS: 10}, netcore.TransferConfig{})
+	s := newRelaySim(11, simnet.Link{LatencyMS: 10}, transfer.Config{})
 	s.src.x.Send(0, 2, 5, []byte("whole"))
-	s.runUntil(1_000, func() bool { _, ok := s.mid.event(netcore.TransferReceived); return ok })
+	s.runUntil(1_000, func() bool { _, ok := s.mid.event(transfer.Received); return ok })
 	mid := s.mid.x
-	if err := mid.Relay(s.now, 1, 5, 3, 1); err != netcore.ErrTransferRelayEnded {
+	if err := mid.Relay(s.now, 1, 5, 3, 1); err != transfer.ErrRelayEnded {
 		t.Fatalf("relaying a stream that has arrived: %v", err)
 	}
-	if err := mid.Relay(s.now, 1, 6, netcore.Broadcast, 1); err != netcore.ErrTransferBroadcast {
+	if err := mid.Relay(s.now, 1, 6, link.Broadcast, 1); err != transfer.ErrBroadcast {
 		t.Fatalf("relaying to everyone: %v", err)
 	}
 	if err := mid.Relay(s.now, 1, 6, 3, 1); err != nil {
 		t.Fatal(err)
 	}
-	if err := mid.Relay(s.now, 1, 7, 3, 1); err != netcore.ErrTransferIDInUse {
+	if err := mid.Relay(s.now, 1, 7, 3, 1); err != transfer.ErrIDInUse {
 		t.Fatalf("relaying under an id in use: %v", err)
 	}
 	for id := uint32(100); ; id++ {
 		err := mid.Relay(s.now, 1, id, 3, id)
-		if err == netcore.ErrTransferBusy {
+		if err == transfer.ErrBusy {
 			if o, _ := mid.Open(); o != mid.Config().MaxOutgoing {
 				t.Fatalf("busy with %d streams out of %d", o, mid.Config().MaxOutgoing)
 			}
@@ -224,17 +225,17 @@ func TestTransferRelayRefusesWhatItCannotSend(t *testing.T) {
 }
 
 func TestTransferRelayOfAStreamAlreadyArrivingSendsWhatCameAndTheRest(t *testing.T) {
-	s := newRelaySim(12, xferLossy, netcore.TransferConfig{})
+	s := newRelaySim(12, xferLossy, transfer.Config{})
 	data := xferPayload(256<<10, 12)
 	s.src.x.Send(0, 2, 5, data)
 	s.runUntil(10_000, func() bool { got, _, _ := s.mid.x.ReceiveProgress(1, 5); return got > 64<<10 })
 	if err := s.mid.x.Relay(s.now, 1, 5, 3, 9); err != nil {
 		t.Fatal(err)
 	}
-	if !s.runUntil(10_000, func() bool { _, ok := s.dst.event(netcore.TransferReceived); return ok }) {
+	if !s.runUntil(10_000, func() bool { _, ok := s.dst.event(transfer.Received); return ok }) {
 		t.Fatalf("the receiver's events are %v; the relay's %v", s.dst.events, s.mid.events)
 	}
-	if ev, _ := s.dst.event(netcore.TransferReceived); !bytes.Equal(ev.Data, data) {
+	if ev, _ := s.dst.event(transfer.Received); !bytes.Equal(ev.Data, data) {
 		t.Fatal("the receiver got other data")
 	}
 }

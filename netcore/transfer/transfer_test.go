@@ -1,4 +1,4 @@
-package netcore
+package transfer
 
 import (
 	"bytes"
@@ -6,27 +6,30 @@ import (
 	"encoding/binary"
 	"testing"
 
+	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
 // Unit tests of the bulk transfer over a hand-driven link: every packet is
 // seen, and can be lost, forged or replayed on purpose. Simulated channels
-// are in transfer_sim_test.go.
+// are in sim_test.go.
 
 // xferPacket is a packet one end sent.
 type xferPacket struct {
-	to  Addr
+	to  link.Addr
 	pkt []byte
 }
 
 // xferWire records what an end sends.
 type xferWire struct{ sent []xferPacket }
 
-func (w *xferWire) Send(to Addr, p []byte)     { w.sent = append(w.sent, xferPacket{to, bytes.Clone(p)}) }
-func (w *xferWire) Recv() (Addr, []byte, bool) { return 0, nil, false }
-func (w *xferWire) take() (ps []xferPacket)    { ps, w.sent = w.sent, nil; return ps }
-func (p xferPacket) body() []byte              { return p.pkt[2:] }
-func (p xferPacket) kind() uint8               { return p.pkt[2] }
+func (w *xferWire) Send(to link.Addr, p []byte) {
+	w.sent = append(w.sent, xferPacket{to, bytes.Clone(p)})
+}
+func (w *xferWire) Recv() (link.Addr, []byte, bool) { return 0, nil, false }
+func (w *xferWire) take() (ps []xferPacket)         { ps, w.sent = w.sent, nil; return ps }
+func (p xferPacket) body() []byte                   { return p.pkt[2:] }
+func (p xferPacket) kind() uint8                    { return p.pkt[2] }
 func (p xferPacket) chunk(t *testing.T) *wire.TransferChunk {
 	t.Helper()
 	var m wire.TransferChunk
@@ -38,18 +41,18 @@ func (p xferPacket) chunk(t *testing.T) *wire.TransferChunk {
 
 // xferEnd is one end of the hand-driven link.
 type xferEnd struct {
-	addr   Addr
+	addr   link.Addr
 	w      *xferWire
-	x      *Transfers
-	events []TransferEvent
+	x      *Endpoint
+	events []Event
 }
 
-func newXferEnd(addr Addr, cfg TransferConfig) *xferEnd {
+func newXferEnd(addr link.Addr, cfg Config) *xferEnd {
 	w := &xferWire{}
-	return &xferEnd{addr: addr, w: w, x: NewTransfers(cfg, w)}
+	return &xferEnd{addr: addr, w: w, x: New(cfg, w)}
 }
 
-func (e *xferEnd) handle(now int64, from Addr, body []byte) {
+func (e *xferEnd) handle(now int64, from link.Addr, body []byte) {
 	if ev, ok := e.x.Handle(now, from, body); ok {
 		e.events = append(e.events, ev)
 	}
@@ -64,7 +67,7 @@ type xferLink struct {
 	drop func(from *xferEnd, p xferPacket) bool
 }
 
-func newXferLink(cfg TransferConfig) *xferLink {
+func newXferLink(cfg Config) *xferLink {
 	l := &xferLink{a: newXferEnd(1, cfg), b: newXferEnd(2, cfg)}
 	l.ends = []*xferEnd{l.a, l.b}
 	l.b.x.AcceptFrom(1)
@@ -118,7 +121,7 @@ func xferData(n int, seed byte) []byte {
 
 // small is a configuration with 1000-byte chunks, so that a test stream
 // has many.
-var small = TransferConfig{ChunkBytes: 1000}
+var small = Config{ChunkBytes: 1000}
 
 func TestTransferDeliversAStreamWholeAndCountsEveryChunkOnce(t *testing.T) {
 	l := newXferLink(small)
@@ -131,10 +134,10 @@ func TestTransferDeliversAStreamWholeAndCountsEveryChunkOnce(t *testing.T) {
 		t.Fatalf("events: sender %v, receiver %v", l.a.events, l.b.events)
 	}
 	got, sent := l.b.events[0], l.a.events[0]
-	if got.Kind != TransferReceived || got.Peer != 1 || got.Stream != 77 || got.Outgoing || !bytes.Equal(got.Data, data) {
+	if got.Kind != Received || got.Peer != 1 || got.Stream != 77 || got.Outgoing || !bytes.Equal(got.Data, data) {
 		t.Fatalf("receiver: %+v", got)
 	}
-	if sent.Kind != TransferDelivered || sent.Peer != 2 || sent.Stream != 77 || !sent.Outgoing {
+	if sent.Kind != Delivered || sent.Peer != 2 || sent.Stream != 77 || !sent.Outgoing {
 		t.Fatalf("sender: %+v", sent)
 	}
 	ca, cb := l.a.x.Counters(), l.b.x.Counters()
@@ -255,7 +258,7 @@ func TestTransferAckSaysTheFirstMissingChunkAndABitmapOfTheRest(t *testing.T) {
 }
 
 func TestTransferPacesItsChunksAndBoundsWhatIsInFlight(t *testing.T) {
-	cfg := TransferConfig{ChunkBytes: 1000, RateBytesPerSec: 100_000, MaxInFlightBytes: 5000}
+	cfg := Config{ChunkBytes: 1000, RateBytesPerSec: 100_000, MaxInFlightBytes: 5000}
 	l := newXferLink(cfg)
 	l.drop = func(from *xferEnd, p xferPacket) bool { return from == l.b } // no acks ever arrive
 	l.a.x.Send(0, 2, 1, xferData(100_000, 6))
@@ -264,7 +267,7 @@ func TestTransferPacesItsChunksAndBoundsWhatIsInFlight(t *testing.T) {
 		l.now += 5
 		l.a.events = l.a.x.Pump(l.now, l.a.events)
 		for _, p := range l.a.w.take() {
-			sentBytes += int64(len(p.pkt) + FrameHeaderLen)
+			sentBytes += int64(len(p.pkt) + link.FrameHeaderLen)
 		}
 		// Never more than the burst plus the rate since the first pass.
 		if limit := int64(l.a.x.Config().BurstBytes) + (l.now-5)*100; sentBytes > limit {
@@ -281,7 +284,7 @@ func TestTransferPacesItsChunksAndBoundsWhatIsInFlight(t *testing.T) {
 
 func TestTransferResendTimerFollowsTheMeasuredRoundTripWithinItsBounds(t *testing.T) {
 	s := &outStream{srttUS: 200_000, rttvarUS: 100_000, count: 10}
-	cfg := TransferConfig{}
+	cfg := Config{}
 	cfg.fill()
 	if got := s.resendAfterMS(&cfg); got != 600 {
 		t.Fatalf("before a measurement: %d ms", got)
@@ -331,27 +334,27 @@ func TestTransferDropsEveryBadPacketUnderExactlyOneCounter(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		to    *xferEnd
-		from  Addr
+		from  link.Addr
 		body  []byte
-		count func(c *TransferCounters) int64
+		count func(c *Counters) int64
 	}{
-		{"empty body", l.b, 1, nil, func(c *TransferCounters) int64 { return c.Malformed }},
-		{"not a transfer kind", l.b, 1, []byte{wire.TicnetKindMode, 1}, func(c *TransferCounters) int64 { return c.Malformed }},
-		{"chunk cut short", l.b, 1, real[:len(real)-1], func(c *TransferCounters) int64 { return c.Malformed }},
-		{"chunk index past its stream", l.b, 1, func() []byte { b := bytes.Clone(real); b[16] = 10; return b }(), func(c *TransferCounters) int64 { return c.Malformed }},
-		{"ack with a bitmap too long", l.a, 2, append([]byte{wire.TicnetKindTransferAck, 0, 0, 0, 5, 0, 0, 0, 0, 65}, make([]byte, 65)...), func(c *TransferCounters) int64 { return c.Malformed }},
-		{"abort with unknown flags", l.b, 1, []byte{wire.TicnetKindTransferAbort, 4, 0, 0, 0, 5, 1}, func(c *TransferCounters) int64 { return c.Malformed }},
-		{"chunk from a stranger", l.b, 99, real, func(c *TransferCounters) int64 { return c.Forged }},
-		{"abort from a stranger", l.b, 99, (&wire.TransferAbort{Stream: 5, Reason: 1}).AppendBody(nil), func(c *TransferCounters) int64 { return c.Forged }},
-		{"ack from a stranger", l.a, 99, (&wire.TransferAck{Stream: 5, Base: 1}).AppendBody(nil), func(c *TransferCounters) int64 { return c.Forged }},
-		{"ack of a stream never sent", l.a, 2, (&wire.TransferAck{Stream: 1234, Base: 1}).AppendBody(nil), func(c *TransferCounters) int64 { return c.Forged }},
-		{"abort of a stream never sent", l.a, 2, (&wire.TransferAbort{Stream: 1234, FromReceiver: true, Reason: 1}).AppendBody(nil), func(c *TransferCounters) int64 { return c.Forged }},
-		{"chunk of another length under the stream's id", l.b, 1, xferChunkBody(5, 20000, 1000, 3, h, data[:1000]), func(c *TransferCounters) int64 { return c.OutOfRange }},
-		{"chunk of another hash under the stream's id", l.b, 1, xferChunkBody(5, 10000, 1000, 3, other, data[:1000]), func(c *TransferCounters) int64 { return c.OutOfRange }},
-		{"chunk of another chunk size under the stream's id", l.b, 1, xferChunkBody(5, 10000, 500, 3, h, data[:500]), func(c *TransferCounters) int64 { return c.OutOfRange }},
-		{"ack of chunks never sent", l.a, 2, (&wire.TransferAck{Stream: 5, Base: 9}).AppendBody(nil), func(c *TransferCounters) int64 { return c.OutOfRange }},
-		{"ack bitmap past the chunks sent", l.a, 2, (&wire.TransferAck{Stream: 5, Base: 0, Bitmap: []byte{0, 0, 1}}).AppendBody(nil), func(c *TransferCounters) int64 { return c.OutOfRange }},
-		{"chunk already held", l.b, 1, real, func(c *TransferCounters) int64 { return c.Duplicates }},
+		{"empty body", l.b, 1, nil, func(c *Counters) int64 { return c.Malformed }},
+		{"not a transfer kind", l.b, 1, []byte{wire.TicnetKindMode, 1}, func(c *Counters) int64 { return c.Malformed }},
+		{"chunk cut short", l.b, 1, real[:len(real)-1], func(c *Counters) int64 { return c.Malformed }},
+		{"chunk index past its stream", l.b, 1, func() []byte { b := bytes.Clone(real); b[16] = 10; return b }(), func(c *Counters) int64 { return c.Malformed }},
+		{"ack with a bitmap too long", l.a, 2, append([]byte{wire.TicnetKindTransferAck, 0, 0, 0, 5, 0, 0, 0, 0, 65}, make([]byte, 65)...), func(c *Counters) int64 { return c.Malformed }},
+		{"abort with unknown flags", l.b, 1, []byte{wire.TicnetKindTransferAbort, 4, 0, 0, 0, 5, 1}, func(c *Counters) int64 { return c.Malformed }},
+		{"chunk from a stranger", l.b, 99, real, func(c *Counters) int64 { return c.Forged }},
+		{"abort from a stranger", l.b, 99, (&wire.TransferAbort{Stream: 5, Reason: 1}).AppendBody(nil), func(c *Counters) int64 { return c.Forged }},
+		{"ack from a stranger", l.a, 99, (&wire.TransferAck{Stream: 5, Base: 1}).AppendBody(nil), func(c *Counters) int64 { return c.Forged }},
+		{"ack of a stream never sent", l.a, 2, (&wire.TransferAck{Stream: 1234, Base: 1}).AppendBody(nil), func(c *Counters) int64 { return c.Forged }},
+		{"abort of a stream never sent", l.a, 2, (&wire.TransferAbort{Stream: 1234, FromReceiver: true, Reason: 1}).AppendBody(nil), func(c *Counters) int64 { return c.Forged }},
+		{"chunk of another length under the stream's id", l.b, 1, xferChunkBody(5, 20000, 1000, 3, h, data[:1000]), func(c *Counters) int64 { return c.OutOfRange }},
+		{"chunk of another hash under the stream's id", l.b, 1, xferChunkBody(5, 10000, 1000, 3, other, data[:1000]), func(c *Counters) int64 { return c.OutOfRange }},
+		{"chunk of another chunk size under the stream's id", l.b, 1, xferChunkBody(5, 10000, 500, 3, h, data[:500]), func(c *Counters) int64 { return c.OutOfRange }},
+		{"ack of chunks never sent", l.a, 2, (&wire.TransferAck{Stream: 5, Base: 9}).AppendBody(nil), func(c *Counters) int64 { return c.OutOfRange }},
+		{"ack bitmap past the chunks sent", l.a, 2, (&wire.TransferAck{Stream: 5, Base: 0, Bitmap: []byte{0, 0, 1}}).AppendBody(nil), func(c *Counters) int64 { return c.OutOfRange }},
+		{"chunk already held", l.b, 1, real, func(c *Counters) int64 { return c.Duplicates }},
 	} {
 		before := tc.to.x.Counters()
 		tc.to.handle(l.now, tc.from, tc.body)
@@ -431,7 +434,7 @@ func TestTransferRefusedStreamIsReportedDroppedAtOnceAndNeverOpens(t *testing.T)
 	if c := l.b.x.Counters(); c.Stale != 3 || c.StreamsAborted != 1 || c.StreamsOpened != 0 || l.b.x.BytesHeld() != 0 {
 		t.Fatalf("counters %+v", c)
 	}
-	if err := l.a.x.Send(l.now, 2, 12, []byte{1}); err != ErrTransferIDInUse {
+	if err := l.a.x.Send(l.now, 2, 12, []byte{1}); err != ErrIDInUse {
 		t.Fatal(err)
 	}
 	// Refusing a stream already on its way cancels it.
@@ -456,10 +459,10 @@ func TestTransferHashMismatchDropsTheStreamAtBothEnds(t *testing.T) {
 	for l.now < 5000 && len(l.a.events) == 0 {
 		l.step()
 	}
-	if len(l.b.events) != 1 || l.b.events[0].Kind != TransferDropped || l.b.events[0].Reason != wire.TransferReasonHashMismatch || l.b.events[0].ByPeer {
+	if len(l.b.events) != 1 || l.b.events[0].Kind != Dropped || l.b.events[0].Reason != wire.TransferReasonHashMismatch || l.b.events[0].ByPeer {
 		t.Fatalf("receiver %+v", l.b.events)
 	}
-	if len(l.a.events) != 1 || l.a.events[0].Kind != TransferDropped || l.a.events[0].Reason != wire.TransferReasonHashMismatch || !l.a.events[0].ByPeer {
+	if len(l.a.events) != 1 || l.a.events[0].Kind != Dropped || l.a.events[0].Reason != wire.TransferReasonHashMismatch || !l.a.events[0].ByPeer {
 		t.Fatalf("sender %+v", l.a.events)
 	}
 	if c := l.b.x.Counters(); c.HashMismatches != 1 || l.b.x.BytesHeld() != 0 || l.a.x.BytesReferenced() != 0 {
@@ -565,25 +568,25 @@ func TestTransferRefusesStreamsBeyondItsRoomAndTellsTheSender(t *testing.T) {
 }
 
 func TestTransferSendRefusesWhatItCannotSend(t *testing.T) {
-	x := NewTransfers(TransferConfig{MaxStreamBytes: 100, MaxOutgoing: 1}, &xferWire{})
+	x := New(Config{MaxStreamBytes: 100, MaxOutgoing: 1}, &xferWire{})
 	for _, tc := range []struct {
-		to   Addr
+		to   link.Addr
 		id   uint32
 		n    int
 		want error
 	}{
-		{2, 1, 0, ErrTransferEmpty},
-		{Broadcast, 1, 10, ErrTransferBroadcast},
-		{2, 1, 101, ErrTransferTooLarge},
+		{2, 1, 0, ErrEmpty},
+		{link.Broadcast, 1, 10, ErrBroadcast},
+		{2, 1, 101, ErrTooLarge},
 		{2, 1, 100, nil},
-		{2, 1, 10, ErrTransferBusy},
+		{2, 1, 10, ErrBusy},
 	} {
 		if err := x.Send(0, tc.to, tc.id, make([]byte, tc.n)); err != tc.want {
 			t.Errorf("Send(to %d, %d bytes) = %v, want %v", tc.to, tc.n, err, tc.want)
 		}
 	}
 	x.CancelSend(0, 2, 1, wire.TransferReasonCancelled)
-	if err := x.Send(0, 2, 1, []byte{1}); err != ErrTransferIDInUse {
+	if err := x.Send(0, 2, 1, []byte{1}); err != ErrIDInUse {
 		t.Fatalf("reusing a cancelled id at once: %v", err)
 	}
 	x.Pump(2*x.Config().StallMS+1, nil)
@@ -592,8 +595,8 @@ func TestTransferSendRefusesWhatItCannotSend(t *testing.T) {
 	}
 }
 
-func TestTransferConfigDefaultsAndBounds(t *testing.T) {
-	var c TransferConfig
+func TestConfigDefaultsAndBounds(t *testing.T) {
+	var c Config
 	c.fill()
 	if c.ChunkBytes != 16000 || c.RateBytesPerSec != 900_000 || c.BurstBytes != 16059 || c.StallMS != 4000 ||
 		c.MaxStreamBytes != 8<<20 || c.MaxHeldBytes != 16<<20 {
@@ -601,19 +604,19 @@ func TestTransferConfigDefaultsAndBounds(t *testing.T) {
 	}
 	// A 16 000-byte chunk's frame takes 16 ms of a 1 MB/s uplink, and the
 	// pacer lets the next go only after the uplink has drained it.
-	frame := int64(c.ChunkBytes + transferChunkOverhead)
-	if busyMS, gapMS := frame*1000/1_000_000, frame*1000/c.RateBytesPerSec; busyMS >= 1000/TicRate || gapMS <= busyMS {
+	frame := int64(c.ChunkBytes + chunkOverhead)
+	if busyMS, gapMS := frame*1000/1_000_000, frame*1000/c.RateBytesPerSec; busyMS >= 1000/wire.DefaultTicRate || gapMS <= busyMS {
 		t.Fatalf("a chunk busies a 1 MB/s uplink %d ms, one goes every %d ms", busyMS, gapMS)
 	}
-	tiny := TransferConfig{ChunkBytes: 1}
+	tiny := Config{ChunkBytes: 1}
 	tiny.fill()
-	if tiny.ChunkBytes != MinTransferChunkBytes {
+	if tiny.ChunkBytes != MinChunkBytes {
 		t.Fatalf("%+v", tiny)
 	}
-	big := TransferConfig{ChunkBytes: 1 << 20, BurstBytes: 10, MaxInFlightBytes: 10}
+	big := Config{ChunkBytes: 1 << 20, BurstBytes: 10, MaxInFlightBytes: 10}
 	big.fill()
-	if big.ChunkBytes != wire.MaxTransferChunkSize || big.ChunkBytes+transferChunkOverhead != MaxFrame ||
-		big.BurstBytes != MaxFrame || big.MaxInFlightBytes != MaxFrame {
+	if big.ChunkBytes != wire.MaxTransferChunkSize || big.ChunkBytes+chunkOverhead != link.MaxFrame ||
+		big.BurstBytes != link.MaxFrame || big.MaxInFlightBytes != link.MaxFrame {
 		t.Fatalf("%+v", big)
 	}
 }
@@ -621,12 +624,12 @@ func TestTransferConfigDefaultsAndBounds(t *testing.T) {
 // xferSink is a transport that drops what it is given.
 type xferSink struct{ frames int }
 
-func (s *xferSink) Send(Addr, []byte)          { s.frames++ }
-func (s *xferSink) Recv() (Addr, []byte, bool) { return 0, nil, false }
+func (s *xferSink) Send(link.Addr, []byte)          { s.frames++ }
+func (s *xferSink) Recv() (link.Addr, []byte, bool) { return 0, nil, false }
 
 func TestTransferSteadyStateAllocatesNothing(t *testing.T) {
-	sender := NewTransfers(TransferConfig{}, &xferSink{})
-	receiver := NewTransfers(TransferConfig{}, &xferSink{})
+	sender := New(Config{}, &xferSink{})
+	receiver := New(Config{}, &xferSink{})
 	receiver.AcceptFrom(1)
 	data := xferData(4<<20, 16)
 	h := sha256.Sum256(data)
@@ -705,11 +708,11 @@ func TestTransferDropPeerEndsItsStreamsBothWaysAndStopsTakingItsStreams(t *testi
 	}
 }
 
-// FuzzTransfersHandle feeds any packet, three times, to both ends of a
+// FuzzEndpointHandle feeds any packet, three times, to both ends of a
 // stream in progress: nothing panics, each is used or dropped exactly once
 // (counted), what an end holds stays within its limit, and five seconds
 // later every stream has ended, the real one delivered or not.
-func FuzzTransfersHandle(f *testing.F) {
+func FuzzEndpointHandle(f *testing.F) {
 	data := xferData(20000, 21)
 	h := sha256.Sum256(data)
 	f.Add(xferChunkBody(1, 20000, 1000, 3, h, data[3000:4000]), byte(1))
@@ -718,11 +721,11 @@ func FuzzTransfersHandle(f *testing.F) {
 	f.Add((&wire.TransferAbort{Stream: 1, Reason: 1}).AppendBody(nil), byte(1))
 	f.Add((&wire.TransferAbort{Stream: 1, FromReceiver: true, Reason: 2}).AppendBody(nil), byte(2))
 	f.Add([]byte{wire.TicnetKindTransferChunk, 0, 0}, byte(7))
-	f.Fuzz(func(t *testing.T, body []byte, who byte) { transfersHandleOnce(t, data, body, who) })
+	f.Fuzz(func(t *testing.T, body []byte, who byte) { endpointHandleOnce(t, data, body, who) })
 }
 
-// transfersHandleOnce is one run of FuzzTransfersHandle.
-func transfersHandleOnce(t *testing.T, data, body []byte, who byte) {
+// endpointHandleOnce is one run of FuzzEndpointHandle.
+func endpointHandleOnce(t *testing.T, data, body []byte, who byte) {
 	cfg := small
 	cfg.MaxHeldBytes = 40000
 	l := newXferLink(cfg)
@@ -730,7 +733,7 @@ func transfersHandleOnce(t *testing.T, data, body []byte, who byte) {
 	for range 3 {
 		l.step()
 	}
-	from := Addr(who % 4) // 0 and 3: strangers; 1: the sender; 2: the receiver
+	from := link.Addr(who % 4) // 0 and 3: strangers; 1: the sender; 2: the receiver
 	tally := func(e *xferEnd) int64 {
 		c := e.x.Counters()
 		return c.ChunksReceived + c.AcksReceived + c.StreamsAborted + c.Dropped()

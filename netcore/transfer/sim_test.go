@@ -1,4 +1,4 @@
-package netcore_test
+package transfer_test
 
 import (
 	"bytes"
@@ -6,8 +6,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/simnet"
+	"github.com/ticnet/ticnet/netcore/transfer"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
@@ -30,12 +31,12 @@ var (
 	xferLossy = simnet.Link{LatencyMS: 50, JitterMS: 100, Loss: 0.2, Duplicate: 0.05, Reorder: 0.05, ReorderMS: 50}
 )
 
-// xferPeer is one copy: a transport on the channel and its Transfers.
+// xferPeer is one copy: a transport on the channel and its Endpoint.
 type xferPeer struct {
 	node   *simnet.Node
 	tr     *simnet.FrameTransport
-	x      *netcore.Transfers
-	events []netcore.TransferEvent
+	x      *transfer.Endpoint
+	events []transfer.Event
 	// other counts the packets that are not the transfer's; ticArrivals
 	// notes when each arrived.
 	other       int
@@ -70,13 +71,13 @@ func (p *xferPeer) pass(now int64, sendTic func()) {
 	p.events = p.x.Pump(now, p.events)
 }
 
-func (p *xferPeer) event(kind netcore.TransferEventKind) (netcore.TransferEvent, bool) {
+func (p *xferPeer) event(kind transfer.EventKind) (transfer.Event, bool) {
 	for _, e := range p.events {
 		if e.Kind == kind {
 			return e, true
 		}
 	}
-	return netcore.TransferEvent{}, false
+	return transfer.Event{}, false
 }
 
 // xferSim is a sender (UID 1) and a receiver (UID 2) on one channel.
@@ -88,13 +89,13 @@ type xferSim struct {
 	maxHeld int64
 }
 
-func newXferSim(seed uint64, link simnet.Link, cfg netcore.TransferConfig) *xferSim {
-	n := simnet.New(seed, link)
+func newXferSim(seed uint64, channel simnet.Link, cfg transfer.Config) *xferSim {
+	n := simnet.New(seed, channel)
 	n.SetDefaultBandwidth(xferUplinkBPS)
-	peer := func(uid netcore.Addr) *xferPeer {
+	peer := func(uid link.Addr) *xferPeer {
 		nd := n.AddNode()
 		tr := simnet.NewFrameTransport(nd, uid)
-		return &xferPeer{node: nd, tr: tr, x: netcore.NewTransfers(cfg, tr)}
+		return &xferPeer{node: nd, tr: tr, x: transfer.New(cfg, tr)}
 	}
 	s := &xferSim{net: n, a: peer(1), b: peer(2)}
 	s.b.x.AcceptFrom(1)
@@ -135,32 +136,32 @@ func xferPayload(n int, seed uint64) []byte {
 // transferResult is what one simulated transfer measured.
 type transferResult struct {
 	receivedMS, deliveredMS int64 // -1: never
-	sender, receiver        netcore.TransferCounters
+	sender, receiver        transfer.Counters
 	maxHeld                 int64
 }
 
 // simulateTransfer sends size bytes from a to b and runs until both ends
 // have reported the end of the stream (or 60 s of virtual time).
-func simulateTransfer(t testing.TB, seed uint64, link simnet.Link, size int) transferResult {
-	s := newXferSim(seed, link, netcore.TransferConfig{})
+func simulateTransfer(t testing.TB, seed uint64, channel simnet.Link, size int) transferResult {
+	s := newXferSim(seed, channel, transfer.Config{})
 	data := xferPayload(size, seed)
 	if err := s.a.x.Send(s.now, 2, 1, data); err != nil {
 		t.Fatal(err)
 	}
 	res := transferResult{receivedMS: -1, deliveredMS: -1}
 	s.runUntil(60_000, func() bool {
-		if _, ok := s.b.event(netcore.TransferReceived); ok && res.receivedMS < 0 {
+		if _, ok := s.b.event(transfer.Received); ok && res.receivedMS < 0 {
 			res.receivedMS = s.now
 		}
-		if _, ok := s.a.event(netcore.TransferDelivered); ok && res.deliveredMS < 0 {
+		if _, ok := s.a.event(transfer.Delivered); ok && res.deliveredMS < 0 {
 			res.deliveredMS = s.now
 		}
 		return len(s.a.events) > 0 && len(s.b.events) > 0
 	})
-	if ev, ok := s.b.event(netcore.TransferReceived); !ok || !bytes.Equal(ev.Data, data) {
+	if ev, ok := s.b.event(transfer.Received); !ok || !bytes.Equal(ev.Data, data) {
 		t.Fatalf("seed %d, %d bytes: the receiver's events are %v", seed, size, s.b.events)
 	}
-	if _, ok := s.a.event(netcore.TransferDelivered); !ok {
+	if _, ok := s.a.event(transfer.Delivered); !ok {
 		t.Fatalf("seed %d, %d bytes: the sender's events are %v", seed, size, s.a.events)
 	}
 	res.sender, res.receiver, res.maxHeld = s.a.x.Counters(), s.b.x.Counters(), s.maxHeld
@@ -173,7 +174,7 @@ func maxDelayMS(l simnet.Link) int64 { return l.LatencyMS + l.JitterMS + l.Reord
 // heldFor is what the receiver holds for one stream of size bytes in
 // default chunks: the buffer and a bit per chunk, in whole words.
 func heldFor(size int) int64 {
-	chunks := (size + netcore.DefaultTransferChunkBytes - 1) / netcore.DefaultTransferChunkBytes
+	chunks := (size + transfer.DefaultChunkBytes - 1) / transfer.DefaultChunkBytes
 	return int64(size) + int64((chunks+63)/64*8)
 }
 
@@ -185,7 +186,7 @@ func TestTransferArrivesWholeOverLosslessAndLossyChannels(t *testing.T) {
 		for _, size := range []int{1000, 64 << 10, 1 << 20, 4 << 20} {
 			t.Run(fmt.Sprintf("%s/%d", ch.name, size), func(t *testing.T) {
 				r := simulateTransfer(t, 1, ch.link, size)
-				chunks := int64((size + netcore.DefaultTransferChunkBytes - 1) / netcore.DefaultTransferChunkBytes)
+				chunks := int64((size + transfer.DefaultChunkBytes - 1) / transfer.DefaultChunkBytes)
 				snd, rcv := r.sender, r.receiver
 				// Memory: the stream's buffer and bookkeeping, never more.
 				if r.maxHeld > heldFor(size) || rcv.PeakBytesHeld != heldFor(size) {
@@ -242,7 +243,7 @@ func TestTransferSenderFreesTheStreamWhenTheReceiverVanishes(t *testing.T) {
 		link simnet.Link
 	}{{"lossless", xferLossless}, {"lossy", xferLossy}} {
 		t.Run(ch.name, func(t *testing.T) {
-			s := newXferSim(3, ch.link, netcore.TransferConfig{})
+			s := newXferSim(3, ch.link, transfer.Config{})
 			const size = 1 << 20
 			s.a.x.Send(0, 2, 7, xferPayload(size, 3))
 			s.runUntil(10_000, func() bool { got, _, _ := s.b.x.ReceiveProgress(1, 7); return got >= size/2 })
@@ -261,7 +262,7 @@ func TestTransferSenderFreesTheStreamWhenTheReceiverVanishes(t *testing.T) {
 			if s.now > limit {
 				t.Fatalf("the sender freed the stream at %d ms, %d ms after the receiver vanished; limit %d", s.now, s.now-vanished, limit-vanished)
 			}
-			ev, ok := s.a.event(netcore.TransferDropped)
+			ev, ok := s.a.event(transfer.Dropped)
 			if c := s.a.x.Counters(); !ok || ev.Reason != wire.TransferReasonStalled || c.StreamsStalled != 1 {
 				t.Fatalf("events %v, counters %+v", s.a.events, c)
 			}
@@ -284,7 +285,7 @@ func TestTransferReceiverFreesTheStreamWhenTheSenderVanishes(t *testing.T) {
 		link simnet.Link
 	}{{"lossless", xferLossless}, {"lossy", xferLossy}} {
 		t.Run(ch.name, func(t *testing.T) {
-			s := newXferSim(4, ch.link, netcore.TransferConfig{})
+			s := newXferSim(4, ch.link, transfer.Config{})
 			const size = 4 << 20
 			s.a.x.Send(0, 2, 7, xferPayload(size, 4))
 			s.runUntil(20_000, func() bool { got, _, _ := s.b.x.ReceiveProgress(1, 7); return got >= size/2 })
@@ -303,7 +304,7 @@ func TestTransferReceiverFreesTheStreamWhenTheSenderVanishes(t *testing.T) {
 			if s.now > limit {
 				t.Fatalf("freed at %d ms, %d ms after the sender vanished; limit %d", s.now, s.now-vanished, limit-vanished)
 			}
-			ev, ok := s.b.event(netcore.TransferDropped)
+			ev, ok := s.b.event(transfer.Dropped)
 			if c := s.b.x.Counters(); !ok || ev.Reason != wire.TransferReasonStalled || c.StreamsStalled != 1 || c.PeakBytesHeld != heldFor(size) {
 				t.Fatalf("events %v, counters %+v", s.b.events, c)
 			}
@@ -326,16 +327,16 @@ type xferAttack struct {
 	frame  []byte
 }
 
-func (k *xferAttack) send(to, from netcore.Addr, body []byte) {
+func (k *xferAttack) send(to, from link.Addr, body []byte) {
 	pkt := wire.Header{Type: wire.TypeTicnet}.AppendTo(nil)
-	k.frame = netcore.AppendFrame(k.frame[:0], to, from, append(pkt, body...))
+	k.frame = link.AppendFrame(k.frame[:0], to, from, append(pkt, body...))
 	k.node.Broadcast(k.frame)
 }
 
 // overhear keeps the latest real chunk it heard.
 func (k *xferAttack) overhear() {
 	for f, ok := k.node.Receive(); ok; f, ok = k.node.Receive() {
-		to, from, pkt, ok := netcore.ParseFrame(f)
+		to, from, pkt, ok := link.ParseFrame(f)
 		if !ok || to != 2 || from != 1 || len(pkt) < 3 || pkt[2] != wire.TicnetKindTransferChunk {
 			continue
 		}
@@ -364,7 +365,7 @@ func (k *xferAttack) forge(i int) {
 		b[13], b[14], b[15], b[16] = 0xff, 0xff, 0xff, byte(k.rng.Uint32())
 		k.send(2, 1, b)
 	case 3: // a well-formed chunk from a stranger
-		k.send(2, netcore.Addr(1000+k.rng.IntN(1000)), k.live)
+		k.send(2, link.Addr(1000+k.rng.IntN(1000)), k.live)
 	case 4: // the live stream's id with another length
 		c := m
 		c.Total, c.ChunkSize, c.Index, c.Data = 100, 100, 0, make([]byte, 100)
@@ -376,7 +377,7 @@ func (k *xferAttack) forge(i int) {
 	case 6: // a replay of the real chunk the receiver already has
 		k.send(2, 1, k.live)
 	case 7: // an ack from a stranger
-		k.send(1, netcore.Addr(3000+k.rng.IntN(100)), (&wire.TransferAck{Stream: m.Stream, Base: m.Count()}).AppendBody(nil))
+		k.send(1, link.Addr(3000+k.rng.IntN(100)), (&wire.TransferAck{Stream: m.Stream, Base: m.Count()}).AppendBody(nil))
 	case 8: // an abort of the live stream from a stranger, to the receiver
 		k.send(2, 5000, (&wire.TransferAbort{Stream: m.Stream, Reason: wire.TransferReasonCancelled}).AppendBody(nil))
 	case 9: // an abort of the live stream from a stranger, to the sender
@@ -390,7 +391,7 @@ func TestTransferCompletesThroughAHundredThousandForgedFramesCountingEachDrop(t 
 		link simnet.Link
 	}{{"lossless", simnet.Link{LatencyMS: 20}}, {"lossy", xferLossy}} {
 		t.Run(ch.name, func(t *testing.T) {
-			s := newXferSim(5, ch.link, netcore.TransferConfig{})
+			s := newXferSim(5, ch.link, transfer.Config{})
 			k := &xferAttack{node: s.net.AddNode(), rng: rand.New(rand.NewPCG(5, 5))}
 			s.net.SetLinks(k.node, simnet.Link{LatencyMS: 1}) // the attacker's own frames all arrive
 			s.net.SetBandwidth(k.node, -1)                    // and its uplink is unlimited
@@ -410,14 +411,14 @@ func TestTransferCompletesThroughAHundredThousandForgedFramesCountingEachDrop(t 
 				if s.b.x.BytesHeld() > s.b.x.Config().MaxHeldBytes {
 					t.Fatalf("receiver holds %d bytes", s.b.x.BytesHeld())
 				}
-				_, got := s.b.event(netcore.TransferReceived)
-				_, delivered := s.a.event(netcore.TransferDelivered)
+				_, got := s.b.event(transfer.Received)
+				_, delivered := s.a.event(transfer.Delivered)
 				return forged == frames && got && delivered
 			})
 			for range 100 { // let the last forgeries and their answers land
 				s.step()
 			}
-			if ev, ok := s.b.event(netcore.TransferReceived); !done || !ok || !bytes.Equal(ev.Data, data) {
+			if ev, ok := s.b.event(transfer.Received); !done || !ok || !bytes.Equal(ev.Data, data) {
 				t.Fatalf("forged %d; receiver events %v; sender events %v", forged, s.b.events, s.a.events)
 			}
 			rcv, snd := s.b.x.Counters(), s.a.x.Counters()
@@ -457,18 +458,18 @@ func TestTransferCompletesThroughAHundredThousandForgedFramesCountingEachDrop(t 
 // and a fixed 50 ms latency; the receiver notes when each tic arrives.
 func TestTransferWidensTheTicStreamsWorstGapByLessThanOneTic(t *testing.T) {
 	const ticMS = 1000.0 / 35
-	run := func(transfer bool) (worstGapMS, worstQueueMS int64, doneMS int64) {
-		s := newXferSim(6, simnet.Link{LatencyMS: 50}, netcore.TransferConfig{})
+	run := func(withStream bool) (worstGapMS, worstQueueMS int64, doneMS int64) {
+		s := newXferSim(6, simnet.Link{LatencyMS: 50}, transfer.Config{})
 		tic := 0
 		ticFrame := append(wire.Header{Type: wire.TypeTicnet}.AppendTo(nil), wire.TicnetKindTicSet)
 		ticFrame = append(ticFrame, make([]byte, 505-len(ticFrame))...)
 		sendTic := func() {
 			for float64(s.now) >= float64(tic)*ticMS {
-				s.a.tr.Send(netcore.Broadcast, ticFrame)
+				s.a.tr.Send(link.Broadcast, ticFrame)
 				tic++
 			}
 		}
-		if transfer {
+		if withStream {
 			s.a.x.Send(0, 2, 1, xferPayload(4<<20, 6))
 		}
 		doneMS = -1
@@ -478,7 +479,7 @@ func TestTransferWidensTheTicStreamsWorstGapByLessThanOneTic(t *testing.T) {
 			s.a.pass(s.now, sendTic)
 			worstQueueMS = max(worstQueueMS, s.a.node.QueueDelayMS())
 			s.b.pass(s.now, nil)
-			if _, ok := s.b.event(netcore.TransferReceived); ok && doneMS < 0 {
+			if _, ok := s.b.event(transfer.Received); ok && doneMS < 0 {
 				doneMS = s.now
 			}
 		}

@@ -1,9 +1,10 @@
-package netcore
+package transfer
 
 import (
 	"crypto/sha256"
 	"hash"
 
+	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
@@ -12,7 +13,7 @@ import (
 // carries the stream's length), and chunks are copied straight into place;
 // the buffer becomes the caller's when the stream completes.
 type inStream struct {
-	from       Addr
+	from       link.Addr
 	id         uint32
 	total      uint32
 	chunk      uint32
@@ -35,7 +36,7 @@ type inStream struct {
 
 // CancelReceive drops an incoming stream at once, frees its memory and
 // tells its sender why. It reports whether there was such a stream.
-func (t *Transfers) CancelReceive(now int64, from Addr, id uint32, reason wire.TransferReason) bool {
+func (t *Endpoint) CancelReceive(now int64, from link.Addr, id uint32, reason wire.TransferReason) bool {
 	i := t.findIn(from, id)
 	if i < 0 {
 		return false
@@ -47,7 +48,7 @@ func (t *Transfers) CancelReceive(now int64, from Addr, id uint32, reason wire.T
 
 // ReceiveProgress is how many bytes of an incoming stream have arrived, of
 // how many: what a progress bar shows. ok is false for a stream not open.
-func (t *Transfers) ReceiveProgress(from Addr, id uint32) (received, total int, ok bool) {
+func (t *Endpoint) ReceiveProgress(from link.Addr, id uint32) (received, total int, ok bool) {
 	i := t.findIn(from, id)
 	if i < 0 {
 		return 0, 0, false
@@ -56,7 +57,7 @@ func (t *Transfers) ReceiveProgress(from Addr, id uint32) (received, total int, 
 	return s.gotBytes, int(s.total), true
 }
 
-func (t *Transfers) findIn(from Addr, id uint32) int {
+func (t *Endpoint) findIn(from link.Addr, id uint32) int {
 	for i, s := range t.in {
 		if s.from == from && s.id == id {
 			return i
@@ -73,10 +74,10 @@ func sameStream(total, chunk uint32, hash *[wire.TransferHashLen]byte, m *wire.T
 }
 
 // onChunk takes a chunk: into its stream, opening the stream if it is new.
-func (t *Transfers) onChunk(now int64, from Addr, m *wire.TransferChunk) (TransferEvent, bool) {
+func (t *Endpoint) onChunk(now int64, from link.Addr, m *wire.TransferChunk) (Event, bool) {
 	if !t.accepts(from) {
 		t.c.Forged++
-		return TransferEvent{}, false
+		return Event{}, false
 	}
 	if i := t.findIn(from, m.Stream); i >= 0 {
 		s := t.in[i]
@@ -89,20 +90,20 @@ func (t *Transfers) onChunk(now int64, from Addr, m *wire.TransferChunk) (Transf
 		default:
 			return t.store(now, i, m)
 		}
-		return TransferEvent{}, false
+		return Event{}, false
 	}
 	if e := t.closedIn.find(from, m.Stream); e != nil {
 		switch {
 		case !sameStream(e.total, e.chunk, &e.hash, m):
 			t.c.OutOfRange++
-			return TransferEvent{}, false
+			return Event{}, false
 		case e.completed:
 			t.c.Duplicates++ // the sender missed the final ack
 		default:
 			t.c.Stale++ // the sender missed the abort
 		}
 		e.asked = true
-		return TransferEvent{}, false
+		return Event{}, false
 	}
 	count := m.Count()
 	need := int64(m.Total) + newBitsetBytes(count)
@@ -110,11 +111,11 @@ func (t *Transfers) onChunk(now int64, from Addr, m *wire.TransferChunk) (Transf
 	case int64(m.Total) > int64(t.cfg.MaxStreamBytes):
 		t.c.OutOfRange++
 		t.refuse(now, from, m, wire.TransferReasonTooLarge)
-		return TransferEvent{}, false
+		return Event{}, false
 	case len(t.in) >= t.cfg.MaxIncoming || t.held+need > t.cfg.MaxHeldBytes:
 		t.c.NoRoom++
 		t.refuse(now, from, m, wire.TransferReasonNoRoom)
-		return TransferEvent{}, false
+		return Event{}, false
 	}
 	s := &inStream{from: from, id: m.Stream, total: m.Total, chunk: m.ChunkSize, count: count, hash: m.Hash,
 		buf: make([]byte, m.Total), have: newBitset(count), progressMS: now, held: need, sum: sha256.New()}
@@ -130,8 +131,8 @@ func newBitsetBytes(n uint32) int64 { return int64((uint64(n)+63)/64) * 8 }
 
 // refuse turns a new stream away and tells its sender why (once at the
 // next Pump; again when more of its chunks come, at most every
-// transferReplyMS).
-func (t *Transfers) refuse(now int64, from Addr, m *wire.TransferChunk, reason wire.TransferReason) {
+// replyMS).
+func (t *Endpoint) refuse(now int64, from link.Addr, m *wire.TransferChunk, reason wire.TransferReason) {
 	t.c.StreamsRefused++
 	t.relayEnded(from, m.Stream, false, reason)
 	t.closedIn.add(closedStream{peer: from, stream: m.Stream, total: m.Total, chunk: m.ChunkSize, hash: m.Hash,
@@ -140,7 +141,7 @@ func (t *Transfers) refuse(now int64, from Addr, m *wire.TransferChunk, reason w
 
 // store copies a chunk new to stream i into place; the last one completes
 // the stream.
-func (t *Transfers) store(now int64, i int, m *wire.TransferChunk) (TransferEvent, bool) {
+func (t *Endpoint) store(now int64, i int, m *wire.TransferChunk) (Event, bool) {
 	s := t.in[i]
 	copy(s.buf[m.Offset():], m.Data)
 	s.have.set(m.Index)
@@ -158,7 +159,7 @@ func (t *Transfers) store(now int64, i int, m *wire.TransferChunk) (TransferEven
 		s.hashed = end
 	}
 	if s.got < s.count {
-		return TransferEvent{}, false
+		return Event{}, false
 	}
 	var sum [wire.TransferHashLen]byte
 	if s.sum.Sum(sum[:0]); sum != s.hash {
@@ -166,13 +167,13 @@ func (t *Transfers) store(now int64, i int, m *wire.TransferChunk) (TransferEven
 		return t.dropIn(now, i, wire.TransferReasonHashMismatch), true
 	}
 	t.c.StreamsCompleted++
-	t.removeIn(now, i, true, 0, transferCopies)
-	return TransferEvent{Kind: TransferReceived, Peer: s.from, Stream: s.id, Data: s.buf}, true
+	t.removeIn(now, i, true, 0, answerCopies)
+	return Event{Kind: Received, Peer: s.from, Stream: s.id, Data: s.buf}, true
 }
 
 // sendAcks acknowledges every stream that received a chunk since its last
 // ack: the first missing chunk, and a bitmap of the up to 512 after it.
-func (t *Transfers) sendAcks() {
+func (t *Endpoint) sendAcks() {
 	for _, s := range t.in {
 		if !s.ackDue {
 			continue
@@ -202,19 +203,19 @@ func (t *Transfers) sendAcks() {
 // accepted peer about a stream not begun says the stream will not come
 // (Refuse): it is reported dropped, and remembered so that no chunk of it
 // opens it later.
-func (t *Transfers) onAbortIn(now int64, from Addr, m *wire.TransferAbort) (TransferEvent, bool) {
+func (t *Endpoint) onAbortIn(now int64, from link.Addr, m *wire.TransferAbort) (Event, bool) {
 	if !t.accepts(from) {
 		t.c.Forged++
-		return TransferEvent{}, false
+		return Event{}, false
 	}
-	ev := TransferEvent{Kind: TransferDropped, Peer: from, Stream: m.Stream, Reason: m.Reason, ByPeer: true}
+	ev := Event{Kind: Dropped, Peer: from, Stream: m.Stream, Reason: m.Reason, ByPeer: true}
 	i := t.findIn(from, m.Stream)
 	switch {
 	case i >= 0:
 		t.removeIn(now, i, false, m.Reason, 0)
 	case t.closedIn.find(from, m.Stream) != nil:
 		t.c.Stale++
-		return TransferEvent{}, false
+		return Event{}, false
 	default:
 		t.relayEnded(from, m.Stream, false, m.Reason)
 		t.closedIn.add(closedStream{peer: from, stream: m.Stream, reason: m.Reason, untilMS: now + 2*t.cfg.StallMS})
@@ -224,20 +225,20 @@ func (t *Transfers) onAbortIn(now int64, from Addr, m *wire.TransferAbort) (Tran
 }
 
 // dropIn ends incoming stream i for reason, frees it and tells its sender.
-func (t *Transfers) dropIn(now int64, i int, reason wire.TransferReason) TransferEvent {
+func (t *Endpoint) dropIn(now int64, i int, reason wire.TransferReason) Event {
 	s := t.in[i]
 	t.sendAbort(s.from, s.id, true, reason)
-	t.removeIn(now, i, false, reason, transferCopies-1)
-	return TransferEvent{Kind: TransferDropped, Peer: s.from, Stream: s.id, Reason: reason}
+	t.removeIn(now, i, false, reason, answerCopies-1)
+	return Event{Kind: Dropped, Peer: s.from, Stream: s.id, Reason: reason}
 }
 
 // removeIn forgets incoming stream i, remembering how it ended, with
 // copies answers (final acks or aborts) still to send: a completed
 // stream's first at the next Pump, a dropped stream's (whose first abort
-// has gone) after transferRepeatMS.
-func (t *Transfers) removeIn(now int64, i int, completed bool, reason wire.TransferReason, copies int) {
+// has gone) after repeatMS.
+func (t *Endpoint) removeIn(now int64, i int, completed bool, reason wire.TransferReason, copies int) {
 	s := t.in[i]
-	next := now + transferRepeatMS
+	next := now + repeatMS
 	if completed {
 		next = now
 	}

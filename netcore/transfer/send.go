@@ -1,8 +1,9 @@
-package netcore
+package transfer
 
 import (
 	"crypto/sha256"
 
+	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
@@ -10,7 +11,7 @@ import (
 // (or, relayed, the buffer of the incoming stream it forwards), and per
 // chunk whether it is acknowledged, when it was last sent and how often.
 type outStream struct {
-	to         Addr
+	to         link.Addr
 	id         uint32
 	data       []byte
 	hash       [wire.TransferHashLen]byte
@@ -43,27 +44,27 @@ type outStream struct {
 	heardMS     int64
 	lastProbeMS int64
 
-	relay relaySide // a relayed stream's source (transfer_relay.go)
+	relay relaySide // a relayed stream's source (relay.go)
 }
 
 // Send starts a stream of data to peer to under id, which must not be in
 // use with that peer, nor have been in the last 2×StallMS (the receiver
 // still remembers it): a counter, or the tic of the snapshot, will do.
 // data is not copied: the caller must leave it unchanged until the stream
-// ends (TransferDelivered or TransferDropped, or CancelSend or DropPeer).
+// ends (Delivered or Dropped, or CancelSend or DropPeer).
 // The SHA-256 of data is taken here, once (BenchmarkTransferSend4MB).
-func (t *Transfers) Send(now int64, to Addr, id uint32, data []byte) error {
+func (t *Endpoint) Send(now int64, to link.Addr, id uint32, data []byte) error {
 	switch {
 	case len(data) == 0:
-		return ErrTransferEmpty
-	case to == Broadcast:
-		return ErrTransferBroadcast
+		return ErrEmpty
+	case to == link.Broadcast:
+		return ErrBroadcast
 	case len(data) > t.cfg.MaxStreamBytes:
-		return ErrTransferTooLarge
+		return ErrTooLarge
 	case len(t.out) >= t.cfg.MaxOutgoing:
-		return ErrTransferBusy
+		return ErrBusy
 	case t.findOut(to, id) >= 0 || t.closedOut.find(to, id) != nil:
-		return ErrTransferIDInUse
+		return ErrIDInUse
 	}
 	s := t.newOut(now, to, id)
 	s.setData(data, sha256.Sum256(data), uint32(t.cfg.ChunkBytes))
@@ -72,7 +73,7 @@ func (t *Transfers) Send(now int64, to Addr, id uint32, data []byte) error {
 }
 
 // newOut opens an outgoing stream with no data yet.
-func (t *Transfers) newOut(now int64, to Addr, id uint32) *outStream {
+func (t *Endpoint) newOut(now int64, to link.Addr, id uint32) *outStream {
 	s := &outStream{to: to, id: id, progressMS: now, heardMS: now,
 		srttUS: t.cfg.InitialRTTMS * 1000, rttvarUS: t.cfg.InitialRTTMS * 1000 / 2}
 	t.out = append(t.out, s)
@@ -89,7 +90,7 @@ func (s *outStream) setData(data []byte, hash [wire.TransferHashLen]byte, chunk 
 
 // CancelSend drops an outgoing stream at once and tells its receiver why.
 // It reports whether there was such a stream.
-func (t *Transfers) CancelSend(now int64, to Addr, id uint32, reason wire.TransferReason) bool {
+func (t *Endpoint) CancelSend(now int64, to link.Addr, id uint32, reason wire.TransferReason) bool {
 	i := t.findOut(to, id)
 	if i < 0 {
 		return false
@@ -105,18 +106,18 @@ func (t *Transfers) CancelSend(now int64, to Addr, id uint32, reason wire.Transf
 // arrives, whether or not any of it had arrived. A stream of that id
 // already open to the peer is cancelled. The id is then spent with that
 // peer, as if it had been sent.
-func (t *Transfers) Refuse(now int64, to Addr, id uint32, reason wire.TransferReason) {
+func (t *Endpoint) Refuse(now int64, to link.Addr, id uint32, reason wire.TransferReason) {
 	if t.CancelSend(now, to, id, reason) || t.closedOut.find(to, id) != nil {
 		return
 	}
 	t.sendAbort(to, id, false, reason)
 	t.closedOut.add(closedStream{peer: to, stream: id, reason: reason, untilMS: now + 2*t.cfg.StallMS,
-		copiesLeft: transferCopies - 1, nextMS: now + transferRepeatMS})
+		copiesLeft: answerCopies - 1, nextMS: now + repeatMS})
 }
 
 // SendProgress is how many bytes of an outgoing stream the receiver has
 // acknowledged, of how many. ok is false for a stream not open.
-func (t *Transfers) SendProgress(to Addr, id uint32) (acked, total int, ok bool) {
+func (t *Endpoint) SendProgress(to link.Addr, id uint32) (acked, total int, ok bool) {
 	i := t.findOut(to, id)
 	if i < 0 {
 		return 0, 0, false
@@ -125,7 +126,7 @@ func (t *Transfers) SendProgress(to Addr, id uint32) (acked, total int, ok bool)
 	return s.ackedBytes, len(s.data), true
 }
 
-func (t *Transfers) findOut(to Addr, id uint32) int {
+func (t *Endpoint) findOut(to link.Addr, id uint32) int {
 	for i, s := range t.out {
 		if s.to == to && s.id == id {
 			return i
@@ -140,7 +141,7 @@ func (s *outStream) chunkLen(c uint32) int {
 }
 
 // frameLen is chunk c's frame on the channel, headers included.
-func (s *outStream) frameLen(c uint32) int { return transferChunkOverhead + s.chunkLen(c) }
+func (s *outStream) frameLen(c uint32) int { return chunkOverhead + s.chunkLen(c) }
 
 // resendAfterMS is the resend timer: the round trip plus four deviations,
 // within the configured bounds. In the stream's tail, once every chunk has
@@ -149,7 +150,7 @@ func (s *outStream) frameLen(c uint32) int { return transferChunkOverhead + s.ch
 // time, and each loss in the tail costs three deviations less. (Measured
 // over 40 seeds of 1 MB on the 20 %-loss channel: slowest 2900 ms with
 // four deviations, 2455 ms with one, for 3 more resends a stream.)
-func (s *outStream) resendAfterMS(cfg *TransferConfig) int64 {
+func (s *outStream) resendAfterMS(cfg *Config) int64 {
 	k := int64(4)
 	if s.next == s.count {
 		k = 1
@@ -183,7 +184,7 @@ const (
 // due chooses the stream's next chunk to send, changing nothing: the first
 // whose resend timer ran out, else the next new one if the in-flight bound
 // allows.
-func (s *outStream) due(now int64, cfg *TransferConfig) (uint32, sendKind) {
+func (s *outStream) due(now int64, cfg *Config) (uint32, sendKind) {
 	if s.relay.lost != 0 {
 		return 0, 0
 	}
@@ -222,7 +223,7 @@ func (s *outStream) nextNew() (uint32, bool) {
 
 // sendChunks sends chunks and resends while the pacing budget lasts, one
 // stream's at a time in turn.
-func (t *Transfers) sendChunks(now int64) {
+func (t *Endpoint) sendChunks(now int64) {
 	t.waiting = false
 	for {
 		i, c, kind := t.nextDue(now)
@@ -239,7 +240,7 @@ func (t *Transfers) sendChunks(now int64) {
 }
 
 // nextDue finds the next stream, in turn, with a chunk due.
-func (t *Transfers) nextDue(now int64) (int, uint32, sendKind) {
+func (t *Endpoint) nextDue(now int64) (int, uint32, sendKind) {
 	for k := range len(t.out) {
 		i := (t.nextOut + k) % len(t.out)
 		if c, kind := t.out[i].due(now, &t.cfg); kind != 0 {
@@ -249,7 +250,7 @@ func (t *Transfers) nextDue(now int64) (int, uint32, sendKind) {
 	return -1, 0, 0
 }
 
-func (t *Transfers) sendChunk(now int64, s *outStream, c uint32, kind sendKind) {
+func (t *Endpoint) sendChunk(now int64, s *outStream, c uint32, kind sendKind) {
 	h := wire.TransferChunk{Stream: s.id, Total: uint32(len(s.data)), ChunkSize: s.chunk, Index: c, Hash: s.hash}
 	off, n := int(c)*int(s.chunk), s.chunkLen(c)
 	t.buf = wire.Header{Type: wire.TypeTicnet}.AppendTo(t.buf[:0])
@@ -280,16 +281,16 @@ func (t *Transfers) sendChunk(now int64, s *outStream, c uint32, kind sendKind) 
 }
 
 // onAck applies a receiver's acknowledgement of an outgoing stream.
-func (t *Transfers) onAck(now int64, from Addr, m *wire.TransferAck) (TransferEvent, bool) {
+func (t *Endpoint) onAck(now int64, from link.Addr, m *wire.TransferAck) (Event, bool) {
 	i := t.findOut(from, m.Stream)
 	if i < 0 {
 		t.unknownOut(from, m.Stream)
-		return TransferEvent{}, false
+		return Event{}, false
 	}
 	s := t.out[i]
 	if !s.ackPlausible(m) {
 		t.c.OutOfRange++
-		return TransferEvent{}, false
+		return Event{}, false
 	}
 	t.c.AcksReceived++
 	s.heardMS = now
@@ -328,11 +329,11 @@ func (t *Transfers) onAck(now int64, from Addr, m *wire.TransferAck) (TransferEv
 		t.c.RTTSamples++
 	}
 	if s.nAcked < s.count {
-		return TransferEvent{}, false
+		return Event{}, false
 	}
 	t.c.StreamsDelivered++
 	t.removeOut(now, i, true, 0, 0)
-	return TransferEvent{Kind: TransferDelivered, Peer: s.to, Stream: s.id, Outgoing: true}, true
+	return Event{Kind: Delivered, Peer: s.to, Stream: s.id, Outgoing: true}, true
 }
 
 // ackPlausible reports whether an ack claims only chunks that were sent.
@@ -356,7 +357,7 @@ func (s *outStream) ackPlausible(m *wire.TransferAck) bool {
 // unknownOut counts an ack or abort about an outgoing stream this end does
 // not have: of a finished one it is late (a dropped stream's receiver is
 // told again), of any other it is forged.
-func (t *Transfers) unknownOut(from Addr, id uint32) {
+func (t *Endpoint) unknownOut(from link.Addr, id uint32) {
 	if e := t.closedOut.find(from, id); e != nil {
 		t.c.Stale++
 		e.asked = !e.completed
@@ -366,36 +367,36 @@ func (t *Transfers) unknownOut(from Addr, id uint32) {
 }
 
 // onAbortOut ends an outgoing stream its receiver aborted.
-func (t *Transfers) onAbortOut(now int64, from Addr, m *wire.TransferAbort) (TransferEvent, bool) {
+func (t *Endpoint) onAbortOut(now int64, from link.Addr, m *wire.TransferAbort) (Event, bool) {
 	i := t.findOut(from, m.Stream)
 	if i < 0 {
 		if e := t.closedOut.find(from, m.Stream); e != nil {
 			t.c.Stale++
-			return TransferEvent{}, false
+			return Event{}, false
 		}
 		t.c.Forged++
-		return TransferEvent{}, false
+		return Event{}, false
 	}
 	s := t.out[i]
 	t.c.StreamsAborted++
 	t.removeOut(now, i, false, m.Reason, 0)
-	return TransferEvent{Kind: TransferDropped, Peer: s.to, Stream: s.id, Outgoing: true, Reason: m.Reason, ByPeer: true}, true
+	return Event{Kind: Dropped, Peer: s.to, Stream: s.id, Outgoing: true, Reason: m.Reason, ByPeer: true}, true
 }
 
 // dropOut ends outgoing stream i for reason and tells its receiver.
-func (t *Transfers) dropOut(now int64, i int, reason wire.TransferReason) TransferEvent {
+func (t *Endpoint) dropOut(now int64, i int, reason wire.TransferReason) Event {
 	s := t.out[i]
 	t.sendAbort(s.to, s.id, false, reason)
-	t.removeOut(now, i, false, reason, transferCopies-1)
-	return TransferEvent{Kind: TransferDropped, Peer: s.to, Stream: s.id, Outgoing: true, Reason: reason}
+	t.removeOut(now, i, false, reason, answerCopies-1)
+	return Event{Kind: Dropped, Peer: s.to, Stream: s.id, Outgoing: true, Reason: reason}
 }
 
 // removeOut forgets outgoing stream i, remembering how it ended.
-func (t *Transfers) removeOut(now int64, i int, completed bool, reason wire.TransferReason, aborts int) {
+func (t *Endpoint) removeOut(now int64, i int, completed bool, reason wire.TransferReason, aborts int) {
 	s := t.out[i]
 	t.closedOut.add(closedStream{peer: s.to, stream: s.id, total: uint32(len(s.data)), chunk: s.chunk,
 		hash: s.hash, count: s.count, completed: completed, reason: reason,
-		untilMS: now + 2*t.cfg.StallMS, copiesLeft: aborts, nextMS: now + transferRepeatMS})
+		untilMS: now + 2*t.cfg.StallMS, copiesLeft: aborts, nextMS: now + repeatMS})
 	if s.relay.src == nil {
 		t.referenced -= int64(len(s.data))
 	}

@@ -1,4 +1,4 @@
-package netcore
+package link
 
 import "encoding/binary"
 

@@ -1,64 +1,64 @@
-package netcore_test
+package link_test
 
 import (
 	"bytes"
 	"testing"
 
-	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/link"
 )
 
 func TestFrameHeaderIsToThenFromLittleEndian(t *testing.T) {
-	f := netcore.AppendFrame([]byte{0xEE}, 0x01020304, 0x0A0B0C0D, []byte("hi"))
+	f := link.AppendFrame([]byte{0xEE}, 0x01020304, 0x0A0B0C0D, []byte("hi"))
 	want := []byte{0xEE, 4, 3, 2, 1, 0x0D, 0x0C, 0x0B, 0x0A, 'h', 'i'}
 	if !bytes.Equal(f, want) {
 		t.Fatalf("framed % x, want % x", f, want)
 	}
-	to, from, payload, ok := netcore.ParseFrame(f[1:])
+	to, from, payload, ok := link.ParseFrame(f[1:])
 	if !ok || to != 0x01020304 || from != 0x0A0B0C0D || string(payload) != "hi" {
 		t.Fatalf("parsed %x %x %q %v", to, from, payload, ok)
 	}
-	if _, _, _, ok := netcore.ParseFrame(f[1 : 1+netcore.FrameHeaderLen-1]); ok {
+	if _, _, _, ok := link.ParseFrame(f[1 : 1+link.FrameHeaderLen-1]); ok {
 		t.Fatal("a frame one byte short of a header parsed")
 	}
 }
 
 func TestFrameFilterKeepsFramesForItsUIDOrEveryone(t *testing.T) {
 	const uid, alias = 7, 9
-	var f netcore.FrameFilter
+	var f link.FrameFilter
 	for _, tc := range []struct {
 		name     string
 		frame    []byte
 		keep     bool
 		bad, not int64 // counters after the frame
 	}{
-		{"for us", netcore.AppendFrame(nil, uid, 3, []byte("a")), true, 0, 0},
-		{"for everyone", netcore.AppendFrame(nil, netcore.Broadcast, 3, nil), true, 0, 0},
-		{"for another peer", netcore.AppendFrame(nil, 11, 3, nil), false, 0, 1},
-		{"for our other UID", netcore.AppendFrame(nil, alias, 3, nil), false, 0, 2},
+		{"for us", link.AppendFrame(nil, uid, 3, []byte("a")), true, 0, 0},
+		{"for everyone", link.AppendFrame(nil, link.Broadcast, 3, nil), true, 0, 0},
+		{"for another peer", link.AppendFrame(nil, 11, 3, nil), false, 0, 1},
+		{"for our other UID", link.AppendFrame(nil, alias, 3, nil), false, 0, 2},
 		{"too short", []byte{7, 0, 0, 0, 3, 0, 0}, false, 1, 2},
-		{"from us", netcore.AppendFrame(nil, uid, uid, nil), false, 2, 2},
-		{"from our other UID", netcore.AppendFrame(nil, netcore.Broadcast, alias, nil), false, 3, 2},
+		{"from us", link.AppendFrame(nil, uid, uid, nil), false, 2, 2},
+		{"from our other UID", link.AppendFrame(nil, link.Broadcast, alias, nil), false, 3, 2},
 	} {
 		_, from, payload, ok := f.Keep(tc.frame, uid, alias)
 		if ok != tc.keep || f.Malformed != tc.bad || f.NotForUs != tc.not {
 			t.Errorf("%s: kept %v (malformed %d, not for us %d), want %v (%d, %d)", tc.name, ok, f.Malformed, f.NotForUs, tc.keep, tc.bad, tc.not)
 		}
-		if ok && (from != 3 || !bytes.Equal(payload, tc.frame[netcore.FrameHeaderLen:])) {
+		if ok && (from != 3 || !bytes.Equal(payload, tc.frame[link.FrameHeaderLen:])) {
 			t.Errorf("%s: from %d payload %q", tc.name, from, payload)
 		}
 	}
 }
 
 func FuzzFrameFilter(f *testing.F) {
-	f.Add(netcore.AppendFrame(nil, 7, 3, []byte("payload")), uint32(7), uint32(9))
+	f.Add(link.AppendFrame(nil, 7, 3, []byte("payload")), uint32(7), uint32(9))
 	f.Add([]byte{1, 2, 3}, uint32(7), uint32(7))
 	f.Fuzz(func(t *testing.T, frame []byte, uid, alias uint32) {
-		var ff netcore.FrameFilter
-		to, from, payload, ok := ff.Keep(frame, netcore.Addr(uid), netcore.Addr(alias))
+		var ff link.FrameFilter
+		to, from, payload, ok := ff.Keep(frame, link.Addr(uid), link.Addr(alias))
 		if dropped := ff.Malformed + ff.NotForUs; ok && dropped != 0 || !ok && dropped != 1 {
 			t.Fatalf("kept %v, counted %d malformed and %d not for us", ok, ff.Malformed, ff.NotForUs)
 		}
-		if ok && !bytes.Equal(netcore.AppendFrame(nil, to, from, payload), frame) {
+		if ok && !bytes.Equal(link.AppendFrame(nil, to, from, payload), frame) {
 			t.Fatal("the kept parts do not make the frame again")
 		}
 	})
