@@ -80,30 +80,53 @@ func parseDTS(t *testing.T, src string) map[string]decl {
 	return decls
 }
 
-// declEnd is where the declaration that s begins ends: an interface's
-// closing brace, a type's ";" outside brackets.
-func declEnd(s string, iface bool) int {
+// scan walks s as TypeScript: it hands comment each comment (its text
+// and where it ends), skips "=>", keeps the depth of brackets, and hands
+// at every other byte (the depth after it) until at returns false.
+func scan(s string, comment func(text string, end int), at func(i int, c byte, depth int) bool) {
 	depth := 0
 	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '/' && i+1 < len(s) && s[i+1] == '*':
-			i += strings.Index(s[i:], "*/") + 1
-		case c == '/' && i+1 < len(s) && s[i+1] == '/':
+		c := s[i]
+		switch {
+		case strings.HasPrefix(s[i:], "/*"):
+			end := i + strings.Index(s[i:], "*/") + 2
+			comment(s[i:end], end)
+			i = end - 1
+			continue
+		case strings.HasPrefix(s[i:], "//"):
 			i += strings.IndexByte(s[i:], '\n')
-		case c == '=' && i+1 < len(s) && s[i+1] == '>':
+			comment("", i+1)
+			continue
+		case strings.HasPrefix(s[i:], "=>"):
 			i++
+			continue
 		case strings.IndexByte("{[(<", c) >= 0:
 			depth++
 		case strings.IndexByte("}])>", c) >= 0:
 			depth--
-			if iface && depth == 0 && c == '}' {
-				return i + 1
-			}
-		case c == ';' && depth == 0 && !iface:
-			return i
+		}
+		if !at(i, c, depth) {
+			return
 		}
 	}
-	return len(s)
+}
+
+// declEnd is where the declaration that s begins ends: an interface's
+// closing brace, a type's ";" outside brackets.
+func declEnd(s string, iface bool) int {
+	end := len(s)
+	scan(s, func(string, int) {}, func(i int, c byte, depth int) bool {
+		switch {
+		case iface && depth == 0 && c == '}':
+			end = i + 1
+		case !iface && depth == 0 && c == ';':
+			end = i
+		default:
+			return true
+		}
+		return false
+	})
+	return end
 }
 
 // bodies returns the outermost "{ ... }" of s, without their braces.
@@ -134,7 +157,7 @@ var memberHead = regexp.MustCompile(`^(?:readonly\s+)?(\w+)(\?)?\s*(?:<[^(]*>)?\
 func parseMembers(t *testing.T, body string) []member {
 	var out []member
 	var doc strings.Builder
-	depth, from := 0, 0
+	from := 0
 	flush := func(i int) {
 		text := strings.TrimSpace(body[from:i])
 		from = i + 1
@@ -152,26 +175,15 @@ func parseMembers(t *testing.T, body string) []member {
 		out = append(out, mb)
 		doc.Reset()
 	}
-	for i := 0; i < len(body); i++ {
-		switch c := body[i]; {
-		case c == '/' && i+1 < len(body) && body[i+1] == '*':
-			end := i + strings.Index(body[i:], "*/") + 2
-			doc.WriteString(body[i:end])
-			i = end - 1
-			from = end
-		case c == '/' && i+1 < len(body) && body[i+1] == '/':
-			i += strings.IndexByte(body[i:], '\n')
-			from = i + 1
-		case c == '=' && i+1 < len(body) && body[i+1] == '>':
-			i++
-		case strings.IndexByte("{[(<", c) >= 0:
-			depth++
-		case strings.IndexByte("}])>", c) >= 0:
-			depth--
-		case c == ';' && depth == 0:
+	scan(body, func(text string, end int) {
+		doc.WriteString(text)
+		from = end
+	}, func(i int, c byte, depth int) bool {
+		if c == ';' && depth == 0 {
 			flush(i)
 		}
-	}
+		return true
+	})
 	flush(len(body))
 	return out
 }
