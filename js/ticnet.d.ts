@@ -19,15 +19,15 @@ export interface TicCmd {
 export interface Settings {
   /** Extra copies of each tic per packet, 0 to 3 (default 1; 2 on lossy links). */
   extraTics?: number;
-  /** 0 to 3. */
+  /** 0 to 3 (default 0). */
   deathmatch?: number;
-  /** 1 to 4. */
+  /** 1 to 4 (default 1). */
   episode?: number;
-  /** 1 to 32. */
+  /** 1 to 32 (default 1). */
   map?: number;
-  /** 0 to 4. */
+  /** 0 to 4 (default 2). */
   skill?: number;
-  /** Minutes, 0 for none. */
+  /** Minutes, 0 to 2147483647 (default 0: none). */
   timeLimit?: number;
 }
 
@@ -64,7 +64,7 @@ export interface StartEvent {
 
 /** What the controller launches a game with (Session.launch). */
 export interface LaunchOptions {
-  /** The game's own settings: a Uint8Array, or any JSON value; at most 1 KB as sent (1 byte + the bytes, or the JSON in UTF-8). */
+  /** The game's own settings: a Uint8Array, or any JSON value; at most 1024 bytes as sent (1 byte + the bytes, or the JSON in UTF-8). */
   options?: unknown;
   /** A 32-bit seed every copy gets (default: a random one). */
   seed?: number;
@@ -77,8 +77,8 @@ export interface CatchupEvent { kind: "catchup"; tic: number; done: number; tota
 export interface JoinEvent { kind: "join"; player: number; tic: number }
 /** A player left the game at tic (it said so, or timed out: reason). */
 export interface LeaveEvent { kind: "leave"; player: number; tic: number; reason: string }
-/** The copies' checksums differ at tic: players (or player) ran something else. */
-export interface DesyncEvent { kind: "desync"; player?: number; players?: number[]; name?: string; tic: number; reason: string }
+/** The copies' checksums differ at tic: players (player is the first) ran something else; on the server's copy, name names them. */
+export interface DesyncEvent { kind: "desync"; player: number; players: number[]; name?: string; tic: number; reason: string }
 /** A console message from the server (a reference server's, say). */
 export interface ConsoleMessageEvent { kind: "message"; reason: string }
 /** The server refused this copy (reason); a "retry" follows and it connects again. */
@@ -193,13 +193,13 @@ export type Options = CommonOptions & (TicCmdGame | OpaqueGame);
 export interface CommonOptions {
   /** URL of ticnet.wasm (default "ticnet.wasm"). */
   wasmURL?: string;
-  /** Player name, at most 29 bytes in UTF-8 (start rejects a longer one). */
+  /** Player name, at most 29 bytes in UTF-8 (start rejects a longer one; default "Player"). */
   name?: string;
   /** Most players (an integer from 2 to 8, default 8). */
   maxPlayers?: number;
   /** Election timing: "local" for tabs, "gossip" for a chat's realtime channel (default: by channel). */
   profile?: "local" | "gossip";
-  /** Connection timeout: "browser" (4 s, default) or "reference" (30 s). */
+  /** Connection timeout: "browser" (4 s; default "browser") or "reference" (30 s). */
   timeout?: "browser" | "reference";
   settings?: Settings;
   /**
@@ -412,7 +412,7 @@ export type ReplayGame = (Pick<TicCmdGame, "inputSize" | "onTic"> | Pick<OpaqueG
 
 /** What playReplay takes: the game, and how to play. */
 export type ReplayOptions = ReplayGame & {
-  /** A multiple of the recorded tic rate (default 1); 0: as fast as the page allows (40 ms of game work per pass). */
+  /** A multiple of the recorded tic rate, 0 or more (default 1); 0: as fast as the page allows (40 ms of game work per pass). */
   speed?: number;
   /** Start paused (default false): resume() plays. */
   paused?: boolean;

@@ -19,15 +19,16 @@
 // shim.js must be loaded first, as a classic script, so that the channel is
 // joined at page load; wasm_exec.js (from the Go distribution) too.
 
-const DEFAULT_TIC_RATE = 35; // Doom's tics a second, and the reference protocol's only rate
-const MAX_LAUNCH_OPTIONS = 1024; // bytes of launch options, as the wire carries them
+// The options' limits and defaults, and the fields of each event, are
+// the wasm's (session's schema.go): it hands the first over as
+// core.schema, and builds every event with all the fields of its kind.
 // Launch options travel as a tag byte, then the bytes (OPTIONS_BYTES) or
 // JSON in UTF-8 (OPTIONS_JSON).
 const OPTIONS_BYTES = 0, OPTIONS_JSON = 1;
 
 // encodeLaunch checks what launch was given and returns its seed and its
-// options' bytes, or throws naming what is wrong.
-function encodeLaunch(opts) {
+// options' bytes (at most maxBytes), or throws naming what is wrong.
+function encodeLaunch(opts, maxBytes) {
   if (opts === null || typeof opts !== "object") throw new Error("ticnet: launch: its argument must be an object");
   for (const k of Object.keys(opts)) if (k !== "options" && k !== "seed") throw new Error(`ticnet: launch: unknown option ${k}`);
   let seed = opts.seed;
@@ -46,8 +47,8 @@ function encodeLaunch(opts) {
     bytes[0] = OPTIONS_JSON;
     bytes.set(utf8, 1);
   }
-  if (bytes.length > MAX_LAUNCH_OPTIONS) {
-    throw new Error(`ticnet: launch: options take ${bytes.length} bytes, at most ${MAX_LAUNCH_OPTIONS}`);
+  if (bytes.length > maxBytes) {
+    throw new Error(`ticnet: launch: options take ${bytes.length} bytes, at most ${maxBytes}`);
   }
   return { seed, bytes };
 }
@@ -197,55 +198,48 @@ function checkGame(options, needSave, required = ["input", "onTic", "checksum"])
   }
 }
 
-// The options start takes, and the checks of those that are not the
-// game's callbacks: each returns what is wrong with a value, or "".
-const MAX_NAME_BYTES = 29; // the wire's names: 30 bytes with the NUL
-const isInt = (v, lo, hi) => Number.isInteger(v) && v >= lo && v <= hi;
-const oneOf = (...vs) => (v) => vs.includes(v) ? "" : `must be ${vs.map((x) => JSON.stringify(x)).join(" or ")}`;
-const kindOf = (type) => (v) => typeof v === type ? "" : `must be a ${type}`;
-const intIn = (lo, hi) => (v) => isInt(v, lo, hi) ? "" : `must be an integer from ${lo} to ${hi}`;
-const OPTION_CHECKS = {
-  wasmURL: kindOf("string"),
-  name: (v) => typeof v !== "string" ? "must be a string" :
-    new TextEncoder().encode(v).length > MAX_NAME_BYTES ? `is ${new TextEncoder().encode(v).length} bytes in UTF-8, at most ${MAX_NAME_BYTES}` : "",
-  maxPlayers: intIn(2, 8),
-  profile: oneOf("local", "gossip"),
-  timeout: oneOf("browser", "reference"),
-  settings: (v) => v === null || typeof v !== "object" ? "must be an object" : "",
-  rejoin: kindOf("boolean"),
-  storageKey: kindOf("string"),
-  onEvent: kindOf("function"),
-  predict: kindOf("boolean"),
-  predictTics: intIn(1, 64),
-  record: kindOf("boolean"),
-  ticRate: intIn(10, 60),
-  inputSize: intIn(1, 64),
-  eventBits: (v) => !Array.isArray(v) && !(v instanceof Uint8Array) ? "must be an array of bytes" :
-    [...v].some((b) => !Number.isInteger(b) || b < 0 || b > 255) ? "must hold integers from 0 to 255" : "",
-  input: kindOf("function"), onTic: kindOf("function"), checksum: kindOf("function"),
-  save: kindOf("function"), load: kindOf("function"), playerChecksum: kindOf("function"),
-};
-const SETTINGS_CHECKS = {
-  extraTics: intIn(0, 3), deathmatch: intIn(0, 3), episode: intIn(1, 4), map: intIn(1, 32),
-  skill: intIn(0, 4), timeLimit: intIn(0, 0x7fffffff),
-};
+// wrongIn returns what is wrong with v as the option spec (one of the
+// schema's: check, min, max, maxBytes, values) has it, or "".
+function wrongIn(spec, v) {
+  switch (spec.check) {
+    case "int":
+      return Number.isInteger(v) && v >= spec.min && v <= spec.max ? "" : `must be an integer from ${spec.min} to ${spec.max}`;
+    case "number":
+      return typeof v === "number" && Number.isFinite(v) && v >= spec.min ? "" : `must be a number, ${spec.min} or more`;
+    case "oneOf":
+      return spec.values.includes(v) ? "" : `must be ${spec.values.map((x) => JSON.stringify(x)).join(" or ")}`;
+    case "object":
+      return v === null || typeof v !== "object" ? "must be an object" : "";
+    case "bytes":
+      return !Array.isArray(v) && !(v instanceof Uint8Array) ? "must be an array of bytes" :
+        [...v].some((b) => !Number.isInteger(b) || b < 0 || b > 255) ? "must hold integers from 0 to 255" : "";
+    case "string": {
+      if (typeof v !== "string") return "must be a string";
+      const n = spec.maxBytes ? new TextEncoder().encode(v).length : 0;
+      return n > spec.maxBytes ? `is ${n} bytes in UTF-8, at most ${spec.maxBytes}` : "";
+    }
+    default: // "boolean", "function"
+      return typeof v === spec.check ? "" : `must be a ${spec.check}`;
+  }
+}
 
 // checkKeys throws, naming the option (prefix: where it sits), on a key
-// of obj that checks does not know, or whose value its check finds wrong.
-function checkKeys(checks, obj, prefix, where = "") {
+// of obj that specs (the schema's options by name) does not know, or
+// whose value is wrong.
+function checkKeys(specs, obj, prefix, where = "") {
   for (const [key, v] of Object.entries(obj)) {
-    if (!Object.hasOwn(checks, key)) throw new Error(`ticnet: ${where}unknown option ${prefix}${key}`);
+    if (!Object.hasOwn(specs, key)) throw new Error(`ticnet: ${where}unknown option ${prefix}${key}`);
     if (v === undefined) continue;
-    const wrong = checks[key](v);
+    const wrong = wrongIn(specs[key], v);
     if (wrong) throw new Error(`ticnet: ${where}options.${prefix}${key} ${wrong}`);
   }
 }
 
 // checkOptions throws, naming the option, on one start does not know or
 // whose value is out of range.
-function checkOptions(options) {
-  checkKeys(OPTION_CHECKS, options, "");
-  if (options.settings) checkKeys(SETTINGS_CHECKS, options.settings, "settings.");
+function checkOptions(schema, options) {
+  checkKeys(schema.start, options, "");
+  if (options.settings) checkKeys(schema.settings, options.settings, "settings.");
   if (options.eventBits !== undefined && options.eventBits.length > (options.inputSize | 0)) {
     throw new Error(`ticnet: options.eventBits has ${options.eventBits.length} bytes, more than options.inputSize (${options.inputSize | 0})`);
   }
@@ -359,15 +353,6 @@ export async function syncTest(options) {
   return core.syncTest(config, gameCallbacks(options, cmdBuf));
 }
 
-// The fields of each kind of event that the Go side leaves out when zero
-// (or empty): ticnet.d.ts gives every event its fields.
-const EVENT_FIELDS = {
-  role: ["uid", "serverUID"], newServer: ["serverUID"], split: ["serverUID"], yielded: ["serverUID"],
-  start: ["tic"], rejoined: ["tic"], catchup: ["tic", "done", "total"], join: ["tic"], leave: ["tic", "reason"],
-  desync: ["tic", "reason"], message: ["reason"], rejected: ["reason"], disconnect: ["reason"],
-  migrating: ["tic", "reason"], resumed: ["serverUID", "tic", "gapMS"], error: ["reason"], end: ["tic"],
-};
-
 // eventHub hands each event to onEvent, then to the listeners of its
 // kind (on, off). A listener that throws is logged, and stops neither the
 // others nor the engine.
@@ -401,50 +386,42 @@ function eventHub(onEvent) {
 export async function start(options) {
   checkPage();
   checkGame(options, false);
-  checkOptions(options);
+  const core = await loadCore(options.wasmURL);
+  checkOptions(core.schema, options);
+  const opt = (name) => options[name] === undefined ? core.schema.start[name].default : options[name];
   // Prediction needs save and load; it is on by default when the game
   // gives them.
   const predict = options.predict === undefined ? typeof options.save === "function" : options.predict === true;
   if (predict && typeof options.save !== "function") throw new Error("ticnet: options.predict needs options.save and options.load");
   const shim = globalThis.__ticnetShim;
   const key = "ticnet-token:" + (options.storageKey || location.pathname);
-  const [core, token] = await Promise.all([
-    loadCore(options.wasmURL),
-    options.rejoin === false ? "" : rejoinToken(key),
-  ]);
+  const token = opt("rejoin") ? await rejoinToken(key) : "";
 
   const cmdBuf = cmdBufFor(options);
   const hub = eventHub(options.onEvent);
   const emit = (e) => {
-    // Fields the Go side leaves out when zero, as ticnet.d.ts has them.
-    for (const f of EVENT_FIELDS[e.kind] || []) if (e[f] === undefined) e[f] = f === "reason" ? "" : 0;
     if (e.kind === "start") {
-      e.joined = e.joined === true; e.rejoined = e.rejoined === true;
-      e.ticRate = e.ticRate || DEFAULT_TIC_RATE; e.seed = e.seed || 0; e.options = decodeOptions(e.options);
+      e.options = decodeOptions(e.options);
       ticMS = 1000 / e.ticRate;
     }
-    if (e.kind === "error") Object.assign(e, callbacks.failure || { callback: "", tic: 0, message: e.reason, stack: "" });
     if (e.kind === "lobby") lobby = e.lobby;
     if (e.kind === "start" || e.kind === "serverLost" || e.kind === "disconnect" || e.kind === "error") lobby = null;
     hub.emit(e);
   };
   let lobby = null; // the lobby as last reported, while this copy is in one
-  let ticMS = 1000 / DEFAULT_TIC_RATE; // the running game's, once it starts
+  let ticMS = 1000 / opt("ticRate"); // the running game's, once it starts
   const profile = options.profile || (shim.kind === "webxdc" ? "gossip" : "local");
+  // The options as the page gave them (the wasm gives an absent one its
+  // default), and what this page computes.
   const config = {
-    predict,
-    record: options.record !== false,
-    predictTics: options.predictTics | 0,
+    name: options.name, maxPlayers: options.maxPlayers, timeout: options.timeout, record: options.record,
+    predictTics: options.predictTics, ticRate: options.ticRate, settings: options.settings,
     inputSize: options.inputSize | 0,
     eventBits: [...(options.eventBits || [])],
-    ticRate: options.ticRate | 0,
-    name: String(options.name || "Player"),
-    maxPlayers: options.maxPlayers || 8,
+    predict,
     profile,
-    timeout: options.timeout || "browser",
     startTime: Date.now(),
     token,
-    settings: options.settings || {},
   };
   const callbacks = gameCallbacks(options, cmdBuf);
   callbacks.onEvent = emit;
@@ -477,7 +454,7 @@ export async function start(options) {
       if (!lobby) return Promise.reject(new Error("ticnet: launch: this copy is in no lobby"));
       if (!lobby.controller) return Promise.reject(new Error("ticnet: launch: only the lobby's controller may launch (its first player)"));
       let l;
-      try { l = encodeLaunch(opts); } catch (e) { return Promise.reject(e); }
+      try { l = encodeLaunch(opts, core.schema.launchOptionsBytes); } catch (e) { return Promise.reject(e); }
       core.launch(l.seed, l.bytes);
       return Promise.resolve();
     },
@@ -509,18 +486,6 @@ export async function start(options) {
   };
 }
 
-// The options playReplay takes: the game's callbacks, as start takes them
-// (input excepted: a replay builds no input), and the playback's own.
-const REPLAY_OPTION_CHECKS = {
-  wasmURL: kindOf("string"),
-  onEvent: kindOf("function"),
-  inputSize: intIn(1, 64),
-  onTic: kindOf("function"), checksum: kindOf("function"),
-  save: kindOf("function"), load: kindOf("function"), playerChecksum: kindOf("function"),
-  speed: (v) => typeof v === "number" && Number.isFinite(v) && v >= 0 ? "" : "must be a number, 0 or more",
-  paused: kindOf("boolean"),
-};
-const MAX_INPUT_BYTES = 64;
 // REPLAY_PASS_MS bounds the game work of one pass of a playback, as the
 // engine's catching up does (~40 ms): at speed 0 the page stays
 // responsive between passes.
@@ -546,8 +511,10 @@ export async function playReplay(bytes, options) {
   if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
   if (!(bytes instanceof Uint8Array)) throw new Error("ticnet: playReplay: bytes must be a Uint8Array or an ArrayBuffer");
   checkGame(options, false, ["onTic", "checksum"]);
-  checkKeys(REPLAY_OPTION_CHECKS, options, "", "playReplay: ");
   const core = await loadCore(options.wasmURL);
+  const specs = core.schema.replay;
+  checkKeys(specs, options, "", "playReplay: ");
+  const opt = (name) => options[name] === undefined ? specs[name].default : options[name];
   const hub = eventHub(options.onEvent);
   let facts = null;
   // The game's onTic, then the tic's "progress" (from the same call from
@@ -559,14 +526,14 @@ export async function playReplay(bytes, options) {
       if (hub.heard("progress")) hub.emit({ kind: "progress", tic, start: facts.start, end: facts.end });
     },
   };
-  const callbacks = gameCallbacks(game, new Uint8Array(MAX_PLAYERS * MAX_INPUT_BYTES));
+  const callbacks = gameCallbacks(game, new Uint8Array(MAX_PLAYERS * Math.max(CMD_BYTES, specs.inputSize.max)));
   const opened = core.replayOpen(bytes, callbacks, options.inputSize | 0);
   if (opened.error) throw new Error(`ticnet: playReplay: ${opened.error}`);
   facts = opened;
-  const id = opened.id, ticRate = opened.ticRate || DEFAULT_TIC_RATE;
+  const id = opened.id, ticRate = opened.ticRate;
 
-  let speed = options.speed === undefined ? 1 : options.speed;
-  let paused = options.paused === true, closed = false, timer = 0;
+  let speed = opt("speed");
+  let paused = opt("paused"), closed = false, timer = 0;
   // Where the playback stands (the last replayStatus), and what the page
   // was told of it.
   let status = { tic: opened.start, tics: 0, checked: 0, mismatches: 0, done: false, failed: false, mismatch: null, error: "" };
@@ -640,7 +607,7 @@ export async function playReplay(bytes, options) {
     paused() { return paused; },
     /** Plays at speed times the recorded tic rate (0: as fast as the page allows). */
     setSpeed(s) {
-      const wrong = REPLAY_OPTION_CHECKS.speed(s);
+      const wrong = wrongIn(specs.speed, s);
       if (wrong) throw new Error(`ticnet: setSpeed: speed ${wrong}`);
       speed = s;
       repace();

@@ -120,7 +120,23 @@ func (l *loop) fail(now int64) {
 	if err == nil {
 		err = l.err
 	}
-	l.emit([]session.Event{{Kind: "error", Reason: err.Error()}})
+	l.emit([]session.Event{l.failure(err)})
+}
+
+// failure is the "error" event of a game that failed with err: which of
+// its callbacks threw, at which tic, and the exception, as ticnet.js's
+// guard kept them (the first); without one (the channel failed, or
+// copying across did), callback and stack are "", tic 0 and the message
+// err's.
+func (l *loop) failure(err error) session.Event {
+	e := session.Event{Kind: "error", Reason: err.Error(), Message: err.Error()}
+	var x errs
+	if f := x.get(l.game.cb, "failure"); f.Type() == safejs.TypeObject {
+		e.Callback, e.Tic = text(x.get(f, "callback")), uint32(integer(x.get(f, "tic")))
+		e.Message, e.Stack = text(x.get(f, "message")), text(x.get(f, "stack"))
+	}
+	l.crossed("failure", x.err)
+	return e
 }
 
 // crossed keeps err, an error of the crossing what (a function of the
@@ -269,50 +285,87 @@ func (l *loop) run() error {
 }
 
 // config is the session's configuration from the page's (ticnet.js has
-// checked it): an object with name, maxPlayers, profile ("local",
-// "gossip"), timeout ("browser", "reference"), startTime, token (32 hex
-// digits; "" for none), predict, record, predictTics, inputSize (0:
-// Doom's ticcmd), ticRate (0: 35), eventBits (per byte of the input) and
-// settings (extraTics, deathmatch, episode, map, skill, timeLimit; each
-// may be absent). An error is what reading it threw.
+// checked it against session.StartOptions, and passes the options as the
+// page gave them, undefined where it gave none): name, maxPlayers,
+// timeout ("browser", "reference"), predictTics, record, ticRate,
+// inputSize (0: Doom's ticcmd), eventBits (per byte of the input) and
+// settings (session.SettingsOptions), each taking its default from those
+// tables when absent; and what ticnet.js computes: profile ("local",
+// "gossip"), predict, startTime and token (32 hex digits; "" for none).
+// An error is what reading it threw.
 func config(page safejs.Value) (session.Config, error) {
 	var x errs
-	c := session.Config{Name: text(x.get(page, "name")), MaxPlayers: integer(x.get(page, "maxPlayers")),
+	opt := func(name string) optionOf { return optionOf{&x, page, session.StartOptions, name} }
+	c := session.Config{Name: opt("name").text(), MaxPlayers: opt("maxPlayers").integer(),
 		StartTimeMS: number(x.get(page, "startTime")), Election: session.ElectionLocal, Timeouts: netcore.BrowserTimeouts}
-	c.Predict, c.PredictTics = truthy(x.get(page, "predict")), integer(x.get(page, "predictTics"))
-	c.Replay.Record = truthy(x.get(page, "record"))
+	c.Predict, c.PredictTics = truthy(x.get(page, "predict")), opt("predictTics").integer()
+	c.Replay.Record = opt("record").boolean()
 	c.Input = layout(&x, page)
-	c.TicRate = integer(x.get(page, "ticRate"))
+	c.TicRate = opt("ticRate").integer()
 	if text(x.get(page, "profile")) == "gossip" {
 		c.Election = session.ElectionGossip
 	}
-	if text(x.get(page, "timeout")) == "reference" {
+	if opt("timeout").text() == "reference" {
 		c.Timeouts = netcore.ReferenceTimeouts
 	}
 	if t, ok := fromHex(text(x.get(page, "token"))); ok && len(t) == len(c.Token) {
 		copy(c.Token[:], t)
 	}
-	st := &c.Settings
-	st.TicDup, st.ExtraTics, st.Episode, st.Map, st.Skill, st.LoadGame, st.NewSync = 1, 1, 1, 1, 2, -1, true
-	st.GameVersion = 4
 	set := x.get(page, "settings")
-	if set.Type() != safejs.TypeObject {
-		return c, x.err
-	}
-	if v := x.get(set, "extraTics"); v.Type() == safejs.TypeNumber {
-		st.ExtraTics = uint8(integer(v))
-	}
-	if v := x.get(set, "skill"); v.Type() == safejs.TypeNumber {
-		st.Skill = int8(integer(v))
-	}
-	if v := integer(x.get(set, "episode")); v > 0 {
-		st.Episode = uint8(v)
-	}
-	if v := integer(x.get(set, "map")); v > 0 {
-		st.Map = uint8(v)
-	}
-	st.Deathmatch, st.TimeLimit = uint8(integer(x.get(set, "deathmatch"))), uint32(integer(x.get(set, "timeLimit")))
+	setting := func(name string) int { return optionOf{&x, set, session.SettingsOptions, name}.integer() }
+	st := &c.Settings
+	st.TicDup, st.LoadGame, st.NewSync, st.GameVersion = 1, -1, true, 4
+	st.ExtraTics, st.Deathmatch = uint8(setting("extraTics")), uint8(setting("deathmatch"))
+	st.Episode, st.Map, st.Skill = uint8(setting("episode")), uint8(setting("map")), int8(setting("skill"))
+	st.TimeLimit = uint32(setting("timeLimit"))
 	return c, x.err
+}
+
+// optionOf is the option name of the page's object obj, one of opts:
+// read as the page gave it, or as the option's default when it gave none
+// (obj[name] undefined, or obj no object).
+type optionOf struct {
+	x    *errs
+	obj  safejs.Value
+	opts []session.Option
+	name string
+}
+
+// get is obj[name], undefined when obj is no object.
+func (o optionOf) get() safejs.Value {
+	if o.obj.Type() != safejs.TypeObject {
+		return safejs.Undefined()
+	}
+	return o.x.get(o.obj, o.name)
+}
+
+func (o optionOf) fallback() any {
+	opt, _ := session.OptionOf(o.opts, o.name)
+	return opt.Default
+}
+
+func (o optionOf) integer() int {
+	if v := o.get(); v.Type() == safejs.TypeNumber {
+		return integer(v)
+	}
+	d, _ := o.fallback().(int)
+	return d
+}
+
+func (o optionOf) boolean() bool {
+	if v := o.get(); v.Type() == safejs.TypeBoolean {
+		return truthy(v)
+	}
+	d, _ := o.fallback().(bool)
+	return d
+}
+
+func (o optionOf) text() string {
+	if v := o.get(); v.Type() == safejs.TypeString {
+		return text(v)
+	}
+	d, _ := o.fallback().(string)
+	return d
 }
 
 // fromHex decodes hex digits (either case); ok is false on any other
@@ -521,6 +574,7 @@ func main() {
 		x.keep(err)
 		x.set(obj, name, f)
 	}
+	x.set(obj, "schema", schemaObject(&x))
 	x.set(safejs.Global(), "__ticnetGo", obj)
 	if x.err != nil {
 		// No page can start this copy: say why where a developer looks.

@@ -6,54 +6,73 @@ import (
 	"github.com/hack-pad/safejs"
 
 	"github.com/ticnet/ticnet/election/session"
+	"github.com/ticnet/ticnet/netcore/wire"
 )
 
 // The objects the page gets from the session, with the fields and names
-// ticnet.d.ts gives them: what encoding/json made of the session's types,
-// but for the options, a Uint8Array here (ticnet.js decodes them).
+// ticnet.d.ts gives them (session's schema.go defines them, and a test
+// holds ticnet.d.ts to it): for the launch options, a Uint8Array here
+// (ticnet.js decodes them).
 
-// eventObject is e for the page's onEvent. The fields that are zero (or
-// empty) are left out, and ticnet.js fills in those its kind has.
+// eventObject is e for the page's onEvent: every field of its kind
+// (session.EventKinds), zero or not, but an optional one that is absent.
 func eventObject(e session.Event) (safejs.Value, error) {
 	var x errs
 	o := x.object()
 	x.set(o, "kind", e.Kind)
-	setNonZero(&x, o, "role", string(e.Role))
-	setNonZero(&x, o, "uid", e.UID)
-	setNonZero(&x, o, "serverUID", e.ServerUID)
-	if e.Player != nil {
-		x.set(o, "player", *e.Player)
-	}
-	setNonZero(&x, o, "name", e.Name)
-	setNonZero(&x, o, "reason", e.Reason)
-	setNonZero(&x, o, "tic", e.Tic)
-	if len(e.Players) > 0 {
-		x.set(o, "players", newArray(&x, e.Players))
-	}
-	if e.Lobby != nil {
-		x.set(o, "lobby", lobbyObject(&x, e.Lobby))
-	}
-	setNonZero(&x, o, "protocol", e.Protocol)
-	setNonZero(&x, o, "joined", e.Joined)
-	setNonZero(&x, o, "rejoined", e.Rejoined)
-	setNonZero(&x, o, "done", e.Done)
-	setNonZero(&x, o, "total", e.Total)
-	setNonZero(&x, o, "unit", e.Unit)
-	setNonZero(&x, o, "gapMS", e.GapMS)
-	setNonZero(&x, o, "ticRate", e.TicRate)
-	setNonZero(&x, o, "seed", e.Seed)
-	if len(e.Options) > 0 {
-		x.set(o, "options", x.bytes(e.Options))
+	for _, f := range session.FieldsOf(e.Kind) {
+		if v := f.Value(&e); v != nil {
+			x.set(o, f.Name, fieldValue(&x, v))
+		}
 	}
 	return o, x.err
 }
 
-// setNonZero sets o[name] to v unless v is zero.
-func setNonZero[T string | bool | int | int64 | uint32](x *errs, o safejs.Value, name string, v T) {
-	var zero T
-	if v != zero {
-		x.set(o, name, v)
+// fieldValue is v, a session.Field's value, as the page gets it.
+func fieldValue(x *errs, v any) any {
+	switch v := v.(type) {
+	case []int:
+		return newArray(x, v)
+	case []byte:
+		return x.bytes(v)
+	case *session.LobbyReport:
+		if v == nil {
+			return safejs.Null()
+		}
+		return lobbyObject(x, v)
 	}
+	return v
+}
+
+// schemaObject is what ticnet.js checks the page's options with: for
+// start, its settings and playReplay, each option by name ({check, min,
+// max, maxBytes, values, default}, as session.Option has them), and the
+// most bytes of launch options.
+func schemaObject(x *errs) safejs.Value {
+	options := func(opts []session.Option) safejs.Value {
+		o := x.object()
+		for _, opt := range opts {
+			c := x.object()
+			x.set(c, "check", string(opt.Check))
+			x.set(c, "min", opt.Min)
+			x.set(c, "max", opt.Max)
+			x.set(c, "maxBytes", opt.MaxBytes)
+			if opt.Values != nil {
+				x.set(c, "values", newArray(x, opt.Values))
+			}
+			if opt.Default != nil {
+				x.set(c, "default", opt.Default)
+			}
+			x.set(o, opt.Name, c)
+		}
+		return o
+	}
+	o := x.object()
+	x.set(o, "start", options(session.StartOptions))
+	x.set(o, "settings", options(session.SettingsOptions))
+	x.set(o, "replay", options(session.ReplayOptions))
+	x.set(o, "launchOptionsBytes", wire.MaxLaunchOptions)
+	return o
 }
 
 func lobbyObject(x *errs, r *session.LobbyReport) safejs.Value {

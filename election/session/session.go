@@ -75,7 +75,8 @@ const (
 	RoleClient    Role = "client"
 )
 
-// Event is something that happened, shaped for the JS API.
+// Event is something that happened, shaped for the JS API: which fields
+// each kind carries is EventKinds' (schema.go).
 type Event struct {
 	Kind      string       `json:"kind"`
 	Role      Role         `json:"role,omitempty"`
@@ -106,6 +107,11 @@ type Event struct {
 	TicRate int    `json:"ticRate,omitempty"`
 	Seed    uint32 `json:"seed,omitempty"`
 	Options []byte `json:"options,omitempty"` // base64 in JSON
+	// "error" (the browser binding's): the game's callback that threw, and
+	// the exception's message and stack ("" for a failure of the channel).
+	Callback string `json:"callback,omitempty"`
+	Message  string `json:"message,omitempty"`
+	Stack    string `json:"stack,omitempty"`
 }
 
 // LobbyReport is the lobby as the JS API shows it.
