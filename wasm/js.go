@@ -9,8 +9,8 @@ import "github.com/hack-pad/safejs"
 // type) as an error, never a panic, and the net loop hands it to the page
 // as an "error" event (loop.fail). What the page gets (events, stats,
 // results) are JS objects built here, and what it gives is read from its
-// objects: no JSON either side (encoding/json would add 227 KB to
-// ticnet.wasm after brotli: README.md).
+// objects: no JSON either side (encoding/json added 227 KB to
+// ticnet.wasm after brotli when it was measured: docs/measurements.md).
 
 // Constructors, looked up once (undefined, and every New of them an
 // error, on a page without them).

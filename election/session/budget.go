@@ -5,8 +5,8 @@ import "github.com/ticnet/ticnet/netcore"
 // PassWorkNS is the game work one pass may do, in nanoseconds: a copy
 // that catches up runs the tics it missed in batches of about this much,
 // and yields to its page in between, so that the page never freezes for
-// longer. (Times here are int64 nanoseconds, not time.Duration: importing
-// package time would add 36 KB to ticnet.wasm after brotli, README.md.)
+// longer. (Times here are int64 nanoseconds, not time.Duration, as every
+// time the sans-IO engine is given is an int64.)
 const PassWorkNS = 40_000_000
 
 // firstTicsPerPass bounds a pass before any tic was measured: a copy that
