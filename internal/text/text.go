@@ -2,7 +2,7 @@
 // format with more than strconv: zero-padded hex, a list of numbers, and
 // an error that wraps another. The packages ticnet.wasm links use it and
 // strconv, not fmt, which formats through reflection: fmt kept them 113 KB
-// smaller after brotli (README.md) until safejs and crypto/rand brought it
+// smaller after brotli (docs/measurements.md) until safejs and crypto/rand brought it
 // back in, and still keeps reflection and its allocations off the
 // engine's paths. Each function gives what the fmt verb in its comment
 // gives.
