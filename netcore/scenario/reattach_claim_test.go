@@ -38,14 +38,7 @@ func TestEverySurvivorsReattachClaimsExactlyTheTicsItHolds(t *testing.T) {
 
 	// The heir's server, and its own client reattached through the
 	// loopback, as a session builds them.
-	ch := &hand{}
-	srvEnd, cliEnd := netcore.NewLoopback(ServerUID)
-	r := netcore.Resume{Settings: heir.Client.Settings(), Connect: heir.Client.Connect(), Timeline: heir.Client.Timeline(), Roster: roster}
-	srv := netcore.NewResumedServer(netcore.ServerConfig{Timeouts: netcore.BrowserTimeouts, Game: roster.Game, BroadcastTics: true},
-		&netcore.HostTransport{Channel: ch, Local: srvEnd}, r, now)
-	if !heir.Client.Reattach(cliEnd, now) {
-		t.Fatal("the heir cannot reattach")
-	}
+	srv, ch := resumeAtHeir(t, heir, netcore.Resume{Roster: roster}, netcore.ServerConfig{}, now)
 	heir.Client.Update(now)
 	srv.Update(now)
 	heir.Client.Update(now)

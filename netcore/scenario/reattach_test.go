@@ -104,15 +104,8 @@ func TestAReattachTakesOneExchange(t *testing.T) {
 
 	// The heir's server, and its own client reattached through the
 	// loopback, as a session builds them.
-	ch := &hand{}
-	srvEnd, cliEnd := netcore.NewLoopback(ServerUID)
-	r := netcore.Resume{Settings: heir.Client.Settings(), Connect: heir.Client.Connect(), Timeline: heir.Client.Timeline(), Roster: roster}
-	srv := netcore.NewResumedServer(netcore.ServerConfig{Timeouts: netcore.BrowserTimeouts, Game: roster.Game, BroadcastTics: true, RecordTics: true,
-		Replay: netcore.ServerReplayConfig{Record: true}},
-		&netcore.HostTransport{Channel: ch, Local: srvEnd}, r, now)
-	if !heir.Client.Reattach(cliEnd, now) {
-		t.Fatal("the heir cannot reattach")
-	}
+	srv, ch := resumeAtHeir(t, heir, netcore.Resume{Roster: roster},
+		netcore.ServerConfig{RecordTics: true, Replay: netcore.ServerReplayConfig{Record: true}}, now)
 	heir.Client.Update(now)
 	srv.Update(now)
 	heir.Client.Update(now)
@@ -222,14 +215,7 @@ func TestAJoinerSentAwayWhileTheGameChangesServersIsToldWhy(t *testing.T) {
 	s.StopHost()
 	now := s.Now()
 	roster, _ := heir.Client.Roster()
-	ch := &hand{}
-	srvEnd, cliEnd := netcore.NewLoopback(ServerUID)
-	r := netcore.Resume{Settings: heir.Client.Settings(), Connect: heir.Client.Connect(), Timeline: heir.Client.Timeline(), Roster: roster}
-	srv := netcore.NewResumedServer(netcore.ServerConfig{Timeouts: netcore.BrowserTimeouts, Game: roster.Game, BroadcastTics: true},
-		&netcore.HostTransport{Channel: ch, Local: srvEnd}, r, now)
-	if !heir.Client.Reattach(cliEnd, now) {
-		t.Fatal("the heir cannot reattach")
-	}
+	srv, ch := resumeAtHeir(t, heir, netcore.Resume{Roster: roster}, netcore.ServerConfig{}, now)
 	tr := &hand{}
 	joiner := netcore.NewClient(netcore.ClientConfig{Name: "late"}, tr, ServerUID, testgame.New(5), now)
 	var ended []netcore.Event
@@ -272,15 +258,9 @@ func TestARefusedReattachEndsAtOnce(t *testing.T) {
 	s.StopHost()
 	now := s.Now()
 	roster, _ := heir.Client.Roster()
-	ch := &hand{}
-	srvEnd, cliEnd := netcore.NewLoopback(ServerUID)
-	r := netcore.Resume{Settings: heir.Client.Settings(), Connect: heir.Client.Connect(), Timeline: heir.Client.Timeline(), Roster: roster,
-		Leaving: &wire.Leaving{Tic: other.Client.Timeline().Confirmed() - 1, Player: int8(s.Peers[0].Client.Player())}}
-	srv := netcore.NewResumedServer(netcore.ServerConfig{Timeouts: netcore.BrowserTimeouts, Game: roster.Game, BroadcastTics: true},
-		&netcore.HostTransport{Channel: ch, Local: srvEnd}, r, now)
-	if !heir.Client.Reattach(cliEnd, now) {
-		t.Fatal("the heir cannot reattach")
-	}
+	srv, ch := resumeAtHeir(t, heir, netcore.Resume{Roster: roster,
+		Leaving: &wire.Leaving{Tic: other.Client.Timeline().Confirmed() - 1, Player: int8(s.Peers[0].Client.Player())}},
+		netcore.ServerConfig{}, now)
 	tr := &hand{}
 	if !other.Client.Reattach(tr, now) {
 		t.Fatal("the other copy cannot reattach")
@@ -309,4 +289,22 @@ func TestARefusedReattachEndsAtOnce(t *testing.T) {
 	if got := srv.Counters().RejoinRefused; got == 0 {
 		t.Fatal("the server refused nothing")
 	}
+}
+
+// resumeAtHeir builds the server the heir's copy resumes the game with,
+// from its own timeline (r gives the roster, and the Leaving if any), as
+// a session builds it, and reattaches the heir's client to it through
+// the loopback; the server's channel is a hand-carried transport. cfg's
+// Timeouts, Game and BroadcastTics are set here.
+func resumeAtHeir(t *testing.T, heir *Peer, r netcore.Resume, cfg netcore.ServerConfig, now int64) (*netcore.Server, *hand) {
+	t.Helper()
+	cfg.Timeouts, cfg.Game, cfg.BroadcastTics = netcore.BrowserTimeouts, r.Roster.Game, true
+	r.Settings, r.Connect, r.Timeline = heir.Client.Settings(), heir.Client.Connect(), heir.Client.Timeline()
+	ch := &hand{}
+	srvEnd, cliEnd := netcore.NewLoopback(ServerUID)
+	srv := netcore.NewResumedServer(cfg, &netcore.HostTransport{Channel: ch, Local: srvEnd}, r, now)
+	if !heir.Client.Reattach(cliEnd, now) {
+		t.Fatal("the heir cannot reattach")
+	}
+	return srv, ch
 }
