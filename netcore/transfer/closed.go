@@ -24,26 +24,24 @@ const (
 	replyMS = 100
 )
 
-// sendClosedReplies sends the answers due for finished streams: repeated
-// aborts of streams this end dropped, and answers to chunks or acks of
-// finished streams (a final ack, or the abort again).
-func (t *Endpoint) sendClosedReplies(now int64) {
-	for _, cs := range []*closedStreams{&t.closedOut, &t.closedIn} {
-		outgoing := cs == &t.closedOut
-		for i := range cs.n {
-			e := &cs.e[i]
-			if !e.replyDue(now) {
-				continue
-			}
-			e.replied(now)
-			if e.completed && !outgoing {
-				t.send(e.peer, &wire.TransferAck{Stream: e.stream, Base: e.count})
-				t.c.AcksSent++
-				continue
-			}
-			if !e.completed {
-				t.sendAbort(e.peer, e.stream, !outgoing, e.reason)
-			}
+// answer sends the answers due for finished streams of one direction:
+// repeated aborts of streams this end dropped, and answers to chunks or
+// acks of finished streams (a final ack of a stream received, or the
+// abort again).
+func (cs *closedStreams) answer(now int64, p *port, incoming bool) {
+	for i := range cs.n {
+		e := &cs.e[i]
+		if !e.replyDue(now) {
+			continue
+		}
+		e.replied(now)
+		if e.completed && incoming {
+			p.send(e.peer, &wire.TransferAck{Stream: e.stream, Base: e.count})
+			p.c.AcksSent++
+			continue
+		}
+		if !e.completed {
+			p.sendAbort(e.peer, e.stream, incoming, e.reason)
 		}
 	}
 }

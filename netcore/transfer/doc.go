@@ -5,7 +5,8 @@
 // checked by a SHA-256 of the whole. An Endpoint is one peer's streams,
 // both ways: its sending half is in send.go, its receiving half in
 // receive.go, and the relay of an incoming stream on to another peer as it
-// arrives in relay.go.
+// arrives in relay.go; the pacing both halves
+// share is in port.go.
 //
 // Per pass the engine (1) hands Handle every TypeTicnet packet whose kind
 // wire.IsTransferKind accepts, (2) sends its tics, and (3) calls Pump last,

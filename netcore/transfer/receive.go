@@ -34,9 +34,84 @@ type inStream struct {
 	hashed int
 }
 
+// receiver is an Endpoint's receiving half: the peers it takes streams
+// from, its incoming streams and the memory they hold, and the streams it
+// finished. A stream it receives may be relayed on as it arrives: relays
+// is told when one opens or ends.
+type receiver struct {
+	*port
+	relays *sender
+	accept []link.Addr // peers whose streams this end takes
+	in     []*inStream
+	closed closedStreams
+	held   int64            // incoming buffers and bookkeeping
+	ack    wire.TransferAck // scratch of sendAcks
+}
+
+// BytesHeld is what the incoming streams hold: their buffers, allocated
+// whole when a stream opens, and their bookkeeping. It never exceeds
+// MaxHeldBytes.
+func (t *receiver) BytesHeld() int64 { return t.held }
+
+// AcceptFrom makes this end take streams from peer (a client: the server;
+// a server: nobody until host migration asks). Chunks from any other peer
+// are dropped as forged.
+func (t *receiver) AcceptFrom(peer link.Addr) {
+	if !t.accepts(peer) {
+		t.accept = append(t.accept, peer)
+	}
+}
+
+func (t *receiver) accepts(peer link.Addr) bool {
+	for _, a := range t.accept {
+		if a == peer {
+			return true
+		}
+	}
+	return false
+}
+
+// expire drops the incoming streams that made no progress within StallMS,
+// and forgets finished streams past their memory.
+func (t *receiver) expire(now int64, events []Event) []Event {
+	for i := 0; i < len(t.in); {
+		s := t.in[i]
+		if now-s.progressMS >= t.cfg.StallMS {
+			t.c.StreamsStalled++
+			events = append(events, t.dropIn(now, i, wire.TransferReasonStalled))
+			continue
+		}
+		i++
+	}
+	t.closed.expire(now)
+	return events
+}
+
+// dropPeer stops taking streams from peer and ends every stream from it,
+// telling it. It returns how many streams it ended.
+func (t *receiver) dropPeer(now int64, peer link.Addr) int {
+	for i, a := range t.accept {
+		if a == peer {
+			t.accept = append(t.accept[:i], t.accept[i+1:]...)
+			break
+		}
+	}
+	n := 0
+	for i := 0; i < len(t.in); {
+		if s := t.in[i]; s.from == peer {
+			t.c.StreamsCancelled++
+			t.dropIn(now, i, wire.TransferReasonPeerLeft)
+			n++
+			continue
+		}
+		i++
+	}
+	return n
+}
+
 // CancelReceive drops an incoming stream at once, frees its memory and
 // tells its sender why. It reports whether there was such a stream.
-func (t *Endpoint) CancelReceive(now int64, from link.Addr, id uint32, reason wire.TransferReason) bool {
+func (t *receiver) CancelReceive(now int64, from link.Addr, id uint32, reason wire.TransferReason) bool {
 	i := t.findIn(from, id)
 	if i < 0 {
 		return false
@@ -48,7 +123,7 @@ func (t *Endpoint) CancelReceive(now int64, from link.Addr, id uint32, reason wi
 
 // ReceiveProgress is how many bytes of an incoming stream have arrived, of
 // how many: what a progress bar shows. ok is false for a stream not open.
-func (t *Endpoint) ReceiveProgress(from link.Addr, id uint32) (received, total int, ok bool) {
+func (t *receiver) ReceiveProgress(from link.Addr, id uint32) (received, total int, ok bool) {
 	i := t.findIn(from, id)
 	if i < 0 {
 		return 0, 0, false
@@ -57,7 +132,7 @@ func (t *Endpoint) ReceiveProgress(from link.Addr, id uint32) (received, total i
 	return s.gotBytes, int(s.total), true
 }
 
-func (t *Endpoint) findIn(from link.Addr, id uint32) int {
+func (t *receiver) findIn(from link.Addr, id uint32) int {
 	for i, s := range t.in {
 		if s.from == from && s.id == id {
 			return i
@@ -74,7 +149,7 @@ func sameStream(total, chunk uint32, hash *[wire.TransferHashLen]byte, m *wire.T
 }
 
 // onChunk takes a chunk: into its stream, opening the stream if it is new.
-func (t *Endpoint) onChunk(now int64, from link.Addr, m *wire.TransferChunk) (Event, bool) {
+func (t *receiver) onChunk(now int64, from link.Addr, m *wire.TransferChunk) (Event, bool) {
 	if !t.accepts(from) {
 		t.c.Forged++
 		return Event{}, false
@@ -92,7 +167,7 @@ func (t *Endpoint) onChunk(now int64, from link.Addr, m *wire.TransferChunk) (Ev
 		}
 		return Event{}, false
 	}
-	if e := t.closedIn.find(from, m.Stream); e != nil {
+	if e := t.closed.find(from, m.Stream); e != nil {
 		switch {
 		case !sameStream(e.total, e.chunk, &e.hash, m):
 			t.c.OutOfRange++
@@ -123,7 +198,7 @@ func (t *Endpoint) onChunk(now int64, from link.Addr, m *wire.TransferChunk) (Ev
 	t.held += need
 	t.c.PeakBytesHeld = max(t.c.PeakBytesHeld, t.held)
 	t.c.StreamsOpened++
-	t.relayOpened(s)
+	t.relays.relayOpened(s)
 	return t.store(now, len(t.in)-1, m)
 }
 
@@ -132,16 +207,16 @@ func newBitsetBytes(n uint32) int64 { return int64((uint64(n)+63)/64) * 8 }
 // refuse turns a new stream away and tells its sender why (once at the
 // next Pump; again when more of its chunks come, at most every
 // replyMS).
-func (t *Endpoint) refuse(now int64, from link.Addr, m *wire.TransferChunk, reason wire.TransferReason) {
+func (t *receiver) refuse(now int64, from link.Addr, m *wire.TransferChunk, reason wire.TransferReason) {
 	t.c.StreamsRefused++
-	t.relayEnded(from, m.Stream, false, reason)
-	t.closedIn.add(closedStream{peer: from, stream: m.Stream, total: m.Total, chunk: m.ChunkSize, hash: m.Hash,
+	t.relays.relayEnded(from, m.Stream, false, reason)
+	t.closed.add(closedStream{peer: from, stream: m.Stream, total: m.Total, chunk: m.ChunkSize, hash: m.Hash,
 		count: m.Count(), reason: reason, untilMS: now + 2*t.cfg.StallMS, copiesLeft: 1, nextMS: now})
 }
 
 // store copies a chunk new to stream i into place; the last one completes
 // the stream.
-func (t *Endpoint) store(now int64, i int, m *wire.TransferChunk) (Event, bool) {
+func (t *receiver) store(now int64, i int, m *wire.TransferChunk) (Event, bool) {
 	s := t.in[i]
 	copy(s.buf[m.Offset():], m.Data)
 	s.have.set(m.Index)
@@ -173,7 +248,7 @@ func (t *Endpoint) store(now int64, i int, m *wire.TransferChunk) (Event, bool) 
 
 // sendAcks acknowledges every stream that received a chunk since its last
 // ack: the first missing chunk, and a bitmap of the up to 512 after it.
-func (t *Endpoint) sendAcks() {
+func (t *receiver) sendAcks() {
 	for _, s := range t.in {
 		if !s.ackDue {
 			continue
@@ -203,7 +278,7 @@ func (t *Endpoint) sendAcks() {
 // accepted peer about a stream not begun says the stream will not come
 // (Refuse): it is reported dropped, and remembered so that no chunk of it
 // opens it later.
-func (t *Endpoint) onAbortIn(now int64, from link.Addr, m *wire.TransferAbort) (Event, bool) {
+func (t *receiver) onAbortIn(now int64, from link.Addr, m *wire.TransferAbort) (Event, bool) {
 	if !t.accepts(from) {
 		t.c.Forged++
 		return Event{}, false
@@ -213,19 +288,19 @@ func (t *Endpoint) onAbortIn(now int64, from link.Addr, m *wire.TransferAbort) (
 	switch {
 	case i >= 0:
 		t.removeIn(now, i, false, m.Reason, 0)
-	case t.closedIn.find(from, m.Stream) != nil:
+	case t.closed.find(from, m.Stream) != nil:
 		t.c.Stale++
 		return Event{}, false
 	default:
-		t.relayEnded(from, m.Stream, false, m.Reason)
-		t.closedIn.add(closedStream{peer: from, stream: m.Stream, reason: m.Reason, untilMS: now + 2*t.cfg.StallMS})
+		t.relays.relayEnded(from, m.Stream, false, m.Reason)
+		t.closed.add(closedStream{peer: from, stream: m.Stream, reason: m.Reason, untilMS: now + 2*t.cfg.StallMS})
 	}
 	t.c.StreamsAborted++
 	return ev, true
 }
 
 // dropIn ends incoming stream i for reason, frees it and tells its sender.
-func (t *Endpoint) dropIn(now int64, i int, reason wire.TransferReason) Event {
+func (t *receiver) dropIn(now int64, i int, reason wire.TransferReason) Event {
 	s := t.in[i]
 	t.sendAbort(s.from, s.id, true, reason)
 	t.removeIn(now, i, false, reason, answerCopies-1)
@@ -236,16 +311,16 @@ func (t *Endpoint) dropIn(now int64, i int, reason wire.TransferReason) Event {
 // copies answers (final acks or aborts) still to send: a completed
 // stream's first at the next Pump, a dropped stream's (whose first abort
 // has gone) after repeatMS.
-func (t *Endpoint) removeIn(now int64, i int, completed bool, reason wire.TransferReason, copies int) {
+func (t *receiver) removeIn(now int64, i int, completed bool, reason wire.TransferReason, copies int) {
 	s := t.in[i]
 	next := now + repeatMS
 	if completed {
 		next = now
 	}
-	t.closedIn.add(closedStream{peer: s.from, stream: s.id, total: s.total, chunk: s.chunk, hash: s.hash,
+	t.closed.add(closedStream{peer: s.from, stream: s.id, total: s.total, chunk: s.chunk, hash: s.hash,
 		count: s.count, completed: completed, reason: reason, untilMS: now + 2*t.cfg.StallMS,
 		copiesLeft: copies, nextMS: next})
 	t.held -= s.held
 	t.in = deleteStream(t.in, i)
-	t.relayEnded(s.from, s.id, completed, reason)
+	t.relays.relayEnded(s.from, s.id, completed, reason)
 }

@@ -49,32 +49,33 @@ type relaySide struct {
 // stream arrives its Received comes as usual: its Data is still
 // being sent on, and must be left unchanged until the relayed stream ends.
 func (t *Endpoint) Relay(now int64, from link.Addr, in uint32, to link.Addr, out uint32) error {
+	snd, rcv := &t.sender, &t.receiver
 	switch {
 	case to == link.Broadcast:
 		return ErrBroadcast
-	case len(t.out) >= t.cfg.MaxOutgoing:
+	case len(snd.out) >= snd.cfg.MaxOutgoing:
 		return ErrBusy
-	case t.findOut(to, out) >= 0 || t.closedOut.find(to, out) != nil:
+	case snd.findOut(to, out) >= 0 || snd.closed.find(to, out) != nil:
 		return ErrIDInUse
-	case t.closedIn.find(from, in) != nil:
+	case rcv.closed.find(from, in) != nil:
 		return ErrRelayEnded
 	}
-	s := t.newOut(now, to, out)
+	s := snd.newOut(now, to, out)
 	s.relay = relaySide{on: true, from: from, id: in}
-	if i := t.findIn(from, in); i >= 0 {
-		t.feed(s, t.in[i])
+	if i := rcv.findIn(from, in); i >= 0 {
+		snd.feed(s, rcv.in[i])
 	}
 	return nil
 }
 
 // feed makes an incoming stream the relay's source.
-func (t *Endpoint) feed(s *outStream, in *inStream) {
+func (t *sender) feed(s *outStream, in *inStream) {
 	s.setData(in.buf, in.hash, uint32(t.cfg.ChunkBytes))
 	s.relay.src = in
 }
 
 // relayOpened feeds the relays waiting for a stream that has just opened.
-func (t *Endpoint) relayOpened(in *inStream) {
+func (t *sender) relayOpened(in *inStream) {
 	for _, s := range t.out {
 		if s.waitsFor(in.from, in.id) {
 			t.feed(s, in)
@@ -84,7 +85,7 @@ func (t *Endpoint) relayOpened(in *inStream) {
 
 // relayEnded tells the relays of stream id from peer from that it ended:
 // arrived whole (their data is then whole, and the caller's), or not.
-func (t *Endpoint) relayEnded(from link.Addr, id uint32, arrived bool, reason wire.TransferReason) {
+func (t *sender) relayEnded(from link.Addr, id uint32, arrived bool, reason wire.TransferReason) {
 	for _, s := range t.out {
 		r := &s.relay
 		if !r.on || r.from != from || r.id != id || r.lost != 0 || s.data != nil && r.src == nil {
@@ -102,7 +103,7 @@ func (t *Endpoint) relayEnded(from link.Addr, id uint32, arrived bool, reason wi
 
 // relayPeerLeft drops the relays waiting for a stream from peer that has
 // not begun.
-func (t *Endpoint) relayPeerLeft(peer link.Addr) {
+func (t *sender) relayPeerLeft(peer link.Addr) {
 	for _, s := range t.out {
 		if r := &s.relay; r.on && r.from == peer && s.data == nil && r.lost == 0 {
 			r.lost = wire.TransferReasonPeerLeft

@@ -47,13 +47,66 @@ type outStream struct {
 	relay relaySide // a relayed stream's source (relay.go)
 }
 
+// sender is an Endpoint's sending half: its outgoing streams (and relays,
+// relay.go), the streams it finished, and the data it keeps alive.
+type sender struct {
+	*port
+	out        []*outStream
+	closed     closedStreams
+	nextOut    int   // round robin over out
+	referenced int64 // outgoing data: the caller's, kept alive
+}
+
+// BytesReferenced is the length of the outgoing streams' data, which the
+// caller lent Send and this end keeps alive until each stream ends.
+func (t *sender) BytesReferenced() int64 { return t.referenced }
+
+// expire drops the outgoing streams that made no progress within StallMS
+// or whose relayed source was lost, and forgets finished streams past
+// their memory.
+func (t *sender) expire(now int64, events []Event) []Event {
+	for i := 0; i < len(t.out); {
+		s := t.out[i]
+		switch {
+		case s.relay.lost != 0:
+			t.c.StreamsCancelled++
+			events = append(events, t.dropOut(now, i, s.relay.lost))
+			continue
+		case now-s.lastProgressMS() >= t.cfg.StallMS:
+			t.c.StreamsStalled++
+			events = append(events, t.dropOut(now, i, wire.TransferReasonStalled))
+			continue
+		}
+		i++
+	}
+	t.closed.expire(now)
+	return events
+}
+
+// dropPeer ends every stream to peer, and every relay waiting for a
+// stream from it, telling it. It returns how many streams it ended.
+func (t *sender) dropPeer(now int64, peer link.Addr) int {
+	t.relayPeerLeft(peer)
+	n := 0
+	for i := 0; i < len(t.out); {
+		if s := t.out[i]; s.to == peer {
+			t.c.StreamsCancelled++
+			t.dropOut(now, i, wire.TransferReasonPeerLeft)
+			n++
+			continue
+		}
+		i++
+	}
+	return n
+}
+
 // Send starts a stream of data to peer to under id, which must not be in
 // use with that peer, nor have been in the last 2×StallMS (the receiver
 // still remembers it): a counter, or the tic of the snapshot, will do.
 // data is not copied: the caller must leave it unchanged until the stream
 // ends (Delivered or Dropped, or CancelSend or DropPeer).
 // The SHA-256 of data is taken here, once (BenchmarkTransferSend4MB).
-func (t *Endpoint) Send(now int64, to link.Addr, id uint32, data []byte) error {
+func (t *sender) Send(now int64, to link.Addr, id uint32, data []byte) error {
 	switch {
 	case len(data) == 0:
 		return ErrEmpty
@@ -63,7 +116,7 @@ func (t *Endpoint) Send(now int64, to link.Addr, id uint32, data []byte) error {
 		return ErrTooLarge
 	case len(t.out) >= t.cfg.MaxOutgoing:
 		return ErrBusy
-	case t.findOut(to, id) >= 0 || t.closedOut.find(to, id) != nil:
+	case t.findOut(to, id) >= 0 || t.closed.find(to, id) != nil:
 		return ErrIDInUse
 	}
 	s := t.newOut(now, to, id)
@@ -73,7 +126,7 @@ func (t *Endpoint) Send(now int64, to link.Addr, id uint32, data []byte) error {
 }
 
 // newOut opens an outgoing stream with no data yet.
-func (t *Endpoint) newOut(now int64, to link.Addr, id uint32) *outStream {
+func (t *sender) newOut(now int64, to link.Addr, id uint32) *outStream {
 	s := &outStream{to: to, id: id, progressMS: now, heardMS: now,
 		srttUS: t.cfg.InitialRTTMS * 1000, rttvarUS: t.cfg.InitialRTTMS * 1000 / 2}
 	t.out = append(t.out, s)
@@ -90,7 +143,7 @@ func (s *outStream) setData(data []byte, hash [wire.TransferHashLen]byte, chunk 
 
 // CancelSend drops an outgoing stream at once and tells its receiver why.
 // It reports whether there was such a stream.
-func (t *Endpoint) CancelSend(now int64, to link.Addr, id uint32, reason wire.TransferReason) bool {
+func (t *sender) CancelSend(now int64, to link.Addr, id uint32, reason wire.TransferReason) bool {
 	i := t.findOut(to, id)
 	if i < 0 {
 		return false
@@ -106,18 +159,18 @@ func (t *Endpoint) CancelSend(now int64, to link.Addr, id uint32, reason wire.Tr
 // arrives, whether or not any of it had arrived. A stream of that id
 // already open to the peer is cancelled. The id is then spent with that
 // peer, as if it had been sent.
-func (t *Endpoint) Refuse(now int64, to link.Addr, id uint32, reason wire.TransferReason) {
-	if t.CancelSend(now, to, id, reason) || t.closedOut.find(to, id) != nil {
+func (t *sender) Refuse(now int64, to link.Addr, id uint32, reason wire.TransferReason) {
+	if t.CancelSend(now, to, id, reason) || t.closed.find(to, id) != nil {
 		return
 	}
 	t.sendAbort(to, id, false, reason)
-	t.closedOut.add(closedStream{peer: to, stream: id, reason: reason, untilMS: now + 2*t.cfg.StallMS,
+	t.closed.add(closedStream{peer: to, stream: id, reason: reason, untilMS: now + 2*t.cfg.StallMS,
 		copiesLeft: answerCopies - 1, nextMS: now + repeatMS})
 }
 
 // SendProgress is how many bytes of an outgoing stream the receiver has
 // acknowledged, of how many. ok is false for a stream not open.
-func (t *Endpoint) SendProgress(to link.Addr, id uint32) (acked, total int, ok bool) {
+func (t *sender) SendProgress(to link.Addr, id uint32) (acked, total int, ok bool) {
 	i := t.findOut(to, id)
 	if i < 0 {
 		return 0, 0, false
@@ -126,7 +179,7 @@ func (t *Endpoint) SendProgress(to link.Addr, id uint32) (acked, total int, ok b
 	return s.ackedBytes, len(s.data), true
 }
 
-func (t *Endpoint) findOut(to link.Addr, id uint32) int {
+func (t *sender) findOut(to link.Addr, id uint32) int {
 	for i, s := range t.out {
 		if s.to == to && s.id == id {
 			return i
@@ -223,7 +276,7 @@ func (s *outStream) nextNew() (uint32, bool) {
 
 // sendChunks sends chunks and resends while the pacing budget lasts, one
 // stream's at a time in turn.
-func (t *Endpoint) sendChunks(now int64) {
+func (t *sender) sendChunks(now int64) {
 	t.waiting = false
 	for {
 		i, c, kind := t.nextDue(now)
@@ -240,7 +293,7 @@ func (t *Endpoint) sendChunks(now int64) {
 }
 
 // nextDue finds the next stream, in turn, with a chunk due.
-func (t *Endpoint) nextDue(now int64) (int, uint32, sendKind) {
+func (t *sender) nextDue(now int64) (int, uint32, sendKind) {
 	for k := range len(t.out) {
 		i := (t.nextOut + k) % len(t.out)
 		if c, kind := t.out[i].due(now, &t.cfg); kind != 0 {
@@ -250,7 +303,7 @@ func (t *Endpoint) nextDue(now int64) (int, uint32, sendKind) {
 	return -1, 0, 0
 }
 
-func (t *Endpoint) sendChunk(now int64, s *outStream, c uint32, kind sendKind) {
+func (t *sender) sendChunk(now int64, s *outStream, c uint32, kind sendKind) {
 	h := wire.TransferChunk{Stream: s.id, Total: uint32(len(s.data)), ChunkSize: s.chunk, Index: c, Hash: s.hash}
 	off, n := int(c)*int(s.chunk), s.chunkLen(c)
 	t.buf = wire.Header{Type: wire.TypeTicnet}.AppendTo(t.buf[:0])
@@ -281,7 +334,7 @@ func (t *Endpoint) sendChunk(now int64, s *outStream, c uint32, kind sendKind) {
 }
 
 // onAck applies a receiver's acknowledgement of an outgoing stream.
-func (t *Endpoint) onAck(now int64, from link.Addr, m *wire.TransferAck) (Event, bool) {
+func (t *sender) onAck(now int64, from link.Addr, m *wire.TransferAck) (Event, bool) {
 	i := t.findOut(from, m.Stream)
 	if i < 0 {
 		t.unknownOut(from, m.Stream)
@@ -357,8 +410,8 @@ func (s *outStream) ackPlausible(m *wire.TransferAck) bool {
 // unknownOut counts an ack or abort about an outgoing stream this end does
 // not have: of a finished one it is late (a dropped stream's receiver is
 // told again), of any other it is forged.
-func (t *Endpoint) unknownOut(from link.Addr, id uint32) {
-	if e := t.closedOut.find(from, id); e != nil {
+func (t *sender) unknownOut(from link.Addr, id uint32) {
+	if e := t.closed.find(from, id); e != nil {
 		t.c.Stale++
 		e.asked = !e.completed
 		return
@@ -367,10 +420,10 @@ func (t *Endpoint) unknownOut(from link.Addr, id uint32) {
 }
 
 // onAbortOut ends an outgoing stream its receiver aborted.
-func (t *Endpoint) onAbortOut(now int64, from link.Addr, m *wire.TransferAbort) (Event, bool) {
+func (t *sender) onAbortOut(now int64, from link.Addr, m *wire.TransferAbort) (Event, bool) {
 	i := t.findOut(from, m.Stream)
 	if i < 0 {
-		if e := t.closedOut.find(from, m.Stream); e != nil {
+		if e := t.closed.find(from, m.Stream); e != nil {
 			t.c.Stale++
 			return Event{}, false
 		}
@@ -384,7 +437,7 @@ func (t *Endpoint) onAbortOut(now int64, from link.Addr, m *wire.TransferAbort) 
 }
 
 // dropOut ends outgoing stream i for reason and tells its receiver.
-func (t *Endpoint) dropOut(now int64, i int, reason wire.TransferReason) Event {
+func (t *sender) dropOut(now int64, i int, reason wire.TransferReason) Event {
 	s := t.out[i]
 	t.sendAbort(s.to, s.id, false, reason)
 	t.removeOut(now, i, false, reason, answerCopies-1)
@@ -392,9 +445,9 @@ func (t *Endpoint) dropOut(now int64, i int, reason wire.TransferReason) Event {
 }
 
 // removeOut forgets outgoing stream i, remembering how it ended.
-func (t *Endpoint) removeOut(now int64, i int, completed bool, reason wire.TransferReason, aborts int) {
+func (t *sender) removeOut(now int64, i int, completed bool, reason wire.TransferReason, aborts int) {
 	s := t.out[i]
-	t.closedOut.add(closedStream{peer: s.to, stream: s.id, total: uint32(len(s.data)), chunk: s.chunk,
+	t.closed.add(closedStream{peer: s.to, stream: s.id, total: uint32(len(s.data)), chunk: s.chunk,
 		hash: s.hash, count: s.count, completed: completed, reason: reason,
 		untilMS: now + 2*t.cfg.StallMS, copiesLeft: aborts, nextMS: now + repeatMS})
 	if s.relay.src == nil {
