@@ -5,40 +5,40 @@ import (
 	"github.com/ticnet/ticnet/netcore"
 )
 
-// Session is one copy of a game on the channel.
+// Session is one copy of a game on the channel: the election, the router
+// and the engine, and the components that each keep one part of the
+// session's state: what goes out (outbox.go), the lobby last reported
+// (lobby.go), the join's times (join.go), the replay of a client dropped
+// (replay.go), a wait for a Leaving (departure.go) and the tic budget
+// (budget.go).
 type Session struct {
 	cfg    Config
 	game   netcore.Game
 	el     *election.Election
 	router election.Router
 	eng    *engine
-	lobby  *LobbyReport
 	events []Event
 	stats  Stats
-	kept   keptReplay // the replay of a client dropped (replay.go)
+	now    int64
+	left   bool
 
-	out     []byte // outgoing frames, batched
-	scratch []byte
-	now     int64
-	left    bool
-	// retryMS: a client the server refused (or that could not join)
-	// connects again at this time; 0: none due.
-	retryMS int64
+	outbox
+	lobby lobbyView
+	join  joinTimes
+	kept  keptReplay
+	// awaitLeaving: the server sent this copy's client a DISCONNECT
+	// without a Leaving.
+	awaitLeaving leavingWait
 	// budget bounds the tics of a pass; ran is how many the last Update
 	// ran.
 	budget ticBudget
 	ran    int
-	// The join of a game in progress, for the stats: when the server said
-	// this copy joins, when the state had arrived, when it entered.
-	joinMS, stateMS, enteredMS int64
+	// retryMS: a client the server refused (or that could not join)
+	// connects again at this time; 0: none due.
+	retryMS int64
 	// mig is the migration of this copy's game to a new server, while one
-	// runs.
+	// runs (migrate.go).
 	mig *migration
-	// sentAwayMS: when the server sent this copy's client a DISCONNECT
-	// without a Leaving (sentAway); 0: none pending. sentAwayWoke: the
-	// copy had just woken then.
-	sentAwayMS   int64
-	sentAwayWoke bool
 }
 
 // RetryMS is how long a copy whose server refused it, or whose join
@@ -57,7 +57,7 @@ func New(cfg Config, game netcore.Game, now int64) *Session {
 	if cfg.Election == ElectionGossip {
 		cadence = election.Gossip
 	}
-	s.el = election.New(election.Config{Cadence: cadence, StartMS: cfg.StartTimeMS, Rand: cfg.Rand, Send: s.outFrame}, now)
+	s.el = election.New(election.Config{Cadence: cadence, StartMS: cfg.StartTimeMS, Rand: cfg.Rand, Send: s.outbox.frame}, now)
 	s.router.Election = s.el
 	return s
 }
@@ -164,7 +164,7 @@ func (s *Session) Update(now int64) []Event {
 	}
 	s.handOffIfHidden(now)
 	s.updateEngine(now)
-	s.forgetKeptReplay()
+	s.kept.forget(s.Client())
 	s.ran = 0
 	if s.eng != nil {
 		s.ran = int(s.eng.client.Counters().TicsRun - before)
@@ -210,88 +210,8 @@ func (s *Session) onElection(now int64, ev election.Event) {
 		if !s.migrate(now, netcore.ReasonTimeout) {
 			s.dropEngine()
 		}
-		s.lobby = nil
+		s.lobby.reset()
 		s.emit(Event{Kind: "serverLost"})
-	}
-}
-
-// engineEnded handles the engine's end: a client whose server vanished
-// tells the election, which elects a new one.
-func (s *Session) engineEnded(now int64, reason string) {
-	if s.left || s.el.Role() != election.Client {
-		return
-	}
-	switch reason {
-	case netcore.ReasonTimeout, netcore.ReasonServerLeft, netcore.ReasonGameEnded:
-		if _, said := s.eng.client.ServerLeaving(); reason == netcore.ReasonServerLeft && !said && s.canMigrate() {
-			// A DISCONNECT without a Leaving: an extension server that
-			// leaves says Leaving first, but those may be lost, or
-			// overtaken on the way (sentAway).
-			s.sentAwayMS, s.sentAwayWoke = now, s.el.JustWoke(now)
-			return
-		}
-		s.serverLeft(now, reason)
-	case netcore.ReasonReattachRefused:
-		// The new server cannot take it back as it is: it joins again,
-		// once what that server sent its reattaching connection (a SYN
-		// reply resent, say) has died out: a new connection under the
-		// same UID would take it for its own.
-		s.mig = nil
-		s.el.SetGame(0)
-		s.retryMS = now + RetryMS
-	default:
-		// Refused, sent away while the server takes a game over
-		// (ReasonResuming), or a join that did not complete: the server
-		// is there; try again.
-		s.retryMS = now + RetryMS
-	}
-}
-
-// serverLeft moves this copy's game on from a server that left, for
-// reason: to the copy the server named, or to the one elected.
-func (s *Session) serverLeft(now int64, reason string) {
-	s.migrate(now, reason)
-	if !s.serverHandedOff(now) {
-		s.el.ServerGone(now)
-	}
-}
-
-// LeavingWaitMS is how long a copy whose server sent a DISCONNECT without
-// a Leaving waits for the Leaving, which may have been overtaken on the
-// way: it names the copy the game was handed to, and where the stream
-// stopped.
-const LeavingWaitMS = 200
-
-// sentAway settles a DISCONNECT that came without a Leaving. If the
-// Leaving comes after all, the game migrates as it says. A copy that had
-// just woken may have fallen behind and been sent away by a server that
-// serves on: if the server is heard after the DISCONNECT, the copy joins
-// its game again with its token. Otherwise, after LeavingWaitMS (two
-// beacon periods for a copy that woke), the server left and its Leavings
-// were lost: the game migrates.
-func (s *Session) sentAway(now int64) {
-	if s.sentAwayMS == 0 {
-		return
-	}
-	wait := int64(LeavingWaitMS)
-	if s.sentAwayWoke {
-		wait = 2 * s.el.Cadence().BeaconPeriodMS
-	}
-	_, said := s.eng.client.ServerLeaving()
-	switch {
-	case s.left || s.el.Role() != election.Client:
-		s.sentAwayMS = 0
-	case said:
-		s.sentAwayMS = 0
-		s.serverLeft(now, netcore.ReasonServerLeft)
-	case s.sentAwayWoke && s.el.ServerHeardMS() > s.sentAwayMS:
-		s.sentAwayMS = 0
-		s.mig = nil
-		s.el.SetGame(0)
-		s.retryMS = now
-	case now-s.sentAwayMS > wait:
-		s.sentAwayMS = 0
-		s.serverLeft(now, netcore.ReasonServerLeft)
 	}
 }
 
@@ -324,10 +244,12 @@ func (s *Session) Ran() int { return s.ran }
 // Stats returns the session's live numbers (rates are the caller's).
 func (s *Session) Stats() Stats {
 	st := s.stats
+	st.FramesOut, st.BytesOut = s.outbox.frames, s.outbox.bytes
+	st.Dropped += s.outbox.dropped
 	st.Role = s.Role()
 	st.UID = uint32(s.gameUID())
 	st.Dropped += s.router.Counters().Malformed + s.router.Counters().Foreign + s.el.Counters().Malformed
-	st.ReplayBytes, st.ReplayStopped = len(s.Replay()), s.replayStopped()
+	st.ReplayBytes, st.ReplayStopped = len(s.Replay()), s.kept.fileStopped(s.Client())
 	if s.eng != nil {
 		c := s.eng.client
 		st.Gametic, st.Recvtic, st.Maketic = c.GameTic(), c.RecvTic(), c.MakeTic()
@@ -342,12 +264,7 @@ func (s *Session) Stats() Stats {
 		st.TransferBytesIn = c.Transfers().Counters().ChunkBytesReceived
 		st.TicsPerUpdate = c.TicsPerUpdate()
 		st.TicCostUS = s.budget.perTicNS / 1000
-		if s.stateMS != 0 {
-			st.TransferMS = s.stateMS - s.joinMS
-		}
-		if s.enteredMS != 0 {
-			st.JoinMS = s.enteredMS - s.joinMS
-		}
+		s.join.report(&st)
 		for _, p := range c.Lobby().Players {
 			st.Players = append(st.Players, p.Name)
 		}

@@ -1,12 +1,8 @@
 package session
 
 import (
-	"encoding/binary"
-
 	"github.com/ticnet/ticnet/election"
 	"github.com/ticnet/ticnet/netcore"
-	"github.com/ticnet/ticnet/netcore/link"
-	"github.com/ticnet/ticnet/netcore/transfer"
 )
 
 // frame is one game frame waiting for the engine.
@@ -89,28 +85,7 @@ func (s *Session) queue(to netcore.Addr, payload []byte) {
 		(s.eng != nil && s.eng.server != nil && s.eng.server.SpeaksTicnet(to))) {
 		from = netcore.Addr(s.el.Self().Tie)
 	}
-	s.scratch = link.AppendFrame(s.scratch[:0], to, from, payload)
-	s.outFrame(s.scratch)
-}
-
-// outFrame appends one frame, as the batch layout has it: [u32 LE len][frame].
-func (s *Session) outFrame(f []byte) {
-	if len(f) > link.MaxFrame {
-		s.stats.Dropped++
-		return
-	}
-	s.out = binary.LittleEndian.AppendUint32(s.out, uint32(len(f)))
-	s.out = append(s.out, f...)
-	s.stats.FramesOut++
-	s.stats.BytesOut += int64(len(f))
-}
-
-// AppendOutgoing appends every frame queued since the last call to dst, as
-// [u32 LE length][frame]..., and forgets them.
-func (s *Session) AppendOutgoing(dst []byte) []byte {
-	dst = append(dst, s.out...)
-	s.out = s.out[:0]
-	return dst
+	s.outbox.add(to, from, payload)
 }
 
 // engine is the lockstep engine in the role the election gave this copy.
@@ -122,24 +97,21 @@ type engine struct {
 
 // startEngine builds the engine for role; the old one, if any, is dropped.
 func (s *Session) startEngine(now int64, role Role) {
-	s.keepReplay()
+	s.kept.keep(s.Client())
 	ch := &channel{s: s}
 	e := &engine{ch: ch}
-	ccfg := netcore.ClientConfig{Name: s.cfg.Name, Timeouts: s.cfg.Timeouts, Settings: s.cfg.Settings, Token: s.cfg.Token,
-		Predict: s.cfg.Predict, PredictTics: s.cfg.PredictTics, Input: s.cfg.Input, Replay: s.cfg.Replay}
 	if role == RoleServer {
 		srvEnd, cliEnd := netcore.NewLoopback(ServerUID)
-		ccfg.Transfer = transfer.Loopback
-		e.server = netcore.NewServer(s.serverConfig(s.el.Self().Tie), &netcore.HostTransport{Channel: ch, Local: srvEnd})
-		e.client = netcore.NewClient(ccfg, cliEnd, ServerUID, s.game, now)
+		e.server = netcore.NewServer(s.cfg.serverConfig(s.el.Self().Tie, s.el), &netcore.HostTransport{Channel: ch, Local: srvEnd})
+		e.client = netcore.NewClient(s.cfg.clientConfig(true), cliEnd, ServerUID, s.game, now)
 	} else {
-		e.client = netcore.NewClient(ccfg, ch, ServerUID, s.game, now)
+		e.client = netcore.NewClient(s.cfg.clientConfig(false), ch, ServerUID, s.game, now)
 	}
 	e.client.SetTicsPerUpdate(s.budget.tics())
 	s.eng = e
 	s.mig = nil
-	s.lobby = nil
-	s.joinMS, s.stateMS, s.enteredMS = 0, 0, 0
+	s.lobby.reset()
+	s.join = joinTimes{}
 }
 
 // updateEngine runs the engine and turns its events into the session's.
@@ -150,48 +122,30 @@ func (s *Session) updateEngine(now int64) {
 	}
 	if e.server != nil {
 		for _, ev := range e.server.Update(now) {
-			s.fromServer(ev)
+			if sev, ok := serverEvent(ev); ok {
+				s.emit(sev)
+			}
 		}
 	}
 	for _, ev := range e.client.Update(now) {
 		s.fromClient(now, ev)
 	}
-	// A lobby once the server described one: a copy joining a game in
-	// progress passes through the waiting states without.
-	if l := e.client.Lobby(); l.MaxPlayers > 0 && (e.client.State() == netcore.ClientWaitingLaunch || e.client.State() == netcore.ClientWaitingStart) {
-		r := &LobbyReport{Players: []LobbyPlayer{}, Controller: l.IsController, Player: l.Player, MaxPlayers: l.MaxPlayers}
-		for _, p := range l.Players {
-			r.Players = append(r.Players, LobbyPlayer(p))
-		}
-		if !sameLobby(r, s.lobby) {
-			s.lobby = r
-			s.emit(Event{Kind: "lobby", Lobby: r})
-		}
+	l, st := e.client.Lobby(), e.client.State()
+	if r, changed := s.lobby.update(l, st == netcore.ClientWaitingLaunch || st == netcore.ClientWaitingStart); changed {
+		s.emit(Event{Kind: "lobby", Lobby: r})
 	}
 }
 
-func sameLobby(a, b *LobbyReport) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	if a.Controller != b.Controller || a.Player != b.Player || a.MaxPlayers != b.MaxPlayers || len(a.Players) != len(b.Players) {
-		return false
-	}
-	for i := range a.Players {
-		if a.Players[i] != b.Players[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// fromServer reports what only the server knows: who the desynced player is.
-func (s *Session) fromServer(ev netcore.Event) {
+// serverEvent is what only the server knows: who the desynced player is.
+func serverEvent(ev netcore.Event) (Event, bool) {
 	if ev.Kind == netcore.EventDesyncSuspected {
-		s.emit(Event{Kind: "desync", Player: intp(ev.Player), Players: ev.Players, Tic: ev.Tic, Name: ev.Name, Reason: ev.Reason})
+		return Event{Kind: "desync", Player: intp(ev.Player), Players: ev.Players, Tic: ev.Tic, Name: ev.Name, Reason: ev.Reason}, true
 	}
+	return Event{}, false
 }
 
+// fromClient turns the client's events into the session's, and reacts to
+// its end.
 func (s *Session) fromClient(now int64, ev netcore.Event) {
 	switch ev.Kind {
 	case netcore.EventGameStarted:
@@ -199,7 +153,7 @@ func (s *Session) fromClient(now int64, ev netcore.Event) {
 		joined := ev.Tic != 0 || s.eng.client.Joining()
 		rejoined := ev.Reason == netcore.ReasonRejoined
 		if joined {
-			s.joinMS = now
+			s.join.told(now)
 		}
 		setup := s.eng.client.Setup()
 		s.emit(Event{Kind: "start", Player: intp(ev.Player), Protocol: ev.Protocol, Tic: ev.Tic, Joined: joined, Rejoined: rejoined,
@@ -208,13 +162,13 @@ func (s *Session) fromClient(now int64, ev netcore.Event) {
 			s.emit(Event{Kind: "rejoined", Player: intp(ev.Player), Tic: ev.Tic})
 		}
 	case netcore.EventCatchUp:
-		if ev.Unit == "tics" && s.stateMS == 0 {
-			s.stateMS = now
+		if ev.Unit == "tics" {
+			s.join.stateArrived(now)
 		}
 		s.emit(Event{Kind: "catchup", Tic: ev.Tic, Done: ev.Done, Total: ev.Total, Unit: ev.Unit})
 	case netcore.EventPlayerEntered:
-		if s.joinMS != 0 && s.enteredMS == 0 && ev.Player == s.eng.client.Player() {
-			s.enteredMS = now
+		if ev.Player == s.eng.client.Player() {
+			s.join.entered(now)
 		}
 		s.emit(Event{Kind: "join", Player: intp(ev.Player), Tic: ev.Tic})
 	case netcore.EventPlayerLeft:
@@ -229,7 +183,7 @@ func (s *Session) fromClient(now int64, ev netcore.Event) {
 		s.emit(Event{Kind: "endAsked", Player: intp(ev.Player)})
 	case netcore.EventGameEnded:
 		s.emit(Event{Kind: "end", Tic: ev.Tic})
-		s.lobby = nil // back in the lobby: report it again, though it is the same
+		s.lobby.reset() // back in the lobby: report it again, though it is the same
 	case netcore.EventResumed:
 		s.resumed(now, ev.Tic)
 	case netcore.EventRejected:

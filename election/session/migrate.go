@@ -66,7 +66,7 @@ func (s *Session) resumeAsServer(now int64) {
 	}
 	ch := &channel{s: s}
 	srvEnd, cliEnd := netcore.NewLoopback(ServerUID)
-	srv := netcore.NewResumedServer(s.serverConfig(roster.Game), &netcore.HostTransport{Channel: ch, Local: srvEnd}, r, now)
+	srv := netcore.NewResumedServer(s.cfg.serverConfig(roster.Game, s.el), &netcore.HostTransport{Channel: ch, Local: srvEnd}, r, now)
 	if !c.Reattach(cliEnd, now) {
 		s.giveUpMigration(now)
 		return
@@ -137,12 +137,4 @@ func (s *Session) checkMigration(now int64) {
 	} else if s.eng.client.State() != netcore.ClientInGame {
 		s.el.SetGame(0)
 	}
-}
-
-// serverConfig is this copy's server's configuration, for game.
-func (s *Session) serverConfig(game uint32) netcore.ServerConfig {
-	return netcore.ServerConfig{Timeouts: s.cfg.Timeouts, MaxPlayers: s.cfg.MaxPlayers, BroadcastTics: true,
-		RecordTics: s.cfg.RecordTics, Game: game, Input: s.cfg.Input, TicRate: s.cfg.TicRate,
-		// A hidden copy would stall the game it took over.
-		MaySucceed: func(a netcore.Addr) bool { return s.el.Visible(uint32(a)) }}
 }

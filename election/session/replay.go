@@ -1,6 +1,10 @@
 package session
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/ticnet/ticnet/netcore"
+)
 
 // Replays: with Config.Replay.Record, the engine's client records the game
 // it plays (netcore.ClientConfig.Replay), and Replay returns it.
@@ -22,7 +26,8 @@ import "bytes"
 //     never ran the tics in between (or ran others, on its side of a
 //     split), and a replay is one unbroken run of tics from one state.
 
-// keptReplay is the replay of a client the session dropped.
+// keptReplay is the replay of a client the session dropped, until the
+// client after it records a game of its own.
 type keptReplay struct {
 	data    []byte
 	stopped bool
@@ -31,44 +36,48 @@ type keptReplay struct {
 // Replay returns this copy's replay file: the game its client records, or
 // the last game it recorded (see above); nil when it records none. The
 // slice is the recorder's: copy it to keep it past the next Update.
-func (s *Session) Replay() []byte {
-	if s.eng != nil {
-		if r := s.eng.client.Replay(); r != nil {
+func (s *Session) Replay() []byte { return s.kept.file(s.Client()) }
+
+// file is the replay of c (nil: no client), or the kept one while c
+// records none.
+func (k *keptReplay) file(c *netcore.Client) []byte {
+	if c != nil {
+		if r := c.Replay(); r != nil {
 			return r
 		}
 	}
-	return s.kept.data
+	return k.data
 }
 
-// replayStopped reports whether the replay Replay returns reached its
-// size bound.
-func (s *Session) replayStopped() bool {
-	if s.eng != nil && s.eng.client.Replay() != nil {
-		return s.eng.client.ReplayStopped()
+// fileStopped reports whether the replay file returns reached its size bound.
+func (k *keptReplay) fileStopped(c *netcore.Client) bool {
+	if c != nil && c.Replay() != nil {
+		return c.ReplayStopped()
 	}
-	return s.kept.stopped
+	return k.stopped
 }
 
-// keepReplay keeps the replay of the client the session is about to drop.
-func (s *Session) keepReplay() {
-	if s.eng == nil {
+// keep keeps the replay of c (nil: no client), which the session is about
+// to drop.
+func (k *keptReplay) keep(c *netcore.Client) {
+	if c == nil {
 		return
 	}
-	if r := s.eng.client.Replay(); r != nil {
-		s.kept = keptReplay{data: bytes.Clone(r), stopped: s.eng.client.ReplayStopped()}
+	if r := c.Replay(); r != nil {
+		*k = keptReplay{data: bytes.Clone(r), stopped: c.ReplayStopped()}
 	}
 }
 
-// forgetKeptReplay lets the kept replay go once the client records a game
-// of its own, which Replay returns instead.
-func (s *Session) forgetKeptReplay() {
-	if s.kept.data != nil && s.eng != nil && s.eng.client.Replay() != nil {
-		s.kept = keptReplay{}
+// forget lets the kept replay go once c records a game of its own, which
+// file returns instead.
+func (k *keptReplay) forget(c *netcore.Client) {
+	if k.data != nil && c != nil && c.Replay() != nil {
+		*k = keptReplay{}
 	}
 }
 
 // dropEngine drops the engine, keeping its replay.
 func (s *Session) dropEngine() {
-	s.keepReplay()
+	s.kept.keep(s.Client())
 	s.eng = nil
 }

@@ -1,0 +1,95 @@
+package session
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/ticnet/ticnet/netcore"
+)
+
+// Unit tests of the session's small components; the whole sessions they
+// serve are in session_test.go and migrate_test.go. (Plain testing, as
+// schema_test.go says why.)
+
+func TestTheLobbyIsReportedWhenItChangesAndAgainAfterAReset(t *testing.T) {
+	var v lobbyView
+	two := netcore.Lobby{MaxPlayers: 4, Player: 0, IsController: true,
+		Players: []netcore.LobbyPlayer{{Name: "a", Addr: "host"}, {Name: "b", Addr: "uid 00000002"}}}
+	three := two
+	three.Players = append(two.Players[:2:2], netcore.LobbyPlayer{Name: "c", Addr: "uid 00000003"})
+	steps := []struct {
+		what    string
+		l       netcore.Lobby
+		waiting bool
+		reset   bool
+		want    bool
+	}{
+		{"no lobby described yet", netcore.Lobby{}, true, false, false},
+		{"not waiting for the game to start", two, false, false, false},
+		{"the first lobby", two, true, false, true},
+		{"the same lobby again", two, true, false, false},
+		{"a player came", three, true, false, true},
+		{"the same lobby after a reset (back from a game)", three, true, true, true},
+	}
+	for _, s := range steps {
+		if s.reset {
+			v.reset()
+		}
+		r, ok := v.update(s.l, s.waiting)
+		if ok != s.want {
+			t.Fatalf("%s: reported %v, want %v", s.what, ok, s.want)
+		}
+		if ok && len(r.Players) != len(s.l.Players) {
+			t.Fatalf("%s: %d players reported, want %d", s.what, len(r.Players), len(s.l.Players))
+		}
+	}
+	r, _ := (&lobbyView{}).update(two, true)
+	want := &LobbyReport{Players: []LobbyPlayer{{"a", "host"}, {"b", "uid 00000002"}}, Controller: true, MaxPlayers: 4}
+	if !reflect.DeepEqual(r, want) {
+		t.Fatalf("report %+v, want %+v", r, want)
+	}
+}
+
+func TestADisconnectWithoutALeavingWaitsLongerForACopyThatHadJustWoken(t *testing.T) {
+	const beaconMS = 500
+	check := func(what string, got, want bool) {
+		t.Helper()
+		if got != want {
+			t.Fatalf("%s: %v, want %v", what, got, want)
+		}
+	}
+	var w leavingWait
+	check("pending before any DISCONNECT", w.pending(), false)
+	w.start(1000, false)
+	check("pending", w.pending(), true)
+	check("overdue at LeavingWaitMS", w.overdue(1000+LeavingWaitMS, beaconMS), false)
+	check("overdue after LeavingWaitMS", w.overdue(1000+LeavingWaitMS+1, beaconMS), true)
+	check("a copy awake reads the server heard as serving on", w.serverHeardAfter(5000), false)
+	w.stop()
+	check("pending after stop", w.pending(), false)
+
+	w.start(1000, true)
+	check("a copy that had just woken overdue at two beacon periods", w.overdue(1000+2*beaconMS, beaconMS), false)
+	check("a copy that had just woken overdue after two beacon periods", w.overdue(1000+2*beaconMS+1, beaconMS), true)
+	check("server heard before the DISCONNECT", w.serverHeardAfter(1000), false)
+	check("server heard after the DISCONNECT", w.serverHeardAfter(1001), true)
+}
+
+func TestJoinStatsCountFromTheServersWordToTheStateAndTheEntry(t *testing.T) {
+	var j joinTimes
+	var st Stats
+	j.entered(500) // entered a game it did not join in progress: not counted
+	j.report(&st)
+	if st.JoinMS != 0 {
+		t.Fatalf("join %d ms for a copy that did not join in progress", st.JoinMS)
+	}
+	j.told(1000)
+	j.stateArrived(1800)
+	j.stateArrived(1900) // a later catch-up report
+	j.entered(2500)
+	j.entered(2600)
+	j.report(&st)
+	if st.TransferMS != 800 || st.JoinMS != 1500 {
+		t.Fatalf("transfer %d ms, join %d ms; want 800, 1500", st.TransferMS, st.JoinMS)
+	}
+}

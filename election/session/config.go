@@ -1,0 +1,73 @@
+package session
+
+import (
+	"github.com/ticnet/ticnet/election"
+	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/transfer"
+	"github.com/ticnet/ticnet/netcore/wire"
+)
+
+// ElectionCadence selects the election's cadence (election.Local or
+// election.Gossip).
+type ElectionCadence uint8
+
+const (
+	// ElectionLocal is for BroadcastChannel tabs: delivery is immediate.
+	ElectionLocal ElectionCadence = iota
+	// ElectionGossip is for the WebXDC realtime channel: peers appear late.
+	ElectionGossip
+)
+
+// Config configures a session.
+type Config struct {
+	Name        string
+	MaxPlayers  int
+	Election    ElectionCadence
+	Timeouts    netcore.Timeouts // default netcore.BrowserTimeouts
+	Settings    wire.Settings    // asked for if this copy is the controller
+	StartTimeMS float64          // when the page loaded (Date.now()): earlier copies win the election
+	// Rand draws UIDs; nil means crypto/rand's (election.Config.Rand).
+	Rand func() uint32
+	// Token is this copy's rejoin token (zero: none). A copy that comes
+	// back to a game in progress with the token it left with, under any
+	// UID, within the server's grace period gets its player back.
+	Token [wire.RejoinTokenLen]byte
+	// Predict makes this copy's client run ahead of the confirmed tics
+	// when its game can save and load (netcore.ClientConfig.Predict), up to
+	// PredictTics (0: netcore.DefaultPredictTics).
+	Predict     bool
+	PredictTics int
+	// Input is the game's input layout (netcore.InputLayout): Doom's
+	// ticcmd, or opaque input, which only the extension protocol carries.
+	Input netcore.InputLayout
+	// TicRate is the game's tics per second under the extension protocol
+	// (netcore.ServerConfig.TicRate; 0: 35).
+	TicRate int
+	// RecordTics makes this copy's server, when it serves, note which
+	// commands it had for each tic (netcore.ServerConfig.RecordTics): for
+	// tests.
+	RecordTics bool
+	// Replay makes this copy record its game (netcore.ClientConfig.Replay;
+	// Session.Replay).
+	Replay netcore.ReplayConfig
+}
+
+// clientConfig is the configuration of this copy's client; local: it
+// reaches its server through the loopback, in this copy, which sends it
+// the game state unpaced (transfer.Loopback).
+func (c *Config) clientConfig(local bool) netcore.ClientConfig {
+	cc := netcore.ClientConfig{Name: c.Name, Timeouts: c.Timeouts, Settings: c.Settings, Token: c.Token,
+		Predict: c.Predict, PredictTics: c.PredictTics, Input: c.Input, Replay: c.Replay}
+	if local {
+		cc.Transfer = transfer.Loopback
+	}
+	return cc
+}
+
+// serverConfig is the configuration of this copy's server, for game.
+func (c *Config) serverConfig(game uint32, el *election.Election) netcore.ServerConfig {
+	return netcore.ServerConfig{Timeouts: c.Timeouts, MaxPlayers: c.MaxPlayers, BroadcastTics: true,
+		RecordTics: c.RecordTics, Game: game, Input: c.Input, TicRate: c.TicRate,
+		// A hidden copy would stall the game it took over.
+		MaySucceed: func(a netcore.Addr) bool { return el.Visible(uint32(a)) }}
+}
