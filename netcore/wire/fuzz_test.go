@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // Fuzz targets: one for the any-type decoder, one per message type's
@@ -72,23 +74,14 @@ func checkDecoded(t *testing.T, h Header, m Message, inputLen, bodyLen int) {
 	again := Encode(nil, m, h.Reliable, h.Seq)
 	// Nothing is invented: the encoding is never longer than the input
 	// (trailing bytes are dropped and flag bytes become 0 or 1).
-	if len(again) > inputLen+h.Len() {
-		t.Fatalf("%T re-encodes to %d bytes from %d", m, len(again), inputLen)
-	}
+	require.LessOrEqual(t, len(again), inputLen+h.Len(), "%T re-encodes to %d bytes from %d", m, len(again), inputLen)
 	m2 := fresh(m)
 	h2, err := Decode(again, m2)
-	if err != nil {
-		t.Fatalf("%T re-encoded does not decode: %v\n% x", m, err, again)
-	}
-	if h2 != h {
-		t.Fatalf("%T header %+v came back %+v", m, h, h2)
-	}
-	if !sameMessage(m2, m) {
-		t.Fatalf("%T changed through encode and decode:\n%+v\n%+v", m, m, m2)
-	}
-	if third := Encode(nil, m2, h.Reliable, h.Seq); !bytes.Equal(third, again) {
-		t.Fatalf("%T: encoding is not idempotent", m)
-	}
+	require.NoError(t, err, "%T re-encoded does not decode: %v\n% x", m, err, again)
+	require.Equal(t, h, h2, "%T header %+v came back %+v", m, h, h2)
+	require.True(t, sameMessage(m2, m), "%T changed through encode and decode:\n%+v\n%+v", m, m, m2)
+	third := Encode(nil, m2, h.Reliable, h.Seq)
+	require.Equal(t, again, third, "%T: encoding is not idempotent", m)
 }
 
 // checkBounds checks that a decoded message holds no more elements than a
@@ -269,11 +262,12 @@ func FuzzDecodeIntoAUsedValueLeavesNothingStale(f *testing.F) {
 			m.DecodeBody(a)
 			errUsed := m.DecodeBody(b)
 			errClean := clean[i].DecodeBody(b)
-			if (errUsed == nil) != (errClean == nil) || (errUsed != nil && errUsed.Error() != errClean.Error()) {
-				t.Fatalf("%T: used value: %v; fresh value: %v", m, errUsed, errClean)
+			require.Equal(t, (errClean == nil), (errUsed == nil), "%T: used value: %v; fresh value: %v", m, errUsed, errClean)
+			if errUsed != nil {
+				require.Equal(t, errClean.Error(), errUsed.Error(), "%T: used value: %v; fresh value: %v", m, errUsed, errClean)
 			}
-			if errUsed == nil && !sameMessage(m, clean[i]) {
-				t.Fatalf("%T: stale data after reuse:\n used %+v\nfresh %+v", m, m, clean[i])
+			if errUsed == nil {
+				require.True(t, sameMessage(m, clean[i]), "%T: stale data after reuse:\n used %+v\nfresh %+v", m, m, clean[i])
 			}
 		}
 	})

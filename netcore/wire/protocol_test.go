@@ -1,6 +1,10 @@
 package wire
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
 
 func TestChooseProtocolTakesTheServersFirstPreferenceThatTheClientOffers(t *testing.T) {
 	both := []string{ProtocolTicnet, ProtocolChocolate}
@@ -29,16 +33,13 @@ func TestChooseProtocolTakesTheServersFirstPreferenceThatTheClientOffers(t *test
 }
 
 func TestKnownAcceptsOnlyASupportedProtocolName(t *testing.T) {
-	if !Known(ProtocolChocolate, []string{ProtocolTicnet, ProtocolChocolate}) || Known(ProtocolTicnet, []string{ProtocolChocolate}) || Known("", nil) {
-		t.Fatal("Known is wrong")
-	}
+	require.True(t, Known(ProtocolChocolate, []string{ProtocolTicnet, ProtocolChocolate}), "Known is wrong")
+	require.False(t, Known(ProtocolTicnet, []string{ProtocolChocolate}), "Known is wrong")
+	require.False(t, Known("", nil), "Known is wrong")
 }
 
 func TestProtocolNamesAreTheOnesOnTheWire(t *testing.T) {
-	if ProtocolChocolate != "CHOCOLATE_DOOM_0" {
-		t.Fatal(ProtocolChocolate)
-	}
-	if len(ProtocolTicnet) >= MaxPlayerName || ProtocolTicnet == ProtocolChocolate {
-		t.Fatal(ProtocolTicnet)
-	}
+	require.Equal(t, "CHOCOLATE_DOOM_0", ProtocolChocolate, ProtocolChocolate)
+	require.Less(t, len(ProtocolTicnet), MaxPlayerName, ProtocolTicnet)
+	require.NotEqual(t, ProtocolChocolate, ProtocolTicnet, ProtocolTicnet)
 }
