@@ -6,6 +6,9 @@ import (
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore/wire"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 const freedoom2 = "/usr/share/games/doom/freedoom2.wad"
@@ -19,13 +22,10 @@ func TestWADDescribesFreedoomAsDebiansChocolateDoomDoes(t *testing.T) {
 		t.Skipf("SKIPPED: %s missing (sh e2e/setup-chocolate.sh installs it)", freedoom2)
 	}
 	w, err := readWAD(freedoom2)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	c := w.connectData()
-	if got := hex.EncodeToString(c.WADSHA1[:]); got != "0f9caf3cac3392deea003d3159a14f6156bd7a46" {
-		t.Errorf("wad_sha1 %s", got)
-	}
+	got := hex.EncodeToString(c.WADSHA1[:])
+	assert.Equal(t, "0f9caf3cac3392deea003d3159a14f6156bd7a46", got, "wad_sha1 %s", got)
 	if c.GameMode != wire.ModeCommercial || c.GameMission != wire.MissionDoom2 || c.IsFreedoom != 1 || c.MaxPlayers != 4 {
 		t.Errorf("connect data %+v", c)
 	}
@@ -40,11 +40,9 @@ func TestWADDescribesFreedoomAsDebiansChocolateDoomDoes(t *testing.T) {
 func TestWADRejectsWhatIsNotAWAD(t *testing.T) {
 	path := t.TempDir() + "/x.wad"
 	os.WriteFile(path, []byte("IWAD\xff\xff\x00\x00\x0c\x00\x00\x00"), 0o644)
-	if _, err := readWAD(path); err == nil {
-		t.Error("a directory past the end accepted")
-	}
+	_, err := readWAD(path)
+	assert.Error(t, err, "a directory past the end accepted")
 	os.WriteFile(path, []byte("hello"), 0o644)
-	if _, err := readWAD(path); err == nil {
-		t.Error("not a WAD accepted")
-	}
+	_, err = readWAD(path)
+	assert.Error(t, err, "not a WAD accepted")
 }
