@@ -1,6 +1,10 @@
 package wasmsize
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
 
 func TestPkgOfReadsGoWasmSymbols(t *testing.T) {
 	for sym, want := range map[string]string{
@@ -33,16 +37,12 @@ func TestMeasureAddsBodiesByPackage(t *testing.T) {
 	mod = append(mod, 0, byte(len(name)))
 	mod = append(mod, name...)
 	s, err := Measure(mod)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.False(t, err != nil, err)
 	if s.Code != 5 || s.Data != 3 || s.Pkgs["fmt"] != 3 || s.Pkgs["(unnamed)"] != 2 {
 		t.Fatalf("%+v", s)
 	}
-	if _, err := Measure(mod[:len(mod)-3]); err == nil {
-		t.Fatal("a truncated module measured")
-	}
-	if _, err := Measure([]byte("nope")); err == nil {
-		t.Fatal("not a module, measured")
-	}
+	_, err = Measure(mod[:len(mod)-3])
+	require.False(t, err == nil, "a truncated module measured")
+	_, err = Measure([]byte("nope"))
+	require.False(t, err == nil, "not a module, measured")
 }
