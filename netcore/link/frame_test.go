@@ -7,6 +7,8 @@ import (
 	"github.com/ticnet/ticnet/netcore/link"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/stretchr/testify/assert"
 )
 
 func TestFrameHeaderIsToThenFromLittleEndian(t *testing.T) {
@@ -40,9 +42,9 @@ func TestFrameFilterKeepsFramesForItsUIDOrEveryone(t *testing.T) {
 		{"from our other UID", link.AppendFrame(nil, link.Broadcast, alias, nil), false, 3, 2},
 	} {
 		_, from, payload, ok := f.Keep(tc.frame, uid, alias)
-		if ok != tc.keep || f.Malformed != tc.bad || f.NotForUs != tc.not {
-			t.Errorf("%s: kept %v (malformed %d, not for us %d), want %v (%d, %d)", tc.name, ok, f.Malformed, f.NotForUs, tc.keep, tc.bad, tc.not)
-		}
+		assert.Equal(t, tc.keep, ok, "%s: kept %v (malformed %d, not for us %d), want %v (%d, %d)", tc.name, ok, f.Malformed, f.NotForUs, tc.keep, tc.bad, tc.not)
+		assert.Equal(t, tc.bad, f.Malformed, "%s: kept %v (malformed %d, not for us %d), want %v (%d, %d)", tc.name, ok, f.Malformed, f.NotForUs, tc.keep, tc.bad, tc.not)
+		assert.Equal(t, tc.not, f.NotForUs, "%s: kept %v (malformed %d, not for us %d), want %v (%d, %d)", tc.name, ok, f.Malformed, f.NotForUs, tc.keep, tc.bad, tc.not)
 		if ok && (from != 3 || !bytes.Equal(payload, tc.frame[link.FrameHeaderLen:])) {
 			t.Errorf("%s: from %d payload %q", tc.name, from, payload)
 		}

@@ -67,7 +67,7 @@ func relayed(t *testing.T, seed uint64, channel simnet.Link, srcCfg transfer.Con
 	err := s.src.x.Send(0, 2, 5, data)
 	require.NoError(t, err)
 	forwarded := false
-	if !s.runUntil(30_000, func() bool {
+	require.True(t, s.runUntil(30_000, func() bool {
 		if ev, ok := s.mid.event(transfer.Received); ok && storeAndForward && !forwarded {
 			err := s.mid.x.Send(s.now, 3, 9, ev.Data)
 			require.NoError(t, err)
@@ -75,9 +75,7 @@ func relayed(t *testing.T, seed uint64, channel simnet.Link, srcCfg transfer.Con
 		}
 		_, ok := s.dst.event(transfer.Received)
 		return ok
-	}) {
-		t.Fatalf("seed %d: nothing arrived; relay %v %+v, receiver %v", seed, s.mid.events, s.mid.x.Counters(), s.dst.events)
-	}
+	}), "seed %d: nothing arrived; relay %v %+v, receiver %v", seed, s.mid.events, s.mid.x.Counters(), s.dst.events)
 	ev, _ := s.dst.event(transfer.Received)
 	require.Equal(t, data, ev.Data, "seed %d: the receiver got stream %d from %d, %d bytes, not the data sent", seed, ev.Stream, ev.Peer, len(ev.Data))
 	require.Equal(t, uint32(9), ev.Stream, "seed %d: the receiver got stream %d from %d, %d bytes, not the data sent", seed, ev.Stream, ev.Peer, len(ev.Data))

@@ -190,25 +190,26 @@ func TestTransferArrivesWholeOverLosslessAndLossyChannels(t *testing.T) {
 				chunks := int64((size + transfer.DefaultChunkBytes - 1) / transfer.DefaultChunkBytes)
 				snd, rcv := r.sender, r.receiver
 				// Memory: the stream's buffer and bookkeeping, never more.
-				if r.maxHeld > heldFor(size) || rcv.PeakBytesHeld != heldFor(size) {
-					t.Errorf("held at most %d (peak %d), want %d", r.maxHeld, rcv.PeakBytesHeld, heldFor(size))
-				}
+				assert.LessOrEqual(t, r.maxHeld, heldFor(size), "held at most %d (peak %d), want %d", r.maxHeld, rcv.PeakBytesHeld, heldFor(size))
+				assert.Equal(t, heldFor(size), rcv.PeakBytesHeld, "held at most %d (peak %d), want %d", r.maxHeld, rcv.PeakBytesHeld, heldFor(size))
 				// Every chunk taken exactly once; nothing forged, malformed or
 				// out of range can come from an honest peer.
-				if rcv.ChunksReceived != chunks || rcv.ChunkBytesReceived != int64(size) || rcv.StreamsCompleted != 1 ||
-					rcv.Malformed+rcv.Forged+rcv.OutOfRange+rcv.NoRoom+snd.Malformed+snd.Forged+snd.OutOfRange != 0 {
-					t.Errorf("receiver %+v\nsender %+v", rcv, snd)
-				}
-				if snd.ChunksSent != chunks || snd.ChunkBytesSent != int64(size) || snd.StreamsDelivered != 1 {
-					t.Errorf("sender %+v", snd)
-				}
+				assert.Equal(t, chunks, rcv.ChunksReceived, "receiver %+v\nsender %+v", rcv, snd)
+				assert.Equal(t, int64(size), rcv.ChunkBytesReceived, "receiver %+v\nsender %+v", rcv, snd)
+				assert.Equal(t, int64(1), rcv.StreamsCompleted, "receiver %+v\nsender %+v", rcv, snd)
+				assert.Equal(t, int64(0), rcv.Malformed+rcv.Forged+rcv.OutOfRange+rcv.NoRoom+snd.Malformed+snd.Forged+snd.OutOfRange, "receiver %+v\nsender %+v", rcv, snd)
+				assert.Equal(t, chunks, snd.ChunksSent, "sender %+v", snd)
+				assert.Equal(t, int64(size), snd.ChunkBytesSent, "sender %+v", snd)
+				assert.Equal(t, int64(1), snd.StreamsDelivered, "sender %+v", snd)
 				// On a steady channel nothing is resent. With 100 ms of jitter
 				// each way, a round trip sometimes outlasts the timer (the
 				// tail's timer is short on purpose); each such resend arrives
 				// as a duplicate, unless the run ends first.
-				if ch.link.JitterMS == 0 && snd.ChunksResent+rcv.Duplicates != 0 ||
-					ch.link.Loss == 0 && rcv.Duplicates > snd.ChunksResent {
-					t.Errorf("no loss, yet %d resent, %d duplicates", snd.ChunksResent, rcv.Duplicates)
+				if ch.link.JitterMS == 0 {
+					assert.Equal(t, int64(0), snd.ChunksResent+rcv.Duplicates, "no loss, yet %d resent, %d duplicates", snd.ChunksResent, rcv.Duplicates)
+				}
+				if ch.link.Loss == 0 {
+					assert.LessOrEqual(t, rcv.Duplicates, snd.ChunksResent, "no loss, yet %d resent, %d duplicates", snd.ChunksResent, rcv.Duplicates)
 				}
 				t.Logf("received at %d ms, delivered at %d ms; %d chunks, %d resent, %d duplicates, %d acks",
 					r.receivedMS, r.deliveredMS, chunks, snd.ChunksResent, rcv.Duplicates, rcv.AcksSent)
@@ -437,9 +438,8 @@ func TestTransferCompletesThroughAHundredThousandForgedFramesCountingEachDrop(t 
 			for name, v := range want {
 				assert.Equal(t, v[1], v[0], "%s", name)
 			}
-			if rcv.PeakBytesHeld != heldFor(size) || s.b.x.BytesHeld() != 0 {
-				t.Errorf("peak held %d, want %d; now %d", rcv.PeakBytesHeld, heldFor(size), s.b.x.BytesHeld())
-			}
+			assert.Equal(t, heldFor(size), rcv.PeakBytesHeld, "peak held %d, want %d; now %d", rcv.PeakBytesHeld, heldFor(size), s.b.x.BytesHeld())
+			assert.Equal(t, int64(0), s.b.x.BytesHeld(), "peak held %d, want %d; now %d", rcv.PeakBytesHeld, heldFor(size), s.b.x.BytesHeld())
 			t.Logf("forged frames by kind %v; receiver dropped %d: %d malformed, %d forged, %d out of range, %d duplicates, %d stale; sender dropped %d",
 				n, rcv.Dropped(), rcv.Malformed, rcv.Forged, rcv.OutOfRange, rcv.Duplicates, rcv.Stale, snd.Dropped())
 		})

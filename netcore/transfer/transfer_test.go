@@ -157,9 +157,9 @@ func TestTransferDeliversAStreamWholeAndCountsEveryChunkOnce(t *testing.T) {
 	require.Equal(t, int64(10508), cb.PeakBytesHeld, "peak %d, held %d, referenced %d", cb.PeakBytesHeld, l.b.x.BytesHeld(), l.a.x.BytesReferenced())
 	require.Equal(t, int64(0), l.b.x.BytesHeld(), "peak %d, held %d, referenced %d", cb.PeakBytesHeld, l.b.x.BytesHeld(), l.a.x.BytesReferenced())
 	require.Equal(t, int64(0), l.a.x.BytesReferenced(), "peak %d, held %d, referenced %d", cb.PeakBytesHeld, l.b.x.BytesHeld(), l.a.x.BytesReferenced())
-	if o, i := l.a.x.Open(); o != 0 || i != 0 {
-		t.Fatal("streams left open", o, i)
-	}
+	o, i := l.a.x.Open()
+	require.Equal(t, 0, o, "%v %v %v", "streams left open", o, i)
+	require.Equal(t, 0, i, "%v %v %v", "streams left open", o, i)
 }
 
 func TestTransferChunkCarriesItsStreamAndTheDataUncopiedUntilSent(t *testing.T) {
@@ -356,9 +356,8 @@ func TestTransferDropsEveryBadPacketUnderExactlyOneCounter(t *testing.T) {
 		before := tc.to.x.Counters()
 		tc.to.handle(l.now, tc.from, tc.body)
 		after := tc.to.x.Counters()
-		if tc.count(&after) != tc.count(&before)+1 || after.Dropped() != before.Dropped()+1 {
-			t.Errorf("%s: counters went from %+v to %+v", tc.name, before, after)
-		}
+		assert.Equal(t, tc.count(&before)+1, tc.count(&after), "%s: counters went from %+v to %+v", tc.name, before, after)
+		assert.Equal(t, before.Dropped()+1, after.Dropped(), "%s: counters went from %+v to %+v", tc.name, before, after)
 	}
 	require.Equal(t, inflight, l.b.x.BytesHeld(), "bad packets changed the streams: held %d (was %d), events %v %v", l.b.x.BytesHeld(), inflight, l.a.events, l.b.events)
 	require.Equal(t, 0, len(l.a.events)+len(l.b.events), "bad packets changed the streams: held %d (was %d), events %v %v", l.b.x.BytesHeld(), inflight, l.a.events, l.b.events)

@@ -59,9 +59,8 @@ func TestNewMessagePicksTheLayoutByTypeReliabilityAndDirection(t *testing.T) {
 		if e, ok := m.(*Empty); ok {
 			got += " " + e.Kind.String()
 		}
-		if got != tc.want || m.Type() != tc.h.Type {
-			t.Errorf("%+v %v: %s (type %v), want %s", tc.h, tc.dir, got, m.Type(), tc.want)
-		}
+		assert.Equal(t, tc.want, got, "%+v %v: %s (type %v), want %s", tc.h, tc.dir, got, m.Type(), tc.want)
+		assert.Equal(t, tc.h.Type, m.Type(), "%+v %v: %s (type %v), want %s", tc.h, tc.dir, got, m.Type(), tc.want)
 		c := contextOf(m)
 		assert.Equal(t, takes[got], c, "%s: context", got)
 	}
@@ -81,9 +80,8 @@ func TestNewMessageRefusesUnknownTypesAndTicnetKinds(t *testing.T) {
 	} {
 		_, _, err := DecodePacket(tc.pkt, ServerToClient, false)
 		de := decodeError(t, err, len(tc.pkt))
-		if de.Offset != tc.off || de.Field != tc.field {
-			t.Errorf("% x: %v, want %s at %d", tc.pkt, err, tc.field, tc.off)
-		}
+		assert.Equal(t, tc.off, de.Offset, "% x: %v, want %s at %d", tc.pkt, err, tc.field, tc.off)
+		assert.Equal(t, tc.field, de.Field, "% x: %v, want %s at %d", tc.pkt, err, tc.field, tc.off)
 	}
 }
 

@@ -45,9 +45,9 @@ func TestGameVersionNumberingsMatchEachReleaseFamily(t *testing.T) {
 	}
 	for n, table := range tables {
 		for b, v := range table {
-			if got, ok := n.Decode(uint8(b)); !ok || got != v {
-				t.Errorf("numbering %d: byte %d decodes to %v %v, want %v", n, b, got, ok, v)
-			}
+			got, ok := n.Decode(uint8(b))
+			assert.True(t, ok, "numbering %d: byte %d decodes to %v %v, want %v", n, b, got, ok, v)
+			assert.Equal(t, v, got, "numbering %d: byte %d decodes to %v %v, want %v", n, b, got, ok, v)
 			if got, ok := n.Encode(v); !ok || got != uint8(b) {
 				t.Errorf("numbering %d: %v encodes to %d %v, want %d", n, v, got, ok, b)
 			}
@@ -86,9 +86,9 @@ func TestNumberingForPicksTheFamilyFromTheVersionString(t *testing.T) {
 	} {
 		n := NumberingFor(tc.version)
 		assert.Equal(t, tc.want, n, "%q: numbering", tc.version)
-		if b, ok := n.Encode(Doom19); !ok || b != tc.doom19 {
-			t.Errorf("%q: Doom 1.9 travels as %d, want %d", tc.version, b, tc.doom19)
-		}
+		b, ok := n.Encode(Doom19)
+		assert.True(t, ok, "%q: Doom 1.9 travels as %d, want %d", tc.version, b, tc.doom19)
+		assert.Equal(t, tc.doom19, b, "%q: Doom 1.9 travels as", tc.version)
 	}
 	// §15: the same byte means different versions across the 3.1.1 split.
 	v, _ := NumberingFor("Chocolate Doom 3.0.0").Decode(5)

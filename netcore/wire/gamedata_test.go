@@ -113,9 +113,9 @@ func TestGameDataTurningFollowsTheLowresOption(t *testing.T) {
 	m := &ServerGameData{LowResTurn: true, Tics: []ServerTic{{InGame: 1, Cmds: [MaxPlayers]TicDiff{{Flags: DiffTurn, Cmd: TicCmd{AngleTurn: 0x1234}}}}}}
 	pkt = Encode(nil, m, false, 0)
 	require.Equal(t, []byte{0, 6, 0, 1, 0, 0, 1, DiffTurn, 0x12}, pkt, "% x", pkt)
-	if _, err := Decode(pkt, m); err != nil || m.Tics[0].Cmds[0].Cmd.AngleTurn != 4608 {
-		t.Fatal(m.Tics[0].Cmds[0], err)
-	}
+	_, err = Decode(pkt, m)
+	require.NoError(t, err, "%v %v", m.Tics[0].Cmds[0], err)
+	require.Equal(t, int16(4608), m.Tics[0].Cmds[0].Cmd.AngleTurn, "%v %v", m.Tics[0].Cmds[0], err)
 }
 
 func TestServerTicWritesPlayersInAscendingBitOrder(t *testing.T) {

@@ -14,9 +14,9 @@ func TestGameStartDecodesTheServersSettings(t *testing.T) {
 	pkt := mustHex(t, gameStartVectorHex)
 	m := &GameStart{}
 	h, err := Decode(pkt, m)
-	if err != nil || !h.Reliable || h.Seq != 2 {
-		t.Fatal(h, err)
-	}
+	require.NoError(t, err, "%v %v", h, err)
+	require.True(t, h.Reliable, "%v %v", h, err)
+	require.Equal(t, uint8(2), h.Seq, "%v %v", h, err)
 	want := Settings{TicDup: 1, ExtraTics: 1, Deathmatch: 1, Episode: 1, Map: 1, Skill: 3, GameVersion: 4, NewSync: true,
 		LoadGame: -1, Random: 0x40, NumPlayers: 2, ConsolePlayer: 0, PlayerClasses: [MaxPlayers]uint8{0x5b, 0x5b}}
 	require.Equal(t, want, m.Settings)

@@ -31,9 +31,8 @@ func TestOpaqueInputTravelsAsTheBytesThatChanged(t *testing.T) {
 		got := encodeFormat(d, CmdFormat{InputSize: 16})
 		assert.Equal(t, tc.want, got, "%s", tc.name)
 		back, r := decodeFormat(got, CmdFormat{InputSize: 16})
-		if r.Err() != nil || Patch(&prev, &back) != tc.cur {
-			t.Errorf("%s: came back %v %v", tc.name, back, r.Err())
-		}
+		assert.NoError(t, r.Err(), "%s: came back %v", tc.name, back)
+		assert.Equal(t, tc.cur, Patch(&prev, &back), "%s: came back %v %v", tc.name, back, r.Err())
 	}
 }
 

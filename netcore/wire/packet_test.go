@@ -27,9 +27,9 @@ func TestHeaderEncodesTheTypeBigEndianWithBit15ForReliable(t *testing.T) {
 		}
 		assert.Equal(t, len(tc.wire), tc.h.Len(), "%+v: Len", tc.h)
 		h, body, err := ParseHeader(append(tc.wire, 1, 2))
-		if err != nil || h != tc.h || !bytes.Equal(body, []byte{1, 2}) {
-			t.Errorf("ParseHeader(% x) = %+v, % x, %v", tc.wire, h, body, err)
-		}
+		assert.NoError(t, err, "ParseHeader(% x) = %+v, % x", tc.wire, h, body)
+		assert.Equal(t, tc.h, h, "ParseHeader(% x) = %+v, % x, %v", tc.wire, h, body, err)
+		assert.Equal(t, []byte{1, 2}, body, "ParseHeader(% x) = %+v, % x, %v", tc.wire, h, body, err)
 	}
 }
 
@@ -46,9 +46,8 @@ func TestParseHeaderOfAShortPacketFailsAtTheMissingField(t *testing.T) {
 	} {
 		_, _, err := ParseHeader(tc.pkt)
 		de := decodeError(t, err, len(tc.pkt))
-		if de.Offset != tc.off || de.Field != tc.field {
-			t.Errorf("% x: %v, want %s at %d", tc.pkt, err, tc.field, tc.off)
-		}
+		assert.Equal(t, tc.off, de.Offset, "% x: %v, want %s at %d", tc.pkt, err, tc.field, tc.off)
+		assert.Equal(t, tc.field, de.Field, "% x: %v, want %s at %d", tc.pkt, err, tc.field, tc.off)
 	}
 }
 
@@ -64,9 +63,8 @@ func TestTypeNamesAreTheReferenceNames(t *testing.T) {
 }
 
 func TestDirectionsPrintAsCtoSAndStoC(t *testing.T) {
-	if ClientToServer.String() != "C>S" || ServerToClient.String() != "S>C" {
-		t.Fatal(ClientToServer.String(), ServerToClient.String())
-	}
+	require.Equal(t, "C>S", ClientToServer.String(), "%v %v", ClientToServer.String(), ServerToClient.String())
+	require.Equal(t, "S>C", ServerToClient.String(), "%v %v", ClientToServer.String(), ServerToClient.String())
 }
 
 func TestDecodeRefusesAPacketOfAnotherType(t *testing.T) {

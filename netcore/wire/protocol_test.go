@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/stretchr/testify/assert"
 )
 
 func TestChooseProtocolTakesTheServersFirstPreferenceThatTheClientOffers(t *testing.T) {
@@ -26,9 +28,8 @@ func TestChooseProtocolTakesTheServersFirstPreferenceThatTheClientOffers(t *test
 		{"names compare exactly", []string{"chocolate_doom_0", ProtocolChocolate + " "}, both, "", false},
 	} {
 		got, ok := ChooseProtocol(tc.offered, tc.preferred)
-		if got != tc.want || ok != tc.ok {
-			t.Errorf("%s: got %q %v, want %q %v", tc.name, got, ok, tc.want, tc.ok)
-		}
+		assert.Equal(t, tc.want, got, "%s: got %q %v, want %q %v", tc.name, got, ok, tc.want, tc.ok)
+		assert.Equal(t, tc.ok, ok, "%s: got %q %v, want %q %v", tc.name, got, ok, tc.want, tc.ok)
 	}
 }
 

@@ -34,9 +34,9 @@ func TestRejectedCarriesItsMessageAndNeedsTheNUL(t *testing.T) {
 	pkt := Encode(nil, m, false, 0)
 	require.Equal(t, append([]byte{0, 2}, "Server is full!\x00"...), pkt, "% x", pkt)
 	got := &Rejected{}
-	if _, err := Decode(pkt, got); err != nil || got.Message != m.Message {
-		t.Fatal(got, err)
-	}
+	_, err := Decode(pkt, got)
+	require.NoError(t, err, "%v %v", got, err)
+	require.Equal(t, m.Message, got.Message, "%v %v", got, err)
 	wantDecodeErrorAt(t, pkt[:len(pkt)-1], &Rejected{}, 2, "message", "NUL")
 	checkTruncations(t, m, false, nil)
 }
@@ -87,9 +87,9 @@ func TestOneByteAcksEncodeTheirByteAndFailWhenItIsMissing(t *testing.T) {
 	} {
 		got := Encode(nil, tc.m, false, 0)
 		assert.Equal(t, tc.pkt, got, "%T: % x", tc.m, got)
-		if _, err := Decode(tc.pkt, tc.into); err != nil || !sameMessage(tc.into, tc.m) {
-			t.Errorf("%T: %+v %v", tc.m, tc.into, err)
-		}
+		_, err := Decode(tc.pkt, tc.into)
+		assert.NoError(t, err, "%T: %+v", tc.m, tc.into)
+		assert.True(t, sameMessage(tc.into, tc.m), "%T: %+v %v", tc.m, tc.into, err)
 		wantDecodeErrorAt(t, tc.pkt[:2], fresh(tc.m), 2, "ack", "need 1")
 	}
 }

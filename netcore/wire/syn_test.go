@@ -15,9 +15,8 @@ func TestSYNDecodesTheDebianClientsRequest(t *testing.T) {
 	pkt := mustHex(t, synVectorHex)
 	m := &SYN{}
 	h, err := Decode(pkt, m)
-	if err != nil || h.Reliable {
-		t.Fatal(h, err)
-	}
+	require.NoError(t, err, "%v %v", h, err)
+	require.False(t, h.Reliable, "%v %v", h, err)
 	wad := mustHex(t, "0f9caf3cac3392deea003d3159a14f6156bd7a46")
 	require.Equal(t, Magic, m.Magic, "%+v", m)
 	require.Equal(t, "Chocolate Doom 3.0.0", m.Version, "%+v", m)

@@ -107,9 +107,8 @@ func TestLowresTurningDividesTowardZeroAndComesBackTimes256(t *testing.T) {
 			continue
 		}
 		d, r := decodeDiff(b, true)
-		if r.Err() != nil || d.Cmd.AngleTurn != tc.back {
-			t.Errorf("turn %d came back as %d (%v), want %d", tc.turn, d.Cmd.AngleTurn, r.Err(), tc.back)
-		}
+		assert.NoError(t, r.Err(), "turn %d came back as %d (%v), want %d", tc.turn, d.Cmd.AngleTurn, r.Err(), tc.back)
+		assert.Equal(t, tc.back, d.Cmd.AngleTurn, "turn %d came back as %d (%v), want %d", tc.turn, d.Cmd.AngleTurn, r.Err(), tc.back)
 	}
 	// Hi-res turning is two bytes, big-endian, exact.
 	b := encodeDiff(TicDiff{Flags: DiffTurn, Cmd: TicCmd{AngleTurn: -100}}, false)

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/stretchr/testify/assert"
 )
 
 func ticSetFixture() *TicSet {
@@ -74,9 +76,9 @@ func TestTicSetStartExpandsNearTheReceiversTic(t *testing.T) {
 		{1 << 20, 1<<20 - 32767}, {1 << 20, 1<<20 + 32768}, {0xfffffff0, 0x10}} {
 		s := &TicSet{Start: c.start}
 		got := &TicSet{Near: c.near}
-		if _, err := Decode(Encode(nil, s, false, 0), got); err != nil || got.Start != c.start {
-			t.Errorf("start %d near %d: got %d, %v", c.start, c.near, got.Start, err)
-		}
+		_, err := Decode(Encode(nil, s, false, 0), got)
+		assert.NoError(t, err, "start %d near %d: got %d", c.start, c.near, got.Start)
+		assert.Equal(t, c.start, got.Start, "start %d near %d: got %d, %v", c.start, c.near, got.Start, err)
 	}
 	// Further than 32 767 tics away, it is a different tic.
 	got := &TicSet{Near: 40000}
@@ -113,9 +115,9 @@ func TestTicSetLowresTurningIsOneByte(t *testing.T) {
 	require.Equal(t, len(Encode(nil, ticSetFixture(), false, 0))-1, len(pkt), "% x", pkt)
 	require.Equal(t, byte(0xfe), pkt[12], "% x", pkt)
 	got := &TicSet{LowResTurn: true}
-	if _, err := Decode(pkt, got); err != nil || got.Tics[0].Cmds[1].Cmd.AngleTurn != -512 {
-		t.Fatal(got, err) // -640/256 truncates to -2: -512
-	}
+	_, err := Decode(pkt, got)
+	require.NoError(t, err, "%v %v", got, err)
+	require.Equal(t, int16(-512), got.Tics[0].Cmds[1].Cmd.AngleTurn, "%v %v", got, err)
 }
 
 func TestChecksumReportRoundTripsAndRefusesMoreThan64Sums(t *testing.T) {
@@ -123,9 +125,9 @@ func TestChecksumReportRoundTripsAndRefusesMoreThan64Sums(t *testing.T) {
 	pkt := Encode(nil, m, false, 0)
 	require.Equal(t, []byte{0, 0x70, TicnetKindChecksum, 0, 0, 0, 77, 2, 0, 1, 0xbe, 0xef}, pkt, "% x", pkt)
 	got := &ChecksumReport{}
-	if _, err := Decode(pkt, got); err != nil || !sameMessage(got, m) {
-		t.Fatal(got, err)
-	}
+	_, err := Decode(pkt, got)
+	require.NoError(t, err, "%v %v", got, err)
+	require.True(t, sameMessage(got, m), "%v %v", got, err)
 	checkTruncations(t, m, false, nil)
 	big := append(bytes.Clone(pkt[:7]), 65)
 	big = append(big, make([]byte, 65*2)...)
@@ -143,9 +145,9 @@ func TestModeNoticeRoundTripsAndChecksItsKind(t *testing.T) {
 		pkt := Encode(nil, m, true, 3)
 		require.Equal(t, []byte{0x80, 0x70, 3, TicnetKindMode, b2u(ext), 0, 35, 0, 0, 0, 0, 0, 0}, pkt, "% x", pkt)
 		got := &ModeNotice{Extended: !ext, Setup: GameSetup{Input: InputLayout{Size: 2, Events: [MaxInputBytes]byte{1: 4}}, Options: []byte{1}}}
-		if _, err := Decode(pkt, got); err != nil || !sameMessage(got, m) {
-			t.Fatal(got, err)
-		}
+		_, err := Decode(pkt, got)
+		require.NoError(t, err, "%v %v", got, err)
+		require.True(t, sameMessage(got, m), "%v %v", got, err)
 		checkTruncations(t, m, true, nil)
 	}
 	// An opaque layout (its size, then its event bits), 60 tics a second,
@@ -155,9 +157,9 @@ func TestModeNoticeRoundTripsAndChecksItsKind(t *testing.T) {
 	pkt := Encode(nil, m, true, 3)
 	require.Equal(t, []byte{0x80, 0x70, 3, TicnetKindMode, 1, 3, 0, 0x81, 0, 60, 1, 2, 3, 4, 0, 2, 9, 8}, pkt, "% x", pkt)
 	got := &ModeNotice{}
-	if _, err := Decode(pkt, got); err != nil || !sameMessage(got, m) {
-		t.Fatal(got, err)
-	}
+	_, err := Decode(pkt, got)
+	require.NoError(t, err, "%v %v", got, err)
+	require.True(t, sameMessage(got, m), "%v %v", got, err)
 	checkTruncations(t, m, true, nil)
 	wantDecodeErrorAt(t, []byte{0x80, 0x70, 3, TicnetKindMode, 1, MaxInputBytes + 1}, &ModeNotice{}, 5, "input.size", "limit 64")
 	wantDecodeErrorAt(t, []byte{0x80, 0x70, 3, TicnetKindMode, 1, 0, 9, 0, 0, 0, 0, 0, 0}, &ModeNotice{}, 6, "tic_rate", "9 tics a second")
@@ -171,17 +173,17 @@ func TestLaunchOptionsRoundTripAndAreBounded(t *testing.T) {
 	want := append([]byte{0x80, 0x70, 1, TicnetKindLaunchOptions, 0xde, 0xad, 0xbe, 0xef, 0, 10}, `{"laps":3}`...)
 	require.Equal(t, want, pkt, "% x", pkt)
 	got := &LaunchOptions{}
-	if _, err := Decode(pkt, got); err != nil || !sameMessage(got, m) {
-		t.Fatal(got, err)
-	}
+	_, err := Decode(pkt, got)
+	require.NoError(t, err, "%v %v", got, err)
+	require.True(t, sameMessage(got, m), "%v %v", got, err)
 	checkTruncations(t, m, true, nil)
 	wantDecodeErrorAt(t, []byte{0x80, 0x70, 1, TicnetKindLaunchOptions, 0, 0, 0, 0, 0x04, 0x01}, &LaunchOptions{}, 8, "options.len", "limit 1024")
 }
 
 func TestTicnetKindReadsTheFirstBodyByte(t *testing.T) {
-	if k, err := TicnetKind([]byte{TicnetKindChecksum, 0}); err != nil || k != TicnetKindChecksum {
-		t.Fatal(k, err)
-	}
-	_, err := TicnetKind(nil)
+	k, err := TicnetKind([]byte{TicnetKindChecksum, 0})
+	require.NoError(t, err, "%v %v", k, err)
+	require.Equal(t, uint8(TicnetKindChecksum), k, "%v %v", k, err)
+	_, err = TicnetKind(nil)
 	decodeError(t, err, 0)
 }

@@ -59,9 +59,9 @@ func TestTransferChunkRefusesWhatNoStreamCanHoldWhereItIs(t *testing.T) {
 	// A 4 GB stream in 1-byte chunks: the index arithmetic does not overflow.
 	huge := &TransferChunk{Total: 0xffffffff, ChunkSize: 1, Index: 0xfffffffe, Data: []byte{7}}
 	got := &TransferChunk{}
-	if _, err := Decode(Encode(nil, huge, false, 0), got); err != nil || got.Count() != 0xffffffff {
-		t.Fatal(got.Count(), err)
-	}
+	_, err := Decode(Encode(nil, huge, false, 0), got)
+	require.NoError(t, err, "%v %v", got.Count(), err)
+	require.Equal(t, uint32(0xffffffff), got.Count(), "%v %v", got.Count(), err)
 	// The largest chunk fits the realtime channel's frame, frame header included.
 	big := &TransferChunk{Total: 1 << 20, ChunkSize: MaxTransferChunkSize, Data: make([]byte, MaxTransferChunkSize)}
 	n := 8 + len(Encode(nil, big, false, 0))
@@ -79,9 +79,9 @@ func TestTransferAckRoundTripsAndSaysWhichChunksItHolds(t *testing.T) {
 	pkt := Encode(nil, m, false, 0)
 	require.Equal(t, []byte{0, 0x70, TicnetKindTransferAck, 0, 0, 0, 7, 0, 0, 0, 3, 2, 0b101, 0x80}, pkt, "% x", pkt)
 	got := &TransferAck{}
-	if _, err := Decode(pkt, got); err != nil || !sameMessage(got, m) {
-		t.Fatal(got, err)
-	}
+	_, err := Decode(pkt, got)
+	require.NoError(t, err, "%v %v", got, err)
+	require.True(t, sameMessage(got, m), "%v %v", got, err)
 	var held []uint32
 	for i := range uint32(40) {
 		if got.Holds(i) {
@@ -121,21 +121,20 @@ func TestTransferAbortRoundTripsAndRefusesUnknownFlags(t *testing.T) {
 		pkt := Encode(nil, m, false, 0)
 		require.Equal(t, []byte{0, 0x70, TicnetKindTransferAbort, b2u(fromReceiver), 0x0a, 0x0b, 0x0c, 0x0d, 3}, pkt, "% x", pkt)
 		got := &TransferAbort{FromReceiver: !fromReceiver}
-		if _, err := Decode(pkt, got); err != nil || *got != *m {
-			t.Fatal(got, err)
-		}
+		_, err := Decode(pkt, got)
+		require.NoError(t, err, "%v %v", got, err)
+		require.Equal(t, *m, *got, "%v %v", got, err)
 		checkTruncations(t, m, false, nil)
 	}
 	wantDecodeErrorAt(t, []byte{0, 0x70, TicnetKindTransferAbort, 2, 0, 0, 0, 1, 1}, &TransferAbort{}, 3, "flags", "unknown flags 0x2")
 	wantDecodeErrorAt(t, []byte{0, 0x70, TicnetKindMode, 0, 0, 0, 0, 1, 1}, &TransferAbort{}, 2, "kind", "not a transfer abort")
 	// A reason this version does not know still decodes: a later one may add reasons.
 	got := &TransferAbort{}
-	if _, err := Decode([]byte{0, 0x70, TicnetKindTransferAbort, 0, 0, 0, 0, 1, 200}, got); err != nil || got.Reason.String() != "reason(200)" {
-		t.Fatal(got, err)
-	}
-	if TransferReasonStalled.String() != "stalled" || TransferReasonPeerLeft.String() != "peer left" {
-		t.Fatal(TransferReasonStalled, TransferReasonPeerLeft)
-	}
+	_, err := Decode([]byte{0, 0x70, TicnetKindTransferAbort, 0, 0, 0, 0, 1, 200}, got)
+	require.NoError(t, err, "%v %v", got, err)
+	require.Equal(t, "reason(200)", got.Reason.String(), "%v %v", got, err)
+	require.Equal(t, "stalled", TransferReasonStalled.String(), "%v %v", TransferReasonStalled, TransferReasonPeerLeft)
+	require.Equal(t, "peer left", TransferReasonPeerLeft.String(), "%v %v", TransferReasonStalled, TransferReasonPeerLeft)
 }
 
 func TestIsTransferKindIsExactlyTheTransfersKinds(t *testing.T) {

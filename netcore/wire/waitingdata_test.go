@@ -59,9 +59,9 @@ func TestWaitingDataConsolePlayerIsSigned(t *testing.T) {
 	pkt := Encode(nil, m, false, 0)
 	require.Equal(t, byte(0xff), pkt[7], "% x", pkt)
 	got := &WaitingData{}
-	if _, err := Decode(pkt, got); err != nil || got.ConsolePlayer != -1 {
-		t.Fatal(got.ConsolePlayer, err)
-	}
+	_, err := Decode(pkt, got)
+	require.NoError(t, err, "%v %v", got.ConsolePlayer, err)
+	require.Equal(t, int8(-1), got.ConsolePlayer, "%v %v", got.ConsolePlayer, err)
 }
 
 func TestWaitingDataEncodesNamesAsGivenAndTruncateCutsThemTo29Bytes(t *testing.T) {

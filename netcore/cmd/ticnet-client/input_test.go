@@ -31,9 +31,8 @@ func TestThrustHasNoXPartOnlyForOneUnitSouth(t *testing.T) {
 	}
 	for _, c := range cases {
 		dx, known := thrustX(c.angle, c.move)
-		if dx != c.dx || known != c.known {
-			t.Errorf("thrustX(%#x, %d) = %d, %v; want %d, %v", c.angle, c.move, dx, known, c.dx, c.known)
-		}
+		assert.Equal(t, c.dx, dx, "thrustX(%#x, %d) = %d, %v; want %d, %v", c.angle, c.move, dx, known, c.dx, c.known)
+		assert.Equal(t, c.known, known, "thrustX(%#x, %d) = %d, %v; want %d, %v", c.angle, c.move, dx, known, c.dx, c.known)
 	}
 }
 

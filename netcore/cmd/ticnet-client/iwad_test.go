@@ -51,9 +51,9 @@ func TestWithoutIWADFlagDescribesFreedoom2WhenInstalled(t *testing.T) {
 	require.NoError(t, err, "described %v (%v), want %s", w, err, want)
 	require.False(t, w == nil, "described %v (%v), want %s", w, err, want)
 	require.Equal(t, want, w.path, "described %v (%v), want %s", w, err, want)
-	if c.GameMode != wire.ModeCommercial || c.GameMission != wire.MissionDoom2 || c.IsFreedoom != 1 {
-		t.Errorf("connect data %+v, want doom2 (commercial), Freedoom", c)
-	}
+	assert.Equal(t, uint8(wire.ModeCommercial), c.GameMode, "connect data %+v, want doom2 (commercial), Freedoom", c)
+	assert.Equal(t, uint8(wire.MissionDoom2), c.GameMission, "connect data %+v, want doom2 (commercial), Freedoom", c)
+	assert.Equal(t, uint8(1), c.IsFreedoom, "connect data %+v, want doom2 (commercial), Freedoom", c)
 }
 
 func TestWithoutIWADFlagDescribesFreedoom1WhenOnlyItIsInstalled(t *testing.T) {
@@ -63,28 +63,29 @@ func TestWithoutIWADFlagDescribesFreedoom1WhenOnlyItIsInstalled(t *testing.T) {
 	require.NoError(t, err, "described %v (%v), want %s", w, err, want)
 	require.False(t, w == nil, "described %v (%v), want %s", w, err, want)
 	require.Equal(t, want, w.path, "described %v (%v), want %s", w, err, want)
-	if c.GameMode != wire.ModeRetail || c.GameMission != wire.MissionDoom || c.IsFreedoom != 1 {
-		t.Errorf("connect data %+v, want doom (retail), Freedoom", c)
-	}
+	assert.Equal(t, uint8(wire.ModeRetail), c.GameMode, "connect data %+v, want doom (retail), Freedoom", c)
+	assert.Equal(t, uint8(wire.MissionDoom), c.GameMission, "connect data %+v, want doom (retail), Freedoom", c)
+	assert.Equal(t, uint8(1), c.IsFreedoom, "connect data %+v, want doom (retail), Freedoom", c)
 }
 
 func TestWithoutIWADFlagOrIWADDescribesDoom2(t *testing.T) {
 	w, c, err := describeIWAD("", []string{t.TempDir()})
 	require.NoError(t, err, "described %v (%v), want none", w, err)
 	require.False(t, w != nil, "described %v (%v), want none", w, err)
-	if c != noIWAD || c.GameMode != wire.ModeCommercial || c.GameMission != wire.MissionDoom2 {
-		t.Errorf("connect data %+v, want doom2 (commercial)", c)
-	}
+	assert.Equal(t, noIWAD, c, "connect data %+v, want doom2 (commercial)", c)
+	assert.Equal(t, uint8(wire.ModeCommercial), c.GameMode, "connect data %+v, want doom2 (commercial)", c)
+	assert.Equal(t, uint8(wire.MissionDoom2), c.GameMission, "connect data %+v, want doom2 (commercial)", c)
 }
 
 func TestIWADFlagWinsOverTheDefault(t *testing.T) {
 	dir := t.TempDir()
 	writeFreedoom2(t, dir)
 	named := writeFreedoom1(t, t.TempDir())
-	if w, _, err := describeIWAD(named, []string{dir}); err != nil || w.path != named {
-		t.Errorf("described %v (%v), want %s", w, err, named)
+	w, _, err := describeIWAD(named, []string{dir})
+	if assert.NoError(t, err, "want %s", named) {
+		assert.Equal(t, named, w.path, "described %v", w)
 	}
-	_, _, err := describeIWAD(filepath.Join(dir, "missing.wad"), []string{dir})
+	_, _, err = describeIWAD(filepath.Join(dir, "missing.wad"), []string{dir})
 	assert.Error(t, err, "a missing -iwad accepted")
 }
 
@@ -117,9 +118,9 @@ func TestFinalDoomIWADsAreTheirOwnGames(t *testing.T) {
 		writeIWAD(t, p, "MAP01")
 		w, err := readWAD(p)
 		require.NoError(t, err)
-		if mode, m := w.game(); mode != wire.ModeCommercial || m != mission {
-			t.Errorf("%s: mode %d mission %d, want %d %d", name, mode, m, wire.ModeCommercial, mission)
-		}
+		mode, m := w.game()
+		assert.Equal(t, uint8(wire.ModeCommercial), mode, "%s: mode %d mission %d, want %d %d", name, mode, m, wire.ModeCommercial, mission)
+		assert.Equal(t, mission, m, "%s: mode %d mission %d, want %d %d", name, mode, m, wire.ModeCommercial, mission)
 	}
 }
 

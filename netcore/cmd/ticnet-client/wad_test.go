@@ -26,14 +26,14 @@ func TestWADDescribesFreedoomAsDebiansChocolateDoomDoes(t *testing.T) {
 	c := w.connectData()
 	got := hex.EncodeToString(c.WADSHA1[:])
 	assert.Equal(t, "0f9caf3cac3392deea003d3159a14f6156bd7a46", got, "wad_sha1 %s", got)
-	if c.GameMode != wire.ModeCommercial || c.GameMission != wire.MissionDoom2 || c.IsFreedoom != 1 || c.MaxPlayers != 4 {
-		t.Errorf("connect data %+v", c)
-	}
+	assert.Equal(t, uint8(wire.ModeCommercial), c.GameMode, "connect data %+v", c)
+	assert.Equal(t, uint8(wire.MissionDoom2), c.GameMission, "connect data %+v", c)
+	assert.Equal(t, uint8(1), c.IsFreedoom, "connect data %+v", c)
+	assert.Equal(t, uint8(4), c.MaxPlayers, "connect data %+v", c)
 	for p, want := range [][3]int16{{-192, -160, 0}, {-192, -208, 0}} {
 		x, y, a, err := w.playerStart(wire.MissionDoom2, 1, 1, p)
-		if err != nil || [3]int16{x, y, a} != want {
-			t.Errorf("player %d starts at %d,%d facing %d (%v); want %v", p, x, y, a, err, want)
-		}
+		assert.NoError(t, err, "player %d starts at %d,%d facing %d (%v); want %v", p, x, y, a, err, want)
+		assert.Equal(t, want, [3]int16{x, y, a}, "player %d starts at %d,%d facing %d (%v); want %v", p, x, y, a, err, want)
 	}
 }
 

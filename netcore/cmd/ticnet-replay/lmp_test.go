@@ -3,12 +3,13 @@ package main
 import (
 	"bytes"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore/wire"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/stretchr/testify/assert"
 )
 
 // replayOf writes a replay file of tics, numbered from h.Start.
@@ -160,8 +161,8 @@ func TestWhatADemoCannotHoldIsRefused(t *testing.T) {
 		{"a view of nobody", wire.ReplayHeader{Settings: doomSettings}, one(wire.TicCmd{}), 1, "-player 1 is not in the game"},
 	} {
 		_, err := makeDemo(replayOf(t, c.h, c.tics...), demoOptions{player: c.player})
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: %v, want an error that says %q", c.name, err, c.want)
+		if assert.Error(t, err, "%s: want an error that says %q", c.name, c.want) {
+			assert.Contains(t, err.Error(), c.want, "%s", c.name)
 		}
 	}
 }

@@ -227,13 +227,13 @@ func TestBadCommandLinesExitTwo(t *testing.T) {
 		{"lmp", client, "-o"},
 		{"verify", "-o", "x", client}, // -o is lmp's
 	} {
-		if status, _, errs := runCmd(args...); status != 2 || errs == "" {
-			t.Errorf("%q: status %d, stderr %q", args, status, errs)
-		}
+		status, _, errs := runCmd(args...)
+		assert.Equal(t, 2, status, "%q: status %d, stderr %q", args, status, errs)
+		assert.NotEqual(t, "", errs, "%q: status %d, stderr %q", args, status, errs)
 	}
 	notReplay := filepath.Join(t.TempDir(), "demo.lmp")
 	os.WriteFile(notReplay, []byte{109, 2, 1, 1}, 0o644)
-	if status, _, errs := runCmd("info", notReplay); status != 2 || !strings.Contains(errs, "not a ticnet replay") {
-		t.Errorf("info of a .lmp: status %d, %q", status, errs)
-	}
+	status, _, errs := runCmd("info", notReplay)
+	assert.Equal(t, 2, status, "info of a .lmp: status %d, %q", status, errs)
+	assert.Contains(t, errs, "not a ticnet replay", "info of a .lmp: status %d, %q", status, errs)
 }

@@ -27,9 +27,9 @@ func TestTicLogWritesOneJSONLinePerTic(t *testing.T) {
 
 func TestTimeoutsAreNamedAsOnTheCommandLine(t *testing.T) {
 	for name, want := range map[string]netcore.Timeouts{"reference": netcore.ReferenceTimeouts, "browser": netcore.BrowserTimeouts} {
-		if p, err := timeoutsNamed(name); err != nil || p != want {
-			t.Errorf("%s: %+v, %v", name, p, err)
-		}
+		p, err := timeoutsNamed(name)
+		assert.NoError(t, err, "%s: %+v", name, p)
+		assert.Equal(t, want, p, "%s: %+v, %v", name, p, err)
 	}
 	_, err := timeoutsNamed("fast")
 	assert.Error(t, err, "an unknown profile accepted")
