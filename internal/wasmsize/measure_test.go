@@ -37,12 +37,13 @@ func TestMeasureAddsBodiesByPackage(t *testing.T) {
 	mod = append(mod, 0, byte(len(name)))
 	mod = append(mod, name...)
 	s, err := Measure(mod)
-	require.False(t, err != nil, err)
-	if s.Code != 5 || s.Data != 3 || s.Pkgs["fmt"] != 3 || s.Pkgs["(unnamed)"] != 2 {
-		t.Fatalf("%+v", s)
-	}
+	require.NoError(t, err)
+	require.Equal(t, 5, s.Code, "%+v", s)
+	require.Equal(t, 3, s.Data, "%+v", s)
+	require.Equal(t, 3, s.Pkgs["fmt"], "%+v", s)
+	require.Equal(t, 2, s.Pkgs["(unnamed)"], "%+v", s)
 	_, err = Measure(mod[:len(mod)-3])
-	require.False(t, err == nil, "a truncated module measured")
+	require.Error(t, err, "a truncated module measured")
 	_, err = Measure([]byte("nope"))
-	require.False(t, err == nil, "not a module, measured")
+	require.Error(t, err, "not a module, measured")
 }

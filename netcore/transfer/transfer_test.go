@@ -245,7 +245,7 @@ func TestTransferAckSaysTheFirstMissingChunkAndABitmapOfTheRest(t *testing.T) {
 	for range 8 {
 		l.step()
 	}
-	require.False(t, last == nil, "ack %+v", last)
+	require.NotNil(t, last, "ack %+v", last)
 	require.Equal(t, uint32(9), last.Stream, "ack %+v", last)
 	require.Equal(t, uint32(1), last.Base, "ack %+v", last)
 	require.Equal(t, 1, len(last.Bitmap), "ack %+v", last)

@@ -113,7 +113,7 @@ func loadVectors(t testing.TB) ([]vectorPacket, []vectorFile) {
 				cur.pkt = make([]byte, 0, n) // len= is checked against HEX below
 				continue
 			}
-			require.False(t, cur == nil, "%s:%d: %q before any packet header", base, ln, l)
+			require.NotNil(t, cur, "%s:%d: %q before any packet header", base, ln, l)
 			if m := vecHexRe.FindStringSubmatch(l); m != nil {
 				require.Equal(t, 0, len(cur.pkt), "%s:%d: a second HEX line", base, ln)
 				want := cap(cur.pkt)
@@ -138,8 +138,8 @@ func parseVectorField(t testing.TB, file string, ln int, l string) vectorField {
 	require.GreaterOrEqual(t, len(l), 33, "%s:%d: annotation too short: %q", file, ln, l)
 	om := vecOffsetRe.FindStringSubmatch(l[:7])
 	bm := vecBytesRe.FindStringSubmatch(strings.TrimRight(l[7:32], " "))
-	require.False(t, om == nil, "%s:%d: annotation columns not understood: %q", file, ln, l)
-	require.False(t, bm == nil, "%s:%d: annotation columns not understood: %q", file, ln, l)
+	require.NotNil(t, om, "%s:%d: annotation columns not understood: %q", file, ln, l)
+	require.NotNil(t, bm, "%s:%d: annotation columns not understood: %q", file, ln, l)
 	require.Equal(t, byte(' '), l[31], "%s:%d: annotation columns not understood: %q", file, ln, l)
 	f := vectorField{line: ln, cut: bm[2] != ""}
 	f.offset, _ = strconv.Atoi(om[1])

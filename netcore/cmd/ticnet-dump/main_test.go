@@ -258,24 +258,30 @@ func TestPcapOfEveryVectorIsDissectedWithDirectionTypeAndFields(t *testing.T) {
 		if v.toServer {
 			wantDir = "C>S"
 		}
-		if num(t, r["n"]) != int64(i) || r["dir"] != wantDir || r["type"] != v.typ || num(t, r["len"]) != int64(len(v.pkt)) ||
-			r["reliable"] != v.reliable || (r["seq"] != nil) != v.reliable || r["fields"] == nil || r["error"] != nil {
-			t.Fatalf("packet %d (%s %s): %v", i, wantDir, v.typ, r)
+		require.Equal(t, int64(i), num(t, r["n"]), "packet %d (%s %s): %v", i, wantDir, v.typ, r)
+		require.Equal(t, wantDir, r["dir"], "packet %d (%s %s): %v", i, wantDir, v.typ, r)
+		require.Equal(t, v.typ, r["type"], "packet %d (%s %s): %v", i, wantDir, v.typ, r)
+		require.Equal(t, int64(len(v.pkt)), num(t, r["len"]), "packet %d (%s %s): %v", i, wantDir, v.typ, r)
+		require.Equal(t, v.reliable, r["reliable"], "packet %d (%s %s): %v", i, wantDir, v.typ, r)
+		require.Equal(t, v.reliable, (r["seq"] != nil), "packet %d (%s %s): %v", i, wantDir, v.typ, r)
+		require.NotNil(t, r["fields"], "packet %d (%s %s): %v", i, wantDir, v.typ, r)
+		require.Nil(t, r["error"], "packet %d (%s %s): %v", i, wantDir, v.typ, r)
+		if v.toServer {
+			require.Equal(t, client, r["src"], "packet %d: addresses %v -> %v", i, r["src"], r["dst"])
 		}
-		if (v.toServer && r["src"] != client) || (!v.toServer && r["dst"] != client) || r["layout"] != nil {
-			t.Fatalf("packet %d: addresses %v -> %v", i, r["src"], r["dst"])
+		if !v.toServer {
+			require.Equal(t, client, r["dst"], "packet %d: addresses %v -> %v", i, r["src"], r["dst"])
 		}
+		require.Nil(t, r["layout"], "packet %d: addresses %v -> %v", i, r["src"], r["dst"])
 		tm := string(r["time"].(json.Number))
 		require.True(t, regexp.MustCompile(`^17000000\d\d\.\d{6}$`).MatchString(tm), "packet %d: time %q after %q", i, tm, prevTime)
 		require.Greater(t, tm, prevTime, "packet %d: time %q after %q", i, tm, prevTime)
 		prevTime = tm
 	}
 	// Spot checks of fields, in wire order and the formats promised.
-	if get(t, recs[0], "fields", "PlayerName") != "Grumpy Mancubus" ||
-		get(t, recs[0], "fields", "Connect", "WADSHA1") != "0f9caf3cac3392deea003d3159a14f6156bd7a46" ||
-		num(t, get(t, recs[0], "fields", "Connect", "PlayerClass")) != 0x5b {
-		t.Fatalf("SYN: %v", recs[0]["fields"])
-	}
+	require.Equal(t, "Grumpy Mancubus", get(t, recs[0], "fields", "PlayerName"), "SYN: %v", recs[0]["fields"])
+	require.Equal(t, "0f9caf3cac3392deea003d3159a14f6156bd7a46", get(t, recs[0], "fields", "Connect", "WADSHA1"), "SYN: %v", recs[0]["fields"])
+	require.Equal(t, int64(0x5b), num(t, get(t, recs[0], "fields", "Connect", "PlayerClass")), "SYN: %v", recs[0]["fields"])
 	found := 0
 	for i, r := range recs {
 		switch {
@@ -336,9 +342,9 @@ func TestLowresIsLearntFromTheServersGameStartOfARealCapture(t *testing.T) {
 			continue
 		}
 		gamedata++
-		if num(t, r["n"]) < 11 || num(t, r["gamestart"]) != 11 || get(t, r, "fields", "LowResTurn") != true {
-			t.Fatalf("GAMEDATA not decoded by the server's GAMESTART: %v", r)
-		}
+		require.GreaterOrEqual(t, num(t, r["n"]), int64(11), "GAMEDATA not decoded by the server's GAMESTART: %v", r)
+		require.Equal(t, int64(11), num(t, r["gamestart"]), "GAMEDATA not decoded by the server's GAMESTART: %v", r)
+		require.Equal(t, true, get(t, r, "fields", "LowResTurn"), "GAMEDATA not decoded by the server's GAMESTART: %v", r)
 		for k := range get(t, r, "fields", "Tics").([]any) {
 			if d := get(t, r, "fields", "Tics", k).(map[string]any)["Diff"]; d != nil {
 				if turn, ok := d.(map[string]any)["AngleTurn"]; ok && num(t, turn) != 0 {
@@ -350,16 +356,16 @@ func TestLowresIsLearntFromTheServersGameStartOfARealCapture(t *testing.T) {
 	require.Equal(t, 160, gamedata, "%d GAMEDATA, turns %v", gamedata, turns)
 	require.Equal(t, "[-2048 -2048]", fmt.Sprint(turns), "%d GAMEDATA, turns %v", gamedata, turns)
 	for _, n := range []int{7, 11} {
-		if r := recs[n]; r["type"] != "GAMESTART" || r["gamestart"] != nil {
-			t.Fatalf("%v", r)
-		}
+		r := recs[n]
+		require.Equal(t, "GAMESTART", r["type"], "%v", r)
+		require.Nil(t, r["gamestart"], "%v", r)
 	}
 	// Forced to two-byte turning, the turning packets fail.
 	recs, _, status = dumpRun(t, []string{"-lowres=false"}, nil, data)
 	require.Equal(t, 1, status, "-lowres=false: status %d, %d errors: %v", status, errorsIn(recs), recs[84])
 	require.NotEqual(t, 0, errorsIn(recs), "-lowres=false: status %d, %d errors: %v", status, errorsIn(recs), recs[84])
-	require.False(t, recs[84]["error"] == nil, "-lowres=false: status %d, %d errors: %v", status, errorsIn(recs), recs[84])
-	require.False(t, recs[84]["gamestart"] != nil, "-lowres=false: status %d, %d errors: %v", status, errorsIn(recs), recs[84])
+	require.NotNil(t, recs[84]["error"], "-lowres=false: status %d, %d errors: %v", status, errorsIn(recs), recs[84])
+	require.Nil(t, recs[84]["gamestart"], "-lowres=false: status %d, %d errors: %v", status, errorsIn(recs), recs[84])
 }
 
 // startPacket is a server's (or a ready client's) GAMESTART.
@@ -451,9 +457,9 @@ func TestGameStartToOneClientDoesNotSwitchAnotherClientsFlow(t *testing.T) {
 	got := turnsOf(t, recs, "1")
 	require.Equal(t, "4608@1 4660 4608@1 4660", got, "turns %s", got)
 	for _, n := range []int{2, 3, 4, 5} {
-		if want := n%2 == 0; get(t, recs[n], "fields", "LowResTurn") != want || recs[n]["trailing"] != nil {
-			t.Fatalf("packet %d: %v", n, recs[n])
-		}
+		want := n%2 == 0
+		require.Equal(t, want, get(t, recs[n], "fields", "LowResTurn"), "packet %d: %v", n, recs[n])
+		require.Nil(t, recs[n]["trailing"], "packet %d: %v", n, recs[n])
 	}
 }
 
@@ -468,8 +474,8 @@ func TestLowresFlagOverridesWhatTheCaptureSays(t *testing.T) {
 	// A's one-byte turns do not decode as two bytes.
 	recs, stderr, status := dumpRun(t, []string{"-lowres=false"}, nil, data)
 	require.Equal(t, 1, status, "-lowres=false: status %d: %v", status, recs)
-	require.False(t, recs[2]["error"] == nil, "-lowres=false: status %d: %v", status, recs)
-	require.False(t, recs[2]["gamestart"] != nil, "-lowres=false: status %d: %v", status, recs)
+	require.NotNil(t, recs[2]["error"], "-lowres=false: status %d: %v", status, recs)
+	require.Nil(t, recs[2]["gamestart"], "-lowres=false: status %d: %v", status, recs)
 	require.Equal(t, int64(0x1234), num(t, get(t, recs[3], "fields", "Tics", 0, "Diff", "AngleTurn")), "-lowres=false: status %d: %v", status, recs)
 	// The vector file holds the GAMESTART of only one of its two clients:
 	// -lowres decodes the other's too.
@@ -506,8 +512,8 @@ func TestHexInputLearnsLowresFromAGameStartForTheRestOfTheStream(t *testing.T) {
 	}, "\n")
 	recs, _, _ := dumpRun(t, nil, []byte(in))
 	require.Equal(t, 7, len(recs), "%v", recs)
-	require.False(t, recs[0]["error"] == nil, "%v", recs)
-	require.False(t, recs[2]["error"] == nil, "%v", recs)
+	require.NotNil(t, recs[0]["error"], "%v", recs)
+	require.NotNil(t, recs[2]["error"], "%v", recs)
 	require.Equal(t, int64(3), num(t, recs[4]["gamestart"]), "%v", recs)
 	require.Equal(t, int64(0x1200), num(t, get(t, recs[4], "fields", "Tics", 0, "Cmds", "1", "AngleTurn")), "%v", recs)
 	require.Equal(t, int64(5), num(t, recs[6]["gamestart"]), "%v", recs)
@@ -551,29 +557,30 @@ func ticSet(start uint32) *wire.TicSet {
 func TestHexInputFollowsTheExtensionFromTheServersModeNotice(t *testing.T) {
 	gd := hexLine("C>", extGameData(100), false)
 	recs, _, status := dumpRun(t, nil, []byte(hexLine("S>", extMode(0), true)+"\n"+gd))
-	if status != 0 || len(recs) != 2 || recs[0]["type"] != "TICNET" || get(t, recs[0], "fields", "Extended") != true {
-		t.Fatalf("status %d: %v", status, recs)
-	}
+	require.Equal(t, 0, status, "status %d: %v", status, recs)
+	require.Equal(t, 2, len(recs), "status %d: %v", status, recs)
+	require.Equal(t, "TICNET", recs[0]["type"], "status %d: %v", status, recs)
+	require.Equal(t, true, get(t, recs[0], "fields", "Extended"), "status %d: %v", status, recs)
 	r := recs[1]
-	if get(t, r, "fields", "Ext") != true || r["trailing"] != nil || num(t, get(t, r, "fields", "Ack")) != 1 ||
-		num(t, get(t, r, "fields", "Tics", 0, "Diff", "ForwardMove")) != 5 || num(t, get(t, r, "fields", "Tics", 1, "Diff", "Flags")) != 0 ||
-		len(get(t, r, "fields", "Tics").([]any)) != 2 || num(t, get(t, r, "fields", "Report", "Start")) != 100 ||
-		fmt.Sprint(get(t, r, "fields", "Report", "Sums")) != "[43981 2]" {
-		t.Fatalf("GAMEDATA: %v", r)
-	}
+	require.Equal(t, true, get(t, r, "fields", "Ext"), "GAMEDATA: %v", r)
+	require.Nil(t, r["trailing"], "GAMEDATA: %v", r)
+	require.Equal(t, int64(1), num(t, get(t, r, "fields", "Ack")), "GAMEDATA: %v", r)
+	require.Equal(t, int64(5), num(t, get(t, r, "fields", "Tics", 0, "Diff", "ForwardMove")), "GAMEDATA: %v", r)
+	require.Equal(t, int64(0), num(t, get(t, r, "fields", "Tics", 1, "Diff", "Flags")), "GAMEDATA: %v", r)
+	require.Equal(t, 2, len(get(t, r, "fields", "Tics").([]any)), "GAMEDATA: %v", r)
+	require.Equal(t, int64(100), num(t, get(t, r, "fields", "Report", "Start")), "GAMEDATA: %v", r)
+	require.Equal(t, "[43981 2]", fmt.Sprint(get(t, r, "fields", "Report", "Sums")), "GAMEDATA: %v", r)
 	// Without the ModeNotice it reads in the reference's layout: wrongly,
 	// taking the first tic's diff for latency and leaving 3 bytes over.
 	recs, _, _ = dumpRun(t, nil, []byte(gd))
-	if get(t, recs[0], "fields", "Ext") != false || num(t, recs[0]["trailing"]) != 3 {
-		t.Fatalf("without a ModeNotice: %v", recs[0])
-	}
+	require.Equal(t, false, get(t, recs[0], "fields", "Ext"), "without a ModeNotice: %v", recs[0])
+	require.Equal(t, int64(3), num(t, recs[0]["trailing"]), "without a ModeNotice: %v", recs[0])
 	// A ModeNotice that is not extended, or comes from a client, sets up
 	// nothing: the reference's layout again.
 	for _, mode := range []string{hexLine("S>", &wire.ModeNotice{Setup: wire.GameSetup{TicRate: 35}}, true), hexLine("C>", extMode(0), true)} {
 		recs, _, _ = dumpRun(t, nil, []byte(mode+"\n"+gd))
-		if get(t, recs[1], "fields", "Ext") != false || num(t, recs[1]["trailing"]) != 3 {
-			t.Fatalf("after %s: %v", mode, recs[1])
-		}
+		require.Equal(t, false, get(t, recs[1], "fields", "Ext"), "after %s: %v", mode, recs[1])
+		require.Equal(t, int64(3), num(t, recs[1]["trailing"]), "after %s: %v", mode, recs[1])
 	}
 	// Opaque input is as many bytes as the ModeNotice's layout says.
 	op := &wire.ClientGameData{Ext: true, InputSize: 3, Tics: []wire.ClientTic{{Diff: wire.TicDiff{Input: 0b101, Cmd: wire.TicCmd{Input: [wire.MaxInputBytes]byte{7, 0, 9}}}}}}
@@ -630,10 +637,9 @@ func TestALateJoinersJoinStartSetsUpTurningTheExtensionAndTheTic(t *testing.T) {
 	require.Equal(t, int64(0), num(t, recs[1]["gamestart"]), "tic set: %v", recs[1])
 	require.Equal(t, int64(100003), num(t, get(t, recs[1], "fields", "Start")), "tic set: %v", recs[1])
 	require.Equal(t, int64(0x1200), num(t, get(t, recs[1], "fields", "Tics", 0, "Cmds", "0", "AngleTurn")), "tic set: %v", recs[1])
-	if num(t, recs[2]["gamestart"]) != 0 || get(t, recs[2], "fields", "Ext") != true ||
-		num(t, get(t, recs[2], "fields", "Report", "Start")) != 99999 {
-		t.Fatalf("GAMEDATA: %v", recs[2])
-	}
+	require.Equal(t, int64(0), num(t, recs[2]["gamestart"]), "GAMEDATA: %v", recs[2])
+	require.Equal(t, true, get(t, recs[2], "fields", "Ext"), "GAMEDATA: %v", recs[2])
+	require.Equal(t, int64(99999), num(t, get(t, recs[2], "fields", "Report", "Start")), "GAMEDATA: %v", recs[2])
 }
 
 func TestPcapByteOrdersTimestampsAndLinkTypesDecodeTheSame(t *testing.T) {
@@ -768,9 +774,9 @@ func TestPcapRecordsThatAreNotIPv4UDPAreSkippedAndCounted(t *testing.T) {
 	require.Equal(t, 0, status, "status %d, %d objects, stderr %q", status, len(recs), stderr)
 	require.Equal(t, 2, len(recs), "status %d, %d objects, stderr %q", status, len(recs), stderr)
 	require.Contains(t, stderr, "skipped 5 pcap records", "status %d, %d objects, stderr %q", status, len(recs), stderr)
-	if recs[0]["type"] != "KEEPALIVE" || recs[0]["dir"] != "C>S" || num(t, recs[1]["n"]) != 1 {
-		t.Fatalf("%v", recs)
-	}
+	require.Equal(t, "KEEPALIVE", recs[0]["type"], "%v", recs)
+	require.Equal(t, "C>S", recs[0]["dir"], "%v", recs)
+	require.Equal(t, int64(1), num(t, recs[1]["n"]), "%v", recs)
 	// Other link types are skipped too.
 	_, stderr, status = dumpRun(t, nil, nil, pcapFile{link: 105}.build(udp))
 	require.Equal(t, 0, status, "status %d, stderr %q", status, stderr)
@@ -788,9 +794,9 @@ func TestPcapRecordsThatAreNotIPv4UDPAreSkippedAndCounted(t *testing.T) {
 func TestPcapDirectionFollowsThePortFlag(t *testing.T) {
 	data := pcapFile{link: 101}.build(udpFrame([]byte{0x00, 0x03}, 5000, 6000), udpFrame([]byte{0x00, 0x03}, 6000, 5000), udpFrame([]byte{0x00, 0x03}, 1, 2))
 	recs, _, _ := dumpRun(t, []string{"-port", "6000"}, nil, data)
-	if recs[0]["dir"] != "C>S" || recs[1]["dir"] != "S>C" || recs[2]["dir"] != "?" {
-		t.Fatalf("%v", recs)
-	}
+	require.Equal(t, "C>S", recs[0]["dir"], "%v", recs)
+	require.Equal(t, "S>C", recs[1]["dir"], "%v", recs)
+	require.Equal(t, "?", recs[2]["dir"], "%v", recs)
 }
 
 // allocated returns the bytes f allocates.
@@ -890,24 +896,27 @@ func TestHexLinesWithDirectionsCommentsAndABadPacketWithItsOffset(t *testing.T) 
 	recs, _, status := dumpRun(t, nil, []byte(in))
 	require.Equal(t, 1, status, "status %d, %d objects: %v", status, len(recs), recs)
 	require.Equal(t, 6, len(recs), "status %d, %d objects: %v", status, len(recs), recs)
-	if recs[0]["type"] != "SYN" || recs[0]["dir"] != "C>S" || recs[0]["time"] != nil || recs[0]["src"] != nil || num(t, recs[0]["line"]) != 2 {
-		t.Fatalf("SYN: %v", recs[0])
-	}
-	if recs[1]["type"] != "GAMEDATA" || recs[1]["dir"] != "S>C" || recs[1]["layout"] != nil {
-		t.Fatalf("GAMEDATA: %v", recs[1])
-	}
+	require.Equal(t, "SYN", recs[0]["type"], "SYN: %v", recs[0])
+	require.Equal(t, "C>S", recs[0]["dir"], "SYN: %v", recs[0])
+	require.Nil(t, recs[0]["time"], "SYN: %v", recs[0])
+	require.Nil(t, recs[0]["src"], "SYN: %v", recs[0])
+	require.Equal(t, int64(2), num(t, recs[0]["line"]), "SYN: %v", recs[0])
+	require.Equal(t, "GAMEDATA", recs[1]["type"], "GAMEDATA: %v", recs[1])
+	require.Equal(t, "S>C", recs[1]["dir"], "GAMEDATA: %v", recs[1])
+	require.Nil(t, recs[1]["layout"], "GAMEDATA: %v", recs[1])
 	bad := recs[2]
-	if bad["error"] == nil || num(t, bad["offset"]) != 3 || !strings.Contains(bad["reason"].(string), "num_tics") ||
-		bad["hex"] != "0006c30500" || bad["type"] != "GAMEDATA" || bad["fields"] != nil {
-		t.Fatalf("bad packet: %v", bad)
-	}
-	if recs[3]["type"] != "RELIABLE_ACK" || recs[3]["dir"] != "?" || num(t, get(t, recs[3], "fields", "Ack")) != 2 {
-		t.Fatalf("vector-style line: %v", recs[3])
-	}
+	require.NotNil(t, bad["error"], "bad packet: %v", bad)
+	require.Equal(t, int64(3), num(t, bad["offset"]), "bad packet: %v", bad)
+	require.Contains(t, bad["reason"].(string), "num_tics", "bad packet: %v", bad)
+	require.Equal(t, "0006c30500", bad["hex"], "bad packet: %v", bad)
+	require.Equal(t, "GAMEDATA", bad["type"], "bad packet: %v", bad)
+	require.Nil(t, bad["fields"], "bad packet: %v", bad)
+	require.Equal(t, "RELIABLE_ACK", recs[3]["type"], "vector-style line: %v", recs[3])
+	require.Equal(t, "?", recs[3]["dir"], "vector-style line: %v", recs[3])
+	require.Equal(t, int64(2), num(t, get(t, recs[3], "fields", "Ack")), "vector-style line: %v", recs[3])
 	require.Contains(t, recs[4]["error"].(string), "line 8 is not hex", "non-hex line: %v", recs[4])
-	if recs[5]["type"] != "KEEPALIVE" || num(t, recs[5]["trailing"]) != 1 {
-		t.Fatalf("trailing byte: %v", recs[5])
-	}
+	require.Equal(t, "KEEPALIVE", recs[5]["type"], "trailing byte: %v", recs[5])
+	require.Equal(t, int64(1), num(t, recs[5]["trailing"]), "trailing byte: %v", recs[5])
 	// The same without the bad lines exits 0.
 	good := strings.Join([]string{"C> " + synHex, "S> " + sgdHex, "HEX 000a02"}, "\n")
 	_, _, status = dumpRun(t, nil, []byte(good))
@@ -927,18 +936,18 @@ func TestUnknownDirectionPicksTheLayoutThatFits(t *testing.T) {
 	} {
 		recs, _, status := dumpRun(t, nil, []byte("HEX "+tc.hex))
 		r := recs[0]
-		if status != 0 || r["type"] != tc.typ || r["dir"] != "?" || r["layout"] != tc.layout {
-			t.Fatalf("%s: status %d, %v", tc.hex, status, r)
-		}
+		require.Equal(t, 0, status, "%s: status %d, %v", tc.hex, status, r)
+		require.Equal(t, tc.typ, r["type"], "%s: status %d, %v", tc.hex, status, r)
+		require.Equal(t, "?", r["dir"], "%s: status %d, %v", tc.hex, status, r)
+		require.Equal(t, tc.layout, r["layout"], "%s: status %d, %v", tc.hex, status, r)
 		if tc.field != "" {
 			require.Equal(t, tc.want, num(t, get(t, r, "fields", tc.field)), "%s: %v", tc.hex, r["fields"])
 		}
 	}
 	// A type with one layout names none.
 	recs, _, _ := dumpRun(t, nil, []byte("HEX "+synHex))
-	if recs[0]["layout"] != nil || recs[0]["type"] != "SYN" {
-		t.Fatalf("%v", recs[0])
-	}
+	require.Nil(t, recs[0]["layout"], "%v", recs[0])
+	require.Equal(t, "SYN", recs[0]["type"], "%v", recs[0])
 }
 
 func TestEveryVectorFileFedAsTextDecodesInTheRightLayout(t *testing.T) {
@@ -950,17 +959,13 @@ func TestEveryVectorFileFedAsTextDecodesInTheRightLayout(t *testing.T) {
 		require.Equal(t, 0, status, "%s: status %d, %d objects for %d packets", name, status, len(recs), len(vs))
 		require.Equal(t, len(vs), len(recs), "%s: status %d, %d objects for %d packets", name, status, len(recs), len(vs))
 		for i, r := range recs {
-			if r["type"] != vs[i].typ {
-				t.Fatalf("%s #%d: %v, want %s", name, i, r["type"], vs[i].typ)
-			}
+			require.Equal(t, vs[i].typ, r["type"], "%s #%d", name, i)
 			if r["layout"] != nil {
 				want := "S>C"
 				if vs[i].toServer {
 					want = "C>S"
 				}
-				if r["layout"] != want {
-					t.Fatalf("%s #%d (%s): layout %v, want %s", name, i, vs[i].typ, r["layout"], want)
-				}
+				require.Equal(t, want, r["layout"], "%s #%d (%s): layout", name, i, vs[i].typ)
 			}
 		}
 	}
@@ -986,9 +991,9 @@ func TestUnreadableInputExitsWith1AfterTheOtherFiles(t *testing.T) {
 func TestStandardInputIsReadWithoutFiles(t *testing.T) {
 	data := pcapFile{link: 101}.build(udpFrame([]byte{0x00, 0x0d}, 40000, 2342))
 	recs, _, status := dumpRun(t, nil, data)
-	if status != 0 || len(recs) != 1 || recs[0]["type"] != "QUERY" {
-		t.Fatalf("status %d: %v", status, recs)
-	}
+	require.Equal(t, 0, status, "status %d: %v", status, recs)
+	require.Equal(t, 1, len(recs), "status %d: %v", status, recs)
+	require.Equal(t, "QUERY", recs[0]["type"], "status %d: %v", status, recs)
 }
 
 func FuzzParseInput(f *testing.F) {
@@ -1062,13 +1067,13 @@ func TestCapturesWrittenByTcpdumpDecode(t *testing.T) {
 		require.Equal(t, 3, len(recs), "%s: status %d, %d objects, stderr %q", tc.file, status, len(recs), stderr)
 		for i, want := range []struct{ typ, dir string }{{"SYN", "C>S"}, {"GAMEDATA", "S>C"}, {"RELIABLE_ACK", "C>S"}} {
 			r := recs[i]
-			if r["type"] != want.typ || r["dir"] != want.dir || !regexp.MustCompile(tc.time).MatchString(string(r["time"].(json.Number))) {
-				t.Fatalf("%s #%d: %v", tc.file, i, r)
-			}
+			require.Equal(t, want.typ, r["type"], "%s #%d: %v", tc.file, i, r)
+			require.Equal(t, want.dir, r["dir"], "%s #%d: %v", tc.file, i, r)
+			require.True(t, regexp.MustCompile(tc.time).MatchString(string(r["time"].(json.Number))), "%s #%d: %v", tc.file, i, r)
 		}
-		if get(t, recs[0], "fields", "PlayerName") != "Grumpy Mancubus" || num(t, get(t, recs[1], "fields", "Tics", 1, "Cmds", "1", "Consistency")) != 0x3a ||
-			recs[0]["dst"] != "127.0.0.1:2342" || recs[1]["src"] != "127.0.0.1:2342" {
-			t.Fatalf("%s: %v", tc.file, recs)
-		}
+		require.Equal(t, "Grumpy Mancubus", get(t, recs[0], "fields", "PlayerName"), "%s: %v", tc.file, recs)
+		require.Equal(t, int64(0x3a), num(t, get(t, recs[1], "fields", "Tics", 1, "Cmds", "1", "Consistency")), "%s: %v", tc.file, recs)
+		require.Equal(t, "127.0.0.1:2342", recs[0]["dst"], "%s: %v", tc.file, recs)
+		require.Equal(t, "127.0.0.1:2342", recs[1]["src"], "%s: %v", tc.file, recs)
 	}
 }

@@ -69,7 +69,7 @@ func runCmd(args ...string) (status int, stdout, stderr string) {
 func field(t *testing.T, out, label string) string {
 	t.Helper()
 	m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(label) + ` +(.*)$`).FindStringSubmatch(out)
-	require.False(t, m == nil, "no %q line in\n%s", label, out)
+	require.NotNil(t, m, "no %q line in\n%s", label, out)
 	return m[1]
 }
 
