@@ -93,16 +93,14 @@ func TestEveryLinkInTheDocsResolves(t *testing.T) {
 			dest := file
 			if path != "" {
 				dest = filepath.Join(filepath.Dir(file), path)
-				if _, err := os.Stat(dest); err != nil {
-					t.Errorf("%s: link %q: no such file", file, target)
+				if _, err := os.Stat(dest); !assert.NoError(t, err, "%s: link %q: no such file", file, target) {
 					continue
 				}
 			}
 			if frag == "" {
 				continue
 			}
-			if !strings.HasSuffix(dest, ".md") {
-				t.Errorf("%s: link %q: an anchor into a file that is not Markdown", file, target)
+			if !assert.True(t, strings.HasSuffix(dest, ".md"), "%s: link %q: an anchor into a file that is not Markdown", file, target) {
 				continue
 			}
 			assert.True(t, anchors(read(t, dest))[frag], "%s: link %q: %s has no heading #%s", file, target, dest, frag)
@@ -150,17 +148,15 @@ func TestTheREADMEsQuickStartsAreTheFilesThatRun(t *testing.T) {
 		{"go", "netcore/example_test.go"},
 	} {
 		bs := blocks(readme, c.lang)
-		if len(bs) != 1 {
-			t.Errorf("README.md has %d %s blocks, want the one quick start", len(bs), c.lang)
+		if !assert.Equal(t, 1, len(bs), "README.md's %s blocks: want the one quick start", c.lang) {
 			continue
 		}
 		src := read(t, filepath.Join(root, c.file))
 		if c.lang == "go" {
-			if !strings.Contains(bs[0], "func Example()") || !strings.Contains(src, bs[0]) {
-				t.Errorf("README.md's Go quick start is not the Example in %s, as it is there", c.file)
-			}
-		} else if bs[0] != src {
-			t.Errorf("README.md's %s quick start differs from %s", c.lang, c.file)
+			assert.True(t, strings.Contains(bs[0], "func Example()"), "README.md's Go quick start is not an Example")
+			assert.True(t, strings.Contains(src, bs[0]), "README.md's Go quick start is not the Example in %s, as it is there", c.file)
+		} else {
+			assert.Equal(t, src, bs[0], "README.md's %s quick start differs from %s", c.lang, c.file)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package wasmsize
 import (
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -16,9 +17,7 @@ func TestPkgOfReadsGoWasmSymbols(t *testing.T) {
 		"":                "(unnamed)",
 		"wasm_export_run": "wasm_export_run",
 	} {
-		if got := PkgOf(sym); got != want {
-			t.Errorf("PkgOf(%q) = %q, want %q", sym, got, want)
-		}
+		assert.Equal(t, want, PkgOf(sym), "PkgOf(%q)", sym)
 	}
 }
 

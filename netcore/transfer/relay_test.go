@@ -187,17 +187,14 @@ func TestTransferRelayRefusesWhatItCannotSend(t *testing.T) {
 	s.src.x.Send(0, 2, 5, []byte("whole"))
 	s.runUntil(1_000, func() bool { _, ok := s.mid.event(transfer.Received); return ok })
 	mid := s.mid.x
-	if err := mid.Relay(s.now, 1, 5, 3, 1); err != transfer.ErrRelayEnded {
-		t.Fatalf("relaying a stream that has arrived: %v", err)
-	}
-	if err := mid.Relay(s.now, 1, 6, link.Broadcast, 1); err != transfer.ErrBroadcast {
-		t.Fatalf("relaying to everyone: %v", err)
-	}
-	err := mid.Relay(s.now, 1, 6, 3, 1)
+	err := mid.Relay(s.now, 1, 5, 3, 1)
+	require.True(t, err == transfer.ErrRelayEnded, "relaying a stream that has arrived: %v", err)
+	err = mid.Relay(s.now, 1, 6, link.Broadcast, 1)
+	require.True(t, err == transfer.ErrBroadcast, "relaying to everyone: %v", err)
+	err = mid.Relay(s.now, 1, 6, 3, 1)
 	require.NoError(t, err)
-	if err := mid.Relay(s.now, 1, 7, 3, 1); err != transfer.ErrIDInUse {
-		t.Fatalf("relaying under an id in use: %v", err)
-	}
+	err = mid.Relay(s.now, 1, 7, 3, 1)
+	require.True(t, err == transfer.ErrIDInUse, "relaying under an id in use: %v", err)
 	for id := uint32(100); ; id++ {
 		err := mid.Relay(s.now, 1, id, 3, id)
 		if err == transfer.ErrBusy {

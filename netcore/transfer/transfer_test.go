@@ -430,9 +430,8 @@ func TestTransferRefusedStreamIsReportedDroppedAtOnceAndNeverOpens(t *testing.T)
 	require.Equal(t, int64(1), c.StreamsAborted, "counters %+v", c)
 	require.Equal(t, int64(0), c.StreamsOpened, "counters %+v", c)
 	require.Equal(t, int64(0), l.b.x.BytesHeld(), "counters %+v", c)
-	if err := l.a.x.Send(l.now, 2, 12, []byte{1}); err != ErrIDInUse {
-		t.Fatal(err)
-	}
+	err := l.a.x.Send(l.now, 2, 12, []byte{1})
+	require.True(t, err == ErrIDInUse, "%v", err)
 	// Refusing a stream already on its way cancels it.
 	l.a.x.Send(l.now, 2, 13, xferData(50000, 1))
 	l.step()
@@ -581,16 +580,14 @@ func TestTransferSendRefusesWhatItCannotSend(t *testing.T) {
 		{2, 1, 100, nil},
 		{2, 1, 10, ErrBusy},
 	} {
-		if err := x.Send(0, tc.to, tc.id, make([]byte, tc.n)); err != tc.want {
-			t.Errorf("Send(to %d, %d bytes) = %v, want %v", tc.to, tc.n, err, tc.want)
-		}
+		err := x.Send(0, tc.to, tc.id, make([]byte, tc.n))
+		assert.True(t, err == tc.want, "Send(to %d, %d bytes) = %v, want %v", tc.to, tc.n, err, tc.want)
 	}
 	x.CancelSend(0, 2, 1, wire.TransferReasonCancelled)
-	if err := x.Send(0, 2, 1, []byte{1}); err != ErrIDInUse {
-		t.Fatalf("reusing a cancelled id at once: %v", err)
-	}
+	err := x.Send(0, 2, 1, []byte{1})
+	require.True(t, err == ErrIDInUse, "reusing a cancelled id at once: %v", err)
 	x.Pump(2*x.Config().StallMS+1, nil)
-	err := x.Send(2*x.Config().StallMS+1, 2, 1, []byte{1})
+	err = x.Send(2*x.Config().StallMS+1, 2, 1, []byte{1})
 	require.NoError(t, err, "reusing an id after 2×StallMS")
 }
 

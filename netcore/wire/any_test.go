@@ -51,8 +51,7 @@ func TestNewMessagePicksTheLayoutByTypeReliabilityAndDirection(t *testing.T) {
 		{Header{Type: TypeTicnet}, []byte{TicnetKindTransferAbort}, ClientToServer, "*wire.TransferAbort"},
 	} {
 		m, err := NewMessageIn(tc.h, tc.body, tc.dir, ctx)
-		if err != nil {
-			t.Errorf("%+v %v: %v", tc.h, tc.dir, err)
+		if !assert.NoError(t, err, "%+v %v", tc.h, tc.dir) {
 			continue
 		}
 		got := fmt.Sprintf("%T", m)

@@ -48,9 +48,9 @@ func TestGameVersionNumberingsMatchEachReleaseFamily(t *testing.T) {
 			got, ok := n.Decode(uint8(b))
 			assert.True(t, ok, "numbering %d: byte %d decodes to %v %v, want %v", n, b, got, ok, v)
 			assert.Equal(t, v, got, "numbering %d: byte %d decodes to %v %v, want %v", n, b, got, ok, v)
-			if got, ok := n.Encode(v); !ok || got != uint8(b) {
-				t.Errorf("numbering %d: %v encodes to %d %v, want %d", n, v, got, ok, b)
-			}
+			enc, ok := n.Encode(v)
+			assert.True(t, ok, "numbering %d: %v does not encode", n, v)
+			assert.Equal(t, uint8(b), enc, "numbering %d: %v encodes", n, v)
 		}
 		for b := len(table); b < 256; b++ {
 			v, ok := n.Decode(uint8(b))

@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"bytes"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -22,9 +21,8 @@ func TestHeaderEncodesTheTypeBigEndianWithBit15ForReliable(t *testing.T) {
 		{Header{Type: 0x1234}, []byte{0x12, 0x34}},
 	} {
 		got := tc.h.AppendTo([]byte{0xaa})
-		if !bytes.Equal(got[1:], tc.wire) || got[0] != 0xaa {
-			t.Errorf("%+v: % x, want % x", tc.h, got[1:], tc.wire)
-		}
+		assert.Equal(t, tc.wire, got[1:], "%+v", tc.h)
+		assert.Equal(t, byte(0xaa), got[0], "%+v: the bytes before were overwritten", tc.h)
 		assert.Equal(t, len(tc.wire), tc.h.Len(), "%+v: Len", tc.h)
 		h, body, err := ParseHeader(append(tc.wire, 1, 2))
 		assert.NoError(t, err, "ParseHeader(% x) = %+v, % x", tc.wire, h, body)

@@ -87,13 +87,12 @@ func TestReplayFileRoundTrips(t *testing.T) {
 			err := r.Next(&got)
 			require.NoError(t, err, "record %d", i)
 			w := &want[i]
-			require.Equal(t, got.IsSnapshot(), w.IsSnapshot(), "record %d: got %+v, want %+v", i, got, *w)
-			require.Equal(t, got.State, w.State, "record %d: got %+v, want %+v", i, got, *w)
-			require.Equal(t, got.Tic, w.Tic, "record %d: got %+v, want %+v", i, got, *w)
+			require.Equal(t, w.IsSnapshot(), got.IsSnapshot(), "record %d: got %+v, want %+v", i, got, *w)
+			require.Equal(t, w.State, got.State, "record %d: got %+v, want %+v", i, got, *w)
+			require.Equal(t, w.Tic, got.Tic, "record %d: got %+v, want %+v", i, got, *w)
 		}
-		if err := r.Next(&got); err != io.EOF {
-			t.Fatalf("after the last record: %v", err)
-		}
+		err = r.Next(&got)
+		require.True(t, err == io.EOF, "after the last record: %v, want io.EOF", err)
 	}
 }
 

@@ -11,23 +11,12 @@ import (
 
 func TestReaderReadsBigEndianAndSignExtendsOnlySignedReads(t *testing.T) {
 	r := NewReader([]byte{0xff, 0xff, 0x80, 0x01, 0xfe, 0xdc, 0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc}, 0)
-	v := r.U8("a")
-	require.Equal(t, uint8(0xff), v, "U8 = %#x", v)
-	if v := r.S8("b"); v != -1 {
-		t.Fatalf("S8(0xff) = %d, want -1", v)
-	}
-	if v := r.U16("c"); v != 0x8001 {
-		t.Fatalf("U16 = %#x, want 0x8001 (big-endian)", v)
-	}
-	if v := r.S16("d"); v != -292 { // 0xfedc
-		t.Fatalf("S16(0xfedc) = %d, want -292", v)
-	}
-	if v := r.U32("e"); v != 0x12345678 {
-		t.Fatalf("U32 = %#x", v)
-	}
-	if v := r.S16("f"); v != -25924 { // 0x9abc
-		t.Fatalf("S16(0x9abc) = %d", v)
-	}
+	require.Equal(t, uint8(0xff), r.U8("a"), "U8")
+	require.Equal(t, int8(-1), r.S8("b"), "S8(0xff)")
+	require.Equal(t, uint16(0x8001), r.U16("c"), "U16 (big-endian)")
+	require.Equal(t, int16(-292), r.S16("d"), "S16(0xfedc)")
+	require.Equal(t, uint32(0x12345678), r.U32("e"), "U32")
+	require.Equal(t, int16(-25924), r.S16("f"), "S16(0x9abc)")
 	require.NoError(t, r.Err(), "err %v, remaining %d, offset %d", r.Err(), r.Remaining(), r.Offset())
 	require.Equal(t, 0, r.Remaining(), "err %v, remaining %d, offset %d", r.Err(), r.Remaining(), r.Offset())
 	require.Equal(t, 12, r.Offset(), "err %v, remaining %d, offset %d", r.Err(), r.Remaining(), r.Offset())
@@ -103,9 +92,8 @@ func TestWriterAppendsToTheGivenBuffer(t *testing.T) {
 	buf := make([]byte, 1, 64)
 	w := Writer{Buf: buf}
 	w.U32(1)
-	if len(w.Buf) != 5 || &w.Buf[0] != &buf[0] {
-		t.Fatal("writer did not append in place")
-	}
+	require.Equal(t, 5, len(w.Buf), "writer did not append in place")
+	require.Same(t, &buf[0], &w.Buf[0], "writer did not append in place")
 }
 
 func TestPrintableKeepsOnlyPrintableASCIIAndNewline(t *testing.T) {

@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"bytes"
 	"math/bits"
 	"testing"
 
@@ -102,8 +101,7 @@ func TestLowresTurningDividesTowardZeroAndComesBackTimes256(t *testing.T) {
 		{-32768, 0x80, -32768}, // smallest: -128 * 256 fits
 	} {
 		b := encodeDiff(TicDiff{Flags: DiffTurn, Cmd: TicCmd{AngleTurn: tc.turn}}, true)
-		if !bytes.Equal(b, []byte{DiffTurn, tc.wire}) {
-			t.Errorf("turn %d went out as % x, want %02x", tc.turn, b, tc.wire)
+		if !assert.Equal(t, []byte{DiffTurn, tc.wire}, b, "turn %d went out", tc.turn) {
 			continue
 		}
 		d, r := decodeDiff(b, true)
@@ -121,9 +119,8 @@ func TestDiffFieldsTravelInFlagOrderWithTheirWidths(t *testing.T) {
 	want := []byte{0xff, 0xff, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0x0b, 0x0c}
 	got := encodeDiff(d, false)
 	require.Equal(t, want, got)
-	if got, _ := decodeDiff(want, false); got != d {
-		t.Fatalf("decoded %+v", got)
-	}
+	back, _ := decodeDiff(want, false)
+	require.Equal(t, d, back, "decoded")
 	// Sizes: 1 byte of flags up to 13 bytes hi-res, 12 lowres (spec §8.2).
 	for f := range 256 {
 		size := 1 + bits.OnesCount8(uint8(f))

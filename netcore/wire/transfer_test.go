@@ -32,9 +32,7 @@ func TestTransferChunkLayoutIsKindStreamTotalSizeIndexHashThenData(t *testing.T)
 	require.Equal(t, uint32(3), got.Count(), "count %d offset %d", got.Count(), got.Offset())
 	require.Equal(t, 8, got.Offset(), "count %d offset %d", got.Count(), got.Offset())
 	// The data is not copied: it is the packet's own bytes.
-	if &got.Data[0] != &pkt[len(pkt)-2] {
-		t.Fatal("data was copied")
-	}
+	require.Same(t, &pkt[len(pkt)-2], &got.Data[0], "data was copied")
 	h, m, err := DecodePacket(pkt, ServerToClient, false)
 	_, ok := m.(*TransferChunk)
 	require.NoError(t, err, "%T", m)

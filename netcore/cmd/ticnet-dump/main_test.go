@@ -213,17 +213,13 @@ func get(t *testing.T, v any, path ...any) any {
 		switch k := p.(type) {
 		case string:
 			m, ok := v.(map[string]any)
-			if !ok {
-				t.Fatalf("%v: not an object at %q", path, k)
-			}
-			if v, ok = m[k]; !ok {
-				t.Fatalf("%v: no %q in %v", path, k, m)
-			}
+			require.True(t, ok, "%v: not an object at %q", path, k)
+			v, ok = m[k]
+			require.True(t, ok, "%v: no %q in %v", path, k, m)
 		case int:
 			l, ok := v.([]any)
-			if !ok || k >= len(l) {
-				t.Fatalf("%v: no element %d", path, k)
-			}
+			require.True(t, ok, "%v: no element %d", path, k)
+			require.Less(t, k, len(l), "%v: no element %d", path, k)
 			v = l[k]
 		}
 	}
@@ -290,19 +286,15 @@ func TestPcapOfEveryVectorIsDissectedWithDirectionTypeAndFields(t *testing.T) {
 				require.Equal(t, want, num(t, get(t, r, "fields", "Tics", k, "Cmds", "1", "Consistency")), "server GAMEDATA: %v", r["fields"])
 				require.Equal(t, int64(2), num(t, get(t, r, "fields", "Tics", k, "InGame")), "server GAMEDATA: %v", r["fields"])
 			}
-			if _, ok := get(t, r, "fields", "Tics", 0, "Cmds").(map[string]any)["0"]; ok {
-				t.Fatal("a player not in the tic is printed")
-			}
+			require.NotContains(t, get(t, r, "fields", "Tics", 0, "Cmds"), "0", "a player not in the tic is printed")
 			found++
 		case r["type"] == "GAMESTART" && r["dir"] == "S>C":
-			if num(t, get(t, r, "fields", "Settings", "Random")) != 0x40 || num(t, get(t, r, "fields", "Settings", "LoadGame")) != -1 {
-				t.Fatalf("GAMESTART: %v", r["fields"])
-			}
+			require.Equal(t, int64(0x40), num(t, get(t, r, "fields", "Settings", "Random")), "GAMESTART: %v", r["fields"])
+			require.Equal(t, int64(-1), num(t, get(t, r, "fields", "Settings", "LoadGame")), "GAMESTART: %v", r["fields"])
 			found++
 		case r["type"] == "CONSOLE_MESSAGE":
-			if get(t, r, "fields", "Text") != "Client 'FakeGo' timed out and disconnected" || num(t, r["seq"]) != 1 {
-				t.Fatalf("CONSOLE_MESSAGE: %v", r)
-			}
+			require.Equal(t, "Client 'FakeGo' timed out and disconnected", get(t, r, "fields", "Text"), "CONSOLE_MESSAGE: %v", r)
+			require.Equal(t, int64(1), num(t, r["seq"]), "CONSOLE_MESSAGE: %v", r)
 			found++
 		}
 	}
@@ -688,9 +680,9 @@ func TestPcapByteOrdersTimestampsAndLinkTypesDecodeTheSame(t *testing.T) {
 			for i := range recs {
 				a, _ := json.Marshal(recs[i]["fields"])
 				b, _ := json.Marshal(base[i]["fields"])
-				if !bytes.Equal(a, b) || recs[i]["dir"] != base[i]["dir"] || recs[i]["src"] != base[i]["src"] {
-					t.Fatalf("packet %d differs:\n%s\n%s", i, a, b)
-				}
+				require.Equal(t, string(b), string(a), "packet %d: fields differ", i)
+				require.Equal(t, base[i]["dir"], recs[i]["dir"], "packet %d: dir differs", i)
+				require.Equal(t, base[i]["src"], recs[i]["src"], "packet %d: src differs", i)
 				tm := string(recs[i]["time"].(json.Number))
 				digits := 6
 				if tc.file.nano {

@@ -197,9 +197,8 @@ func TestLmpWritesTheDemoOfAServersReplay(t *testing.T) {
 	require.Equal(t, n, len(tics), "the demo holds players %03b, %d tics; the replay %d (%v)", in, len(tics), n, err)
 
 	out2 := filepath.Join(t.TempDir(), "view.lmp")
-	if status, _, errs := runCmd("lmp", "-player", "2", server, "-o", out2); status != 0 {
-		t.Fatalf("lmp -player 2 -o: status %d: %s", status, errs)
-	}
+	status, _, errs = runCmd("lmp", "-player", "2", server, "-o", out2)
+	require.Equal(t, 0, status, "lmp -player 2 -o: %s", errs)
 	b, _ := os.ReadFile(out2)
 	require.Equal(t, len(got), len(b), "-player 2: %d bytes, consoleplayer %d", len(b), b[8])
 	require.Equal(t, byte(2), b[8], "-player 2: %d bytes, consoleplayer %d", len(b), b[8])
