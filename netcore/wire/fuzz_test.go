@@ -88,8 +88,11 @@ func checkDecoded(t *testing.T, h Header, m Message, inputLen, bodyLen int) {
 // body of n bytes can carry.
 func checkBounds(t *testing.T, m Message, n int) {
 	t.Helper()
-	bad := func(what string, got, limit int) {
-		t.Fatalf("%T holds %d %s from a %d-byte body (limit %d)", m, got, what, n, limit)
+	// atMost fails unless got is within every limit.
+	atMost := func(what string, got int, limits ...int) {
+		for _, limit := range limits {
+			require.LessOrEqual(t, got, limit, "%T holds %d %s from a %d-byte body", m, got, what, n)
+		}
 	}
 	switch v := m.(type) {
 	case *ClientGameData:
@@ -97,51 +100,27 @@ func checkBounds(t *testing.T, m Message, n int) {
 		if v.Ext {
 			minTic = 1
 		}
-		if l := (n - 3) / minTic; len(v.Tics) > l || len(v.Tics) > MaxTicsPerPacket {
-			bad("tics", len(v.Tics), l)
-		}
-		if l := n / 2; len(v.Report.Sums) > l || len(v.Report.Sums) > MaxChecksums {
-			bad("sums", len(v.Report.Sums), l)
-		}
+		atMost("tics", len(v.Tics), (n-3)/minTic, MaxTicsPerPacket)
+		atMost("sums", len(v.Report.Sums), n/2, MaxChecksums)
 	case *ServerGameData:
-		if l := (n - 2) / 3; len(v.Tics) > l || len(v.Tics) > MaxTicsPerPacket {
-			bad("tics", len(v.Tics), l)
-		}
+		atMost("tics", len(v.Tics), (n-2)/3, MaxTicsPerPacket)
 	case *TicSet:
-		if l := n - 5; len(v.Tics) > l || len(v.Tics) > MaxTicsPerPacket {
-			bad("tics", len(v.Tics), l)
-		}
-		if l := n / 3; len(v.Timing) > l || len(v.Timing) > MaxPlayers {
-			bad("timings", len(v.Timing), l)
-		}
+		atMost("tics", len(v.Tics), n-5, MaxTicsPerPacket)
+		atMost("timings", len(v.Timing), n/3, MaxPlayers)
 	case *SYN:
-		if len(v.Protocols) > n || len(v.Protocols) > MaxProtocols {
-			bad("protocols", len(v.Protocols), n)
-		}
+		atMost("protocols", len(v.Protocols), n, MaxProtocols)
 	case *QueryResponse:
-		if len(v.Protocols) > n || len(v.Protocols) > MaxProtocols {
-			bad("protocols", len(v.Protocols), n)
-		}
+		atMost("protocols", len(v.Protocols), n, MaxProtocols)
 	case *WaitingData:
-		if len(v.Players) > n/2 || len(v.Players) > MaxPlayers {
-			bad("players", len(v.Players), n/2)
-		}
+		atMost("players", len(v.Players), n/2, MaxPlayers)
 	case *ChecksumReport:
-		if len(v.Sums) > n/2 || len(v.Sums) > MaxChecksums {
-			bad("sums", len(v.Sums), n/2)
-		}
+		atMost("sums", len(v.Sums), n/2, MaxChecksums)
 	case *TransferChunk:
-		if len(v.Data) > n-TransferChunkHeaderLen || len(v.Data) > MaxTransferChunkSize {
-			bad("data bytes", len(v.Data), n-TransferChunkHeaderLen)
-		}
+		atMost("data bytes", len(v.Data), n-TransferChunkHeaderLen, MaxTransferChunkSize)
 	case *TransferAck:
-		if len(v.Bitmap) > n-10 || len(v.Bitmap) > MaxTransferAckBitmap {
-			bad("bitmap bytes", len(v.Bitmap), n-10)
-		}
+		atMost("bitmap bytes", len(v.Bitmap), n-10, MaxTransferAckBitmap)
 	case *GameStart:
-		if v.Settings.NumPlayers > MaxPlayers {
-			bad("players", int(v.Settings.NumPlayers), MaxPlayers)
-		}
+		atMost("players", int(v.Settings.NumPlayers), MaxPlayers)
 	}
 }
 
