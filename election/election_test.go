@@ -1,7 +1,6 @@
 package election
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -12,49 +11,52 @@ import (
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/simnet"
+
+	"github.com/stretchr/testify/require"
 )
 
+// Two tabs that started in the same millisecond are ordered by their tie:
+// the lower one wins, the same way on every peer.
+func TestAnEqualStartTimeIsBrokenByTheLowerTie(t *testing.T) {
+	low := Identity{StartMS: 1000, Tie: 1}
+	high := Identity{StartMS: 1000, Tie: 2}
+	require.True(t, low.Before(high))
+	require.False(t, high.Before(low))
+	require.False(t, low.Before(low), "an identity does not come before itself")
+}
+
 func TestRequestAndAnswerAreVectorDoomsBytes(t *testing.T) {
-	if got := AppendRequest(nil); string(got) != "\x2a\x2a\x2a\x2a" {
-		t.Fatalf("request % x", got)
-	}
+	got := AppendRequest(nil)
+	require.Equal(t, "\x2a\x2a\x2a\x2a", string(got), "request % x", got)
 	id := Identity{StartMS: 1763835600123, Tie: 0x01020304}
-	got := AppendAnswer(nil, id)
+	got = AppendAnswer(nil, id)
 	want := []byte{43, 43, 43, 43, 4, 3, 2, 1}
 	want = binary.LittleEndian.AppendUint64(want, math.Float64bits(1763835600123))
-	if string(got) != string(want) {
-		t.Fatalf("answer % x, want % x", got, want)
-	}
+	require.Equal(t, string(want), string(got), "answer % x, want % x", got, want)
 	// An answer as VectorDoom builds it: the spare bytes left zero.
 	vd := make([]byte, 16)
 	copy(vd, []byte{43, 43, 43, 43})
 	binary.LittleEndian.PutUint64(vd[8:], math.Float64bits(1763835600999))
 	parsed, err := ParseAnswer(vd)
-	if err != nil || parsed != (Identity{StartMS: 1763835600999}) {
-		t.Fatalf("VectorDoom answer read as %+v, %v", parsed, err)
-	}
+	require.NoError(t, err, "VectorDoom answer read as %+v", parsed)
+	require.Equal(t, Identity{StartMS: 1763835600999}, parsed, "VectorDoom answer read as %+v, %v", parsed, err)
 	for _, bad := range [][]byte{vd[:15], append(vd[:16:16], 0), {43, 43, 43, 42, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}} {
-		if IsAnswer(bad) {
-			t.Fatalf("% x taken for an answer", bad)
-		}
+		require.False(t, IsAnswer(bad), "% x taken for an answer", bad)
 	}
 	nan := slices.Clone(vd)
 	binary.LittleEndian.PutUint64(nan[8:], math.Float64bits(math.NaN()))
-	if _, err := ParseAnswer(nan); err == nil {
-		t.Fatal("a NaN start time was accepted")
-	}
+	_, err = ParseAnswer(nan)
+	require.Error(t, err, "a NaN start time was accepted")
 }
 
 func TestUIDsAreNeverReservedOrElectionLike(t *testing.T) {
 	vals := []uint32{0, 1, 0x2A2A2A2A, 0x2B2B2B2B, CandidateAddr, LocalClientAddr, 77}
 	i := 0
 	e := New(Config{Cadence: Local, Send: func([]byte) {}, Rand: func() uint32 { v := vals[i%len(vals)]; i++; return v }}, 0)
-	if e.UID() != 77 || e.Self().Tie != 77 {
-		t.Fatalf("drew uid %x tie %x, want 77 for both after skipping the reserved values", e.UID(), e.Self().Tie)
-	}
-	if e2 := New(Config{Cadence: Local, Send: func([]byte) {}}, 0); !ValidUID(e2.UID()) {
-		t.Fatalf("crypto/rand drew %x", e2.UID())
-	}
+	require.Equal(t, uint32(77), e.UID(), "drew uid %x tie %x, want 77 for both after skipping the reserved values", e.UID(), e.Self().Tie)
+	require.Equal(t, uint32(77), e.Self().Tie, "drew uid %x tie %x, want 77 for both after skipping the reserved values", e.UID(), e.Self().Tie)
+	e2 := New(Config{Cadence: Local, Send: func([]byte) {}}, 0)
+	require.True(t, ValidUID(e2.UID()), "crypto/rand drew %x", e2.UID())
 }
 
 // instance is one copy in an election simulation.
@@ -271,9 +273,7 @@ func seededRuns(t *testing.T, c runCase) []electionRun {
 	runs := make([]electionRun, 1000)
 	for seed := range runs {
 		run, err := playElection(c.p, uint64(seed), c.link)
-		if err != nil {
-			t.Fatalf("%s seed %d: %v", c.p.Name, seed, err)
-		}
+		require.NoError(t, err, "%s seed %d", c.p.Name, seed)
 		runs[seed] = run
 	}
 	seededRunsByCadence[c.p.Name] = runs
@@ -309,10 +309,8 @@ func TestCopiesWaitForAnEarlierCandidateInsteadOfSteppingDown(t *testing.T) {
 				reelectChanges += run.reelectChanges
 			}
 			t.Logf("%s: %d role changes in the lobby, %d after the server left", c.p.Name, changes, reelectChanges)
-			if changes != c.roleChanges || reelectChanges != c.reelectChanges {
-				t.Fatalf("%d role changes in the lobby, %d after the server left; want the %d and %d of these seeded runs",
-					changes, reelectChanges, c.roleChanges, c.reelectChanges)
-			}
+			require.Equal(t, c.roleChanges, changes, "%d role changes in the lobby, %d after the server left; want the %d and %d of these seeded runs", changes, reelectChanges, c.roleChanges, c.reelectChanges)
+			require.Equal(t, c.reelectChanges, reelectChanges, "%d role changes in the lobby, %d after the server left; want the %d and %d of these seeded runs", changes, reelectChanges, c.roleChanges, c.reelectChanges)
 		})
 	}
 }
@@ -344,10 +342,10 @@ func TestTwoServersOverlapOnlyBriefly(t *testing.T) {
 			}
 			t.Logf("%s: two servers at once in %d runs of 1000, at worst %d ms; after the server left in %d runs, at worst %d ms",
 				c.p.Name, runs, overlap, reelectRuns, reelectOverlap)
-			if runs != c.overlapRuns || overlap != c.overlapMS || reelectRuns != c.reelectOverlapRuns || reelectOverlap != c.reelectOverlapMS {
-				t.Fatalf("two servers in %d runs for %d ms at worst in the lobby, in %d runs for %d ms after the server left; want %d runs, %d ms and %d runs, %d ms",
-					runs, overlap, reelectRuns, reelectOverlap, c.overlapRuns, c.overlapMS, c.reelectOverlapRuns, c.reelectOverlapMS)
-			}
+			require.Equal(t, c.overlapRuns, runs, "two servers in %d runs for %d ms at worst in the lobby, in %d runs for %d ms after the server left; want %d runs, %d ms and %d runs, %d ms", runs, overlap, reelectRuns, reelectOverlap, c.overlapRuns, c.overlapMS, c.reelectOverlapRuns, c.reelectOverlapMS)
+			require.Equal(t, c.overlapMS, overlap, "two servers in %d runs for %d ms at worst in the lobby, in %d runs for %d ms after the server left; want %d runs, %d ms and %d runs, %d ms", runs, overlap, reelectRuns, reelectOverlap, c.overlapRuns, c.overlapMS, c.reelectOverlapRuns, c.reelectOverlapMS)
+			require.Equal(t, c.reelectOverlapRuns, reelectRuns, "two servers in %d runs for %d ms at worst in the lobby, in %d runs for %d ms after the server left; want %d runs, %d ms and %d runs, %d ms", runs, overlap, reelectRuns, reelectOverlap, c.overlapRuns, c.overlapMS, c.reelectOverlapRuns, c.reelectOverlapMS)
+			require.Equal(t, c.reelectOverlapMS, reelectOverlap, "two servers in %d runs for %d ms at worst in the lobby, in %d runs for %d ms after the server left; want %d runs, %d ms and %d runs, %d ms", runs, overlap, reelectRuns, reelectOverlap, c.overlapRuns, c.overlapMS, c.reelectOverlapRuns, c.reelectOverlapMS)
 		})
 	}
 }
@@ -366,14 +364,11 @@ func TestCopiesStartingTogetherLetTheFirstServe(t *testing.T) {
 		for range 1000 {
 			s.tick()
 			for i, in := range s.insts[1:] {
-				if in.r.Election.Role() == Server {
-					t.Fatalf("seed %d: copy %d, started %d ms after the first, serves", seed, i+1, i+1)
-				}
+				require.NotEqual(t, Server, in.r.Election.Role(), "seed %d: copy %d, started %d ms after the first, serves", seed, i+1, i+1)
 			}
 		}
-		if !s.agreed() || s.insts[0].r.Election.Role() != Server {
-			t.Fatalf("seed %d: %d servers; the first copy is %v", seed, s.servers(), s.insts[0].r.Election.Role())
-		}
+		require.True(t, s.agreed(), "seed %d: %d servers; the first copy is %v", seed, s.servers(), s.insts[0].r.Election.Role())
+		require.Equal(t, Server, s.insts[0].r.Election.Role(), "seed %d: %d servers; the first copy is %v", seed, s.servers(), s.insts[0].r.Election.Role())
 	}
 }
 
@@ -393,19 +388,15 @@ func TestASurvivorThatHeardTheNewServerJoinsIt(t *testing.T) {
 	for range 50 {
 		s.tick()
 	}
-	if a.r.Election.Role() != Server || b.r.Election.Server() != old.r.Election.Self() {
-		t.Fatalf("before b drops the old server: a %v, b follows %v", a.r.Election.Role(), b.r.Election.Server())
-	}
+	require.Equal(t, Server, a.r.Election.Role(), "before b drops the old server: a %v, b follows %v", a.r.Election.Role(), b.r.Election.Server())
+	require.Equal(t, old.r.Election.Self(), b.r.Election.Server(), "before b drops the old server: a %v, b follows %v", a.r.Election.Role(), b.r.Election.Server())
 	b.r.Election.ServerGone(s.net.Now())
 	for range 50 {
 		s.tick()
-		if s.servers() > 1 {
-			t.Fatal("b serves beside a")
-		}
+		require.LessOrEqual(t, s.servers(), 1, "b serves beside a")
 	}
-	if !s.agreed() || b.r.Election.Counters().RoleChanges != 1 {
-		t.Fatalf("b is %v of %v, %d role changes", b.r.Election.Role(), b.r.Election.Server(), b.r.Election.Counters().RoleChanges)
-	}
+	require.True(t, s.agreed(), "b is %v of %v, %d role changes", b.r.Election.Role(), b.r.Election.Server(), b.r.Election.Counters().RoleChanges)
+	require.Equal(t, int64(1), b.r.Election.Counters().RoleChanges, "b is %v of %v, %d role changes", b.r.Election.Role(), b.r.Election.Server(), b.r.Election.Counters().RoleChanges)
 }
 
 // A copy that knew of an earlier candidate which then closed before
@@ -429,14 +420,11 @@ func TestAnEarlierCandidateThatFallsSilentIsForgotten(t *testing.T) {
 				heard = c.seenMS
 			}
 		}
-		if s.net.Now() > Local.WaitMS+Local.CandidateTTLMS+1000 {
-			t.Fatalf("still %v at %d ms, waiting for a copy that closed", late.r.Election.Role(), s.net.Now())
-		}
+		require.LessOrEqual(t, s.net.Now(), Local.WaitMS+Local.CandidateTTLMS+1000, "still %v at %d ms, waiting for a copy that closed", late.r.Election.Role(), s.net.Now())
 		s.tick()
 	}
-	if heard < 0 || s.net.Now()-heard < Local.CandidateTTLMS {
-		t.Fatalf("served at %d ms, the closed copy last heard at %d ms", s.net.Now(), heard)
-	}
+	require.GreaterOrEqual(t, heard, int64(0), "served at %d ms, the closed copy last heard at %d ms", s.net.Now(), heard)
+	require.GreaterOrEqual(t, s.net.Now()-heard, Local.CandidateTTLMS, "served at %d ms, the closed copy last heard at %d ms", s.net.Now(), heard)
 }
 
 func TestJoiningARunningServerTakesARequestAndARoundTrip(t *testing.T) {
@@ -457,9 +445,8 @@ func TestJoiningARunningServerTakesARequestAndARoundTrip(t *testing.T) {
 	limit := Local.RequestPeriodMS + 2*2
 	t.Logf("joined a running server %d ms after starting (limit: one request period %d ms + one round trip 4 ms)",
 		late.decidedAt, Local.RequestPeriodMS)
-	if late.decidedAt > limit || late.r.Election.Role() != Client {
-		t.Fatalf("joined after %d ms as %v", late.decidedAt, late.r.Election.Role())
-	}
+	require.LessOrEqual(t, late.decidedAt, limit, "joined after %d ms as %v", late.decidedAt, late.r.Election.Role())
+	require.Equal(t, Client, late.r.Election.Role(), "joined after %d ms as %v", late.decidedAt, late.r.Election.Role())
 }
 
 func TestEqualStartTimesStillGiveOneServer(t *testing.T) {
@@ -471,9 +458,7 @@ func TestEqualStartTimesStillGiveOneServer(t *testing.T) {
 		for range 300 {
 			s.tick()
 		}
-		if !s.agreed() {
-			t.Fatalf("seed %d: %d servers", seed, s.servers())
-		}
+		require.True(t, s.agreed(), "seed %d: %d servers", seed, s.servers())
 	}
 }
 
@@ -504,9 +489,7 @@ func TestSurvivorsAgreeOnANewServerWithinTheTimeout(t *testing.T) {
 			}
 			gone := s.net.Now()
 			for !s.agreed() {
-				if s.net.Now()-gone > p.ServerTimeoutMS+1000 {
-					t.Fatalf("%s seed %d: no agreement %d ms after the server left", p.Name, seed, s.net.Now()-gone)
-				}
+				require.LessOrEqual(t, s.net.Now()-gone, p.ServerTimeoutMS+1000, "%s seed %d: no agreement %d ms after the server left", p.Name, seed, s.net.Now()-gone)
 				s.tick()
 			}
 			worst = max(worst, s.net.Now()-gone)
@@ -530,16 +513,13 @@ func twoServersApart() (s *electionSim, a, b *instance) {
 
 func TestSplitInTheLobbyResolvesByTheLaterServerSteppingDown(t *testing.T) {
 	s, a, b := twoServersApart()
-	if s.servers() != 2 {
-		t.Fatalf("%d servers while partitioned", s.servers())
-	}
+	require.Equal(t, 2, s.servers(), "%d servers while partitioned", s.servers())
 	s.net.Heal()
 	for range 300 {
 		s.tick()
 	}
-	if !s.agreed() || a.r.Election.Role() != Server {
-		t.Fatalf("after healing: a %v, b %v", a.r.Election.Role(), b.r.Election.Role())
-	}
+	require.True(t, s.agreed(), "after healing: a %v, b %v", a.r.Election.Role(), b.r.Election.Role())
+	require.Equal(t, Server, a.r.Election.Role(), "after healing: a %v, b %v", a.r.Election.Role(), b.r.Election.Role())
 }
 
 func TestSplitDuringAGameIsReportedNotResolved(t *testing.T) {
@@ -548,9 +528,8 @@ func TestSplitDuringAGameIsReportedNotResolved(t *testing.T) {
 	s.net.Heal()
 	split := false
 	s.run(300, func(in *instance, ev Event) { split = split || (in == b && ev.Kind == SplitDetected) })
-	if !split || b.r.Election.Role() != Server {
-		t.Fatalf("split reported %v; b is %v", split, b.r.Election.Role())
-	}
+	require.True(t, split, "split reported %v; b is %v", split, b.r.Election.Role())
+	require.Equal(t, Server, b.r.Election.Role(), "split reported %v; b is %v", split, b.r.Election.Role())
 }
 
 func TestUIDCollisionIsResolvedByRedrawing(t *testing.T) {
@@ -558,15 +537,11 @@ func TestUIDCollisionIsResolvedByRedrawing(t *testing.T) {
 	same := func() *rand.Rand { return rand.New(rand.NewPCG(7, 7)) }
 	a := s.add(Local, 1000, same())
 	b := s.add(Local, 1000.5, same())
-	if a.r.Election.UID() != b.r.Election.UID() {
-		t.Fatal("test setup: the UIDs should collide")
-	}
+	require.Equal(t, b.r.Election.UID(), a.r.Election.UID(), "test setup: the UIDs should collide")
 	for range 100 {
 		s.tick()
 	}
-	if a.r.Election.UID() == b.r.Election.UID() {
-		t.Fatalf("UIDs still collide: %x", a.r.Election.UID())
-	}
+	require.NotEqual(t, b.r.Election.UID(), a.r.Election.UID(), "UIDs still collide: %x", a.r.Election.UID())
 }
 
 func FuzzRouteNeverPanics(f *testing.F) {
@@ -582,18 +557,15 @@ func FuzzRouteNeverPanics(f *testing.F) {
 		r.Election = New(Config{Cadence: Local, Send: func([]byte) {}, Rand: rand.New(rand.NewPCG(1, 2)).Uint32}, 0)
 		for now := int64(0); now < 3; now++ {
 			from, payload, game := r.Route(now, frame)
-			if game && (len(payload) != len(frame)-8 || from == r.GameUID()) {
-				t.Fatalf("bad game frame: from %x, %d bytes of %d", from, len(payload), len(frame))
+			if game {
+				require.Equal(t, len(frame)-8, len(payload), "bad game frame: from %x, %d bytes of %d", from, len(payload), len(frame))
+				require.NotEqual(t, r.GameUID(), from, "bad game frame: from %x, %d bytes of %d", from, len(payload), len(frame))
 			}
 			r.Election.Update(now)
 		}
 		c := r.Counters()
-		if c.Election+c.Game+c.NotForUs+c.Foreign+c.Malformed != 3 {
-			t.Fatalf("a frame was neither delivered nor counted: %+v", c)
-		}
-		if len(r.Election.cands) > maxCandidates {
-			t.Fatal("candidate table grew past its bound")
-		}
+		require.Equal(t, int64(3), c.Election+c.Game+c.NotForUs+c.Foreign+c.Malformed, "a frame was neither delivered nor counted: %+v", c)
+		require.LessOrEqual(t, len(r.Election.cands), maxCandidates, "candidate table grew past its bound")
 	})
 }
 
@@ -638,11 +610,16 @@ func TestSplitOfOneGameResolvesByTheLaterServerYielding(t *testing.T) {
 			yielded = yielded || (in == b && ev.Kind == Yielded)
 			split = split || (in == b && ev.Kind == SplitDetected)
 		})
-		if sameGame && (!yielded || b.r.Election.Role() != Client || b.r.Election.Server() != a.r.Election.Self() || a.r.Election.Role() != Server) {
-			t.Fatalf("one game: yielded %v; a %v, b %v following %v", yielded, a.r.Election.Role(), b.r.Election.Role(), b.r.Election.Server())
+		if sameGame {
+			require.True(t, yielded, "one game: yielded %v; a %v, b %v following %v", yielded, a.r.Election.Role(), b.r.Election.Role(), b.r.Election.Server())
+			require.Equal(t, Client, b.r.Election.Role(), "one game: yielded %v; a %v, b %v following %v", yielded, a.r.Election.Role(), b.r.Election.Role(), b.r.Election.Server())
+			require.Equal(t, a.r.Election.Self(), b.r.Election.Server(), "one game: yielded %v; a %v, b %v following %v", yielded, a.r.Election.Role(), b.r.Election.Role(), b.r.Election.Server())
+			require.Equal(t, Server, a.r.Election.Role(), "one game: yielded %v; a %v, b %v following %v", yielded, a.r.Election.Role(), b.r.Election.Role(), b.r.Election.Server())
 		}
-		if !sameGame && (yielded || !split || b.r.Election.Role() != Server) {
-			t.Fatalf("two games: yielded %v, split %v; b %v", yielded, split, b.r.Election.Role())
+		if !sameGame {
+			require.False(t, yielded, "two games: yielded %v, split %v; b %v", yielded, split, b.r.Election.Role())
+			require.True(t, split, "two games: yielded %v, split %v; b %v", yielded, split, b.r.Election.Role())
+			require.Equal(t, Server, b.r.Election.Role(), "two games: yielded %v, split %v; b %v", yielded, split, b.r.Election.Role())
 		}
 	}
 }
@@ -659,9 +636,7 @@ func TestAMigratingCopyTellsAClientWhoseServerFellSilent(t *testing.T) {
 		e.Handle(0, AppendAnswer(nil, srv))
 		e.Update(0)
 		e.SetGame(9)
-		if e.Role() != Client {
-			t.Fatalf("not a client: %v", e.Role())
-		}
+		require.Equal(t, Client, e.Role(), "not a client: %v", e.Role())
 		e.HeardServer(1000)
 		now := 1000 + silentMS
 		e.Handle(now, appendCandidate(nil, 12, Identity{StartMS: 3000, Tie: 5}, 9, candidateMigrating))
@@ -669,9 +644,8 @@ func TestAMigratingCopyTellsAClientWhoseServerFellSilent(t *testing.T) {
 		for _, ev := range e.Update(now) {
 			lost = lost || ev.Kind == ServerLost
 		}
-		if want := silentMS >= 2*Local.BeaconPeriodMS; lost != want {
-			t.Fatalf("server silent %d ms: lost %v, want %v", silentMS, lost, want)
-		}
+		want := silentMS >= 2*Local.BeaconPeriodMS
+		require.Equal(t, want, lost, "server silent %d ms: lost", silentMS)
 	}
 }
 
@@ -686,21 +660,23 @@ func TestCandidateAnnouncementLayout(t *testing.T) {
 			want++
 		}
 		to, from, payload, ok := link.ParseFrame(f)
-		if !ok || len(payload) != want || to != netcore.Addr(CandidateAddr) || from != 0x01020304 {
-			t.Fatalf("frame % x", f)
-		}
+		require.True(t, ok, "frame % x", f)
+		require.Equal(t, want, len(payload), "frame % x", f)
+		require.Equal(t, netcore.Addr(CandidateAddr), to, "frame % x", f)
+		require.Equal(t, link.Addr(0x01020304), from, "frame % x", f)
 		gotID, game, gotFlags, heir, err := parseCandidate(payload)
-		if err != nil || gotID != id || game != 0xCAFE || gotFlags != flags || heir != 0 {
-			t.Fatalf("parsed %v %x %x %x %v", gotID, game, gotFlags, heir, err)
-		}
-		if _, game, _, _, err := parseCandidate(f[8:24]); err != nil || game != 0 {
-			t.Fatalf("16-byte form: game %x, %v", game, err)
-		}
+		require.NoError(t, err, "parsed %v %x %x %x", gotID, game, gotFlags, heir)
+		require.Equal(t, id, gotID, "parsed %v %x %x %x %v", gotID, game, gotFlags, heir, err)
+		require.Equal(t, uint32(0xCAFE), game, "parsed %v %x %x %x %v", gotID, game, gotFlags, heir, err)
+		require.Equal(t, flags, gotFlags, "parsed %v %x %x %x %v", gotID, game, gotFlags, heir, err)
+		require.Equal(t, uint32(0), heir, "parsed %v %x %x %x %v", gotID, game, gotFlags, heir, err)
+		_, game, _, _, err = parseCandidate(f[8:24])
+		require.NoError(t, err, "16-byte form: game %x", game)
+		require.Equal(t, uint32(0), game, "16-byte form: game %x, %v", game, err)
 		for _, n := range []int{15, 17, 19, 22, 25} {
 			p := append(f[8:len(f):len(f)], 0, 0, 0, 0, 0)
-			if _, _, _, _, err := parseCandidate(p[:n]); err == nil {
-				t.Fatalf("%d bytes parsed (flags %x)", n, flags)
-			}
+			_, _, _, _, err := parseCandidate(p[:n])
+			require.Error(t, err, "%d bytes parsed (flags %x)", n, flags)
 		}
 	}
 }
@@ -711,19 +687,18 @@ func TestCandidateAnnouncementNamesTheHeir(t *testing.T) {
 	id := Identity{StartMS: 1234.5, Tie: 0xA1B2C3D4}
 	f := appendHeir(appendCandidate(nil, 0x01020304, id, 0xCAFE, candidateMigrating|candidateHeir), 0x0A0B0C0D)
 	_, _, payload, _ := link.ParseFrame(f)
-	if len(payload) != 25 || !bytes.Equal(payload[21:], []byte{0x0D, 0x0C, 0x0B, 0x0A}) {
-		t.Fatalf("payload % x", payload)
-	}
+	require.Equal(t, 25, len(payload), "payload % x", payload)
+	require.Equal(t, []byte{0x0D, 0x0C, 0x0B, 0x0A}, payload[21:], "payload % x", payload)
 	gotID, game, flags, heir, err := parseCandidate(payload)
-	if err != nil || gotID != id || game != 0xCAFE || flags != candidateMigrating|candidateHeir || heir != 0x0A0B0C0D {
-		t.Fatalf("parsed %v %x %x %x %v", gotID, game, flags, heir, err)
-	}
-	if _, _, _, _, err := parseCandidate(payload[:21]); err == nil {
-		t.Fatal("an heir flag without the heir parsed")
-	}
+	require.NoError(t, err, "parsed %v %x %x %x", gotID, game, flags, heir)
+	require.Equal(t, id, gotID, "parsed %v %x %x %x %v", gotID, game, flags, heir, err)
+	require.Equal(t, uint32(0xCAFE), game, "parsed %v %x %x %x %v", gotID, game, flags, heir, err)
+	require.Equal(t, byte(candidateMigrating|candidateHeir), flags, "parsed %v %x %x %x %v", gotID, game, flags, heir, err)
+	require.Equal(t, uint32(0x0A0B0C0D), heir, "parsed %v %x %x %x %v", gotID, game, flags, heir, err)
+	_, _, _, _, err = parseCandidate(payload[:21])
+	require.Error(t, err, "an heir flag without the heir parsed")
 	noFlag := slices.Clone(payload)
 	noFlag[20] = candidateMigrating
-	if _, _, _, _, err := parseCandidate(noFlag); err == nil {
-		t.Fatal("an heir without its flag parsed")
-	}
+	_, _, _, _, err = parseCandidate(noFlag)
+	require.Error(t, err, "an heir without its flag parsed")
 }

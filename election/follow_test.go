@@ -5,6 +5,8 @@ import (
 
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/link"
+
+	"github.com/stretchr/testify/require"
 )
 
 // migratingFlags returns the flags of the candidate announcements among
@@ -33,27 +35,31 @@ func TestACopyThatLostItsServerFollowsTheNextOneAtOnce(t *testing.T) {
 	e.cfg.Send = func(f []byte) { sent = append(sent, append([]byte(nil), f...)) }
 	e.ServerGone(100)
 	evs := e.Update(100)
-	if len(evs) != 2 || evs[0].Kind != ServerLost || evs[1].Kind != RoleDecided || e.Role() != Client || e.Server() != heir.id {
-		t.Fatalf("events %v: %v of %v, want a client of %v at once", kinds(evs), e.Role(), e.Server(), heir.id)
-	}
-	if f := migratingFlags(sent); len(f) != 1 || !f[0] {
-		t.Fatalf("announcements at the loss: migrating %v, want one that says so", f)
-	}
+	require.Equal(t, 2, len(evs), "events %v: %v of %v, want a client of %v at once", kinds(evs), e.Role(), e.Server(), heir.id)
+	require.Equal(t, ServerLost, evs[0].Kind, "events %v: %v of %v, want a client of %v at once", kinds(evs), e.Role(), e.Server(), heir.id)
+	require.Equal(t, RoleDecided, evs[1].Kind, "events %v: %v of %v, want a client of %v at once", kinds(evs), e.Role(), e.Server(), heir.id)
+	require.Equal(t, Client, e.Role(), "events %v: %v of %v, want a client of %v at once", kinds(evs), e.Role(), e.Server(), heir.id)
+	require.Equal(t, heir.id, e.Server(), "events %v: %v of %v, want a client of %v at once", kinds(evs), e.Role(), e.Server(), heir.id)
+	f := migratingFlags(sent)
+	require.Equal(t, 1, len(f), "announcements at the loss: migrating %v, want one that says so", f)
+	require.True(t, f[0], "announcements at the loss: migrating %v, want one that says so", f)
 	sent = nil
 	e.Update(100 + Local.AnnouncePeriodMS)
-	if f := migratingFlags(sent); len(f) != 1 || !f[0] {
-		t.Fatalf("announcements while the next server is unheard: migrating %v", f)
-	}
+	f = migratingFlags(sent)
+	require.Equal(t, 1, len(f), "announcements while the next server is unheard: migrating %v", f)
+	require.True(t, f[0], "announcements while the next server is unheard: migrating %v", f)
 	e.Handle(500, AppendAnswer(nil, heir.id))
 	sent = nil
 	e.Update(100 + 2*Local.AnnouncePeriodMS)
-	if f := migratingFlags(sent); len(f) != 1 || f[0] || e.Role() != Client || e.Server() != heir.id {
-		t.Fatalf("after its beacon: migrating %v; %v of %v", f, e.Role(), e.Server())
-	}
+	f = migratingFlags(sent)
+	require.Equal(t, 1, len(f), "after its beacon: migrating %v; %v of %v", f, e.Role(), e.Server())
+	require.False(t, f[0], "after its beacon: migrating %v; %v of %v", f, e.Role(), e.Server())
+	require.Equal(t, Client, e.Role(), "after its beacon: migrating %v; %v of %v", f, e.Role(), e.Server())
+	require.Equal(t, heir.id, e.Server(), "after its beacon: migrating %v; %v of %v", f, e.Role(), e.Server())
 	// Heard, it is the server: it gets the full timeout.
-	if evs := e.Update(500 + Local.CandidateTTLMS + 1); len(evs) != 0 || e.Role() != Client {
-		t.Fatalf("%d ms after its beacon: %v, %v", Local.CandidateTTLMS+1, kinds(evs), e.Role())
-	}
+	evs = e.Update(500 + Local.CandidateTTLMS + 1)
+	require.Equal(t, 0, len(evs), "%d ms after its beacon: %v, %v", Local.CandidateTTLMS+1, kinds(evs), e.Role())
+	require.Equal(t, Client, e.Role(), "%d ms after its beacon: %v, %v", Local.CandidateTTLMS+1, kinds(evs), e.Role())
 }
 
 // A copy that follows the next server but never hears it serve gives it
@@ -67,25 +73,27 @@ func TestANextServerThatNeverServesIsGivenUp(t *testing.T) {
 	e.Update(100)
 	for now := int64(200); now <= 100+Local.CandidateTTLMS; now += 100 {
 		e.Handle(now, appendCandidate(nil, heir.uid, heir.id, 9, 0))
-		if evs := e.Update(now); len(evs) != 0 || e.Server() != heir.id {
-			t.Fatalf("at %d ms: %v, following %v", now, kinds(evs), e.Server())
-		}
+		evs := e.Update(now)
+		require.Equal(t, 0, len(evs), "at %d ms: %v, following %v", now, kinds(evs), e.Server())
+		require.Equal(t, heir.id, e.Server(), "at %d ms: %v, following %v", now, kinds(evs), e.Server())
 	}
-	if evs := e.Update(100 + Local.CandidateTTLMS + 5); len(evs) != 1 || evs[0].Kind != ServerLost {
-		t.Fatalf("events %v; want the next server given up", kinds(evs))
-	}
-	if evs := e.Update(100 + Local.CandidateTTLMS + 10); len(evs) != 1 || evs[0].Kind != RoleDecided || e.Role() != Server {
-		t.Fatalf("events %v, role %v; want this copy serving", kinds(evs), e.Role())
-	}
+	evs := e.Update(100 + Local.CandidateTTLMS + 5)
+	require.Equal(t, 1, len(evs), "events %v; want the next server given up", kinds(evs))
+	require.Equal(t, ServerLost, evs[0].Kind, "events %v; want the next server given up", kinds(evs))
+	evs = e.Update(100 + Local.CandidateTTLMS + 10)
+	require.Equal(t, 1, len(evs), "events %v, role %v; want this copy serving", kinds(evs), e.Role())
+	require.Equal(t, RoleDecided, evs[0].Kind, "events %v, role %v; want this copy serving", kinds(evs), e.Role())
+	require.Equal(t, Server, e.Role(), "events %v, role %v; want this copy serving", kinds(evs), e.Role())
 }
 
 // A copy that follows the next server but hears another server of its
 // game first (the copies elected another) follows that one at once.
 func TestACopyFollowsTheServerItsGameHasInstead(t *testing.T) {
 	e, _, other, evs := followingAnother(t)
-	if len(evs) != 2 || evs[0].Kind != ServerLost || evs[1].Kind != RoleDecided || e.Server() != other {
-		t.Fatalf("events %v: following %v, want %v", kinds(evs), e.Server(), other)
-	}
+	require.Equal(t, 2, len(evs), "events %v: following %v, want %v", kinds(evs), e.Server(), other)
+	require.Equal(t, ServerLost, evs[0].Kind, "events %v: following %v, want %v", kinds(evs), e.Server(), other)
+	require.Equal(t, RoleDecided, evs[1].Kind, "events %v: following %v, want %v", kinds(evs), e.Server(), other)
+	require.Equal(t, other, e.Server(), "events %v: following", kinds(evs))
 }
 
 // followingAnother returns a copy of game 9 that lost its server at 100
@@ -113,9 +121,10 @@ func TestTheLostServerIsNoCandidate(t *testing.T) {
 	e.ServerGone(100)
 	e.Handle(100, appendCandidate(nil, 11, srv, 9, 0))
 	evs := e.Update(100)
-	if len(evs) != 2 || evs[0].Kind != ServerLost || evs[1].Kind != RoleDecided || e.Role() != Server {
-		t.Fatalf("events %v: %v of %v, want this copy serving", kinds(evs), e.Role(), e.Server())
-	}
+	require.Equal(t, 2, len(evs), "events %v: %v of %v, want this copy serving", kinds(evs), e.Role(), e.Server())
+	require.Equal(t, ServerLost, evs[0].Kind, "events %v: %v of %v, want this copy serving", kinds(evs), e.Role(), e.Server())
+	require.Equal(t, RoleDecided, evs[1].Kind, "events %v: %v of %v, want this copy serving", kinds(evs), e.Role(), e.Server())
+	require.Equal(t, Server, e.Role(), "events %v: %v of %v, want this copy serving", kinds(evs), e.Role(), e.Server())
 }
 
 // The next server it followed was not lost, only unheard: when it serves
@@ -129,12 +138,13 @@ func TestACopyFollowsTheNextServerWhenItServesAfterAll(t *testing.T) {
 	e.Handle(200, appendCandidate(nil, heir.uid, heir.id, 9, 0))
 	e.Handle(200, AppendAnswer(nil, heir.id))
 	evs := e.Update(200)
-	if len(evs) != 2 || evs[0].Kind != ServerLost || evs[1].Kind != RoleDecided || e.Server() != heir.id {
-		t.Fatalf("events %v: following %v, want %v at once", kinds(evs), e.Server(), heir.id)
-	}
+	require.Equal(t, 2, len(evs), "events %v: following %v, want %v at once", kinds(evs), e.Server(), heir.id)
+	require.Equal(t, ServerLost, evs[0].Kind, "events %v: following %v, want %v at once", kinds(evs), e.Server(), heir.id)
+	require.Equal(t, RoleDecided, evs[1].Kind, "events %v: following %v, want %v at once", kinds(evs), e.Server(), heir.id)
+	require.Equal(t, heir.id, e.Server(), "events %v: following %v, want %v at once", kinds(evs), e.Server(), heir.id)
 	e.Handle(250, appendCandidate(nil, 21, other, 9, 0))
 	e.Handle(250, AppendAnswer(nil, other))
-	if evs := e.Update(250); len(evs) != 0 || e.Server() != heir.id {
-		t.Fatalf("events %v: following %v, want %v still", kinds(evs), e.Server(), heir.id)
-	}
+	evs = e.Update(250)
+	require.Equal(t, 0, len(evs), "events %v: following %v, want %v still", kinds(evs), e.Server(), heir.id)
+	require.Equal(t, heir.id, e.Server(), "events %v: following %v, want %v still", kinds(evs), e.Server(), heir.id)
 }

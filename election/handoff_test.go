@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore/link"
+
+	"github.com/stretchr/testify/require"
 )
 
 // clientOf returns a copy started at startMS that is a client of srv,
@@ -21,9 +23,8 @@ func clientOf(t *testing.T, startMS float64, srv Identity, game uint32, others .
 	}
 	e.Update(0)
 	e.SetGame(game)
-	if e.Role() != Client || e.Server() != srv {
-		t.Fatalf("not a client of %v: %v of %v", srv, e.Role(), e.Server())
-	}
+	require.Equal(t, Client, e.Role(), "not a client of %v: %v of %v", srv, e.Role(), e.Server())
+	require.Equal(t, srv, e.Server(), "not a client of %v: %v of %v", srv, e.Role(), e.Server())
 	return e
 }
 
@@ -51,16 +52,16 @@ func TestTheNamedSuccessorTakesOverAtOnce(t *testing.T) {
 	var sent int
 	e.cfg.Send = func([]byte) { sent++ }
 	e.TakeOver(100)
-	if evs := e.Update(100); len(evs) != 1 || evs[0].Kind != RoleDecided || e.Role() != Server || e.Server() != e.Self() {
-		t.Fatalf("events %v, role %v", kinds(evs), e.Role())
-	}
-	if sent != 2 {
-		t.Fatalf("sent %d frames at once, want its game's announcement and its beacon", sent)
-	}
+	evs := e.Update(100)
+	require.Equal(t, 1, len(evs), "events %v, role %v", kinds(evs), e.Role())
+	require.Equal(t, RoleDecided, evs[0].Kind, "events %v, role %v", kinds(evs), e.Role())
+	require.Equal(t, Server, e.Role(), "events %v, role %v", kinds(evs), e.Role())
+	require.Equal(t, e.Self(), e.Server(), "events %v, role %v", kinds(evs), e.Role())
+	require.Equal(t, 2, sent, "sent %d frames at once, want its game's announcement and its beacon", sent)
 	e.Handle(150, AppendAnswer(nil, srv))
-	if evs := e.Update(150); len(evs) != 0 || e.Role() != Server {
-		t.Fatalf("after the old server's late beacon: %v, %v", kinds(evs), e.Role())
-	}
+	evs = e.Update(150)
+	require.Equal(t, 0, len(evs), "after the old server's late beacon: %v, %v", kinds(evs), e.Role())
+	require.Equal(t, Server, e.Role(), "after the old server's late beacon: %v, %v", kinds(evs), e.Role())
 }
 
 // The other clients follow the named successor at once, even when they
@@ -72,25 +73,21 @@ func TestTheOthersWaitForTheNamedSuccessor(t *testing.T) {
 	for _, beacons := range []bool{true, false} {
 		e := clientOf(t, 2000, srv, 9, heir)
 		e.ServerHandedTo(100, heir.uid)
-		if e.Role() != Client || e.Server() != heir.id {
-			t.Fatalf("%v of %v, want a client of the successor at once", e.Role(), e.Server())
-		}
+		require.Equal(t, Client, e.Role(), "%v of %v, want a client of the successor at once", e.Role(), e.Server())
+		require.Equal(t, heir.id, e.Server(), "%v of %v, want a client of the successor at once", e.Role(), e.Server())
 		for now := int64(100); now <= 100+Local.ServerTimeoutMS; now += 50 {
 			e.Handle(now, appendCandidate(nil, heir.uid, heir.id, 9, 0)) // it stays, and announces
 			if beacons && now == 400 {
 				e.Handle(now, AppendAnswer(nil, heir.id))
 			}
 			e.Update(now)
-			if e.Role() != Client || e.Server() != heir.id {
-				t.Fatalf("beacons %v: %v of %v at %d ms, before the successor's timeout", beacons, e.Role(), e.Server(), now)
-			}
+			require.Equal(t, Client, e.Role(), "beacons %v: %v of %v at %d ms, before the successor's timeout", beacons, e.Role(), e.Server(), now)
+			require.Equal(t, heir.id, e.Server(), "beacons %v: %v of %v at %d ms, before the successor's timeout", beacons, e.Role(), e.Server(), now)
 		}
 		if !beacons {
 			e.Update(100 + Local.ServerTimeoutMS + 5)
 			e.Update(100 + Local.ServerTimeoutMS + 10)
-			if e.Role() != Server {
-				t.Fatalf("no successor: %v after the timeout", e.Role())
-			}
+			require.Equal(t, Server, e.Role(), "no successor: %v after the timeout", e.Role())
 		}
 	}
 }
@@ -101,35 +98,32 @@ func TestTheOthersWaitForTheNamedSuccessor(t *testing.T) {
 func TestAServerHandsOverToAKnownVisibleCopy(t *testing.T) {
 	e := New(Config{Cadence: Local, StartMS: 1000, Send: func([]byte) {}, Rand: rand.New(rand.NewPCG(1, 4)).Uint32}, 0)
 	e.Update(Local.WaitMS)
-	if e.Role() != Server {
-		t.Fatalf("role %v", e.Role())
-	}
+	require.Equal(t, Server, e.Role(), "role %v", e.Role())
 	vis := candidateFrame{uid: 40, id: Identity{StartMS: 2000, Tie: 8}}
 	hid := candidateFrame{uid: 41, id: Identity{StartMS: 2100, Tie: 9}, flags: candidateHidden}
 	for _, c := range []candidateFrame{vis, hid} {
 		e.Handle(600, appendCandidate(nil, c.uid, c.id, 9, c.flags))
 	}
-	if !e.Visible(vis.uid) || e.Visible(hid.uid) || e.Visible(99) {
-		t.Fatalf("visible: %v %v %v", e.Visible(vis.uid), e.Visible(hid.uid), e.Visible(99))
-	}
-	if _, ok := e.HandOver(700, 99); ok || e.Role() != Server {
-		t.Fatal("handed over to an unknown UID")
-	}
+	require.True(t, e.Visible(vis.uid), "visible: %v %v %v", e.Visible(vis.uid), e.Visible(hid.uid), e.Visible(99))
+	require.False(t, e.Visible(hid.uid), "visible: %v %v %v", e.Visible(vis.uid), e.Visible(hid.uid), e.Visible(99))
+	require.False(t, e.Visible(99), "visible: %v %v %v", e.Visible(vis.uid), e.Visible(hid.uid), e.Visible(99))
+	_, ok := e.HandOver(700, 99)
+	require.False(t, ok, "handed over to an unknown UID")
+	require.Equal(t, Server, e.Role(), "handed over to an unknown UID")
 	id, ok := e.HandOver(700, vis.uid)
-	if !ok || id != vis.id || e.Role() != Client || e.Server() != vis.id {
-		t.Fatalf("handed over to %v (%v): %v of %v", id, ok, e.Role(), e.Server())
-	}
-	if evs := e.Update(700); len(evs) != 0 {
-		t.Fatalf("events %v", kinds(evs))
-	}
+	require.True(t, ok, "handed over to %v (%v): %v of %v", id, ok, e.Role(), e.Server())
+	require.Equal(t, vis.id, id, "handed over to %v (%v): %v of %v", id, ok, e.Role(), e.Server())
+	require.Equal(t, Client, e.Role(), "handed over to %v (%v): %v of %v", id, ok, e.Role(), e.Server())
+	require.Equal(t, vis.id, e.Server(), "handed over to %v (%v): %v of %v", id, ok, e.Role(), e.Server())
+	evs := e.Update(700)
+	require.Equal(t, 0, len(evs), "events %v", kinds(evs))
 	// It follows its heir, and names it, until it hears it serve.
-	if h := heirOf(t, e.candidate()); h != vis.uid {
-		t.Fatalf("the copy that handed over names heir %d, want %d", h, vis.uid)
-	}
+	h := heirOf(t, e.candidate())
+	require.Equal(t, vis.uid, h, "the copy that handed over names heir")
 	e.Handle(750, AppendAnswer(nil, vis.id))
-	if h := heirOf(t, e.candidate()); h != 0 || e.Server() != vis.id {
-		t.Fatalf("after its heir served: names %d, server %v", h, e.Server())
-	}
+	h = heirOf(t, e.candidate())
+	require.Equal(t, uint32(0), h, "after its heir served: names %d, server %v", h, e.Server())
+	require.Equal(t, vis.id, e.Server(), "after its heir served: names %d, server %v", h, e.Server())
 }
 
 // A hidden copy does not serve while a visible one could: a visible copy
@@ -160,14 +154,13 @@ func TestAHiddenCopyServesOnlyWhenNoVisibleOneCan(t *testing.T) {
 			e.Handle(now, appendCandidate(nil, 40, other, 0, flags))
 			e.Update(now)
 		}
-		if got := e.Role() == Server; got != c.serves {
-			t.Fatalf("%+v: serves %v", c, got)
-		}
+		got := e.Role() == Server
+		require.Equal(t, c.serves, got, "%+v: serves %v", c, got)
 		_, _, payload, _ := link.ParseFrame(e.candidate())
 		_, _, flags, _, err := parseCandidate(payload)
-		if e.Hidden() != c.hidden || err != nil || (flags&candidateHidden != 0) != c.hidden {
-			t.Fatalf("%+v: hidden %v, flags %x, %v", c, e.Hidden(), flags, err)
-		}
+		require.Equal(t, c.hidden, e.Hidden(), "%+v: hidden %v, flags %x, %v", c, e.Hidden(), flags, err)
+		require.NoError(t, err, "%+v: hidden %v, flags %x", c, e.Hidden(), flags)
+		require.Equal(t, c.hidden, (flags&candidateHidden != 0), "%+v: hidden %v, flags %x, %v", c, e.Hidden(), flags, err)
 	}
 }
 
@@ -188,9 +181,7 @@ func TestACopyThatSleptDoesNotLoseItsServer(t *testing.T) {
 				lost = lost || ev.Kind == ServerLost
 			}
 		}
-		if lost == slept {
-			t.Fatalf("slept %v: lost the server %v", slept, lost)
-		}
+		require.NotEqual(t, slept, lost, "slept %v: lost the server %v", slept, lost)
 	}
 }
 
@@ -199,9 +190,7 @@ func heirOf(t *testing.T, frame []byte) uint32 {
 	t.Helper()
 	_, _, payload, _ := link.ParseFrame(frame)
 	_, _, _, heir, err := parseCandidate(payload)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return heir
 }
 
@@ -211,18 +200,16 @@ func TestAFollowerNamesTheSuccessorUntilItServes(t *testing.T) {
 	srv := Identity{StartMS: 1000, Tie: 77}
 	heir := candidateFrame{uid: 30, id: Identity{StartMS: 4000, Tie: 6}}
 	e := clientOf(t, 2000, srv, 9, heir)
-	if h := heirOf(t, e.candidate()); h != 0 {
-		t.Fatalf("a client of its server names heir %d", h)
-	}
+	h := heirOf(t, e.candidate())
+	require.Equal(t, uint32(0), h, "a client of its server names heir %d", h)
 	e.ServerHandedTo(100, heir.uid)
-	if h := heirOf(t, e.candidate()); h != heir.uid {
-		t.Fatalf("a follower names heir %d, want %d", h, heir.uid)
-	}
+	h = heirOf(t, e.candidate())
+	require.Equal(t, heir.uid, h, "a follower names heir")
 	e.Handle(200, AppendAnswer(nil, heir.id))
 	e.Update(200)
-	if h := heirOf(t, e.candidate()); h != 0 || e.Server() != heir.id {
-		t.Fatalf("after the successor served: names heir %d, server %v", h, e.Server())
-	}
+	h = heirOf(t, e.candidate())
+	require.Equal(t, uint32(0), h, "after the successor served: names heir %d, server %v", h, e.Server())
+	require.Equal(t, heir.id, e.Server(), "after the successor served: names heir %d, server %v", h, e.Server())
 }
 
 // A successor that missed every Leaving naming it takes the game over
@@ -236,47 +223,45 @@ func TestASuccessorThatMissedTheLeavingTakesOverWhenNamed(t *testing.T) {
 	}
 	e := clientOf(t, 3000, srv, 9)
 	e.Handle(600, named(e, 8))
-	if evs := e.Update(600); len(evs) != 0 || e.Role() != Client {
-		t.Fatalf("named by another game's copy: %v, %v", kinds(evs), e.Role())
-	}
+	evs := e.Update(600)
+	require.Equal(t, 0, len(evs), "named by another game's copy: %v, %v", kinds(evs), e.Role())
+	require.Equal(t, Client, e.Role(), "named by another game's copy: %v, %v", kinds(evs), e.Role())
 	e.HeardServer(600)
 	e.Handle(1050, named(e, 9))
-	if evs := e.Update(1050); len(evs) != 0 || e.Role() != Client {
-		t.Fatalf("named 450 ms after its server was heard (its Leaving may come yet): %v, %v", kinds(evs), e.Role())
-	}
+	evs = e.Update(1050)
+	require.Equal(t, 0, len(evs), "named 450 ms after its server was heard (its Leaving may come yet): %v, %v", kinds(evs), e.Role())
+	require.Equal(t, Client, e.Role(), "named 450 ms after its server was heard (its Leaving may come yet): %v, %v", kinds(evs), e.Role())
 	e.Handle(1100, named(e, 9))
-	if evs := e.Update(1100); !slices.Equal(kinds(evs), []EventKind{ServerLost, RoleDecided}) || e.Role() != Server {
-		t.Fatalf("named by its game's copy: %v, %v; want it lost its server and serves", kinds(evs), e.Role())
-	}
+	evs = e.Update(1100)
+	require.True(t, slices.Equal(kinds(evs), []EventKind{ServerLost, RoleDecided}), "named by its game's copy: %v, %v; want it lost its server and serves", kinds(evs), e.Role())
+	require.Equal(t, Server, e.Role(), "named by its game's copy: %v, %v; want it lost its server and serves", kinds(evs), e.Role())
 	// Serving, it hands over to a copy, and a late claim comes.
 	e.Handle(1200, appendCandidate(nil, 40, Identity{StartMS: 5000, Tie: 8}, 9, 0))
-	if _, ok := e.HandOver(1300, 40); !ok {
-		t.Fatal("no hand-over")
-	}
+	_, ok := e.HandOver(1300, 40)
+	require.True(t, ok, "no hand-over")
 	e.Handle(2000, named(e, 9))
-	if evs := e.Update(2000); len(evs) != 0 || e.Role() != Client {
-		t.Fatalf("a late claim after it handed over: %v, %v", kinds(evs), e.Role())
-	}
+	evs = e.Update(2000)
+	require.Equal(t, 0, len(evs), "a late claim after it handed over: %v, %v", kinds(evs), e.Role())
+	require.Equal(t, Client, e.Role(), "a late claim after it handed over: %v, %v", kinds(evs), e.Role())
 	// Its server lost (a DISCONNECT came, and no Leaving), it follows the
 	// copy that comes first, which waits for it; named, it serves.
 	u := clientOf(t, 3000, srv, 9, candidateFrame{uid: 20, id: other})
 	u.ServerGone(100)
 	u.Update(100)
-	if u.Role() != Client || u.Server() != other {
-		t.Fatalf("after its server was lost: %v of %v, want a client of the copy that comes first", u.Role(), u.Server())
-	}
+	require.Equal(t, Client, u.Role(), "after its server was lost: %v of %v, want a client of the copy that comes first", u.Role(), u.Server())
+	require.Equal(t, other, u.Server(), "after its server was lost: %v of %v, want a client of the copy that comes first", u.Role(), u.Server())
 	u.Handle(150, named(u, 9))
-	if evs := u.Update(150); !slices.Equal(kinds(evs), []EventKind{RoleDecided}) || u.Role() != Server {
-		t.Fatalf("named while it follows the copy elected: %v, %v", kinds(evs), u.Role())
-	}
+	evs = u.Update(150)
+	require.True(t, slices.Equal(kinds(evs), []EventKind{RoleDecided}), "named while it follows the copy elected: %v, %v", kinds(evs), u.Role())
+	require.Equal(t, Server, u.Role(), "named while it follows the copy elected: %v, %v", kinds(evs), u.Role())
 	// Following the successor its own server named, it keeps to it.
 	f := clientOf(t, 3000, srv, 9, candidateFrame{uid: 20, id: other}, candidateFrame{uid: 30, id: Identity{StartMS: 4000, Tie: 6}})
 	f.ServerHandedTo(100, 30)
 	f.Update(100)
 	f.Handle(150, named(f, 9))
-	if evs := f.Update(150); len(evs) != 0 || f.Role() != Client {
-		t.Fatalf("named while it follows the successor named to it: %v, %v", kinds(evs), f.Role())
-	}
+	evs = f.Update(150)
+	require.Equal(t, 0, len(evs), "named while it follows the successor named to it: %v, %v", kinds(evs), f.Role())
+	require.Equal(t, Client, f.Role(), "named while it follows the successor named to it: %v, %v", kinds(evs), f.Role())
 }
 
 // A client sent away without the Leaving that names it plays no game
@@ -291,8 +276,7 @@ func TestASuccessorSentAwayWithoutItsLeavingTakesOverWhenNamed(t *testing.T) {
 		claim := appendHeir(appendCandidate(nil, 20, Identity{StartMS: 1500, Tie: 5}, 9, candidateMigrating|candidateHeir), e.UID())
 		e.Handle(600+after, claim)
 		evs := e.Update(600 + after)
-		if serves := e.Role() == Server; serves != (after < Local.ServerTimeoutMS) {
-			t.Fatalf("named %d ms after it played no game: %v, %v", after, kinds(evs), e.Role())
-		}
+		serves := e.Role() == Server
+		require.Equal(t, (after < Local.ServerTimeoutMS), serves, "named %d ms after it played no game: %v, %v", after, kinds(evs), e.Role())
 	}
 }

@@ -3,6 +3,8 @@ package election
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // servingGame returns a copy started at startMS that serves game 9, in
@@ -12,9 +14,7 @@ func servingGame(t *testing.T, startMS float64, hidden bool, out *[][]byte) *Ele
 	e := New(Config{Cadence: Local, StartMS: startMS, Send: func(f []byte) { *out = append(*out, append([]byte(nil), f...)) },
 		Rand: rand.New(rand.NewPCG(uint64(startMS), 5)).Uint32}, 0)
 	e.Update(Local.WaitMS)
-	if e.Role() != Server {
-		t.Fatalf("copy started at %v: %v, want a server alone", startMS, e.Role())
-	}
+	require.Equal(t, Server, e.Role(), "copy started at %v: %v, want a server alone", startMS, e.Role())
 	e.SetGame(9)
 	e.SetInGame(true)
 	e.SetHidden(hidden)
@@ -37,9 +37,7 @@ func TestAVisibleServerKeepsItsGameAgainstAHiddenOne(t *testing.T) {
 		var hidOut, visOut [][]byte
 		hid := servingGame(t, hidStart, true, &hidOut)
 		vis := servingGame(t, visStart, false, &visOut)
-		if hid.Self().Before(vis.Self()) != hiddenFirst {
-			t.Fatalf("hidden first %v: identities %v, %v", hiddenFirst, hid.Self(), vis.Self())
-		}
+		require.Equal(t, hiddenFirst, hid.Self().Before(vis.Self()), "hidden first %v: identities %v, %v", hiddenFirst, hid.Self(), vis.Self())
 		var hidEvents, visEvents []EventKind
 		// Each hears the other's frames (its game's announcement, then its
 		// beacon) 10 ms after they were sent, for two seconds.
@@ -55,16 +53,13 @@ func TestAVisibleServerKeepsItsGameAgainstAHiddenOne(t *testing.T) {
 			hidEvents = append(hidEvents, kinds(hid.Update(now))...)
 			visEvents = append(visEvents, kinds(vis.Update(now))...)
 		}
-		if !vis.cands.hiddenOf(hid.Self()) {
-			t.Fatalf("hidden first %v: the visible server never heard the hidden one's announcement", hiddenFirst)
-		}
-		if len(visEvents) != 0 || vis.Role() != Server || vis.Server() != vis.Self() {
-			t.Fatalf("hidden first %v: the visible server had events %v and is %v of %v, want the server of its game still",
-				hiddenFirst, visEvents, vis.Role(), vis.Server())
-		}
-		if len(hidEvents) != 1 || hidEvents[0] != Yielded || hid.Role() != Client || hid.Server() != vis.Self() {
-			t.Fatalf("hidden first %v: the hidden server had events %v and is %v of %v, want it to yield to %v",
-				hiddenFirst, hidEvents, hid.Role(), hid.Server(), vis.Self())
-		}
+		require.True(t, vis.cands.hiddenOf(hid.Self()), "hidden first %v: the visible server never heard the hidden one's announcement", hiddenFirst)
+		require.Equal(t, 0, len(visEvents), "hidden first %v: the visible server had events %v and is %v of %v, want the server of its game still", hiddenFirst, visEvents, vis.Role(), vis.Server())
+		require.Equal(t, Server, vis.Role(), "hidden first %v: the visible server had events %v and is %v of %v, want the server of its game still", hiddenFirst, visEvents, vis.Role(), vis.Server())
+		require.Equal(t, vis.Self(), vis.Server(), "hidden first %v: the visible server had events %v and is %v of %v, want the server of its game still", hiddenFirst, visEvents, vis.Role(), vis.Server())
+		require.Equal(t, 1, len(hidEvents), "hidden first %v: the hidden server had events %v and is %v of %v, want it to yield to %v", hiddenFirst, hidEvents, hid.Role(), hid.Server(), vis.Self())
+		require.Equal(t, Yielded, hidEvents[0], "hidden first %v: the hidden server had events %v and is %v of %v, want it to yield to %v", hiddenFirst, hidEvents, hid.Role(), hid.Server(), vis.Self())
+		require.Equal(t, Client, hid.Role(), "hidden first %v: the hidden server had events %v and is %v of %v, want it to yield to %v", hiddenFirst, hidEvents, hid.Role(), hid.Server(), vis.Self())
+		require.Equal(t, vis.Self(), hid.Server(), "hidden first %v: the hidden server had events %v and is %v of %v, want it to yield to %v", hiddenFirst, hidEvents, hid.Role(), hid.Server(), vis.Self())
 	}
 }

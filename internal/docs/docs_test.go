@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // root is the repository's root, two folders up from this package.
@@ -17,21 +20,15 @@ const root = "../.."
 func markdown(t *testing.T) []string {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) == 0 {
-		t.Fatal("no docs/*.md found")
-	}
+	require.NoError(t, err)
+	require.NotEqual(t, 0, len(files), "no docs/*.md found")
 	return append([]string{filepath.Join(root, "README.md")}, files...)
 }
 
 func read(t *testing.T, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return string(b)
 }
 
@@ -96,35 +93,28 @@ func TestEveryLinkInTheDocsResolves(t *testing.T) {
 			dest := file
 			if path != "" {
 				dest = filepath.Join(filepath.Dir(file), path)
-				if _, err := os.Stat(dest); err != nil {
-					t.Errorf("%s: link %q: no such file", file, target)
+				if _, err := os.Stat(dest); !assert.NoError(t, err, "%s: link %q: no such file", file, target) {
 					continue
 				}
 			}
 			if frag == "" {
 				continue
 			}
-			if !strings.HasSuffix(dest, ".md") {
-				t.Errorf("%s: link %q: an anchor into a file that is not Markdown", file, target)
+			if !assert.True(t, strings.HasSuffix(dest, ".md"), "%s: link %q: an anchor into a file that is not Markdown", file, target) {
 				continue
 			}
-			if !anchors(read(t, dest))[frag] {
-				t.Errorf("%s: link %q: %s has no heading #%s", file, target, dest, frag)
-			}
+			assert.True(t, anchors(read(t, dest))[frag], "%s: link %q: %s has no heading #%s", file, target, dest, frag)
 		}
 	}
-	if checked == 0 {
-		t.Fatal("no relative link found: the link pattern is broken")
-	}
+	require.NotEqual(t, 0, checked, "no relative link found: the link pattern is broken")
 	t.Logf("%d relative links checked", checked)
 }
 
 // TestTheREADMEIsAPlaceToStart: the README stays short; the rest is in docs/.
 func TestTheREADMEIsAPlaceToStart(t *testing.T) {
 	const most = 300
-	if n := strings.Count(read(t, filepath.Join(root, "README.md")), "\n"); n > most {
-		t.Errorf("README.md has %d lines, more than %d: move the details to docs/", n, most)
-	}
+	n := strings.Count(read(t, filepath.Join(root, "README.md")), "\n")
+	assert.LessOrEqual(t, n, most, "README.md has %d lines, more than %d: move the details to docs/", n, most)
 }
 
 // blocks returns the README's fenced code blocks of a language.
@@ -158,17 +148,15 @@ func TestTheREADMEsQuickStartsAreTheFilesThatRun(t *testing.T) {
 		{"go", "netcore/example_test.go"},
 	} {
 		bs := blocks(readme, c.lang)
-		if len(bs) != 1 {
-			t.Errorf("README.md has %d %s blocks, want the one quick start", len(bs), c.lang)
+		if !assert.Equal(t, 1, len(bs), "README.md's %s blocks: want the one quick start", c.lang) {
 			continue
 		}
 		src := read(t, filepath.Join(root, c.file))
 		if c.lang == "go" {
-			if !strings.Contains(bs[0], "func Example()") || !strings.Contains(src, bs[0]) {
-				t.Errorf("README.md's Go quick start is not the Example in %s, as it is there", c.file)
-			}
-		} else if bs[0] != src {
-			t.Errorf("README.md's %s quick start differs from %s", c.lang, c.file)
+			assert.True(t, strings.Contains(bs[0], "func Example()"), "README.md's Go quick start is not an Example")
+			assert.True(t, strings.Contains(src, bs[0]), "README.md's Go quick start is not the Example in %s, as it is there", c.file)
+		} else {
+			assert.Equal(t, src, bs[0], "README.md's %s quick start differs from %s", c.lang, c.file)
 		}
 	}
 }

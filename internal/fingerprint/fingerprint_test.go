@@ -3,6 +3,9 @@ package fingerprint
 import (
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 type kind int
@@ -41,20 +44,17 @@ func parts(s string) [3]string {
 // changes the print, in its own part and in no other.
 func TestOneChangedByteEventOrChecksumChangesItsPartOnly(t *testing.T) {
 	base := game(3, "left", 0x5678)
-	if again := game(3, "left", 0x5678); again != base {
-		t.Fatalf("the same game printed %q and %q", base, again)
-	}
+	again := game(3, "left", 0x5678)
+	require.Equal(t, base, again, "the same game printed %q and %q", base, again)
 	for i, changed := range []string{game(4, "left", 0x5678), game(3, "lefT", 0x5678), game(3, "left", 0x5679)} {
 		b, c := parts(base), parts(changed)
 		for part := range 3 {
-			if (b[part] != c[part]) != (part == i) {
-				t.Errorf("change %d: part %d went from %q to %q", i, part, b[part], c[part])
-			}
+			assert.Equal(t, (part == i), (b[part] != c[part]), "change %d: part %d went from %q to %q", i, part, b[part], c[part])
 		}
 	}
-	if !strings.HasPrefix(base, "frames 2 ") || !strings.Contains(base, " events 2 ") || !strings.Contains(base, " tics 2 ") {
-		t.Fatalf("counts wrong: %q", base)
-	}
+	require.True(t, strings.HasPrefix(base, "frames 2 "), "counts wrong: %q", base)
+	require.Contains(t, base, " events 2 ", "counts wrong: %q", base)
+	require.Contains(t, base, " tics 2 ", "counts wrong: %q", base)
 }
 
 // Canon writes a struct's fields that are set, by name: a field added to
@@ -71,8 +71,7 @@ func TestCanonWritesTheFieldsThatAreSet(t *testing.T) {
 		{[2]uint16{7, 9}, "[7 9]"},
 		{nil, "nil"},
 	} {
-		if got := Canon(c.v); got != c.want {
-			t.Errorf("Canon(%#v) = %s, want %s", c.v, got, c.want)
-		}
+		got := Canon(c.v)
+		assert.Equal(t, c.want, got, "Canon(%#v) =", c.v)
 	}
 }

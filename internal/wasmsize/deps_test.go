@@ -1,8 +1,9 @@
 package wasmsize
 
 import (
-	"reflect"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // The root imports a module's package and a standard-library tree's two
@@ -32,7 +33,5 @@ func TestAddsCountsWhatOnlyEachDependencyBrings(t *testing.T) {
 		{Path: "syscall", Packages: nil, Code: 0},
 		{Path: "(shared)", Packages: []string{"fmt"}, Code: 50},
 	}
-	if got := Adds(pkgs, s); !reflect.DeepEqual(got, want) {
-		t.Fatalf("Adds = %+v\nwant %+v", got, want)
-	}
+	require.Equal(t, want, Adds(pkgs, s))
 }

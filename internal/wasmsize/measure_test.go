@@ -1,6 +1,11 @@
 package wasmsize
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
 
 func TestPkgOfReadsGoWasmSymbols(t *testing.T) {
 	for sym, want := range map[string]string{
@@ -12,9 +17,7 @@ func TestPkgOfReadsGoWasmSymbols(t *testing.T) {
 		"":                "(unnamed)",
 		"wasm_export_run": "wasm_export_run",
 	} {
-		if got := PkgOf(sym); got != want {
-			t.Errorf("PkgOf(%q) = %q, want %q", sym, got, want)
-		}
+		assert.Equal(t, want, PkgOf(sym), "PkgOf(%q)", sym)
 	}
 }
 
@@ -33,16 +36,13 @@ func TestMeasureAddsBodiesByPackage(t *testing.T) {
 	mod = append(mod, 0, byte(len(name)))
 	mod = append(mod, name...)
 	s, err := Measure(mod)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.Code != 5 || s.Data != 3 || s.Pkgs["fmt"] != 3 || s.Pkgs["(unnamed)"] != 2 {
-		t.Fatalf("%+v", s)
-	}
-	if _, err := Measure(mod[:len(mod)-3]); err == nil {
-		t.Fatal("a truncated module measured")
-	}
-	if _, err := Measure([]byte("nope")); err == nil {
-		t.Fatal("not a module, measured")
-	}
+	require.NoError(t, err)
+	require.Equal(t, 5, s.Code, "%+v", s)
+	require.Equal(t, 3, s.Data, "%+v", s)
+	require.Equal(t, 3, s.Pkgs["fmt"], "%+v", s)
+	require.Equal(t, 2, s.Pkgs["(unnamed)"], "%+v", s)
+	_, err = Measure(mod[:len(mod)-3])
+	require.Error(t, err, "a truncated module measured")
+	_, err = Measure([]byte("nope"))
+	require.Error(t, err, "not a module, measured")
 }

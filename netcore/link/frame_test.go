@@ -1,25 +1,26 @@
 package link_test
 
 import (
-	"bytes"
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore/link"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/stretchr/testify/assert"
 )
 
 func TestFrameHeaderIsToThenFromLittleEndian(t *testing.T) {
 	f := link.AppendFrame([]byte{0xEE}, 0x01020304, 0x0A0B0C0D, []byte("hi"))
 	want := []byte{0xEE, 4, 3, 2, 1, 0x0D, 0x0C, 0x0B, 0x0A, 'h', 'i'}
-	if !bytes.Equal(f, want) {
-		t.Fatalf("framed % x, want % x", f, want)
-	}
+	require.Equal(t, want, f, "framed")
 	to, from, payload, ok := link.ParseFrame(f[1:])
-	if !ok || to != 0x01020304 || from != 0x0A0B0C0D || string(payload) != "hi" {
-		t.Fatalf("parsed %x %x %q %v", to, from, payload, ok)
-	}
-	if _, _, _, ok := link.ParseFrame(f[1 : 1+link.FrameHeaderLen-1]); ok {
-		t.Fatal("a frame one byte short of a header parsed")
-	}
+	require.True(t, ok, "parsed %x %x %q %v", to, from, payload, ok)
+	require.Equal(t, link.Addr(0x01020304), to, "parsed %x %x %q %v", to, from, payload, ok)
+	require.Equal(t, link.Addr(0x0A0B0C0D), from, "parsed %x %x %q %v", to, from, payload, ok)
+	require.Equal(t, "hi", string(payload), "parsed %x %x %q %v", to, from, payload, ok)
+	_, _, _, ok = link.ParseFrame(f[1 : 1+link.FrameHeaderLen-1])
+	require.False(t, ok, "a frame one byte short of a header parsed")
 }
 
 func TestFrameFilterKeepsFramesForItsUIDOrEveryone(t *testing.T) {
@@ -40,11 +41,12 @@ func TestFrameFilterKeepsFramesForItsUIDOrEveryone(t *testing.T) {
 		{"from our other UID", link.AppendFrame(nil, link.Broadcast, alias, nil), false, 3, 2},
 	} {
 		_, from, payload, ok := f.Keep(tc.frame, uid, alias)
-		if ok != tc.keep || f.Malformed != tc.bad || f.NotForUs != tc.not {
-			t.Errorf("%s: kept %v (malformed %d, not for us %d), want %v (%d, %d)", tc.name, ok, f.Malformed, f.NotForUs, tc.keep, tc.bad, tc.not)
-		}
-		if ok && (from != 3 || !bytes.Equal(payload, tc.frame[link.FrameHeaderLen:])) {
-			t.Errorf("%s: from %d payload %q", tc.name, from, payload)
+		assert.Equal(t, tc.keep, ok, "%s: kept %v (malformed %d, not for us %d), want %v (%d, %d)", tc.name, ok, f.Malformed, f.NotForUs, tc.keep, tc.bad, tc.not)
+		assert.Equal(t, tc.bad, f.Malformed, "%s: kept %v (malformed %d, not for us %d), want %v (%d, %d)", tc.name, ok, f.Malformed, f.NotForUs, tc.keep, tc.bad, tc.not)
+		assert.Equal(t, tc.not, f.NotForUs, "%s: kept %v (malformed %d, not for us %d), want %v (%d, %d)", tc.name, ok, f.Malformed, f.NotForUs, tc.keep, tc.bad, tc.not)
+		if ok {
+			assert.Equal(t, link.Addr(3), from, "%s: from", tc.name)
+			assert.Equal(t, tc.frame[link.FrameHeaderLen:], payload, "%s: payload", tc.name)
 		}
 	}
 }
@@ -55,11 +57,15 @@ func FuzzFrameFilter(f *testing.F) {
 	f.Fuzz(func(t *testing.T, frame []byte, uid, alias uint32) {
 		var ff link.FrameFilter
 		to, from, payload, ok := ff.Keep(frame, link.Addr(uid), link.Addr(alias))
-		if dropped := ff.Malformed + ff.NotForUs; ok && dropped != 0 || !ok && dropped != 1 {
-			t.Fatalf("kept %v, counted %d malformed and %d not for us", ok, ff.Malformed, ff.NotForUs)
+		dropped := ff.Malformed + ff.NotForUs
+		if ok {
+			require.Equal(t, int64(0), dropped, "kept %v, counted %d malformed and %d not for us", ok, ff.Malformed, ff.NotForUs)
 		}
-		if ok && !bytes.Equal(link.AppendFrame(nil, to, from, payload), frame) {
-			t.Fatal("the kept parts do not make the frame again")
+		if !ok {
+			require.Equal(t, int64(1), dropped, "kept %v, counted %d malformed and %d not for us", ok, ff.Malformed, ff.NotForUs)
+		}
+		if ok {
+			require.Equal(t, frame, link.AppendFrame(nil, to, from, payload), "the kept parts do not make the frame again")
 		}
 	})
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/testgame"
+
+	"github.com/stretchr/testify/require"
 )
 
 // planted is the test game with a non-determinism planted from tic from
@@ -60,9 +62,8 @@ func mapOrder() uint32 {
 // The test game is deterministic: 2 000 tics, each followed by a re-run
 // of the last 8, at 4 players, come out the same.
 func TestADeterministicGamePasses(t *testing.T) {
-	if err := Run(testgame.New(1), Config{Tics: 2000, Rollback: 8, Players: 4}); err != nil {
-		t.Fatal(err)
-	}
+	err := Run(testgame.New(1), Config{Tics: 2000, Rollback: 8, Players: 4})
+	require.NoError(t, err)
 }
 
 // A game that reads a random source, or Go's map order, from tic 300 on
@@ -76,17 +77,18 @@ func TestAPlantedNonDeterminismIsFoundAtItsTic(t *testing.T) {
 		g := &planted{Game: testgame.New(2), from: 300, source: source}
 		err := Run(g, Config{Tics: 1000, Rollback: 8, Players: 2})
 		m, ok := IsMismatch(err)
-		if !ok {
-			t.Fatalf("%s: %v, want a mismatch", name, err)
-		}
+		require.True(t, ok, "%s: %v, want a mismatch", name, err)
 		wantOffset := len(g.Game.SaveState()) // the planted part is saved last
 		lastAt := uint32(300)
 		if name == "map order" {
 			lastAt = 307
 		}
-		if m.Tic != 300 || m.At < 300 || m.At > lastAt || m.Checksum == m.Rerun || m.StateOffset < wantOffset || m.StateOffset >= wantOffset+4 {
-			t.Fatalf("%s: %+v; want tic 300 found at 300-%d, the state differing in bytes %d-%d", name, m, lastAt, wantOffset, wantOffset+3)
-		}
+		require.Equal(t, uint32(300), m.Tic, "%s: %+v; want tic 300 found at 300-%d, the state differing in bytes %d-%d", name, m, lastAt, wantOffset, wantOffset+3)
+		require.GreaterOrEqual(t, m.At, uint32(300), "%s: %+v; want tic 300 found at 300-%d, the state differing in bytes %d-%d", name, m, lastAt, wantOffset, wantOffset+3)
+		require.LessOrEqual(t, m.At, lastAt, "%s: %+v; want tic 300 found at 300-%d, the state differing in bytes %d-%d", name, m, lastAt, wantOffset, wantOffset+3)
+		require.NotEqual(t, m.Rerun, m.Checksum, "%s: %+v; want tic 300 found at 300-%d, the state differing in bytes %d-%d", name, m, lastAt, wantOffset, wantOffset+3)
+		require.GreaterOrEqual(t, m.StateOffset, wantOffset, "%s: %+v; want tic 300 found at 300-%d, the state differing in bytes %d-%d", name, m, lastAt, wantOffset, wantOffset+3)
+		require.Less(t, m.StateOffset, wantOffset+4, "%s: %+v; want tic 300 found at 300-%d, the state differing in bytes %d-%d", name, m, lastAt, wantOffset, wantOffset+3)
 		t.Logf("%s: %v", name, err)
 	}
 }
@@ -95,14 +97,13 @@ func TestAPlantedNonDeterminismIsFoundAtItsTic(t *testing.T) {
 // cannot load is reported as such.
 func TestBadConfigAndLoadErrors(t *testing.T) {
 	for _, c := range []Config{{Rollback: MaxRollback + 1}, {Players: netcore.MaxPlayers + 1}} {
-		if err := Run(testgame.New(3), c); err == nil {
-			t.Fatalf("%+v accepted", c)
-		}
+		err := Run(testgame.New(3), c)
+		require.Error(t, err, "%+v accepted", c)
 	}
 	g := &refusing{Game: testgame.New(4)}
-	if err := Run(g, Config{Tics: 10}); err == nil || !errors.Is(err, errRefused) {
-		t.Fatalf("got %v", err)
-	}
+	err := Run(g, Config{Tics: 10})
+	require.Error(t, err, "got %v", err)
+	require.ErrorIs(t, err, errRefused, "got %v", err)
 }
 
 var errRefused = errors.New("refused")
@@ -114,14 +115,22 @@ func (*refusing) LoadState([]byte) error { return errRefused }
 // ResultOf reports a clean run with its tics, a mismatch with its fields,
 // and any other error with its message alone.
 func TestResultOf(t *testing.T) {
-	if r := ResultOf(Config{}, nil); !r.OK || r.Tics != DefaultTics || r.StateOffset != -1 {
-		t.Fatalf("clean: %+v", r)
-	}
+	r := ResultOf(Config{}, nil)
+	require.True(t, r.OK, "clean: %+v", r)
+	require.Equal(t, DefaultTics, r.Tics, "clean: %+v", r)
+	require.Equal(t, -1, r.StateOffset, "clean: %+v", r)
 	m := &Mismatch{Tic: 7, At: 9, Checksum: 1, Rerun: 2, StateOffset: 3}
-	if r := ResultOf(Config{Tics: 50}, m); r.OK || r.Tic != 7 || r.At != 9 || r.Checksum != 1 || r.Rerun != 2 || r.StateOffset != 3 || r.Message != m.Error() {
-		t.Fatalf("mismatch: %+v", r)
-	}
-	if r := ResultOf(Config{}, errRefused); r.OK || r.Tic != 0 || r.StateOffset != -1 || r.Message != "refused" {
-		t.Fatalf("error: %+v", r)
-	}
+	r = ResultOf(Config{Tics: 50}, m)
+	require.False(t, r.OK, "mismatch: %+v", r)
+	require.Equal(t, uint32(7), r.Tic, "mismatch: %+v", r)
+	require.Equal(t, uint32(9), r.At, "mismatch: %+v", r)
+	require.Equal(t, uint32(1), r.Checksum, "mismatch: %+v", r)
+	require.Equal(t, uint32(2), r.Rerun, "mismatch: %+v", r)
+	require.Equal(t, 3, r.StateOffset, "mismatch: %+v", r)
+	require.Equal(t, m.Error(), r.Message, "mismatch: %+v", r)
+	r = ResultOf(Config{}, errRefused)
+	require.False(t, r.OK, "error: %+v", r)
+	require.Equal(t, uint32(0), r.Tic, "error: %+v", r)
+	require.Equal(t, -1, r.StateOffset, "error: %+v", r)
+	require.Equal(t, "refused", r.Message, "error: %+v", r)
 }

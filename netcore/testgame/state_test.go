@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore"
+
+	"github.com/stretchr/testify/require"
 )
 
 // play runs n tics of random commands for every player on g, drawn from a
@@ -26,21 +28,14 @@ func TestLoadedStatePlaysOnExactlyAsTheOriginal(t *testing.T) {
 		a := NewSized(1, size)
 		play(a, 0, 300, 7)
 		saved := a.SaveState()
-		if len(saved) != stateHeaderBytes+size {
-			t.Fatalf("saved %d bytes, want %d", len(saved), stateHeaderBytes+size)
-		}
+		require.Equal(t, stateHeaderBytes+size, len(saved), "saved %d bytes, want %d", len(saved), stateHeaderBytes+size)
 		b := NewSized(2, 0)
-		if err := b.LoadState(saved); err != nil {
-			t.Fatal(err)
-		}
-		if b.Checksum() != a.Checksum() {
-			t.Fatalf("size %d: checksum %08x after load, want %08x", size, b.Checksum(), a.Checksum())
-		}
+		err := b.LoadState(saved)
+		require.NoError(t, err)
+		require.Equal(t, a.Checksum(), b.Checksum(), "size %d: checksum %08x after load, want %08x", size, b.Checksum(), a.Checksum())
 		play(a, 300, 300, 8)
 		play(b, 300, 300, 8)
-		if b.Checksum() != a.Checksum() {
-			t.Fatalf("size %d: the loaded copy differs 300 tics later", size)
-		}
+		require.Equal(t, a.Checksum(), b.Checksum(), "size %d: the loaded copy differs 300 tics later", size)
 	}
 }
 
@@ -50,14 +45,11 @@ func TestWorldIsPartOfTheState(t *testing.T) {
 	saved := a.SaveState()
 	saved[len(saved)-1000] ^= 0xff // somewhere in the world
 	b := NewSized(1, 0)
-	if err := b.LoadState(saved); err != nil {
-		t.Fatal(err)
-	}
+	err := b.LoadState(saved)
+	require.NoError(t, err)
 	play(a, 100, 2000, 8)
 	play(b, 100, 2000, 8)
-	if a.Checksum() == b.Checksum() {
-		t.Fatal("a copy with a different world still agrees 2000 tics later")
-	}
+	require.NotEqual(t, b.Checksum(), a.Checksum(), "a copy with a different world still agrees 2000 tics later")
 }
 
 func TestBadStatesAreRefusedAndChangeNothing(t *testing.T) {
@@ -67,12 +59,9 @@ func TestBadStatesAreRefusedAndChangeNothing(t *testing.T) {
 	good := g.SaveState()
 	for _, bad := range [][]byte{nil, good[:3], good[:stateHeaderBytes-1], good[:len(good)-1], append(good[:len(good):len(good)], 0),
 		append([]byte("XXXX"), good[4:]...)} {
-		if err := g.LoadState(bad); err == nil {
-			t.Fatalf("a bad state of %d bytes was loaded", len(bad))
-		}
-		if g.Checksum() != want {
-			t.Fatal("a refused state changed the game")
-		}
+		err := g.LoadState(bad)
+		require.Error(t, err, "a bad state of %d bytes was loaded", len(bad))
+		require.Equal(t, want, g.Checksum(), "a refused state changed the game")
 	}
 }
 
@@ -83,9 +72,8 @@ func FuzzLoadState(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		h := New(1)
 		if err := h.LoadState(b); err == nil {
-			if got := h.SaveState(); string(got) != string(b) {
-				t.Fatal("a loaded state saves differently")
-			}
+			got := h.SaveState()
+			require.Equal(t, string(b), string(got), "a loaded state saves differently")
 		}
 	})
 }

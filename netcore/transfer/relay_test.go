@@ -1,7 +1,6 @@
 package transfer_test
 
 import (
-	"bytes"
 	"slices"
 	"testing"
 
@@ -9,6 +8,9 @@ import (
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/transfer"
 	"github.com/ticnet/ticnet/netcore/wire"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // relaySim is a source (UID 1), a relay (UID 2) and a receiver (UID 3) on
@@ -59,29 +61,25 @@ func relayed(t *testing.T, seed uint64, channel simnet.Link, srcCfg transfer.Con
 	s := newRelaySim(seed, channel, srcCfg)
 	data := xferPayload(size, seed)
 	if !storeAndForward {
-		if err := s.mid.x.Relay(0, 1, 5, 3, 9); err != nil {
-			t.Fatal(err)
-		}
+		err := s.mid.x.Relay(0, 1, 5, 3, 9)
+		require.NoError(t, err)
 	}
-	if err := s.src.x.Send(0, 2, 5, data); err != nil {
-		t.Fatal(err)
-	}
+	err := s.src.x.Send(0, 2, 5, data)
+	require.NoError(t, err)
 	forwarded := false
-	if !s.runUntil(30_000, func() bool {
+	require.True(t, s.runUntil(30_000, func() bool {
 		if ev, ok := s.mid.event(transfer.Received); ok && storeAndForward && !forwarded {
-			if err := s.mid.x.Send(s.now, 3, 9, ev.Data); err != nil {
-				t.Fatal(err)
-			}
+			err := s.mid.x.Send(s.now, 3, 9, ev.Data)
+			require.NoError(t, err)
 			forwarded = true
 		}
 		_, ok := s.dst.event(transfer.Received)
 		return ok
-	}) {
-		t.Fatalf("seed %d: nothing arrived; relay %v %+v, receiver %v", seed, s.mid.events, s.mid.x.Counters(), s.dst.events)
-	}
-	if ev, _ := s.dst.event(transfer.Received); !bytes.Equal(ev.Data, data) || ev.Stream != 9 || ev.Peer != 2 {
-		t.Fatalf("seed %d: the receiver got stream %d from %d, %d bytes, not the data sent", seed, ev.Stream, ev.Peer, len(ev.Data))
-	}
+	}), "seed %d: nothing arrived; relay %v %+v, receiver %v", seed, s.mid.events, s.mid.x.Counters(), s.dst.events)
+	ev, _ := s.dst.event(transfer.Received)
+	require.Equal(t, data, ev.Data, "seed %d: the receiver got stream %d from %d, %d bytes, not the data sent", seed, ev.Stream, ev.Peer, len(ev.Data))
+	require.Equal(t, uint32(9), ev.Stream, "seed %d: the receiver got stream %d from %d, %d bytes, not the data sent", seed, ev.Stream, ev.Peer, len(ev.Data))
+	require.Equal(t, link.Addr(2), ev.Peer, "seed %d: the receiver got stream %d from %d, %d bytes, not the data sent", seed, ev.Stream, ev.Peer, len(ev.Data))
 	return s, s.now
 }
 
@@ -100,25 +98,22 @@ func TestTransferRelaySendsAStreamOnAsItArrives(t *testing.T) {
 				relayMS, forwardMS = append(relayMS, ms), append(forwardMS, fwd)
 				s.runUntil(10_000, func() bool { o, i := s.mid.x.Open(); return o+i == 0 })
 				mid := s.mid.x
-				if o, i := mid.Open(); o+i != 0 || mid.BytesHeld() != 0 || mid.BytesReferenced() != 0 {
-					t.Fatalf("%s, %d bytes, seed %d: the relay still has %d+%d streams, %d bytes held, %d referenced",
-						ch.name, size, seed, o, i, mid.BytesHeld(), mid.BytesReferenced())
-				}
+				o, i := mid.Open()
+				require.Equal(t, 0, o+i, "%s, %d bytes, seed %d: the relay still has %d+%d streams, %d bytes held, %d referenced", ch.name, size, seed, o, i, mid.BytesHeld(), mid.BytesReferenced())
+				require.Equal(t, int64(0), mid.BytesHeld(), "%s, %d bytes, seed %d: the relay still has %d+%d streams, %d bytes held, %d referenced", ch.name, size, seed, o, i, mid.BytesHeld(), mid.BytesReferenced())
+				require.Equal(t, int64(0), mid.BytesReferenced(), "%s, %d bytes, seed %d: the relay still has %d+%d streams, %d bytes held, %d referenced", ch.name, size, seed, o, i, mid.BytesHeld(), mid.BytesReferenced())
 				// One buffer, the incoming stream's, held and then lent to the
 				// relayed stream: never two.
-				if s.peak > heldFor(size) {
-					t.Fatalf("%s, %d bytes, seed %d: the relay peaked at %d bytes, over %d", ch.name, size, seed, s.peak, heldFor(size))
-				}
-				if _, ok := s.mid.event(transfer.Delivered); !ok {
-					t.Fatalf("%s, %d bytes, seed %d: the relay's events are %v", ch.name, size, seed, s.mid.events)
-				}
+				require.LessOrEqual(t, s.peak, heldFor(size), "%s, %d bytes, seed %d: the relay peaked at %d bytes, over %d", ch.name, size, seed, s.peak, heldFor(size))
+				_, ok := s.mid.event(transfer.Delivered)
+				require.True(t, ok, "%s, %d bytes, seed %d: the relay's events are %v", ch.name, size, seed, s.mid.events)
 			}
 			slices.Sort(relayMS)
 			slices.Sort(forwardMS)
 			relay, forward := relayMS[len(relayMS)/2], forwardMS[len(forwardMS)/2]
 			t.Logf("%s, %d bytes: arrived at %d ms relayed, %d ms stored and forwarded (medians of 10 seeds)", ch.name, size, relay, forward)
-			if size == 1<<20 && relay*10 > forward*7 {
-				t.Errorf("%s: relayed 1 MB took %d ms, not under 70 %% of the %d ms stored and forwarded", ch.name, relay, forward)
+			if size == 1<<20 {
+				assert.LessOrEqual(t, relay*10, forward*7, "%s: relayed 1 MB took %d ms, not under 70 %% of the %d ms stored and forwarded", ch.name, relay, forward)
 			}
 		}
 	}
@@ -126,35 +121,29 @@ func TestTransferRelaySendsAStreamOnAsItArrives(t *testing.T) {
 
 func TestTransferRelayIsDroppedWithItsSource(t *testing.T) {
 	s := newRelaySim(7, xferLossy, transfer.Config{})
-	if err := s.mid.x.Relay(0, 1, 5, 3, 9); err != nil {
-		t.Fatal(err)
-	}
+	err := s.mid.x.Relay(0, 1, 5, 3, 9)
+	require.NoError(t, err)
 	s.src.x.Send(0, 2, 5, xferPayload(1<<20, 7))
 	s.runUntil(10_000, func() bool { got, _, _ := s.dst.x.ReceiveProgress(2, 9); return got > 256<<10 })
 	s.src.x.CancelSend(s.now, 2, 5, wire.TransferReasonCancelled)
-	if !s.runUntil(5_000, func() bool {
+	require.True(t, s.runUntil(5_000, func() bool {
 		_, ok := s.dst.event(transfer.Dropped)
 		return ok
-	}) {
-		t.Fatalf("the receiver's events are %v; the relay's %v", s.dst.events, s.mid.events)
-	}
-	if len(s.mid.events) != 2 {
-		t.Fatalf("the relay's events are %v, want the incoming stream's drop and the relayed one's", s.mid.events)
-	}
+	}), "the receiver's events are %v; the relay's %v", s.dst.events, s.mid.events)
+	require.Equal(t, 2, len(s.mid.events), "the relay's events are %v, want the incoming stream's drop and the relayed one's", s.mid.events)
 	for _, ev := range s.mid.events {
-		if ev.Kind != transfer.Dropped || ev.Reason != wire.TransferReasonCancelled {
-			t.Fatalf("the relay's events are %v", s.mid.events)
-		}
+		require.Equal(t, transfer.Dropped, ev.Kind, "the relay's events are %v", s.mid.events)
+		require.Equal(t, wire.TransferReasonCancelled, ev.Reason, "the relay's events are %v", s.mid.events)
 	}
-	if ev, _ := s.dst.event(transfer.Dropped); !ev.ByPeer || ev.Reason != wire.TransferReasonCancelled {
-		t.Fatalf("the receiver's events are %v", s.dst.events)
-	}
-	if mid := s.mid.x; mid.BytesHeld() != 0 || mid.BytesReferenced() != 0 {
-		t.Fatalf("the relay holds %d bytes and references %d", mid.BytesHeld(), mid.BytesReferenced())
-	}
-	if _, i := s.dst.x.Open(); i != 0 || s.dst.x.BytesHeld() != 0 {
-		t.Fatalf("the receiver holds %d bytes", s.dst.x.BytesHeld())
-	}
+	ev, _ := s.dst.event(transfer.Dropped)
+	require.True(t, ev.ByPeer, "the receiver's events are %v", s.dst.events)
+	require.Equal(t, wire.TransferReasonCancelled, ev.Reason, "the receiver's events are %v", s.dst.events)
+	mid := s.mid.x
+	require.Equal(t, int64(0), mid.BytesHeld(), "the relay holds %d bytes and references %d", mid.BytesHeld(), mid.BytesReferenced())
+	require.Equal(t, int64(0), mid.BytesReferenced(), "the relay holds %d bytes and references %d", mid.BytesHeld(), mid.BytesReferenced())
+	_, i := s.dst.x.Open()
+	require.Equal(t, 0, i, "the receiver holds %d bytes", s.dst.x.BytesHeld())
+	require.Equal(t, int64(0), s.dst.x.BytesHeld(), "the receiver holds %d bytes", s.dst.x.BytesHeld())
 }
 
 func TestTransferRelayOfAStreamThatNeverBeginsEnds(t *testing.T) {
@@ -162,24 +151,23 @@ func TestTransferRelayOfAStreamThatNeverBeginsEnds(t *testing.T) {
 		s := newRelaySim(8, xferLossless, transfer.Config{})
 		s.mid.x.Relay(0, 1, 5, 3, 9)
 		s.src.x.Refuse(0, 2, 5, wire.TransferReasonNoSnapshot)
-		if !s.runUntil(1_000, func() bool { _, ok := s.dst.event(transfer.Dropped); return ok }) {
-			t.Fatalf("the receiver's events are %v; the relay's %v", s.dst.events, s.mid.events)
-		}
-		if ev, _ := s.mid.event(transfer.Dropped); len(s.mid.events) != 2 || ev.Reason != wire.TransferReasonNoSnapshot {
-			t.Fatalf("the relay's events are %v", s.mid.events)
-		}
-		if ev, _ := s.dst.event(transfer.Dropped); ev.Reason != wire.TransferReasonNoSnapshot || ev.Stream != 9 {
-			t.Fatalf("the receiver's events are %v", s.dst.events)
-		}
+		require.True(t, s.runUntil(1_000, func() bool { _, ok := s.dst.event(transfer.Dropped); return ok }), "the receiver's events are %v; the relay's %v", s.dst.events, s.mid.events)
+		ev, _ := s.mid.event(transfer.Dropped)
+		require.Equal(t, 2, len(s.mid.events), "the relay's events are %v", s.mid.events)
+		require.Equal(t, wire.TransferReasonNoSnapshot, ev.Reason, "the relay's events are %v", s.mid.events)
+		ev, _ = s.dst.event(transfer.Dropped)
+		require.Equal(t, wire.TransferReasonNoSnapshot, ev.Reason, "the receiver's events are %v", s.dst.events)
+		require.Equal(t, uint32(9), ev.Stream, "the receiver's events are %v", s.dst.events)
 	})
 	t.Run("silent source", func(t *testing.T) {
 		s := newRelaySim(9, xferLossless, transfer.Config{})
 		s.mid.x.Relay(0, 1, 5, 3, 9)
 		stall := s.mid.x.Config().StallMS
 		s.runUntil(stall+100, func() bool { o, _ := s.mid.x.Open(); return o == 0 })
-		if ev, ok := s.mid.event(transfer.Dropped); !ok || ev.Reason != wire.TransferReasonStalled || s.now < stall {
-			t.Fatalf("at %d ms the relay's events are %v", s.now, s.mid.events)
-		}
+		ev, ok := s.mid.event(transfer.Dropped)
+		require.True(t, ok, "at %d ms the relay's events are %v", s.now, s.mid.events)
+		require.Equal(t, wire.TransferReasonStalled, ev.Reason, "at %d ms the relay's events are %v", s.now, s.mid.events)
+		require.GreaterOrEqual(t, s.now, stall, "at %d ms the relay's events are %v", s.now, s.mid.events)
 	})
 	t.Run("source leaves", func(t *testing.T) {
 		s := newRelaySim(10, xferLossless, transfer.Config{})
@@ -187,9 +175,10 @@ func TestTransferRelayOfAStreamThatNeverBeginsEnds(t *testing.T) {
 		s.runUntil(100, func() bool { return false })
 		s.mid.x.DropPeer(s.now, 1)
 		s.runUntil(100, func() bool { return false })
-		if ev, ok := s.mid.event(transfer.Dropped); !ok || ev.Reason != wire.TransferReasonPeerLeft || !ev.Outgoing {
-			t.Fatalf("the relay's events are %v", s.mid.events)
-		}
+		ev, ok := s.mid.event(transfer.Dropped)
+		require.True(t, ok, "the relay's events are %v", s.mid.events)
+		require.Equal(t, wire.TransferReasonPeerLeft, ev.Reason, "the relay's events are %v", s.mid.events)
+		require.True(t, ev.Outgoing, "the relay's events are %v", s.mid.events)
 	})
 }
 
@@ -198,29 +187,22 @@ func TestTransferRelayRefusesWhatItCannotSend(t *testing.T) {
 	s.src.x.Send(0, 2, 5, []byte("whole"))
 	s.runUntil(1_000, func() bool { _, ok := s.mid.event(transfer.Received); return ok })
 	mid := s.mid.x
-	if err := mid.Relay(s.now, 1, 5, 3, 1); err != transfer.ErrRelayEnded {
-		t.Fatalf("relaying a stream that has arrived: %v", err)
-	}
-	if err := mid.Relay(s.now, 1, 6, link.Broadcast, 1); err != transfer.ErrBroadcast {
-		t.Fatalf("relaying to everyone: %v", err)
-	}
-	if err := mid.Relay(s.now, 1, 6, 3, 1); err != nil {
-		t.Fatal(err)
-	}
-	if err := mid.Relay(s.now, 1, 7, 3, 1); err != transfer.ErrIDInUse {
-		t.Fatalf("relaying under an id in use: %v", err)
-	}
+	err := mid.Relay(s.now, 1, 5, 3, 1)
+	require.True(t, err == transfer.ErrRelayEnded, "relaying a stream that has arrived: %v", err)
+	err = mid.Relay(s.now, 1, 6, link.Broadcast, 1)
+	require.True(t, err == transfer.ErrBroadcast, "relaying to everyone: %v", err)
+	err = mid.Relay(s.now, 1, 6, 3, 1)
+	require.NoError(t, err)
+	err = mid.Relay(s.now, 1, 7, 3, 1)
+	require.True(t, err == transfer.ErrIDInUse, "relaying under an id in use: %v", err)
 	for id := uint32(100); ; id++ {
 		err := mid.Relay(s.now, 1, id, 3, id)
 		if err == transfer.ErrBusy {
-			if o, _ := mid.Open(); o != mid.Config().MaxOutgoing {
-				t.Fatalf("busy with %d streams out of %d", o, mid.Config().MaxOutgoing)
-			}
+			o, _ := mid.Open()
+			require.Equal(t, mid.Config().MaxOutgoing, o, "busy with %d streams out of %d", o, mid.Config().MaxOutgoing)
 			break
 		}
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 	}
 }
 
@@ -229,13 +211,9 @@ func TestTransferRelayOfAStreamAlreadyArrivingSendsWhatCameAndTheRest(t *testing
 	data := xferPayload(256<<10, 12)
 	s.src.x.Send(0, 2, 5, data)
 	s.runUntil(10_000, func() bool { got, _, _ := s.mid.x.ReceiveProgress(1, 5); return got > 64<<10 })
-	if err := s.mid.x.Relay(s.now, 1, 5, 3, 9); err != nil {
-		t.Fatal(err)
-	}
-	if !s.runUntil(10_000, func() bool { _, ok := s.dst.event(transfer.Received); return ok }) {
-		t.Fatalf("the receiver's events are %v; the relay's %v", s.dst.events, s.mid.events)
-	}
-	if ev, _ := s.dst.event(transfer.Received); !bytes.Equal(ev.Data, data) {
-		t.Fatal("the receiver got other data")
-	}
+	err := s.mid.x.Relay(s.now, 1, 5, 3, 9)
+	require.NoError(t, err)
+	require.True(t, s.runUntil(10_000, func() bool { _, ok := s.dst.event(transfer.Received); return ok }), "the receiver's events are %v; the relay's %v", s.dst.events, s.mid.events)
+	ev, _ := s.dst.event(transfer.Received)
+	require.Equal(t, data, ev.Data, "the receiver got other data")
 }

@@ -10,6 +10,9 @@ import (
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/transfer"
 	"github.com/ticnet/ticnet/netcore/wire"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // The bulk transfer over the simulated channel: two peers with
@@ -145,9 +148,8 @@ type transferResult struct {
 func simulateTransfer(t testing.TB, seed uint64, channel simnet.Link, size int) transferResult {
 	s := newXferSim(seed, channel, transfer.Config{})
 	data := xferPayload(size, seed)
-	if err := s.a.x.Send(s.now, 2, 1, data); err != nil {
-		t.Fatal(err)
-	}
+	err := s.a.x.Send(s.now, 2, 1, data)
+	require.NoError(t, err)
 	res := transferResult{receivedMS: -1, deliveredMS: -1}
 	s.runUntil(60_000, func() bool {
 		if _, ok := s.b.event(transfer.Received); ok && res.receivedMS < 0 {
@@ -158,12 +160,11 @@ func simulateTransfer(t testing.TB, seed uint64, channel simnet.Link, size int) 
 		}
 		return len(s.a.events) > 0 && len(s.b.events) > 0
 	})
-	if ev, ok := s.b.event(transfer.Received); !ok || !bytes.Equal(ev.Data, data) {
-		t.Fatalf("seed %d, %d bytes: the receiver's events are %v", seed, size, s.b.events)
-	}
-	if _, ok := s.a.event(transfer.Delivered); !ok {
-		t.Fatalf("seed %d, %d bytes: the sender's events are %v", seed, size, s.a.events)
-	}
+	ev, ok := s.b.event(transfer.Received)
+	require.True(t, ok, "seed %d, %d bytes: the receiver's events are %v", seed, size, s.b.events)
+	require.Equal(t, data, ev.Data, "seed %d, %d bytes: the receiver's events are %v", seed, size, s.b.events)
+	_, ok = s.a.event(transfer.Delivered)
+	require.True(t, ok, "seed %d, %d bytes: the sender's events are %v", seed, size, s.a.events)
 	res.sender, res.receiver, res.maxHeld = s.a.x.Counters(), s.b.x.Counters(), s.maxHeld
 	return res
 }
@@ -189,25 +190,26 @@ func TestTransferArrivesWholeOverLosslessAndLossyChannels(t *testing.T) {
 				chunks := int64((size + transfer.DefaultChunkBytes - 1) / transfer.DefaultChunkBytes)
 				snd, rcv := r.sender, r.receiver
 				// Memory: the stream's buffer and bookkeeping, never more.
-				if r.maxHeld > heldFor(size) || rcv.PeakBytesHeld != heldFor(size) {
-					t.Errorf("held at most %d (peak %d), want %d", r.maxHeld, rcv.PeakBytesHeld, heldFor(size))
-				}
+				assert.LessOrEqual(t, r.maxHeld, heldFor(size), "held at most %d (peak %d), want %d", r.maxHeld, rcv.PeakBytesHeld, heldFor(size))
+				assert.Equal(t, heldFor(size), rcv.PeakBytesHeld, "held at most %d (peak %d), want %d", r.maxHeld, rcv.PeakBytesHeld, heldFor(size))
 				// Every chunk taken exactly once; nothing forged, malformed or
 				// out of range can come from an honest peer.
-				if rcv.ChunksReceived != chunks || rcv.ChunkBytesReceived != int64(size) || rcv.StreamsCompleted != 1 ||
-					rcv.Malformed+rcv.Forged+rcv.OutOfRange+rcv.NoRoom+snd.Malformed+snd.Forged+snd.OutOfRange != 0 {
-					t.Errorf("receiver %+v\nsender %+v", rcv, snd)
-				}
-				if snd.ChunksSent != chunks || snd.ChunkBytesSent != int64(size) || snd.StreamsDelivered != 1 {
-					t.Errorf("sender %+v", snd)
-				}
+				assert.Equal(t, chunks, rcv.ChunksReceived, "receiver %+v\nsender %+v", rcv, snd)
+				assert.Equal(t, int64(size), rcv.ChunkBytesReceived, "receiver %+v\nsender %+v", rcv, snd)
+				assert.Equal(t, int64(1), rcv.StreamsCompleted, "receiver %+v\nsender %+v", rcv, snd)
+				assert.Equal(t, int64(0), rcv.Malformed+rcv.Forged+rcv.OutOfRange+rcv.NoRoom+snd.Malformed+snd.Forged+snd.OutOfRange, "receiver %+v\nsender %+v", rcv, snd)
+				assert.Equal(t, chunks, snd.ChunksSent, "sender %+v", snd)
+				assert.Equal(t, int64(size), snd.ChunkBytesSent, "sender %+v", snd)
+				assert.Equal(t, int64(1), snd.StreamsDelivered, "sender %+v", snd)
 				// On a steady channel nothing is resent. With 100 ms of jitter
 				// each way, a round trip sometimes outlasts the timer (the
 				// tail's timer is short on purpose); each such resend arrives
 				// as a duplicate, unless the run ends first.
-				if ch.link.JitterMS == 0 && snd.ChunksResent+rcv.Duplicates != 0 ||
-					ch.link.Loss == 0 && rcv.Duplicates > snd.ChunksResent {
-					t.Errorf("no loss, yet %d resent, %d duplicates", snd.ChunksResent, rcv.Duplicates)
+				if ch.link.JitterMS == 0 {
+					assert.Equal(t, int64(0), snd.ChunksResent+rcv.Duplicates, "no loss, yet %d resent, %d duplicates", snd.ChunksResent, rcv.Duplicates)
+				}
+				if ch.link.Loss == 0 {
+					assert.LessOrEqual(t, rcv.Duplicates, snd.ChunksResent, "no loss, yet %d resent, %d duplicates", snd.ChunksResent, rcv.Duplicates)
 				}
 				t.Logf("received at %d ms, delivered at %d ms; %d chunks, %d resent, %d duplicates, %d acks",
 					r.receivedMS, r.deliveredMS, chunks, snd.ChunksResent, rcv.Duplicates, rcv.AcksSent)
@@ -230,9 +232,7 @@ func TestTransferMeetsTheLateJoinGoals(t *testing.T) {
 		for seed := uint64(1); seed <= 20; seed++ {
 			worst = max(worst, simulateTransfer(t, seed, g.link, g.size).receivedMS)
 		}
-		if worst > g.goalMS {
-			t.Errorf("%s: worst of 20 seeds %d ms, goal %d ms", g.name, worst, g.goalMS)
-		}
+		assert.LessOrEqual(t, worst, g.goalMS, "%s: worst of 20 seeds %d ms, goal %d ms", g.name, worst, g.goalMS)
 		t.Logf("%s: worst of 20 seeds %d ms", g.name, worst)
 	}
 }
@@ -256,25 +256,23 @@ func TestTransferSenderFreesTheStreamWhenTheReceiverVanishes(t *testing.T) {
 			// the channel's longest delay, and the deadline runs from it.
 			limit := vanished + maxDelayMS(ch.link) + cfg.StallMS + xferPassMS
 			s.runUntil(limit-s.now+1000, func() bool { o, _ := s.a.x.Open(); return o == 0 })
-			if o, _ := s.a.x.Open(); o != 0 || s.a.x.BytesReferenced() != 0 {
-				t.Fatalf("the sender still holds the stream at %d ms", s.now)
-			}
-			if s.now > limit {
-				t.Fatalf("the sender freed the stream at %d ms, %d ms after the receiver vanished; limit %d", s.now, s.now-vanished, limit-vanished)
-			}
+			o, _ := s.a.x.Open()
+			require.Equal(t, 0, o, "the sender still holds the stream at %d ms", s.now)
+			require.Equal(t, int64(0), s.a.x.BytesReferenced(), "the sender still holds the stream at %d ms", s.now)
+			require.LessOrEqual(t, s.now, limit, "the sender freed the stream at %d ms, %d ms after the receiver vanished; limit %d", s.now, s.now-vanished, limit-vanished)
 			ev, ok := s.a.event(transfer.Dropped)
-			if c := s.a.x.Counters(); !ok || ev.Reason != wire.TransferReasonStalled || c.StreamsStalled != 1 {
-				t.Fatalf("events %v, counters %+v", s.a.events, c)
-			}
+			c := s.a.x.Counters()
+			require.True(t, ok, "events %v, counters %+v", s.a.events, c)
+			require.Equal(t, wire.TransferReasonStalled, ev.Reason, "events %v, counters %+v", s.a.events, c)
+			require.Equal(t, int64(1), c.StreamsStalled, "events %v, counters %+v", s.a.events, c)
 			after := s.a.x.Counters()
 			wasted := after.ChunkBytesSent - sentBefore.ChunkBytesSent + after.ChunkBytesResent - sentBefore.ChunkBytesResent
 			t.Logf("freed %d ms after the receiver vanished; %d bytes of chunks sent to nobody", s.now-vanished, wasted)
 			// New chunks stop at the in-flight bound; what else goes is
 			// resends: each chunk unacknowledged once per resend timer for
 			// two timers, then one chunk per timer.
-			if new := after.ChunkBytesSent - sentBefore.ChunkBytesSent; new > int64(cfg.MaxInFlightBytes) {
-				t.Errorf("%d bytes of new chunks sent after the receiver vanished, bound %d", new, cfg.MaxInFlightBytes)
-			}
+			new := after.ChunkBytesSent - sentBefore.ChunkBytesSent
+			assert.LessOrEqual(t, new, int64(cfg.MaxInFlightBytes), "%d bytes of new chunks sent after the receiver vanished, bound %d", new, cfg.MaxInFlightBytes)
 		})
 	}
 }
@@ -298,16 +296,16 @@ func TestTransferReceiverFreesTheStreamWhenTheSenderVanishes(t *testing.T) {
 			// runs from the last.
 			limit := vanished + maxDelayMS(ch.link) + 17 + cfg.StallMS + xferPassMS
 			s.runUntil(limit-s.now+1000, func() bool { _, i := s.b.x.Open(); return i == 0 })
-			if _, i := s.b.x.Open(); i != 0 || s.b.x.BytesHeld() != 0 {
-				t.Fatalf("the receiver still holds %d bytes at %d ms", s.b.x.BytesHeld(), s.now)
-			}
-			if s.now > limit {
-				t.Fatalf("freed at %d ms, %d ms after the sender vanished; limit %d", s.now, s.now-vanished, limit-vanished)
-			}
+			_, i := s.b.x.Open()
+			require.Equal(t, 0, i, "the receiver still holds %d bytes at %d ms", s.b.x.BytesHeld(), s.now)
+			require.Equal(t, int64(0), s.b.x.BytesHeld(), "the receiver still holds %d bytes at %d ms", s.b.x.BytesHeld(), s.now)
+			require.LessOrEqual(t, s.now, limit, "freed at %d ms, %d ms after the sender vanished; limit %d", s.now, s.now-vanished, limit-vanished)
 			ev, ok := s.b.event(transfer.Dropped)
-			if c := s.b.x.Counters(); !ok || ev.Reason != wire.TransferReasonStalled || c.StreamsStalled != 1 || c.PeakBytesHeld != heldFor(size) {
-				t.Fatalf("events %v, counters %+v", s.b.events, c)
-			}
+			c := s.b.x.Counters()
+			require.True(t, ok, "events %v, counters %+v", s.b.events, c)
+			require.Equal(t, wire.TransferReasonStalled, ev.Reason, "events %v, counters %+v", s.b.events, c)
+			require.Equal(t, int64(1), c.StreamsStalled, "events %v, counters %+v", s.b.events, c)
+			require.Equal(t, heldFor(size), c.PeakBytesHeld, "events %v, counters %+v", s.b.events, c)
 			t.Logf("freed %d ms after the sender vanished", s.now-vanished)
 		})
 	}
@@ -408,9 +406,7 @@ func TestTransferCompletesThroughAHundredThousandForgedFramesCountingEachDrop(t 
 						forged++
 					}
 				}
-				if s.b.x.BytesHeld() > s.b.x.Config().MaxHeldBytes {
-					t.Fatalf("receiver holds %d bytes", s.b.x.BytesHeld())
-				}
+				require.LessOrEqual(t, s.b.x.BytesHeld(), s.b.x.Config().MaxHeldBytes, "receiver holds %d bytes", s.b.x.BytesHeld())
 				_, got := s.b.event(transfer.Received)
 				_, delivered := s.a.event(transfer.Delivered)
 				return forged == frames && got && delivered
@@ -418,9 +414,10 @@ func TestTransferCompletesThroughAHundredThousandForgedFramesCountingEachDrop(t 
 			for range 100 { // let the last forgeries and their answers land
 				s.step()
 			}
-			if ev, ok := s.b.event(transfer.Received); !done || !ok || !bytes.Equal(ev.Data, data) {
-				t.Fatalf("forged %d; receiver events %v; sender events %v", forged, s.b.events, s.a.events)
-			}
+			ev, ok := s.b.event(transfer.Received)
+			require.True(t, done, "forged %d; receiver events %v; sender events %v", forged, s.b.events, s.a.events)
+			require.True(t, ok, "forged %d; receiver events %v; sender events %v", forged, s.b.events, s.a.events)
+			require.Equal(t, data, ev.Data, "forged %d; receiver events %v; sender events %v", forged, s.b.events, s.a.events)
 			rcv, snd := s.b.x.Counters(), s.a.x.Counters()
 			n := k.sent
 			want := map[string][2]int64{
@@ -439,13 +436,10 @@ func TestTransferCompletesThroughAHundredThousandForgedFramesCountingEachDrop(t 
 				want["sender resends"] = [2]int64{snd.ChunksResent, 0}
 			}
 			for name, v := range want {
-				if v[0] != v[1] {
-					t.Errorf("%s: %d, want %d", name, v[0], v[1])
-				}
+				assert.Equal(t, v[1], v[0], "%s", name)
 			}
-			if rcv.PeakBytesHeld != heldFor(size) || s.b.x.BytesHeld() != 0 {
-				t.Errorf("peak held %d, want %d; now %d", rcv.PeakBytesHeld, heldFor(size), s.b.x.BytesHeld())
-			}
+			assert.Equal(t, heldFor(size), rcv.PeakBytesHeld, "peak held %d, want %d; now %d", rcv.PeakBytesHeld, heldFor(size), s.b.x.BytesHeld())
+			assert.Equal(t, int64(0), s.b.x.BytesHeld(), "peak held %d, want %d; now %d", rcv.PeakBytesHeld, heldFor(size), s.b.x.BytesHeld())
 			t.Logf("forged frames by kind %v; receiver dropped %d: %d malformed, %d forged, %d out of range, %d duplicates, %d stale; sender dropped %d",
 				n, rcv.Dropped(), rcv.Malformed, rcv.Forged, rcv.OutOfRange, rcv.Duplicates, rcv.Stale, snd.Dropped())
 		})
@@ -491,12 +485,9 @@ func TestTransferWidensTheTicStreamsWorstGapByLessThanOneTic(t *testing.T) {
 	}
 	alone, _, _ := run(false)
 	with, queue, done := run(true)
-	if done < 0 {
-		t.Fatal("the transfer did not finish in 8 s")
-	}
-	if float64(with-alone) > ticMS || float64(queue) >= ticMS {
-		t.Fatalf("worst gap between tics %d ms alone, %d ms beside the transfer; uplink queue up to %d ms", alone, with, queue)
-	}
+	require.GreaterOrEqual(t, done, int64(0), "the transfer did not finish in 8 s")
+	require.LessOrEqual(t, float64(with-alone), ticMS, "worst gap between tics %d ms alone, %d ms beside the transfer; uplink queue up to %d ms", alone, with, queue)
+	require.Less(t, float64(queue), ticMS, "worst gap between tics %d ms alone, %d ms beside the transfer; uplink queue up to %d ms", alone, with, queue)
 	t.Logf("worst gap between tics: %d ms alone, %d ms beside a 4 MB transfer (done at %d ms); uplink queue at most %d ms after a pass",
 		alone, with, done, queue)
 }

@@ -8,6 +8,9 @@ import (
 
 	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/wire"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // Unit tests of the bulk transfer over a hand-driven link: every packet is
@@ -33,9 +36,8 @@ func (p xferPacket) kind() uint8                    { return p.pkt[2] }
 func (p xferPacket) chunk(t *testing.T) *wire.TransferChunk {
 	t.Helper()
 	var m wire.TransferChunk
-	if err := m.DecodeBody(p.body()); err != nil {
-		t.Fatal(err)
-	}
+	err := m.DecodeBody(p.body())
+	require.NoError(t, err)
 	return &m
 }
 
@@ -126,34 +128,38 @@ var small = Config{ChunkBytes: 1000}
 func TestTransferDeliversAStreamWholeAndCountsEveryChunkOnce(t *testing.T) {
 	l := newXferLink(small)
 	data := xferData(10500, 1)
-	if err := l.a.x.Send(0, 2, 77, data); err != nil {
-		t.Fatal(err)
-	}
+	err := l.a.x.Send(0, 2, 77, data)
+	require.NoError(t, err)
 	l.run(t, 5000)
-	if len(l.b.events) != 1 || len(l.a.events) != 1 {
-		t.Fatalf("events: sender %v, receiver %v", l.a.events, l.b.events)
-	}
+	require.Equal(t, 1, len(l.b.events), "events: sender %v, receiver %v", l.a.events, l.b.events)
+	require.Equal(t, 1, len(l.a.events), "events: sender %v, receiver %v", l.a.events, l.b.events)
 	got, sent := l.b.events[0], l.a.events[0]
-	if got.Kind != Received || got.Peer != 1 || got.Stream != 77 || got.Outgoing || !bytes.Equal(got.Data, data) {
-		t.Fatalf("receiver: %+v", got)
-	}
-	if sent.Kind != Delivered || sent.Peer != 2 || sent.Stream != 77 || !sent.Outgoing {
-		t.Fatalf("sender: %+v", sent)
-	}
+	require.Equal(t, Received, got.Kind, "receiver: %+v", got)
+	require.Equal(t, link.Addr(1), got.Peer, "receiver: %+v", got)
+	require.Equal(t, uint32(77), got.Stream, "receiver: %+v", got)
+	require.False(t, got.Outgoing, "receiver: %+v", got)
+	require.Equal(t, data, got.Data, "receiver: %+v", got)
+	require.Equal(t, Delivered, sent.Kind, "sender: %+v", sent)
+	require.Equal(t, link.Addr(2), sent.Peer, "sender: %+v", sent)
+	require.Equal(t, uint32(77), sent.Stream, "sender: %+v", sent)
+	require.True(t, sent.Outgoing, "sender: %+v", sent)
 	ca, cb := l.a.x.Counters(), l.b.x.Counters()
-	if ca.ChunksSent != 11 || ca.ChunkBytesSent != 10500 || ca.ChunksResent != 0 || ca.StreamsDelivered != 1 {
-		t.Fatalf("sender counters %+v", ca)
-	}
-	if cb.ChunksReceived != 11 || cb.ChunkBytesReceived != 10500 || cb.StreamsCompleted != 1 || cb.Dropped() != 0 || ca.Dropped() != 0 {
-		t.Fatalf("receiver counters %+v", cb)
-	}
+	require.Equal(t, int64(11), ca.ChunksSent, "sender counters %+v", ca)
+	require.Equal(t, int64(10500), ca.ChunkBytesSent, "sender counters %+v", ca)
+	require.Equal(t, int64(0), ca.ChunksResent, "sender counters %+v", ca)
+	require.Equal(t, int64(1), ca.StreamsDelivered, "sender counters %+v", ca)
+	require.Equal(t, int64(11), cb.ChunksReceived, "receiver counters %+v", cb)
+	require.Equal(t, int64(10500), cb.ChunkBytesReceived, "receiver counters %+v", cb)
+	require.Equal(t, int64(1), cb.StreamsCompleted, "receiver counters %+v", cb)
+	require.Equal(t, int64(0), cb.Dropped(), "receiver counters %+v", cb)
+	require.Equal(t, int64(0), ca.Dropped(), "receiver counters %+v", cb)
 	// 10 500 bytes and 11 bits of bookkeeping (one word) held, then nothing.
-	if cb.PeakBytesHeld != 10508 || l.b.x.BytesHeld() != 0 || l.a.x.BytesReferenced() != 0 {
-		t.Fatalf("peak %d, held %d, referenced %d", cb.PeakBytesHeld, l.b.x.BytesHeld(), l.a.x.BytesReferenced())
-	}
-	if o, i := l.a.x.Open(); o != 0 || i != 0 {
-		t.Fatal("streams left open", o, i)
-	}
+	require.Equal(t, int64(10508), cb.PeakBytesHeld, "peak %d, held %d, referenced %d", cb.PeakBytesHeld, l.b.x.BytesHeld(), l.a.x.BytesReferenced())
+	require.Equal(t, int64(0), l.b.x.BytesHeld(), "peak %d, held %d, referenced %d", cb.PeakBytesHeld, l.b.x.BytesHeld(), l.a.x.BytesReferenced())
+	require.Equal(t, int64(0), l.a.x.BytesReferenced(), "peak %d, held %d, referenced %d", cb.PeakBytesHeld, l.b.x.BytesHeld(), l.a.x.BytesReferenced())
+	o, i := l.a.x.Open()
+	require.Equal(t, 0, o, "%v %v %v", "streams left open", o, i)
+	require.Equal(t, 0, i, "%v %v %v", "streams left open", o, i)
 }
 
 func TestTransferChunkCarriesItsStreamAndTheDataUncopiedUntilSent(t *testing.T) {
@@ -162,19 +168,14 @@ func TestTransferChunkCarriesItsStreamAndTheDataUncopiedUntilSent(t *testing.T) 
 	l.a.x.Send(0, 2, 0x01020304, data)
 	l.a.events = l.a.x.Pump(5, nil)
 	ps := l.a.w.take()
-	if len(ps) != 1 || ps[0].to != 2 {
-		t.Fatalf("%d packets", len(ps))
-	}
+	require.Equal(t, 1, len(ps), "%d packets", len(ps))
+	require.Equal(t, link.Addr(2), ps[0].to, "%d packets", len(ps))
 	p := ps[0].pkt
 	want := []byte{0x00, 0x70, wire.TicnetKindTransferChunk, 1, 2, 3, 4, 0, 0, 0x09, 0xc4, 0, 0, 0x03, 0xe8, 0, 0, 0, 0}
 	h := sha256.Sum256(data)
 	want = append(append(want, h[:]...), data[:1000]...)
-	if !bytes.Equal(p, want) {
-		t.Fatalf("chunk 0:\n% x\nwant\n% x", p[:60], want[:60])
-	}
-	if l.a.x.BytesReferenced() != 2500 {
-		t.Fatal(l.a.x.BytesReferenced())
-	}
+	require.Equal(t, want, p, "chunk 0:\n% x\nwant\n% x", p[:60], want[:60])
+	require.Equal(t, int64(2500), l.a.x.BytesReferenced(), l.a.x.BytesReferenced())
 }
 
 func TestTransferLosingTheFirstChunkCostsOneResendNotAStall(t *testing.T) {
@@ -192,16 +193,15 @@ func TestTransferLosingTheFirstChunkCostsOneResendNotAStall(t *testing.T) {
 	l.step()
 	l.step()
 	// Chunk 1 opened the stream: its length came with it.
-	if got, total, ok := l.b.x.ReceiveProgress(1, 1); !ok || got != 1000 || total != 5000 {
-		t.Fatalf("progress %d of %d, %v", got, total, ok)
-	}
+	got, total, ok := l.b.x.ReceiveProgress(1, 1)
+	require.True(t, ok, "progress %d of %d, %v", got, total, ok)
+	require.Equal(t, 1000, got, "progress %d of %d, %v", got, total, ok)
+	require.Equal(t, 5000, total, "progress %d of %d, %v", got, total, ok)
 	l.run(t, 5000)
-	if len(l.b.events) != 1 || !bytes.Equal(l.b.events[0].Data, data) {
-		t.Fatalf("events %+v", l.b.events)
-	}
-	if c := l.a.x.Counters(); c.ChunksResent != 1 {
-		t.Fatalf("%d resends", c.ChunksResent)
-	}
+	require.Equal(t, 1, len(l.b.events), "events %+v", l.b.events)
+	require.Equal(t, data, l.b.events[0].Data, "events %+v", l.b.events)
+	c := l.a.x.Counters()
+	require.Equal(t, int64(1), c.ChunksResent, "%d resends", c.ChunksResent)
 }
 
 func TestTransferSelectiveAcksResendOnlyTheLostChunks(t *testing.T) {
@@ -219,15 +219,13 @@ func TestTransferSelectiveAcksResendOnlyTheLostChunks(t *testing.T) {
 	data := xferData(9000, 4)
 	l.a.x.Send(0, 2, 1, data)
 	l.run(t, 5000)
-	if len(l.b.events) != 1 || !bytes.Equal(l.b.events[0].Data, data) {
-		t.Fatalf("events %+v", l.b.events)
-	}
-	if c := l.a.x.Counters(); c.ChunksResent != 3 || c.ChunksSent != 9 {
-		t.Fatalf("sent %d, resent %d", c.ChunksSent, c.ChunksResent)
-	}
-	if c := l.b.x.Counters(); c.Duplicates != 0 {
-		t.Fatalf("%d duplicates", c.Duplicates)
-	}
+	require.Equal(t, 1, len(l.b.events), "events %+v", l.b.events)
+	require.Equal(t, data, l.b.events[0].Data, "events %+v", l.b.events)
+	c := l.a.x.Counters()
+	require.Equal(t, int64(3), c.ChunksResent, "sent %d, resent %d", c.ChunksSent, c.ChunksResent)
+	require.Equal(t, int64(9), c.ChunksSent, "sent %d, resent %d", c.ChunksSent, c.ChunksResent)
+	c = l.b.x.Counters()
+	require.Equal(t, int64(0), c.Duplicates, "%d duplicates", c.Duplicates)
 }
 
 func TestTransferAckSaysTheFirstMissingChunkAndABitmapOfTheRest(t *testing.T) {
@@ -236,9 +234,8 @@ func TestTransferAckSaysTheFirstMissingChunkAndABitmapOfTheRest(t *testing.T) {
 	l.drop = func(from *xferEnd, p xferPacket) bool {
 		if from == l.b && p.kind() == wire.TicnetKindTransferAck {
 			last = &wire.TransferAck{}
-			if err := last.DecodeBody(p.body()); err != nil {
-				t.Fatal(err)
-			}
+			err := last.DecodeBody(p.body())
+			require.NoError(t, err)
 		}
 		return from == l.a && p.kind() == wire.TicnetKindTransferChunk && (p.chunk(t).Index == 1 || p.chunk(t).Index == 3)
 	}
@@ -248,13 +245,18 @@ func TestTransferAckSaysTheFirstMissingChunkAndABitmapOfTheRest(t *testing.T) {
 	for range 8 {
 		l.step()
 	}
-	if last == nil || last.Stream != 9 || last.Base != 1 || len(last.Bitmap) != 1 || last.Bitmap[0] != 0b11101 {
-		t.Fatalf("ack %+v", last)
-	}
+	require.NotNil(t, last, "ack %+v", last)
+	require.Equal(t, uint32(9), last.Stream, "ack %+v", last)
+	require.Equal(t, uint32(1), last.Base, "ack %+v", last)
+	require.Equal(t, 1, len(last.Bitmap), "ack %+v", last)
+	require.Equal(t, byte(0b11101), last.Bitmap[0], "ack %+v", last)
 	// Bit j of byte i is chunk Base+1+8i+j: 2 and 4 to 6 held, 3 not.
-	if !last.Holds(0) || last.Holds(1) || !last.Holds(2) || last.Holds(3) || !last.Holds(6) || last.Holds(7) {
-		t.Fatalf("ack %+v", last)
-	}
+	require.True(t, last.Holds(0), "ack %+v", last)
+	require.False(t, last.Holds(1), "ack %+v", last)
+	require.True(t, last.Holds(2), "ack %+v", last)
+	require.False(t, last.Holds(3), "ack %+v", last)
+	require.True(t, last.Holds(6), "ack %+v", last)
+	require.False(t, last.Holds(7), "ack %+v", last)
 }
 
 func TestTransferPacesItsChunksAndBoundsWhatIsInFlight(t *testing.T) {
@@ -270,46 +272,41 @@ func TestTransferPacesItsChunksAndBoundsWhatIsInFlight(t *testing.T) {
 			sentBytes += int64(len(p.pkt) + link.FrameHeaderLen)
 		}
 		// Never more than the burst plus the rate since the first pass.
-		if limit := int64(l.a.x.Config().BurstBytes) + (l.now-5)*100; sentBytes > limit {
-			t.Fatalf("at %d ms %d bytes sent, limit %d", l.now, sentBytes, limit)
-		}
+		limit := int64(l.a.x.Config().BurstBytes) + (l.now-5)*100
+		require.LessOrEqual(t, sentBytes, limit, "at %d ms %d bytes sent, limit %d", l.now, sentBytes, limit)
 	}
 	// 5000 bytes in flight: 4 chunks of 1059-byte frames; no acks, so the
 	// rest waits. The first resend comes after three times the assumed
 	// 200 ms round trip.
-	if c := l.a.x.Counters(); c.ChunksSent != 4 || c.ChunksResent != 0 {
-		t.Fatalf("sent %d, resent %d", c.ChunksSent, c.ChunksResent)
-	}
+	c := l.a.x.Counters()
+	require.Equal(t, int64(4), c.ChunksSent, "sent %d, resent %d", c.ChunksSent, c.ChunksResent)
+	require.Equal(t, int64(0), c.ChunksResent, "sent %d, resent %d", c.ChunksSent, c.ChunksResent)
 }
 
 func TestTransferResendTimerFollowsTheMeasuredRoundTripWithinItsBounds(t *testing.T) {
 	s := &outStream{srttUS: 200_000, rttvarUS: 100_000, count: 10}
 	cfg := Config{}
 	cfg.fill()
-	if got := s.resendAfterMS(&cfg); got != 600 {
-		t.Fatalf("before a measurement: %d ms", got)
-	}
+	got := s.resendAfterMS(&cfg)
+	require.Equal(t, int64(600), got, "before a measurement: %d ms", got)
 	s.next = 10 // every chunk sent: the tail
-	if got := s.resendAfterMS(&cfg); got != 300 {
-		t.Fatalf("in the tail, before a measurement: %d ms", got)
-	}
+	got = s.resendAfterMS(&cfg)
+	require.Equal(t, int64(300), got, "in the tail, before a measurement: %d ms", got)
 	s.next = 0
 	for range 50 {
 		s.measure(40)
 	}
-	if got := s.resendAfterMS(&cfg); got != cfg.MinResendMS {
-		t.Fatalf("steady 40 ms round trip: %d ms, want the floor %d", got, cfg.MinResendMS)
-	}
+	got = s.resendAfterMS(&cfg)
+	require.Equal(t, cfg.MinResendMS, got, "steady 40 ms round trip: %d ms, want the floor %d", got, cfg.MinResendMS)
 	for range 50 {
 		s.measure(900)
 	}
-	if got := s.resendAfterMS(&cfg); got < 900 || got > 1000 {
-		t.Fatalf("steady 900 ms round trip: %d ms", got)
-	}
+	got = s.resendAfterMS(&cfg)
+	require.GreaterOrEqual(t, got, int64(900), "steady 900 ms round trip: %d ms", got)
+	require.LessOrEqual(t, got, int64(1000), "steady 900 ms round trip: %d ms", got)
 	s.measure(60_000)
-	if got := s.resendAfterMS(&cfg); got != cfg.MaxResendMS {
-		t.Fatalf("after a 60 s outlier: %d ms, want the cap %d", got, cfg.MaxResendMS)
-	}
+	got = s.resendAfterMS(&cfg)
+	require.Equal(t, cfg.MaxResendMS, got, "after a 60 s outlier: %d ms, want the cap %d", got, cfg.MaxResendMS)
 }
 
 // xferChunkBody encodes a chunk body.
@@ -359,13 +356,11 @@ func TestTransferDropsEveryBadPacketUnderExactlyOneCounter(t *testing.T) {
 		before := tc.to.x.Counters()
 		tc.to.handle(l.now, tc.from, tc.body)
 		after := tc.to.x.Counters()
-		if tc.count(&after) != tc.count(&before)+1 || after.Dropped() != before.Dropped()+1 {
-			t.Errorf("%s: counters went from %+v to %+v", tc.name, before, after)
-		}
+		assert.Equal(t, tc.count(&before)+1, tc.count(&after), "%s: counters went from %+v to %+v", tc.name, before, after)
+		assert.Equal(t, before.Dropped()+1, after.Dropped(), "%s: counters went from %+v to %+v", tc.name, before, after)
 	}
-	if l.b.x.BytesHeld() != inflight || len(l.a.events)+len(l.b.events) != 0 {
-		t.Fatalf("bad packets changed the streams: held %d (was %d), events %v %v", l.b.x.BytesHeld(), inflight, l.a.events, l.b.events)
-	}
+	require.Equal(t, inflight, l.b.x.BytesHeld(), "bad packets changed the streams: held %d (was %d), events %v %v", l.b.x.BytesHeld(), inflight, l.a.events, l.b.events)
+	require.Equal(t, 0, len(l.a.events)+len(l.b.events), "bad packets changed the streams: held %d (was %d), events %v %v", l.b.x.BytesHeld(), inflight, l.a.events, l.b.events)
 	// A stream above the receiver's limit is refused: out of range, its
 	// sender told, and its next chunks stale.
 	big := xferChunkBody(40, uint32(cfg.MaxStreamBytes)+1, 1000, 0, h, data[:1000])
@@ -373,17 +368,18 @@ func TestTransferDropsEveryBadPacketUnderExactlyOneCounter(t *testing.T) {
 	l.b.handle(l.now, 1, big)
 	l.b.handle(l.now, 1, big)
 	after := l.b.x.Counters()
-	if after.OutOfRange != before.OutOfRange+1 || after.Stale != before.Stale+1 || after.StreamsRefused != before.StreamsRefused+1 {
-		t.Fatalf("too large: %+v", after)
-	}
+	require.Equal(t, before.OutOfRange+1, after.OutOfRange, "too large: %+v", after)
+	require.Equal(t, before.Stale+1, after.Stale, "too large: %+v", after)
+	require.Equal(t, before.StreamsRefused+1, after.StreamsRefused, "too large: %+v", after)
 	// Both real streams still arrive whole.
 	l.run(t, 5000)
 	for l.now < 10000 && len(l.b.events) < 2 {
 		l.step()
 	}
-	if len(l.b.events) != 2 || l.b.events[0].Stream != 6 || l.b.events[1].Stream != 5 || !bytes.Equal(l.b.events[1].Data, data) {
-		t.Fatalf("receiver events %v", l.b.events)
-	}
+	require.Equal(t, 2, len(l.b.events), "receiver events %v", l.b.events)
+	require.Equal(t, uint32(6), l.b.events[0].Stream, "receiver events %v", l.b.events)
+	require.Equal(t, uint32(5), l.b.events[1].Stream, "receiver events %v", l.b.events)
+	require.Equal(t, data, l.b.events[1].Data, "receiver events %v", l.b.events)
 }
 
 func TestTransferAStaleStreamsChunksCannotCorruptANewerOne(t *testing.T) {
@@ -408,12 +404,11 @@ func TestTransferAStaleStreamsChunksCannotCorruptANewerOne(t *testing.T) {
 		l.b.handle(l.now, 1, b)
 	}
 	l.run(t, 5000)
-	if len(l.b.events) != 1 || !bytes.Equal(l.b.events[0].Data, cur) {
-		t.Fatalf("events %+v", l.b.events)
-	}
-	if c := l.b.x.Counters(); c.OutOfRange != 4 || c.Duplicates != 4 {
-		t.Fatalf("counters %+v", c)
-	}
+	require.Equal(t, 1, len(l.b.events), "events %+v", l.b.events)
+	require.Equal(t, cur, l.b.events[0].Data, "events %+v", l.b.events)
+	c := l.b.x.Counters()
+	require.Equal(t, int64(4), c.OutOfRange, "counters %+v", c)
+	require.Equal(t, int64(4), c.Duplicates, "counters %+v", c)
 }
 
 func TestTransferRefusedStreamIsReportedDroppedAtOnceAndNeverOpens(t *testing.T) {
@@ -422,30 +417,32 @@ func TestTransferRefusedStreamIsReportedDroppedAtOnceAndNeverOpens(t *testing.T)
 	// a cannot give it.
 	l.a.x.Refuse(0, 2, 12, wire.TransferReasonNoSnapshot)
 	l.deliver()
-	if len(l.b.events) != 1 || l.b.events[0].String() != "transfer dropped from 1 stream 12: no snapshot (by the peer)" {
-		t.Fatalf("events %v", l.b.events)
-	}
+	require.Equal(t, 1, len(l.b.events), "events %v", l.b.events)
+	require.Equal(t, "transfer dropped from 1 stream 12: no snapshot (by the peer)", l.b.events[0].String(), "events %v", l.b.events)
 	// A chunk of that id arriving late does not open it; the abort's
 	// copies are stale; the id is spent at a.
 	l.b.handle(l.now, 1, xferChunkBody(12, 10, 10, 0, [32]byte{}, make([]byte, 10)))
 	for range 60 {
 		l.step()
 	}
-	if c := l.b.x.Counters(); c.Stale != 3 || c.StreamsAborted != 1 || c.StreamsOpened != 0 || l.b.x.BytesHeld() != 0 {
-		t.Fatalf("counters %+v", c)
-	}
-	if err := l.a.x.Send(l.now, 2, 12, []byte{1}); err != ErrIDInUse {
-		t.Fatal(err)
-	}
+	c := l.b.x.Counters()
+	require.Equal(t, int64(3), c.Stale, "counters %+v", c)
+	require.Equal(t, int64(1), c.StreamsAborted, "counters %+v", c)
+	require.Equal(t, int64(0), c.StreamsOpened, "counters %+v", c)
+	require.Equal(t, int64(0), l.b.x.BytesHeld(), "counters %+v", c)
+	err := l.a.x.Send(l.now, 2, 12, []byte{1})
+	require.True(t, err == ErrIDInUse, "%v", err)
 	// Refusing a stream already on its way cancels it.
 	l.a.x.Send(l.now, 2, 13, xferData(50000, 1))
 	l.step()
 	l.step()
 	l.a.x.Refuse(l.now, 2, 13, wire.TransferReasonNoSnapshot)
 	l.deliver()
-	if o, i := l.a.x.Open(); o != 0 || i != 0 || len(l.b.events) != 2 || l.b.x.BytesHeld() != 0 {
-		t.Fatalf("open %d/%d, events %v", o, i, l.b.events)
-	}
+	o, i := l.a.x.Open()
+	require.Equal(t, 0, o, "open %d/%d, events %v", o, i, l.b.events)
+	require.Equal(t, 0, i, "open %d/%d, events %v", o, i, l.b.events)
+	require.Equal(t, 2, len(l.b.events), "open %d/%d, events %v", o, i, l.b.events)
+	require.Equal(t, int64(0), l.b.x.BytesHeld(), "open %d/%d, events %v", o, i, l.b.events)
 }
 
 func TestTransferHashMismatchDropsTheStreamAtBothEnds(t *testing.T) {
@@ -459,15 +456,18 @@ func TestTransferHashMismatchDropsTheStreamAtBothEnds(t *testing.T) {
 	for l.now < 5000 && len(l.a.events) == 0 {
 		l.step()
 	}
-	if len(l.b.events) != 1 || l.b.events[0].Kind != Dropped || l.b.events[0].Reason != wire.TransferReasonHashMismatch || l.b.events[0].ByPeer {
-		t.Fatalf("receiver %+v", l.b.events)
-	}
-	if len(l.a.events) != 1 || l.a.events[0].Kind != Dropped || l.a.events[0].Reason != wire.TransferReasonHashMismatch || !l.a.events[0].ByPeer {
-		t.Fatalf("sender %+v", l.a.events)
-	}
-	if c := l.b.x.Counters(); c.HashMismatches != 1 || l.b.x.BytesHeld() != 0 || l.a.x.BytesReferenced() != 0 {
-		t.Fatalf("counters %+v", c)
-	}
+	require.Equal(t, 1, len(l.b.events), "receiver %+v", l.b.events)
+	require.Equal(t, Dropped, l.b.events[0].Kind, "receiver %+v", l.b.events)
+	require.Equal(t, wire.TransferReasonHashMismatch, l.b.events[0].Reason, "receiver %+v", l.b.events)
+	require.False(t, l.b.events[0].ByPeer, "receiver %+v", l.b.events)
+	require.Equal(t, 1, len(l.a.events), "sender %+v", l.a.events)
+	require.Equal(t, Dropped, l.a.events[0].Kind, "sender %+v", l.a.events)
+	require.Equal(t, wire.TransferReasonHashMismatch, l.a.events[0].Reason, "sender %+v", l.a.events)
+	require.True(t, l.a.events[0].ByPeer, "sender %+v", l.a.events)
+	c := l.b.x.Counters()
+	require.Equal(t, int64(1), c.HashMismatches, "counters %+v", c)
+	require.Equal(t, int64(0), l.b.x.BytesHeld(), "counters %+v", c)
+	require.Equal(t, int64(0), l.a.x.BytesReferenced(), "counters %+v", c)
 }
 
 func TestTransferCancelFreesTheOtherEndAsSoonAsTheAbortArrives(t *testing.T) {
@@ -477,37 +477,32 @@ func TestTransferCancelFreesTheOtherEndAsSoonAsTheAbortArrives(t *testing.T) {
 		for range 4 {
 			l.step()
 		}
-		if l.b.x.BytesHeld() == 0 {
-			t.Fatal("nothing received yet")
-		}
+		require.NotEqual(t, int64(0), l.b.x.BytesHeld(), "nothing received yet")
 		var ok bool
 		if bySender {
 			ok = l.a.x.CancelSend(l.now, 2, 4, wire.TransferReasonCancelled)
 		} else {
 			ok = l.b.x.CancelReceive(l.now, 1, 4, wire.TransferReasonCancelled)
 		}
-		if !ok {
-			t.Fatal("no stream to cancel")
-		}
+		require.True(t, ok, "no stream to cancel")
 		l.deliver() // the abort goes at once, not at the next Pump
-		if l.b.x.BytesHeld() != 0 || l.a.x.BytesReferenced() != 0 {
-			t.Fatalf("bySender=%v: held %d, referenced %d", bySender, l.b.x.BytesHeld(), l.a.x.BytesReferenced())
-		}
+		require.Equal(t, int64(0), l.b.x.BytesHeld(), "bySender=%v: held %d, referenced %d", bySender, l.b.x.BytesHeld(), l.a.x.BytesReferenced())
+		require.Equal(t, int64(0), l.a.x.BytesReferenced(), "bySender=%v: held %d, referenced %d", bySender, l.b.x.BytesHeld(), l.a.x.BytesReferenced())
 		other := l.b
 		if !bySender {
 			other = l.a
 		}
-		if len(other.events) != 1 || other.events[0].Reason != wire.TransferReasonCancelled || !other.events[0].ByPeer {
-			t.Fatalf("bySender=%v: events %+v", bySender, other.events)
-		}
+		require.Equal(t, 1, len(other.events), "bySender=%v: events %+v", bySender, other.events)
+		require.Equal(t, wire.TransferReasonCancelled, other.events[0].Reason, "bySender=%v: events %+v", bySender, other.events)
+		require.True(t, other.events[0].ByPeer, "bySender=%v: events %+v", bySender, other.events)
 		// The abort is sent three times in all; the copies are stale.
 		for range 60 {
 			l.step()
 		}
 		ca, cb := l.a.x.Counters(), l.b.x.Counters()
-		if ca.AbortsSent+cb.AbortsSent != 3 || ca.Stale+cb.Stale < 2 || ca.StreamsCancelled+cb.StreamsCancelled != 1 {
-			t.Fatalf("bySender=%v: sender %+v receiver %+v", bySender, ca, cb)
-		}
+		require.Equal(t, int64(3), ca.AbortsSent+cb.AbortsSent, "bySender=%v: sender %+v receiver %+v", bySender, ca, cb)
+		require.GreaterOrEqual(t, ca.Stale+cb.Stale, int64(2), "bySender=%v: sender %+v receiver %+v", bySender, ca, cb)
+		require.Equal(t, int64(1), ca.StreamsCancelled+cb.StreamsCancelled, "bySender=%v: sender %+v receiver %+v", bySender, ca, cb)
 	}
 }
 
@@ -524,20 +519,22 @@ func TestTransferStreamsWithoutProgressAreDroppedAtBothEndsAtTheDeadline(t *test
 	stall := l.a.x.Config().StallMS
 	for l.now < lastProgress+stall+10 {
 		l.step()
-		if o, _ := l.a.x.Open(); o == 0 && l.now < lastProgress+stall-5 {
-			t.Fatalf("sender dropped at %d, before the deadline", l.now)
+		o, _ := l.a.x.Open()
+		if o == 0 {
+			require.GreaterOrEqual(t, l.now, lastProgress+stall-5, "sender dropped at %d, before the deadline", l.now)
 		}
 	}
-	if o, i := l.a.x.Open(); o != 0 || i != 0 || l.b.x.BytesHeld() != 0 || l.a.x.BytesReferenced() != 0 {
-		t.Fatalf("left open: %d out, %d in, %d held", o, i, l.b.x.BytesHeld())
-	}
+	o, i := l.a.x.Open()
+	require.Equal(t, 0, o, "left open: %d out, %d in, %d held", o, i, l.b.x.BytesHeld())
+	require.Equal(t, 0, i, "left open: %d out, %d in, %d held", o, i, l.b.x.BytesHeld())
+	require.Equal(t, int64(0), l.b.x.BytesHeld(), "left open: %d out, %d in, %d held", o, i, l.b.x.BytesHeld())
+	require.Equal(t, int64(0), l.a.x.BytesReferenced(), "left open: %d out, %d in, %d held", o, i, l.b.x.BytesHeld())
 	for _, e := range []*xferEnd{l.a, l.b} {
-		if len(e.events) != 1 || e.events[0].Reason != wire.TransferReasonStalled || e.events[0].ByPeer {
-			t.Fatalf("events %+v", e.events)
-		}
-		if c := e.x.Counters(); c.StreamsStalled != 1 {
-			t.Fatalf("counters %+v", c)
-		}
+		require.Equal(t, 1, len(e.events), "events %+v", e.events)
+		require.Equal(t, wire.TransferReasonStalled, e.events[0].Reason, "events %+v", e.events)
+		require.False(t, e.events[0].ByPeer, "events %+v", e.events)
+		c := e.x.Counters()
+		require.Equal(t, int64(1), c.StreamsStalled, "counters %+v", c)
 	}
 }
 
@@ -553,18 +550,20 @@ func TestTransferRefusesStreamsBeyondItsRoomAndTellsTheSender(t *testing.T) {
 	for range 3 {
 		l.step()
 	}
-	if len(c.events) != 1 || c.events[0].Reason != wire.TransferReasonNoRoom || !c.events[0].ByPeer || c.x.BytesReferenced() != 0 {
-		t.Fatalf("refused sender's events %v", c.events)
-	}
+	require.Equal(t, 1, len(c.events), "refused sender's events %v", c.events)
+	require.Equal(t, wire.TransferReasonNoRoom, c.events[0].Reason, "refused sender's events %v", c.events)
+	require.True(t, c.events[0].ByPeer, "refused sender's events %v", c.events)
+	require.Equal(t, int64(0), c.x.BytesReferenced(), "refused sender's events %v", c.events)
 	// c sent a chunk a pass: the first is refused, the second stale; the
 	// abort reached c before its third.
-	if cb := l.b.x.Counters(); cb.NoRoom != 1 || cb.Stale != 1 || cb.StreamsRefused != 1 || cb.StreamsOpened != 1 {
-		t.Fatalf("receiver %+v", cb)
-	}
+	cb := l.b.x.Counters()
+	require.Equal(t, int64(1), cb.NoRoom, "receiver %+v", cb)
+	require.Equal(t, int64(1), cb.Stale, "receiver %+v", cb)
+	require.Equal(t, int64(1), cb.StreamsRefused, "receiver %+v", cb)
+	require.Equal(t, int64(1), cb.StreamsOpened, "receiver %+v", cb)
 	l.run(t, 5000)
-	if len(l.b.events) != 1 || l.b.events[0].Peer != 1 {
-		t.Fatalf("receiver events %v", l.b.events)
-	}
+	require.Equal(t, 1, len(l.b.events), "receiver events %v", l.b.events)
+	require.Equal(t, link.Addr(1), l.b.events[0].Peer, "receiver events %v", l.b.events)
 }
 
 func TestTransferSendRefusesWhatItCannotSend(t *testing.T) {
@@ -581,44 +580,41 @@ func TestTransferSendRefusesWhatItCannotSend(t *testing.T) {
 		{2, 1, 100, nil},
 		{2, 1, 10, ErrBusy},
 	} {
-		if err := x.Send(0, tc.to, tc.id, make([]byte, tc.n)); err != tc.want {
-			t.Errorf("Send(to %d, %d bytes) = %v, want %v", tc.to, tc.n, err, tc.want)
-		}
+		err := x.Send(0, tc.to, tc.id, make([]byte, tc.n))
+		assert.True(t, err == tc.want, "Send(to %d, %d bytes) = %v, want %v", tc.to, tc.n, err, tc.want)
 	}
 	x.CancelSend(0, 2, 1, wire.TransferReasonCancelled)
-	if err := x.Send(0, 2, 1, []byte{1}); err != ErrIDInUse {
-		t.Fatalf("reusing a cancelled id at once: %v", err)
-	}
+	err := x.Send(0, 2, 1, []byte{1})
+	require.True(t, err == ErrIDInUse, "reusing a cancelled id at once: %v", err)
 	x.Pump(2*x.Config().StallMS+1, nil)
-	if err := x.Send(2*x.Config().StallMS+1, 2, 1, []byte{1}); err != nil {
-		t.Fatalf("reusing an id after 2×StallMS: %v", err)
-	}
+	err = x.Send(2*x.Config().StallMS+1, 2, 1, []byte{1})
+	require.NoError(t, err, "reusing an id after 2×StallMS")
 }
 
 func TestConfigDefaultsAndBounds(t *testing.T) {
 	var c Config
 	c.fill()
-	if c.ChunkBytes != 16000 || c.RateBytesPerSec != 900_000 || c.BurstBytes != 16059 || c.StallMS != 4000 ||
-		c.MaxStreamBytes != 8<<20 || c.MaxHeldBytes != 16<<20 {
-		t.Fatalf("%+v", c)
-	}
+	require.Equal(t, 16000, c.ChunkBytes, "%+v", c)
+	require.Equal(t, int64(900_000), c.RateBytesPerSec, "%+v", c)
+	require.Equal(t, 16059, c.BurstBytes, "%+v", c)
+	require.Equal(t, int64(4000), c.StallMS, "%+v", c)
+	require.Equal(t, 8<<20, c.MaxStreamBytes, "%+v", c)
+	require.Equal(t, int64(16<<20), c.MaxHeldBytes, "%+v", c)
 	// A 16 000-byte chunk's frame takes 16 ms of a 1 MB/s uplink, and the
 	// pacer lets the next go only after the uplink has drained it.
 	frame := int64(c.ChunkBytes + chunkOverhead)
-	if busyMS, gapMS := frame*1000/1_000_000, frame*1000/c.RateBytesPerSec; busyMS >= 1000/wire.DefaultTicRate || gapMS <= busyMS {
-		t.Fatalf("a chunk busies a 1 MB/s uplink %d ms, one goes every %d ms", busyMS, gapMS)
-	}
+	busyMS, gapMS := frame*1000/1_000_000, frame*1000/c.RateBytesPerSec
+	require.Less(t, busyMS, int64(1000/wire.DefaultTicRate), "a chunk busies a 1 MB/s uplink %d ms, one goes every %d ms", busyMS, gapMS)
+	require.Greater(t, gapMS, busyMS, "a chunk busies a 1 MB/s uplink %d ms, one goes every %d ms", busyMS, gapMS)
 	tiny := Config{ChunkBytes: 1}
 	tiny.fill()
-	if tiny.ChunkBytes != MinChunkBytes {
-		t.Fatalf("%+v", tiny)
-	}
+	require.Equal(t, MinChunkBytes, tiny.ChunkBytes, "%+v", tiny)
 	big := Config{ChunkBytes: 1 << 20, BurstBytes: 10, MaxInFlightBytes: 10}
 	big.fill()
-	if big.ChunkBytes != wire.MaxTransferChunkSize || big.ChunkBytes+chunkOverhead != link.MaxFrame ||
-		big.BurstBytes != link.MaxFrame || big.MaxInFlightBytes != link.MaxFrame {
-		t.Fatalf("%+v", big)
-	}
+	require.Equal(t, wire.MaxTransferChunkSize, big.ChunkBytes, "%+v", big)
+	require.Equal(t, link.MaxFrame, big.ChunkBytes+chunkOverhead, "%+v", big)
+	require.Equal(t, link.MaxFrame, big.BurstBytes, "%+v", big)
+	require.Equal(t, link.MaxFrame, big.MaxInFlightBytes, "%+v", big)
 }
 
 // xferSink is a transport that drops what it is given.
@@ -640,19 +636,17 @@ func TestTransferSteadyStateAllocatesNothing(t *testing.T) {
 	sender.Send(0, 2, 1, data)
 	receiver.Handle(0, 1, chunks[0]) // opens the stream: its one allocation
 	now, next := int64(0), 1
-	if a := testing.AllocsPerRun(100, func() {
+	a := testing.AllocsPerRun(100, func() {
 		now += 5
 		receiver.Handle(now, 1, chunks[next])
 		next++
 		receiver.Pump(now, nil)
 		sender.Pump(now, nil)
-	}); a != 0 {
-		t.Errorf("a pass that takes a chunk and acks it, and sends chunks: %v allocations", a)
-	}
+	})
+	assert.Equal(t, float64(0), a, "a pass that takes a chunk and acks it, and sends chunks: %v allocations", a)
 	ack := (&wire.TransferAck{Stream: 1, Base: 1, Bitmap: []byte{1}}).AppendBody(nil)
-	if a := testing.AllocsPerRun(100, func() { sender.Handle(now, 2, ack) }); a != 0 {
-		t.Errorf("handling an ack: %v allocations", a)
-	}
+	a = testing.AllocsPerRun(100, func() { sender.Handle(now, 2, ack) })
+	assert.Equal(t, float64(0), a, "handling an ack: %v allocations", a)
 }
 
 func TestTransferRefusesAStreamBeyondTheBytesItMayHold(t *testing.T) {
@@ -668,12 +662,11 @@ func TestTransferRefusesAStreamBeyondTheBytesItMayHold(t *testing.T) {
 	for range 3 {
 		l.step()
 	}
-	if len(c.events) != 1 || c.events[0].Reason != wire.TransferReasonNoRoom {
-		t.Fatalf("events %v", c.events)
-	}
-	if cb := l.b.x.Counters(); cb.NoRoom != 1 || cb.PeakBytesHeld != 20008 {
-		t.Fatalf("receiver %+v", cb)
-	}
+	require.Equal(t, 1, len(c.events), "events %v", c.events)
+	require.Equal(t, wire.TransferReasonNoRoom, c.events[0].Reason, "events %v", c.events)
+	cb := l.b.x.Counters()
+	require.Equal(t, int64(1), cb.NoRoom, "receiver %+v", cb)
+	require.Equal(t, int64(20008), cb.PeakBytesHeld, "receiver %+v", cb)
 }
 
 func TestTransferDropPeerEndsItsStreamsBothWaysAndStopsTakingItsStreams(t *testing.T) {
@@ -684,28 +677,28 @@ func TestTransferDropPeerEndsItsStreamsBothWaysAndStopsTakingItsStreams(t *testi
 	for range 4 {
 		l.step()
 	}
-	if o, i := l.a.x.Open(); o != 1 || i != 1 {
-		t.Fatalf("open %d/%d", o, i)
-	}
-	if acked, total, ok := l.a.x.SendProgress(2, 1); !ok || acked == 0 || total != 30000 {
-		t.Fatalf("send progress %d of %d, %v", acked, total, ok)
-	}
-	if n := l.a.x.DropPeer(l.now, 2); n != 2 {
-		t.Fatalf("dropped %d streams", n)
-	}
-	if o, i := l.a.x.Open(); o != 0 || i != 0 || l.a.x.BytesHeld() != 0 || l.a.x.BytesReferenced() != 0 {
-		t.Fatalf("still open %d/%d", o, i)
-	}
+	o, i := l.a.x.Open()
+	require.Equal(t, 1, o, "open %d/%d", o, i)
+	require.Equal(t, 1, i, "open %d/%d", o, i)
+	acked, total, ok := l.a.x.SendProgress(2, 1)
+	require.True(t, ok, "send progress %d of %d, %v", acked, total, ok)
+	require.NotEqual(t, 0, acked, "send progress %d of %d, %v", acked, total, ok)
+	require.Equal(t, 30000, total, "send progress %d of %d, %v", acked, total, ok)
+	n := l.a.x.DropPeer(l.now, 2)
+	require.Equal(t, 2, n, "dropped %d streams", n)
+	o, i = l.a.x.Open()
+	require.Equal(t, 0, o, "still open %d/%d", o, i)
+	require.Equal(t, 0, i, "still open %d/%d", o, i)
+	require.Equal(t, int64(0), l.a.x.BytesHeld(), "still open %d/%d", o, i)
+	require.Equal(t, int64(0), l.a.x.BytesReferenced(), "still open %d/%d", o, i)
 	l.deliver()
-	if o, i := l.b.x.Open(); o != 0 || i != 0 {
-		t.Fatalf("the peer still has %d/%d open", o, i)
-	}
+	o, i = l.b.x.Open()
+	require.Equal(t, 0, o, "the peer still has %d/%d open", o, i)
+	require.Equal(t, 0, i, "the peer still has %d/%d open", o, i)
 	before := l.a.x.Counters().Forged
 	l.b.x.Send(l.now, 1, 2, []byte{1, 2, 3})
 	l.step()
-	if l.a.x.Counters().Forged != before+1 {
-		t.Fatal("a dropped peer's new stream was taken")
-	}
+	require.Equal(t, before+1, l.a.x.Counters().Forged, "a dropped peer's new stream was taken")
 }
 
 // FuzzEndpointHandle feeds any packet, three times, to both ends of a
@@ -742,9 +735,8 @@ func endpointHandleOnce(t *testing.T, data, body []byte, who byte) {
 		for range 3 { // new, then again as replays
 			before := tally(to)
 			to.handle(l.now, from, body)
-			if got := tally(to) - before; got != 1 {
-				t.Fatalf("one packet used or dropped %d times: %+v", got, to.x.Counters())
-			}
+			got := tally(to) - before
+			require.Equal(t, int64(1), got, "one packet used or dropped %d times: %+v", got, to.x.Counters())
 		}
 	}
 	for l.now < 5000 { // past the deadline of any stream the packet opened
@@ -752,11 +744,10 @@ func endpointHandleOnce(t *testing.T, data, body []byte, who byte) {
 	}
 	for _, e := range []*xferEnd{l.a, l.b} {
 		c := e.x.Counters()
-		if e.x.BytesHeld() > cfg.MaxHeldBytes || c.PeakBytesHeld > cfg.MaxHeldBytes {
-			t.Fatalf("held %d, peak %d", e.x.BytesHeld(), c.PeakBytesHeld)
-		}
-		if o, i := e.x.Open(); o != 0 || i != 0 {
-			t.Fatalf("streams still open after 5 s: %d out, %d in", o, i)
-		}
+		require.LessOrEqual(t, e.x.BytesHeld(), cfg.MaxHeldBytes, "held %d, peak %d", e.x.BytesHeld(), c.PeakBytesHeld)
+		require.LessOrEqual(t, c.PeakBytesHeld, cfg.MaxHeldBytes, "held %d, peak %d", e.x.BytesHeld(), c.PeakBytesHeld)
+		o, i := e.x.Open()
+		require.Equal(t, 0, o, "streams still open after 5 s: %d out, %d in", o, i)
+		require.Equal(t, 0, i, "streams still open after 5 s: %d out, %d in", o, i)
 	}
 }

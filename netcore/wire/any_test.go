@@ -3,6 +3,9 @@ package wire
 import (
 	"fmt"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestNewMessagePicksTheLayoutByTypeReliabilityAndDirection(t *testing.T) {
@@ -48,20 +51,17 @@ func TestNewMessagePicksTheLayoutByTypeReliabilityAndDirection(t *testing.T) {
 		{Header{Type: TypeTicnet}, []byte{TicnetKindTransferAbort}, ClientToServer, "*wire.TransferAbort"},
 	} {
 		m, err := NewMessageIn(tc.h, tc.body, tc.dir, ctx)
-		if err != nil {
-			t.Errorf("%+v %v: %v", tc.h, tc.dir, err)
+		if !assert.NoError(t, err, "%+v %v", tc.h, tc.dir) {
 			continue
 		}
 		got := fmt.Sprintf("%T", m)
 		if e, ok := m.(*Empty); ok {
 			got += " " + e.Kind.String()
 		}
-		if got != tc.want || m.Type() != tc.h.Type {
-			t.Errorf("%+v %v: %s (type %v), want %s", tc.h, tc.dir, got, m.Type(), tc.want)
-		}
-		if c := contextOf(m); c != takes[got] {
-			t.Errorf("%s: context %+v, want %+v", got, c, takes[got])
-		}
+		assert.Equal(t, tc.want, got, "%+v %v: %s (type %v), want %s", tc.h, tc.dir, got, m.Type(), tc.want)
+		assert.Equal(t, tc.h.Type, m.Type(), "%+v %v: %s (type %v), want %s", tc.h, tc.dir, got, m.Type(), tc.want)
+		c := contextOf(m)
+		assert.Equal(t, takes[got], c, "%s: context", got)
 	}
 }
 
@@ -79,9 +79,8 @@ func TestNewMessageRefusesUnknownTypesAndTicnetKinds(t *testing.T) {
 	} {
 		_, _, err := DecodePacket(tc.pkt, ServerToClient, false)
 		de := decodeError(t, err, len(tc.pkt))
-		if de.Offset != tc.off || de.Field != tc.field {
-			t.Errorf("% x: %v, want %s at %d", tc.pkt, err, tc.field, tc.off)
-		}
+		assert.Equal(t, tc.off, de.Offset, "% x: %v, want %s at %d", tc.pkt, err, tc.field, tc.off)
+		assert.Equal(t, tc.field, de.Field, "% x: %v, want %s at %d", tc.pkt, err, tc.field, tc.off)
 	}
 }
 
@@ -98,15 +97,13 @@ func TestDecodePacketInReturnsTheHeaderAndTheMessageEncodedInItsContext(t *testi
 			seq := g.u8()
 			pkt := Encode(nil, m, reliable, seq)
 			h, got, err := DecodePacketIn(pkt, directionOf(m), contextOf(m))
-			if err != nil {
-				t.Fatalf("%T: %v", m, err)
+			require.NoError(t, err, "%T", m)
+			require.Equal(t, m.Type(), h.Type, "%T: header %+v", m, h)
+			require.Equal(t, reliable, h.Reliable, "%T: header %+v", m, h)
+			if reliable {
+				require.Equal(t, seq, h.Seq, "%T: header %+v", m, h)
 			}
-			if h.Type != m.Type() || h.Reliable != reliable || (reliable && h.Seq != seq) {
-				t.Fatalf("%T: header %+v", m, h)
-			}
-			if !sameMessage(got, m) {
-				t.Fatalf("%T: got %+v\nwant %+v", m, got, m)
-			}
+			require.True(t, sameMessage(got, m), "%T: got %+v\nwant %+v", m, got, m)
 		}
 	}
 }
@@ -121,21 +118,20 @@ func TestDecodePacketInReadsExtensionGameDataAndLargeTicSetStarts(t *testing.T) 
 		Report: ChecksumReport{Start: 70000, Sums: []uint16{0xabcd, 2}}}
 	pkt := Encode(nil, gd, false, 0)
 	_, got, err := DecodePacketIn(pkt, ClientToServer, Context{Ext: true, Near: 70010})
-	if err != nil || !sameMessage(got, gd) {
-		t.Fatalf("GAMEDATA: %+v %v", got, err)
-	}
-	if _, got, err := DecodePacket(pkt, ClientToServer, false); err == nil && sameMessage(got, gd) {
-		t.Fatal("GAMEDATA under the extension decodes without its context")
+	require.NoError(t, err, "GAMEDATA: %+v", got)
+	require.True(t, sameMessage(got, gd), "GAMEDATA: %+v %v", got, err)
+	_, got, err = DecodePacket(pkt, ClientToServer, false)
+	if err == nil {
+		require.False(t, sameMessage(got, gd), "GAMEDATA under the extension decodes without its context")
 	}
 	for _, c := range []struct{ start, near uint32 }{{70000, 69990}, {70000, 70000 + 32767}, {40000, 39000}, {1 << 31, 1<<31 - 5}} {
 		set := &TicSet{Start: c.start, Near: c.near, Tics: []SetTic{{ServerTic: ServerTic{InGame: 1}}}}
 		pkt := Encode(nil, set, false, 0)
 		_, got, err := DecodePacketIn(pkt, ServerToClient, Context{Near: c.near})
-		if err != nil || !sameMessage(got, set) {
-			t.Fatalf("start %d near %d: %+v %v", c.start, c.near, got, err)
-		}
-		if _, got, err := DecodePacket(pkt, ServerToClient, false); err != nil || got.(*TicSet).Start == c.start {
-			t.Fatalf("start %d without a context: %+v %v", c.start, got, err)
-		}
+		require.NoError(t, err, "start %d near %d: %+v", c.start, c.near, got)
+		require.True(t, sameMessage(got, set), "start %d near %d: %+v %v", c.start, c.near, got, err)
+		_, got, err = DecodePacket(pkt, ServerToClient, false)
+		require.NoError(t, err, "start %d without a context: %+v", c.start, got)
+		require.NotEqual(t, c.start, got.(*TicSet).Start, "start %d without a context: %+v %v", c.start, got, err)
 	}
 }

@@ -1,8 +1,10 @@
 package wire
 
 import (
-	"bytes"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // A busy 8-player game: everyone runs and strafes, most turn, some fire or
@@ -99,17 +101,15 @@ func TestBenchmarkPacketsAreRealistic(t *testing.T) {
 			sizes[len(encodeDiff(tic.Cmds[p], false))] = true
 		}
 	}
-	if len(sizes) < 4 {
-		t.Fatalf("diff sizes %v: too uniform to be a fair benchmark", sizes)
-	}
-	if n := len(Encode(nil, s, false, 0)); n < 60 || n > 1500 {
-		t.Fatalf("server packet of %d bytes", n)
-	}
+	require.GreaterOrEqual(t, len(sizes), 4, "diff sizes %v: too uniform to be a fair benchmark", sizes)
+	n := len(Encode(nil, s, false, 0))
+	require.GreaterOrEqual(t, n, 60, "server packet of %d bytes", n)
+	require.LessOrEqual(t, n, 1500, "server packet of %d bytes", n)
 	for _, m := range []Message{s, clientGameData2(), ticSet8()} {
 		got := fresh(m)
-		if _, err := Decode(Encode(nil, m, false, 0), got); err != nil || !sameMessage(got, m) {
-			t.Fatalf("%T does not round-trip: %v", m, err)
-		}
+		_, err := Decode(Encode(nil, m, false, 0), got)
+		require.NoError(t, err, "%T does not round-trip", m)
+		require.True(t, sameMessage(got, m), "%T does not round-trip: %v", m, err)
 	}
 }
 
@@ -120,25 +120,18 @@ func assertNoAllocs(t *testing.T, m Message) {
 	pkt := Encode(nil, m, false, 0)
 	buf := make([]byte, 0, len(pkt))
 	into := fresh(m)
-	if _, err := Decode(pkt, into); err != nil { // first decode sizes the value's slices
-		t.Fatal(err)
-	}
-	if a := testing.AllocsPerRun(1000, func() { buf = Encode(buf[:0], m, false, 0) }); a != 0 {
-		t.Errorf("encode %T into a used buffer: %v allocations", m, a)
-	}
-	if !bytes.Equal(buf, pkt) {
-		t.Fatal("encoding into a used buffer gave other bytes")
-	}
-	if a := testing.AllocsPerRun(1000, func() {
+	_, err := Decode(pkt, into)
+	require.NoError(t, err)
+	a := testing.AllocsPerRun(1000, func() { buf = Encode(buf[:0], m, false, 0) })
+	assert.Equal(t, float64(0), a, "encode %T into a used buffer: %v allocations", m, a)
+	require.Equal(t, pkt, buf, "encoding into a used buffer gave other bytes")
+	a = testing.AllocsPerRun(1000, func() {
 		if _, err := Decode(pkt, into); err != nil {
-			t.Fatal(err)
+			t.Fatal(err) // plain testing inside the measured closure
 		}
-	}); a != 0 {
-		t.Errorf("decode %T into a used value: %v allocations", m, a)
-	}
-	if !sameMessage(into, m) {
-		t.Fatal("decoding into a used value gave another message")
-	}
+	})
+	assert.Equal(t, float64(0), a, "decode %T into a used value: %v allocations", m, a)
+	require.True(t, sameMessage(into, m), "decoding into a used value gave another message")
 }
 
 func TestServerGameDataEncodeAndDecodeAllocateNothing(t *testing.T) {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // Fuzz targets: one for the any-type decoder, one per message type's
@@ -72,31 +74,25 @@ func checkDecoded(t *testing.T, h Header, m Message, inputLen, bodyLen int) {
 	again := Encode(nil, m, h.Reliable, h.Seq)
 	// Nothing is invented: the encoding is never longer than the input
 	// (trailing bytes are dropped and flag bytes become 0 or 1).
-	if len(again) > inputLen+h.Len() {
-		t.Fatalf("%T re-encodes to %d bytes from %d", m, len(again), inputLen)
-	}
+	require.LessOrEqual(t, len(again), inputLen+h.Len(), "%T re-encodes to %d bytes from %d", m, len(again), inputLen)
 	m2 := fresh(m)
 	h2, err := Decode(again, m2)
-	if err != nil {
-		t.Fatalf("%T re-encoded does not decode: %v\n% x", m, err, again)
-	}
-	if h2 != h {
-		t.Fatalf("%T header %+v came back %+v", m, h, h2)
-	}
-	if !sameMessage(m2, m) {
-		t.Fatalf("%T changed through encode and decode:\n%+v\n%+v", m, m, m2)
-	}
-	if third := Encode(nil, m2, h.Reliable, h.Seq); !bytes.Equal(third, again) {
-		t.Fatalf("%T: encoding is not idempotent", m)
-	}
+	require.NoError(t, err, "%T re-encoded does not decode: %v\n% x", m, err, again)
+	require.Equal(t, h, h2, "%T header %+v came back %+v", m, h, h2)
+	require.True(t, sameMessage(m2, m), "%T changed through encode and decode:\n%+v\n%+v", m, m, m2)
+	third := Encode(nil, m2, h.Reliable, h.Seq)
+	require.Equal(t, again, third, "%T: encoding is not idempotent", m)
 }
 
 // checkBounds checks that a decoded message holds no more elements than a
 // body of n bytes can carry.
 func checkBounds(t *testing.T, m Message, n int) {
 	t.Helper()
-	bad := func(what string, got, limit int) {
-		t.Fatalf("%T holds %d %s from a %d-byte body (limit %d)", m, got, what, n, limit)
+	// atMost fails unless got is within every limit.
+	atMost := func(what string, got int, limits ...int) {
+		for _, limit := range limits {
+			require.LessOrEqual(t, got, limit, "%T holds %d %s from a %d-byte body", m, got, what, n)
+		}
 	}
 	switch v := m.(type) {
 	case *ClientGameData:
@@ -104,51 +100,27 @@ func checkBounds(t *testing.T, m Message, n int) {
 		if v.Ext {
 			minTic = 1
 		}
-		if l := (n - 3) / minTic; len(v.Tics) > l || len(v.Tics) > MaxTicsPerPacket {
-			bad("tics", len(v.Tics), l)
-		}
-		if l := n / 2; len(v.Report.Sums) > l || len(v.Report.Sums) > MaxChecksums {
-			bad("sums", len(v.Report.Sums), l)
-		}
+		atMost("tics", len(v.Tics), (n-3)/minTic, MaxTicsPerPacket)
+		atMost("sums", len(v.Report.Sums), n/2, MaxChecksums)
 	case *ServerGameData:
-		if l := (n - 2) / 3; len(v.Tics) > l || len(v.Tics) > MaxTicsPerPacket {
-			bad("tics", len(v.Tics), l)
-		}
+		atMost("tics", len(v.Tics), (n-2)/3, MaxTicsPerPacket)
 	case *TicSet:
-		if l := n - 5; len(v.Tics) > l || len(v.Tics) > MaxTicsPerPacket {
-			bad("tics", len(v.Tics), l)
-		}
-		if l := n / 3; len(v.Timing) > l || len(v.Timing) > MaxPlayers {
-			bad("timings", len(v.Timing), l)
-		}
+		atMost("tics", len(v.Tics), n-5, MaxTicsPerPacket)
+		atMost("timings", len(v.Timing), n/3, MaxPlayers)
 	case *SYN:
-		if len(v.Protocols) > n || len(v.Protocols) > MaxProtocols {
-			bad("protocols", len(v.Protocols), n)
-		}
+		atMost("protocols", len(v.Protocols), n, MaxProtocols)
 	case *QueryResponse:
-		if len(v.Protocols) > n || len(v.Protocols) > MaxProtocols {
-			bad("protocols", len(v.Protocols), n)
-		}
+		atMost("protocols", len(v.Protocols), n, MaxProtocols)
 	case *WaitingData:
-		if len(v.Players) > n/2 || len(v.Players) > MaxPlayers {
-			bad("players", len(v.Players), n/2)
-		}
+		atMost("players", len(v.Players), n/2, MaxPlayers)
 	case *ChecksumReport:
-		if len(v.Sums) > n/2 || len(v.Sums) > MaxChecksums {
-			bad("sums", len(v.Sums), n/2)
-		}
+		atMost("sums", len(v.Sums), n/2, MaxChecksums)
 	case *TransferChunk:
-		if len(v.Data) > n-TransferChunkHeaderLen || len(v.Data) > MaxTransferChunkSize {
-			bad("data bytes", len(v.Data), n-TransferChunkHeaderLen)
-		}
+		atMost("data bytes", len(v.Data), n-TransferChunkHeaderLen, MaxTransferChunkSize)
 	case *TransferAck:
-		if len(v.Bitmap) > n-10 || len(v.Bitmap) > MaxTransferAckBitmap {
-			bad("bitmap bytes", len(v.Bitmap), n-10)
-		}
+		atMost("bitmap bytes", len(v.Bitmap), n-10, MaxTransferAckBitmap)
 	case *GameStart:
-		if v.Settings.NumPlayers > MaxPlayers {
-			bad("players", int(v.Settings.NumPlayers), MaxPlayers)
-		}
+		atMost("players", int(v.Settings.NumPlayers), MaxPlayers)
 	}
 }
 
@@ -269,11 +241,12 @@ func FuzzDecodeIntoAUsedValueLeavesNothingStale(f *testing.F) {
 			m.DecodeBody(a)
 			errUsed := m.DecodeBody(b)
 			errClean := clean[i].DecodeBody(b)
-			if (errUsed == nil) != (errClean == nil) || (errUsed != nil && errUsed.Error() != errClean.Error()) {
-				t.Fatalf("%T: used value: %v; fresh value: %v", m, errUsed, errClean)
+			require.Equal(t, (errClean == nil), (errUsed == nil), "%T: used value: %v; fresh value: %v", m, errUsed, errClean)
+			if errUsed != nil {
+				require.Equal(t, errClean.Error(), errUsed.Error(), "%T: used value: %v; fresh value: %v", m, errUsed, errClean)
 			}
-			if errUsed == nil && !sameMessage(m, clean[i]) {
-				t.Fatalf("%T: stale data after reuse:\n used %+v\nfresh %+v", m, m, clean[i])
+			if errUsed == nil {
+				require.True(t, sameMessage(m, clean[i]), "%T: stale data after reuse:\n used %+v\nfresh %+v", m, m, clean[i])
 			}
 		}
 	})

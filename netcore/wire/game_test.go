@@ -1,6 +1,11 @@
 package wire
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
 
 func TestValidGameModeAcceptsExactlyTheReferencesPairs(t *testing.T) {
 	// Spec §16, written out independently of the code.
@@ -16,22 +21,17 @@ func TestValidGameModeAcceptsExactlyTheReferencesPairs(t *testing.T) {
 	for mission := range 256 {
 		for mode := range 256 {
 			want := valid[[2]uint8{uint8(mission), uint8(mode)}]
-			if got := ValidGameMode(uint8(mission), uint8(mode)); got != want {
-				t.Errorf("ValidGameMode(mission %d, mode %d) = %v, want %v", mission, mode, got, want)
-			}
+			got := ValidGameMode(uint8(mission), uint8(mode))
+			assert.Equal(t, want, got, "ValidGameMode(mission %d, mode %d) =", mission, mode)
 			if want {
 				n++
 			}
 		}
 	}
-	if n != 13 {
-		t.Fatalf("%d valid pairs", n)
-	}
+	require.Equal(t, 13, n, "%d valid pairs", n)
 	// doom2f (9) and none are never valid; indetermined never is.
 	for _, m := range []uint8{9, 10} {
-		if ValidGameMode(m, ModeCommercial) {
-			t.Fatalf("mission %d accepted", m)
-		}
+		require.False(t, ValidGameMode(m, ModeCommercial), "mission %d accepted", m)
 	}
 }
 
@@ -45,17 +45,16 @@ func TestGameVersionNumberingsMatchEachReleaseFamily(t *testing.T) {
 	}
 	for n, table := range tables {
 		for b, v := range table {
-			if got, ok := n.Decode(uint8(b)); !ok || got != v {
-				t.Errorf("numbering %d: byte %d decodes to %v %v, want %v", n, b, got, ok, v)
-			}
-			if got, ok := n.Encode(v); !ok || got != uint8(b) {
-				t.Errorf("numbering %d: %v encodes to %d %v, want %d", n, v, got, ok, b)
-			}
+			got, ok := n.Decode(uint8(b))
+			assert.True(t, ok, "numbering %d: byte %d decodes to %v %v, want %v", n, b, got, ok, v)
+			assert.Equal(t, v, got, "numbering %d: byte %d decodes to %v %v, want %v", n, b, got, ok, v)
+			enc, ok := n.Encode(v)
+			assert.True(t, ok, "numbering %d: %v does not encode", n, v)
+			assert.Equal(t, uint8(b), enc, "numbering %d: %v encodes", n, v)
 		}
 		for b := len(table); b < 256; b++ {
-			if v, ok := n.Decode(uint8(b)); ok {
-				t.Errorf("numbering %d: byte %d decodes to %v", n, b, v)
-			}
+			v, ok := n.Decode(uint8(b))
+			assert.False(t, ok, "numbering %d: byte %d decodes to %v", n, b, v)
 		}
 	}
 	// Versions a family does not have.
@@ -63,9 +62,8 @@ func TestGameVersionNumberingsMatchEachReleaseFamily(t *testing.T) {
 		n Numbering
 		v GameVersion
 	}{{Numbering30, Doom15}, {Numbering30, Hexen11R2}, {Numbering310, Doom15}, {Numbering311, numGameVersions}} {
-		if b, ok := tc.n.Encode(tc.v); ok {
-			t.Errorf("numbering %d encodes %v as %d", tc.n, tc.v, b)
-		}
+		b, ok := tc.n.Encode(tc.v)
+		assert.False(t, ok, "numbering %d encodes %v as %d", tc.n, tc.v, b)
 	}
 }
 
@@ -87,26 +85,21 @@ func TestNumberingForPicksTheFamilyFromTheVersionString(t *testing.T) {
 		{"", Numbering310, 4},
 	} {
 		n := NumberingFor(tc.version)
-		if n != tc.want {
-			t.Errorf("%q: numbering %d, want %d", tc.version, n, tc.want)
-		}
-		if b, ok := n.Encode(Doom19); !ok || b != tc.doom19 {
-			t.Errorf("%q: Doom 1.9 travels as %d, want %d", tc.version, b, tc.doom19)
-		}
+		assert.Equal(t, tc.want, n, "%q: numbering", tc.version)
+		b, ok := n.Encode(Doom19)
+		assert.True(t, ok, "%q: Doom 1.9 travels as %d, want %d", tc.version, b, tc.doom19)
+		assert.Equal(t, tc.doom19, b, "%q: Doom 1.9 travels as", tc.version)
 	}
 	// §15: the same byte means different versions across the 3.1.1 split.
-	if v, _ := NumberingFor("Chocolate Doom 3.0.0").Decode(5); v != Hacx {
-		t.Errorf("Debian's 5 is %v, want hacx", v)
-	}
-	if v, _ := NumberingFor("Chocolate Doom 3.1.1").Decode(4); v != Doom18 {
-		t.Errorf("3.1.1's 4 is %v, want doom1.8", v)
-	}
+	v, _ := NumberingFor("Chocolate Doom 3.0.0").Decode(5)
+	assert.Equal(t, Hacx, v, "Debian's 5 is %v, want hacx", v)
+	v, _ = NumberingFor("Chocolate Doom 3.1.1").Decode(4)
+	assert.Equal(t, Doom18, v, "3.1.1's 4 is %v, want doom1.8", v)
 }
 
 func TestGameVersionsPrintTheirNamesAndUnknownOutOfRange(t *testing.T) {
 	for v, want := range map[GameVersion]string{Doom19: "doom1.9", Doom15: "doom1.5", Strife131: "strife1.31", numGameVersions: "unknown", 200: "unknown"} {
-		if got := v.String(); got != want {
-			t.Errorf("%d: %q, want %q", v, got, want)
-		}
+		got := v.String()
+		assert.Equal(t, want, got, "%d", v)
 	}
 }

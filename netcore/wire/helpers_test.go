@@ -1,11 +1,12 @@
 package wire
 
 import (
-	"errors"
 	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // gen makes random values that the wire format can represent exactly, so
@@ -397,15 +398,12 @@ func nilEmpty(v reflect.Value) {
 func decodeError(t testing.TB, err error, n int) *DecodeError {
 	t.Helper()
 	var de *DecodeError
-	if !errors.As(err, &de) {
-		t.Fatalf("error %v (%T) is not a *DecodeError", err, err)
-	}
-	if de.Offset < 0 || de.Offset > n {
-		t.Fatalf("error offset %d outside a %d-byte packet: %v", de.Offset, n, err)
-	}
-	if de.Field == "" || de.Reason == "" || !strings.Contains(err.Error(), "offset") {
-		t.Fatalf("error without a field or reason: %+v", de)
-	}
+	require.ErrorAs(t, err, &de, "error %v (%T) is not a *DecodeError", err, err)
+	require.GreaterOrEqual(t, de.Offset, 0, "error offset %d outside a %d-byte packet: %v", de.Offset, n, err)
+	require.LessOrEqual(t, de.Offset, n, "error offset %d outside a %d-byte packet: %v", de.Offset, n, err)
+	require.NotEqual(t, "", de.Field, "error without a field or reason: %+v", de)
+	require.NotEqual(t, "", de.Reason, "error without a field or reason: %+v", de)
+	require.Contains(t, err.Error(), "offset", "error without a field or reason: %+v", de)
 	return de
 }
 
@@ -414,13 +412,11 @@ func decodeError(t testing.TB, err error, n int) *DecodeError {
 func wantDecodeErrorAt(t testing.TB, pkt []byte, m Message, off int, field, reason string) {
 	t.Helper()
 	_, err := Decode(pkt, m)
-	if err == nil {
-		t.Fatalf("% x decoded into %T: %+v", pkt, m, m)
-	}
+	require.Error(t, err, "% x decoded into %T: %+v", pkt, m, m)
 	de := decodeError(t, err, len(pkt))
-	if de.Offset != off || de.Field != field || !strings.Contains(de.Reason, reason) {
-		t.Fatalf("% x: got %v (field %q); want offset %d, field %q, reason containing %q", pkt, err, de.Field, off, field, reason)
-	}
+	require.Equal(t, off, de.Offset, "% x: got %v (field %q); want offset %d, field %q, reason containing %q", pkt, err, de.Field, off, field, reason)
+	require.Equal(t, field, de.Field, "% x: got %v (field %q); want offset %d, field %q, reason containing %q", pkt, err, de.Field, off, field, reason)
+	require.Contains(t, de.Reason, reason, "% x: got %v (field %q); want offset %d, field %q, reason containing %q", pkt, err, de.Field, off, field, reason)
 }
 
 // checkTruncations decodes every proper prefix of m's encoding: each must
@@ -435,11 +431,9 @@ func checkTruncations(t testing.TB, m Message, reliable bool, valid func(n int) 
 		cut := pkt[:n:n] // no capacity past the cut: a read beyond it would panic
 		_, err := Decode(cut, fresh(m))
 		if err == nil {
-			if valid != nil && valid(n) {
-				offs[n] = -1
-				continue
-			}
-			t.Fatalf("%T cut to %d of %d bytes decoded", m, n, len(pkt))
+			require.True(t, valid != nil && valid(n), "%T cut to %d of %d bytes decoded", m, n, len(pkt))
+			offs[n] = -1
+			continue
 		}
 		offs[n] = decodeError(t, err, n).Offset
 		// The any-type decoder must not panic either, and fails the same way.
@@ -491,9 +485,7 @@ func mustHex(t testing.TB, s string) []byte {
 		}
 		b = append(b, v)
 	}
-	if len(s)%2 != 0 {
-		t.Fatalf("odd hex %q", s)
-	}
+	require.Equal(t, 0, len(s)%2, "odd hex %q", s)
 	return b
 }
 

@@ -1,9 +1,11 @@
 package wire
 
 import (
-	"bytes"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // opaque returns a command whose input is b.
@@ -27,13 +29,10 @@ func TestOpaqueInputTravelsAsTheBytesThatChanged(t *testing.T) {
 	} {
 		d := Diff(&prev, &tc.cur)
 		got := encodeFormat(d, CmdFormat{InputSize: 16})
-		if !bytes.Equal(got, tc.want) {
-			t.Errorf("%s: % x, want % x", tc.name, got, tc.want)
-		}
+		assert.Equal(t, tc.want, got, "%s", tc.name)
 		back, r := decodeFormat(got, CmdFormat{InputSize: 16})
-		if r.Err() != nil || Patch(&prev, &back) != tc.cur {
-			t.Errorf("%s: came back %v %v", tc.name, back, r.Err())
-		}
+		assert.NoError(t, r.Err(), "%s: came back %v", tc.name, back)
+		assert.Equal(t, tc.cur, Patch(&prev, &back), "%s: came back %v %v", tc.name, back, r.Err())
 	}
 }
 
@@ -55,12 +54,10 @@ func TestOpaqueDiffRoundTripsForEverySize(t *testing.T) {
 		f := CmdFormat{InputSize: size}
 		b := encodeFormat(d, f)
 		back, rd := decodeFormat(b, f)
-		if rd.Err() != nil || back != d || Patch(&prev, &back) != cur {
-			t.Fatalf("size %d: % x came back %+v (%v), want %+v", size, b, back, rd.Err(), d)
-		}
-		if rd.Remaining() != 0 {
-			t.Fatalf("size %d: %d bytes left over", size, rd.Remaining())
-		}
+		require.NoError(t, rd.Err(), "size %d: % x came back %+v (%v), want %+v", size, b, back, rd.Err(), d)
+		require.Equal(t, d, back, "size %d: % x came back %+v (%v), want %+v", size, b, back, rd.Err(), d)
+		require.Equal(t, cur, Patch(&prev, &back), "size %d: % x came back %+v (%v), want %+v", size, b, back, rd.Err(), d)
+		require.Equal(t, 0, rd.Remaining(), "size %d: %d bytes left over", size, rd.Remaining())
 	}
 }
 
@@ -80,48 +77,39 @@ func TestOpaqueDiffRefusesBytesPastItsSize(t *testing.T) {
 	} {
 		_, r := decodeFormat(tc.in, f)
 		de := decodeError(t, r.Err(), len(tc.in))
-		if de.Field != tc.field {
-			t.Errorf("%s: error in %q (%v), want %q", tc.name, de.Field, de, tc.field)
-		}
+		assert.Equal(t, tc.field, de.Field, "%s: error in %q (%v), want %q", tc.name, de.Field, de, tc.field)
 	}
 }
 
 func TestALayoutClearsMergesAndReadsItsEvents(t *testing.T) {
 	l := InputLayout{Size: 3, Events: [MaxInputBytes]byte{0, 0x0f, 0x80}}
 	c := opaque(0xff, 0xff, 0xff)
-	if got, want := l.ClearEvents(c), opaque(0xff, 0xf0, 0x7f); got != want {
-		t.Fatalf("cleared: %v, want %v", got.Input[:3], want.Input[:3])
-	}
-	if got, want := l.EventsOf(&c), opaque(0, 0x0f, 0x80); got != want {
-		t.Fatalf("events: %v, want %v", got.Input[:3], want.Input[:3])
-	}
+	got, want := l.ClearEvents(c), opaque(0xff, 0xf0, 0x7f)
+	require.Equal(t, want, got, "cleared: %v, want %v", got.Input[:3], want.Input[:3])
+	got, want = l.EventsOf(&c), opaque(0, 0x0f, 0x80)
+	require.Equal(t, want, got, "events: %v, want %v", got.Input[:3], want.Input[:3])
 	next := opaque(1, 0x10, 0)
-	if rest := l.MergeEvents(&next, l.EventsOf(&c)); rest != (TicCmd{}) || next != opaque(1, 0x1f, 0x80) {
-		t.Fatalf("merged: %v, left %v", next.Input[:3], rest)
-	}
+	rest := l.MergeEvents(&next, l.EventsOf(&c))
+	require.Equal(t, TicCmd{}, rest, "merged: %v, left %v", next.Input[:3], rest)
+	require.Equal(t, opaque(1, 0x1f, 0x80), next, "merged: %v, left %v", next.Input[:3], rest)
 	// A bit the command has already waits for the next command.
 	next = opaque(0, 0x01, 0)
-	if rest := l.MergeEvents(&next, opaque(0, 0x03, 0x80)); rest != opaque(0, 0x01, 0) || next != opaque(0, 0x03, 0x80) {
-		t.Fatalf("merged: %v, left %v", next.Input[:3], rest.Input[:3])
-	}
+	rest = l.MergeEvents(&next, opaque(0, 0x03, 0x80))
+	require.Equal(t, opaque(0, 0x01, 0), rest, "merged: %v, left %v", next.Input[:3], rest.Input[:3])
+	require.Equal(t, opaque(0, 0x03, 0x80), next, "merged: %v, left %v", next.Input[:3], rest.Input[:3])
 	// Doom's ticcmd: a field already used waits for the next command.
 	var doom InputLayout
 	late := TicCmd{ForwardMove: 5, ChatChar: 'a', Arti: 2}
 	ev := doom.EventsOf(&late)
-	if ev != (TicCmd{ChatChar: 'a', Arti: 2}) {
-		t.Fatalf("doom events: %+v", ev)
-	}
+	require.Equal(t, TicCmd{ChatChar: 'a', Arti: 2}, ev, "doom events: %+v", ev)
 	into := TicCmd{ChatChar: 'b'}
-	rest := doom.MergeEvents(&into, ev)
-	if into != (TicCmd{ChatChar: 'b', Arti: 2}) || rest != (TicCmd{ChatChar: 'a'}) {
-		t.Fatalf("doom merge: %+v, left %+v", into, rest)
-	}
-	if err := (&InputLayout{Size: 2, Events: [MaxInputBytes]byte{2: 1}}).Check(); err == nil {
-		t.Fatal("event bits past the size pass")
-	}
-	if err := (&InputLayout{Size: MaxInputBytes + 1}).Check(); err == nil {
-		t.Fatal("a size over the limit passes")
-	}
+	rest = doom.MergeEvents(&into, ev)
+	require.Equal(t, TicCmd{ChatChar: 'b', Arti: 2}, into, "doom merge: %+v, left %+v", into, rest)
+	require.Equal(t, TicCmd{ChatChar: 'a'}, rest, "doom merge: %+v, left %+v", into, rest)
+	err := (&InputLayout{Size: 2, Events: [MaxInputBytes]byte{2: 1}}).Check()
+	require.Error(t, err, "event bits past the size pass")
+	err = (&InputLayout{Size: MaxInputBytes + 1}).Check()
+	require.Error(t, err, "a size over the limit passes")
 }
 
 func TestOpaqueTicSetsAndJoinStartsRoundTrip(t *testing.T) {
@@ -137,17 +125,17 @@ func TestOpaqueTicSetsAndJoinStartsRoundTrip(t *testing.T) {
 		prev = cur
 	}
 	got := &TicSet{InputSize: 16}
-	if _, err := Decode(Encode(nil, set, false, 0), got); err != nil || !sameMessage(got, set) {
-		t.Fatalf("%+v %v", got, err)
-	}
+	_, err := Decode(Encode(nil, set, false, 0), got)
+	require.NoError(t, err, "%+v", got)
+	require.True(t, sameMessage(got, set), "%+v %v", got, err)
 	js := joinStartFixture()
 	js.Setup.Input = InputLayout{Size: 2, Events: [MaxInputBytes]byte{1: 0xff}}
 	js.Base.Cmds[0] = Diff(&TicCmd{}, &TicCmd{Input: [MaxInputBytes]byte{7, 8}})
 	js.Base.Cmds[2] = TicDiff{}
 	gotJS := &JoinStart{}
-	if _, err := Decode(Encode(nil, js, true, 0), gotJS); err != nil || !sameMessage(gotJS, js) {
-		t.Fatalf("%+v %v", gotJS, err)
-	}
+	_, err = Decode(Encode(nil, js, true, 0), gotJS)
+	require.NoError(t, err, "%+v", gotJS)
+	require.True(t, sameMessage(gotJS, js), "%+v %v", gotJS, err)
 	checkTruncations(t, js, true, nil)
 }
 

@@ -3,6 +3,8 @@ package wire
 import (
 	"bytes"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 func joinStartFixture() *JoinStart {
@@ -24,16 +26,14 @@ func TestJoinStartLayoutIsKindStartStreamSettingsSetupThenBaseTic(t *testing.T) 
 	// Doom's ticcmd (no input layout), 20 tics a second, the seed, 2 bytes of options.
 	want = append(want, 0, 20, 0x11, 0x22, 0x33, 0x44, 0, 2, '{', '}')
 	want = append(want, 0, 0, 0b101, DiffForward, 25, DiffTurn, 0xfd, 0x80)
-	if !bytes.Equal(pkt, want) {
-		t.Fatalf("got  % x\nwant % x", pkt, want)
-	}
+	require.Equal(t, want, pkt)
 	got := &JoinStart{}
-	if _, err := Decode(pkt, got); err != nil || !sameMessage(got, m) {
-		t.Fatalf("%+v %v", got, err)
-	}
-	if _, dm, err := DecodePacket(pkt, ServerToClient, false); err != nil || !sameMessage(dm, m) {
-		t.Fatalf("DecodePacket: %T %v", dm, err)
-	}
+	_, err := Decode(pkt, got)
+	require.NoError(t, err, "%+v", got)
+	require.True(t, sameMessage(got, m), "%+v %v", got, err)
+	_, dm, err := DecodePacket(pkt, ServerToClient, false)
+	require.NoError(t, err, "DecodePacket: %T", dm)
+	require.True(t, sameMessage(dm, m), "DecodePacket: %T %v", dm, err)
 }
 
 func TestSnapshotRequestAndJoinReadyLayouts(t *testing.T) {
@@ -46,12 +46,10 @@ func TestSnapshotRequestAndJoinReadyLayouts(t *testing.T) {
 		{&Hello{Token: [16]byte{1, 2, 15: 16}}, []byte{0x80, 0x70, 0, TicnetKindHello, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 16}},
 	} {
 		pkt := Encode(nil, tc.m, true, 0)
-		if !bytes.Equal(pkt, tc.want) {
-			t.Fatalf("%T: got % x, want % x", tc.m, pkt, tc.want)
-		}
-		if _, dm, err := DecodePacket(pkt, ClientToServer, false); err != nil || !sameMessage(dm, tc.m) {
-			t.Fatalf("%T: decoded %T %+v, %v", tc.m, dm, dm, err)
-		}
+		require.Equal(t, tc.want, pkt, "%T", tc.m)
+		_, dm, err := DecodePacket(pkt, ClientToServer, false)
+		require.NoError(t, err, "%T: decoded %T %+v", tc.m, dm, dm)
+		require.True(t, sameMessage(dm, tc.m), "%T: decoded %T %+v, %v", tc.m, dm, dm, err)
 	}
 }
 

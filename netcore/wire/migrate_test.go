@@ -1,8 +1,9 @@
 package wire
 
 import (
-	"bytes"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 func TestMigrationMessageLayouts(t *testing.T) {
@@ -23,12 +24,10 @@ func TestMigrationMessageLayouts(t *testing.T) {
 		{&TicFetch{Start: 299, Count: 3}, []byte{0x80, 0x70, 0, TicnetKindTicFetch, 0, 0, 1, 43, 3}},
 	} {
 		pkt := Encode(nil, tc.m, true, 0)
-		if !bytes.Equal(pkt, tc.want) {
-			t.Fatalf("%T: got % x, want % x", tc.m, pkt, tc.want)
-		}
-		if _, dm, err := DecodePacket(pkt, ClientToServer, false); err != nil || !sameMessage(dm, tc.m) {
-			t.Fatalf("%T: decoded %T %+v, %v", tc.m, dm, dm, err)
-		}
+		require.Equal(t, tc.want, pkt, "%T", tc.m)
+		_, dm, err := DecodePacket(pkt, ClientToServer, false)
+		require.NoError(t, err, "%T: decoded %T %+v", tc.m, dm, dm)
+		require.True(t, sameMessage(dm, tc.m), "%T: decoded %T %+v, %v", tc.m, dm, dm, err)
 	}
 }
 

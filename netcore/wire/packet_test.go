@@ -1,8 +1,10 @@
 package wire
 
 import (
-	"bytes"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestHeaderEncodesTheTypeBigEndianWithBit15ForReliable(t *testing.T) {
@@ -19,16 +21,13 @@ func TestHeaderEncodesTheTypeBigEndianWithBit15ForReliable(t *testing.T) {
 		{Header{Type: 0x1234}, []byte{0x12, 0x34}},
 	} {
 		got := tc.h.AppendTo([]byte{0xaa})
-		if !bytes.Equal(got[1:], tc.wire) || got[0] != 0xaa {
-			t.Errorf("%+v: % x, want % x", tc.h, got[1:], tc.wire)
-		}
-		if tc.h.Len() != len(tc.wire) {
-			t.Errorf("%+v: Len %d, want %d", tc.h, tc.h.Len(), len(tc.wire))
-		}
+		assert.Equal(t, tc.wire, got[1:], "%+v", tc.h)
+		assert.Equal(t, byte(0xaa), got[0], "%+v: the bytes before were overwritten", tc.h)
+		assert.Equal(t, len(tc.wire), tc.h.Len(), "%+v: Len", tc.h)
 		h, body, err := ParseHeader(append(tc.wire, 1, 2))
-		if err != nil || h != tc.h || !bytes.Equal(body, []byte{1, 2}) {
-			t.Errorf("ParseHeader(% x) = %+v, % x, %v", tc.wire, h, body, err)
-		}
+		assert.NoError(t, err, "ParseHeader(% x) = %+v, % x", tc.wire, h, body)
+		assert.Equal(t, tc.h, h, "ParseHeader(% x) = %+v, % x, %v", tc.wire, h, body, err)
+		assert.Equal(t, []byte{1, 2}, body, "ParseHeader(% x) = %+v, % x, %v", tc.wire, h, body, err)
 	}
 }
 
@@ -45,9 +44,8 @@ func TestParseHeaderOfAShortPacketFailsAtTheMissingField(t *testing.T) {
 	} {
 		_, _, err := ParseHeader(tc.pkt)
 		de := decodeError(t, err, len(tc.pkt))
-		if de.Offset != tc.off || de.Field != tc.field {
-			t.Errorf("% x: %v, want %s at %d", tc.pkt, err, tc.field, tc.off)
-		}
+		assert.Equal(t, tc.off, de.Offset, "% x: %v, want %s at %d", tc.pkt, err, tc.field, tc.off)
+		assert.Equal(t, tc.field, de.Field, "% x: %v, want %s at %d", tc.pkt, err, tc.field, tc.off)
 	}
 }
 
@@ -57,16 +55,14 @@ func TestTypeNamesAreTheReferenceNames(t *testing.T) {
 		11: "GAMEDATA_RESEND", 12: "CONSOLE_MESSAGE", 13: "QUERY", 14: "QUERY_RESPONSE", 15: "LAUNCH",
 		16: "NAT_HOLE_PUNCH", 0x70: "TICNET", 17: "TYPE_17", 0x7fff: "TYPE_32767"}
 	for ty, name := range want {
-		if got := ty.String(); got != name {
-			t.Errorf("Type(%d) = %q, want %q", uint16(ty), got, name)
-		}
+		got := ty.String()
+		assert.Equal(t, name, got, "Type(%d) =", uint16(ty))
 	}
 }
 
 func TestDirectionsPrintAsCtoSAndStoC(t *testing.T) {
-	if ClientToServer.String() != "C>S" || ServerToClient.String() != "S>C" {
-		t.Fatal(ClientToServer.String(), ServerToClient.String())
-	}
+	require.Equal(t, "C>S", ClientToServer.String(), "%v %v", ClientToServer.String(), ServerToClient.String())
+	require.Equal(t, "S>C", ServerToClient.String(), "%v %v", ClientToServer.String(), ServerToClient.String())
 }
 
 func TestDecodeRefusesAPacketOfAnotherType(t *testing.T) {
@@ -87,21 +83,18 @@ func TestDecodeErrorOffsetsCountFromThePacketStartReliableOrNot(t *testing.T) {
 		m := &GameDataResend{}
 		_, err := Decode(pkt, m)
 		de := decodeError(t, err, len(pkt))
-		if de.Offset != want || de.Field != "num_tics" || de.Type != "GAMEDATA_RESEND" {
-			t.Fatalf("reliable=%v: %v (%+v)", reliable, err, de)
-		}
+		require.Equal(t, want, de.Offset, "reliable=%v: %v (%+v)", reliable, err, de)
+		require.Equal(t, "num_tics", de.Field, "reliable=%v: %v (%+v)", reliable, err, de)
+		require.Equal(t, "GAMEDATA_RESEND", de.Type, "reliable=%v: %v (%+v)", reliable, err, de)
 		// DecodePacket reports the same.
 		_, _, err = DecodePacket(pkt, ClientToServer, false)
-		if de2 := decodeError(t, err, len(pkt)); *de2 != *de {
-			t.Fatalf("DecodePacket: %+v, Decode: %+v", de2, de)
-		}
+		de2 := decodeError(t, err, len(pkt))
+		require.Equal(t, *de, *de2, "DecodePacket: %+v, Decode: %+v", de2, de)
 	}
 }
 
 func TestEncodeAppendsAndKeepsWhatWasThere(t *testing.T) {
 	dst := []byte{1, 2, 3}
 	got := Encode(dst, &GameDataAck{Ack: 9}, true, 4)
-	if !bytes.Equal(got, []byte{1, 2, 3, 0x80, 0x07, 4, 9}) {
-		t.Fatalf("% x", got)
-	}
+	require.Equal(t, []byte{1, 2, 3, 0x80, 0x07, 4, 9}, got, "% x", got)
 }

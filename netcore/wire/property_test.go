@@ -3,6 +3,8 @@ package wire
 import (
 	"fmt"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // Property tests: random values from a fixed seed, thousands of times.
@@ -46,9 +48,8 @@ func TestPropertyPatchOfDiffGivesTheNewCommand(t *testing.T) {
 	for i := range 20000 {
 		a, b := g.cmdPair()
 		d := Diff(&a, &b)
-		if got := Patch(&a, &d); got != b {
-			t.Fatalf("#%d: Patch(%+v, Diff) = %+v, want %+v (diff %+v)", i, a, got, b, d)
-		}
+		got := Patch(&a, &d)
+		require.Equal(t, b, got, "#%d: Patch(%+v, Diff) = %+v, want %+v (diff %+v)", i, a, got, b, d)
 	}
 }
 
@@ -64,15 +65,11 @@ func TestPropertyDiffThroughTheWireThenPatchGivesTheNewCommand(t *testing.T) {
 		d := Diff(&a, &b)
 		buf := encodeDiff(d, lowres)
 		got, r := decodeDiff(buf, lowres)
-		if r.Err() != nil || r.Remaining() != 0 {
-			t.Fatalf("#%d: % x: %v, %d left", i, buf, r.Err(), r.Remaining())
-		}
-		if got != d {
-			t.Fatalf("#%d lowres=%v: diff %+v came back %+v", i, lowres, d, got)
-		}
-		if c := Patch(&a, &got); c != b {
-			t.Fatalf("#%d lowres=%v: patched %+v, want %+v", i, lowres, c, b)
-		}
+		require.NoError(t, r.Err(), "#%d: % x: %v, %d left", i, buf, r.Err(), r.Remaining())
+		require.Equal(t, 0, r.Remaining(), "#%d: % x: %v, %d left", i, buf, r.Err(), r.Remaining())
+		require.Equal(t, d, got, "#%d lowres=%v: diff %+v came back %+v", i, lowres, d, got)
+		c := Patch(&a, &got)
+		require.Equal(t, b, c, "#%d lowres=%v: patched", i, lowres)
 	}
 }
 
@@ -103,23 +100,17 @@ func TestPropertyACommandStreamSurvivesClientAndServerGameData(t *testing.T) {
 			s.Tics = append(s.Tics, tic)
 		}
 		gotC := &ClientGameData{LowResTurn: lowres}
-		if _, err := Decode(Encode(nil, c, false, 0), gotC); err != nil {
-			t.Fatalf("#%d: %v", i, err)
-		}
+		_, err := Decode(Encode(nil, c, false, 0), gotC)
+		require.NoError(t, err, "#%d", i)
 		gotS := &ServerGameData{LowResTurn: lowres}
-		if _, err := Decode(Encode(nil, s, false, 0), gotS); err != nil {
-			t.Fatalf("#%d: %v", i, err)
-		}
+		_, err = Decode(Encode(nil, s, false, 0), gotS)
+		require.NoError(t, err, "#%d", i)
 		base := TicCmd{}
 		for k := range cmds {
 			sd := gotS.Tics[k].Cmds[k%MaxPlayers]
-			if gotC.Tics[k].Diff != sd {
-				t.Fatalf("#%d tic %d: client and server layouts disagree", i, k)
-			}
+			require.Equal(t, sd, gotC.Tics[k].Diff, "#%d tic %d: client and server layouts disagree", i, k)
 			base = Patch(&base, &gotC.Tics[k].Diff)
-			if base != cmds[k] {
-				t.Fatalf("#%d lowres=%v tic %d: %+v, want %+v", i, lowres, k, base, cmds[k])
-			}
+			require.Equal(t, cmds[k], base, "#%d lowres=%v tic %d", i, lowres, k)
 		}
 	}
 }
@@ -149,20 +140,17 @@ func TestPropertyEveryMessageTypeDecodesToWhatWasEncoded(t *testing.T) {
 			pkt := Encode(nil, m, reliable, seq)
 			got := fresh(m)
 			h, err := Decode(pkt, got)
-			if err != nil {
-				t.Fatalf("#%d %T: %v\n% x", i, m, err, pkt)
+			require.NoError(t, err, "#%d %T: %v\n% x", i, m, err, pkt)
+			require.Equal(t, m.Type(), h.Type, "#%d %T: header %+v", i, m, h)
+			require.Equal(t, reliable, h.Reliable, "#%d %T: header %+v", i, m, h)
+			if reliable {
+				require.Equal(t, seq, h.Seq, "#%d %T: header %+v", i, m, h)
 			}
-			if h.Type != m.Type() || h.Reliable != reliable || (reliable && h.Seq != seq) {
-				t.Fatalf("#%d %T: header %+v", i, m, h)
-			}
-			if !sameMessage(got, m) {
-				t.Fatalf("#%d %T:\n got %+v\nwant %+v", i, m, got, m)
-			}
+			require.True(t, sameMessage(got, m), "#%d %T:\n got %+v\nwant %+v", i, m, got, m)
 			// Encoding is a function of the message: the decoded copy
 			// encodes to the same bytes.
-			if again := Encode(nil, got, reliable, seq); string(again) != string(pkt) {
-				t.Fatalf("#%d %T: re-encoded differently", i, m)
-			}
+			again := Encode(nil, got, reliable, seq)
+			require.Equal(t, string(pkt), string(again), "#%d %T: re-encoded differently", i, m)
 			key := fmt.Sprintf("%T", m)
 			if e, ok := m.(*Empty); ok {
 				key += e.Kind.String()
@@ -171,9 +159,7 @@ func TestPropertyEveryMessageTypeDecodesToWhatWasEncoded(t *testing.T) {
 		}
 	}
 	// Every type was exercised, the Empty kinds each on their own.
-	if len(seen) != 28+len(emptyKinds) {
-		t.Fatalf("exercised %d kinds: %v", len(seen), seen)
-	}
+	require.Equal(t, 28+len(emptyKinds), len(seen), "exercised %d kinds: %v", len(seen), seen)
 }
 
 func TestPropertyDecodingIntoAUsedValueEqualsDecodingIntoAFreshOne(t *testing.T) {
@@ -181,21 +167,15 @@ func TestPropertyDecodingIntoAUsedValueEqualsDecodingIntoAFreshOne(t *testing.T)
 	for i := range 2000 {
 		a, b := g.messages(), g.messages()
 		for k := range a {
-			if fmt.Sprintf("%T", a[k]) != fmt.Sprintf("%T", b[k]) {
-				t.Fatal("generator order changed")
-			}
+			require.Equal(t, fmt.Sprintf("%T", b[k]), fmt.Sprintf("%T", a[k]), "generator order changed")
 			m := fresh(b[k])
 			setOptions(m, a[k])
-			if _, err := Decode(Encode(nil, a[k], false, 0), m); err != nil {
-				t.Fatalf("#%d %T: %v", i, a[k], err)
-			}
+			_, err := Decode(Encode(nil, a[k], false, 0), m)
+			require.NoError(t, err, "#%d %T", i, a[k])
 			setOptions(m, b[k])
-			if _, err := Decode(Encode(nil, b[k], false, 0), m); err != nil {
-				t.Fatalf("#%d %T: %v", i, b[k], err)
-			}
-			if !sameMessage(m, b[k]) {
-				t.Fatalf("#%d %T: stale data from the first decode:\n got %+v\nwant %+v", i, m, m, b[k])
-			}
+			_, err = Decode(Encode(nil, b[k], false, 0), m)
+			require.NoError(t, err, "#%d %T", i, b[k])
+			require.True(t, sameMessage(m, b[k]), "#%d %T: stale data from the first decode:\n got %+v\nwant %+v", i, m, m, b[k])
 		}
 	}
 }
@@ -246,9 +226,7 @@ func TestPropertyEveryMessageTypeCutAtEveryLengthFailsAtANonDecreasingOffsetWith
 				if off < 0 {
 					continue
 				}
-				if off < last {
-					t.Fatalf("%T: cut at %d fails at %d, before the failure at %d of a shorter cut", m, n, off, last)
-				}
+				require.GreaterOrEqual(t, off, last, "%T: cut at %d fails at %d, before the failure at %d of a shorter cut", m, n, off, last)
 				last = off
 			}
 		}

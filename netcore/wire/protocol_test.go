@@ -1,6 +1,12 @@
 package wire
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/stretchr/testify/assert"
+)
 
 func TestChooseProtocolTakesTheServersFirstPreferenceThatTheClientOffers(t *testing.T) {
 	both := []string{ProtocolTicnet, ProtocolChocolate}
@@ -22,23 +28,19 @@ func TestChooseProtocolTakesTheServersFirstPreferenceThatTheClientOffers(t *test
 		{"names compare exactly", []string{"chocolate_doom_0", ProtocolChocolate + " "}, both, "", false},
 	} {
 		got, ok := ChooseProtocol(tc.offered, tc.preferred)
-		if got != tc.want || ok != tc.ok {
-			t.Errorf("%s: got %q %v, want %q %v", tc.name, got, ok, tc.want, tc.ok)
-		}
+		assert.Equal(t, tc.want, got, "%s: got %q %v, want %q %v", tc.name, got, ok, tc.want, tc.ok)
+		assert.Equal(t, tc.ok, ok, "%s: got %q %v, want %q %v", tc.name, got, ok, tc.want, tc.ok)
 	}
 }
 
 func TestKnownAcceptsOnlyASupportedProtocolName(t *testing.T) {
-	if !Known(ProtocolChocolate, []string{ProtocolTicnet, ProtocolChocolate}) || Known(ProtocolTicnet, []string{ProtocolChocolate}) || Known("", nil) {
-		t.Fatal("Known is wrong")
-	}
+	require.True(t, Known(ProtocolChocolate, []string{ProtocolTicnet, ProtocolChocolate}), "Known is wrong")
+	require.False(t, Known(ProtocolTicnet, []string{ProtocolChocolate}), "Known is wrong")
+	require.False(t, Known("", nil), "Known is wrong")
 }
 
 func TestProtocolNamesAreTheOnesOnTheWire(t *testing.T) {
-	if ProtocolChocolate != "CHOCOLATE_DOOM_0" {
-		t.Fatal(ProtocolChocolate)
-	}
-	if len(ProtocolTicnet) >= MaxPlayerName || ProtocolTicnet == ProtocolChocolate {
-		t.Fatal(ProtocolTicnet)
-	}
+	require.Equal(t, "CHOCOLATE_DOOM_0", ProtocolChocolate, ProtocolChocolate)
+	require.Less(t, len(ProtocolTicnet), MaxPlayerName, ProtocolTicnet)
+	require.NotEqual(t, ProtocolChocolate, ProtocolTicnet, ProtocolTicnet)
 }

@@ -2,11 +2,11 @@ package wire
 
 import (
 	"bytes"
-	"errors"
 	"io"
 	"math/rand/v2"
-	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // sampleReplay writes a replay of n tics of random commands in format f,
@@ -27,9 +27,8 @@ func sampleReplay(t testing.TB, n int, input uint8, seed uint64) ([]byte, []Repl
 			for j := range state {
 				state[j] = byte(r.Uint32())
 			}
-			if err := w.Snapshot(tic, state); err != nil {
-				t.Fatal(err)
-			}
+			err := w.Snapshot(tic, state)
+			require.NoError(t, err)
 			want = append(want, ReplayRecord{Tic: ReplayTic{Tic: tic}, State: state})
 		}
 		if r.IntN(50) == 0 {
@@ -62,9 +61,8 @@ func sampleReplay(t testing.TB, n int, input uint8, seed uint64) ([]byte, []Repl
 				c.ChatChar = 'x'
 			}
 		}
-		if err := w.Tic(&rt); err != nil {
-			t.Fatal(err)
-		}
+		err := w.Tic(&rt)
+		require.NoError(t, err)
 		want = append(want, ReplayRecord{Tic: rt})
 	}
 	return bytes.Clone(w.Bytes()), want
@@ -74,26 +72,27 @@ func TestReplayFileRoundTrips(t *testing.T) {
 	for _, input := range []uint8{0, 5} {
 		data, want := sampleReplay(t, 500, input, uint64(input))
 		r, err := NewReplayReader(data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if h := r.Header; h.Protocol != ProtocolTicnet || h.Start != 100 || h.Settings.Map != 7 || h.Setup.Seed != 42 ||
-			string(h.Setup.Options) != "opts" || h.Setup.Input.Size != input || len(h.Names) != 3 || h.Names[2] != "cy" {
-			t.Fatalf("header %+v", h)
-		}
+		require.NoError(t, err)
+		h := r.Header
+		require.Equal(t, ProtocolTicnet, h.Protocol, "header %+v", h)
+		require.Equal(t, uint32(100), h.Start, "header %+v", h)
+		require.Equal(t, uint8(7), h.Settings.Map, "header %+v", h)
+		require.Equal(t, uint32(42), h.Setup.Seed, "header %+v", h)
+		require.Equal(t, "opts", string(h.Setup.Options), "header %+v", h)
+		require.Equal(t, input, h.Setup.Input.Size, "header %+v", h)
+		require.Equal(t, 3, len(h.Names), "header %+v", h)
+		require.Equal(t, "cy", h.Names[2], "header %+v", h)
 		var got ReplayRecord
 		for i := range want {
-			if err := r.Next(&got); err != nil {
-				t.Fatalf("record %d: %v", i, err)
-			}
+			err := r.Next(&got)
+			require.NoError(t, err, "record %d", i)
 			w := &want[i]
-			if w.IsSnapshot() != got.IsSnapshot() || !bytes.Equal(w.State, got.State) || w.Tic != got.Tic {
-				t.Fatalf("record %d: got %+v, want %+v", i, got, *w)
-			}
+			require.Equal(t, w.IsSnapshot(), got.IsSnapshot(), "record %d: got %+v, want %+v", i, got, *w)
+			require.Equal(t, w.State, got.State, "record %d: got %+v, want %+v", i, got, *w)
+			require.Equal(t, w.Tic, got.Tic, "record %d: got %+v, want %+v", i, got, *w)
 		}
-		if err := r.Next(&got); err != io.EOF {
-			t.Fatalf("after the last record: %v", err)
-		}
+		err = r.Next(&got)
+		require.True(t, err == io.EOF, "after the last record: %v, want io.EOF", err)
 	}
 }
 
@@ -117,24 +116,20 @@ func TestACutReplayFileFailsAtTheCut(t *testing.T) {
 			if err != nil {
 				break
 			}
-			if rec.Tic != want[i].Tic {
-				t.Fatalf("cut at %d: record %d is %+v, want %+v", cut, i, rec.Tic, want[i].Tic)
-			}
+			require.Equal(t, want[i].Tic, rec.Tic, "cut at %d: record %d is", cut, i)
 		}
-		if err == io.EOF && !ends[cut] {
-			t.Fatalf("cut at %d, inside a record: read %d records, then the end", cut, i)
+		if err == io.EOF {
+			require.True(t, ends[cut], "cut at %d, inside a record: read %d records, then the end", cut, i)
 		}
-		if err != io.EOF && !strings.Contains(err.Error(), "the file is cut short") {
-			t.Fatalf("cut at %d: %v", cut, err)
+		if err != io.EOF {
+			require.Contains(t, err.Error(), "the file is cut short", "cut at %d: %v", cut, err)
 		}
 	}
 }
 
 func readAllRecords(t *testing.T, data []byte) []ReplayRecord {
 	r, err := NewReplayReader(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var recs []ReplayRecord
 	var rec ReplayRecord
 	for r.Next(&rec) == nil {
@@ -145,15 +140,12 @@ func readAllRecords(t *testing.T, data []byte) []ReplayRecord {
 
 func TestReplayWriterRefusesTicsOutOfOrder(t *testing.T) {
 	w := NewReplayWriter(&ReplayHeader{Start: 5})
-	if err := w.Tic(&ReplayTic{Tic: 6}); err == nil {
-		t.Fatal("tic 6 recorded first")
-	}
-	if err := w.Snapshot(4, nil); err == nil {
-		t.Fatal("a snapshot of tic 4 recorded before tic 5")
-	}
-	if _, err := NewReplayReader([]byte("TICNETRX\x01")); !errors.Is(err, ErrNotReplay) {
-		t.Fatalf("another file: %v", err)
-	}
+	err := w.Tic(&ReplayTic{Tic: 6})
+	require.Error(t, err, "tic 6 recorded first")
+	err = w.Snapshot(4, nil)
+	require.Error(t, err, "a snapshot of tic 4 recorded before tic 5")
+	_, err = NewReplayReader([]byte("TICNETRX\x01"))
+	require.ErrorIs(t, err, ErrNotReplay, "another file: %v", err)
 }
 
 // FuzzReplay: any bytes give records or an error, never a panic; a file
@@ -172,16 +164,15 @@ func FuzzReplay(f *testing.F) {
 		var first []ReplayRecord
 		var rec ReplayRecord
 		for r.Next(&rec) == nil {
-			if len(rec.State) > MaxReplaySnapshot {
-				t.Fatalf("a snapshot of %d bytes", len(rec.State))
-			}
+			require.LessOrEqual(t, len(rec.State), MaxReplaySnapshot, "a snapshot of %d bytes", len(rec.State))
 			first = append(first, rec)
 		}
 		r.Rewind()
 		for i := range first {
-			if err := r.Next(&rec); err != nil || rec.Tic != first[i].Tic || !bytes.Equal(rec.State, first[i].State) {
-				t.Fatalf("record %d reads differently after a rewind: %v", i, err)
-			}
+			err := r.Next(&rec)
+			require.NoError(t, err, "record %d reads differently after a rewind", i)
+			require.Equal(t, first[i].Tic, rec.Tic, "record %d reads differently after a rewind: %v", i, err)
+			require.Equal(t, first[i].State, rec.State, "record %d reads differently after a rewind: %v", i, err)
 		}
 	})
 }

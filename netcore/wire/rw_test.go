@@ -2,34 +2,24 @@ package wire
 
 import (
 	"bytes"
-	"errors"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestReaderReadsBigEndianAndSignExtendsOnlySignedReads(t *testing.T) {
 	r := NewReader([]byte{0xff, 0xff, 0x80, 0x01, 0xfe, 0xdc, 0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc}, 0)
-	if v := r.U8("a"); v != 0xff {
-		t.Fatalf("U8 = %#x", v)
-	}
-	if v := r.S8("b"); v != -1 {
-		t.Fatalf("S8(0xff) = %d, want -1", v)
-	}
-	if v := r.U16("c"); v != 0x8001 {
-		t.Fatalf("U16 = %#x, want 0x8001 (big-endian)", v)
-	}
-	if v := r.S16("d"); v != -292 { // 0xfedc
-		t.Fatalf("S16(0xfedc) = %d, want -292", v)
-	}
-	if v := r.U32("e"); v != 0x12345678 {
-		t.Fatalf("U32 = %#x", v)
-	}
-	if v := r.S16("f"); v != -25924 { // 0x9abc
-		t.Fatalf("S16(0x9abc) = %d", v)
-	}
-	if r.Err() != nil || r.Remaining() != 0 || r.Offset() != 12 {
-		t.Fatalf("err %v, remaining %d, offset %d", r.Err(), r.Remaining(), r.Offset())
-	}
+	require.Equal(t, uint8(0xff), r.U8("a"), "U8")
+	require.Equal(t, int8(-1), r.S8("b"), "S8(0xff)")
+	require.Equal(t, uint16(0x8001), r.U16("c"), "U16 (big-endian)")
+	require.Equal(t, int16(-292), r.S16("d"), "S16(0xfedc)")
+	require.Equal(t, uint32(0x12345678), r.U32("e"), "U32")
+	require.Equal(t, int16(-25924), r.S16("f"), "S16(0x9abc)")
+	require.NoError(t, r.Err(), "err %v, remaining %d, offset %d", r.Err(), r.Remaining(), r.Offset())
+	require.Equal(t, 0, r.Remaining(), "err %v, remaining %d, offset %d", r.Err(), r.Remaining(), r.Offset())
+	require.Equal(t, 12, r.Offset(), "err %v, remaining %d, offset %d", r.Err(), r.Remaining(), r.Offset())
 }
 
 func TestReaderShortReadFailsAtTheFieldsOffsetAndKeepsTheFirstError(t *testing.T) {
@@ -52,38 +42,35 @@ func TestReaderShortReadFailsAtTheFieldsOffsetAndKeepsTheFirstError(t *testing.T
 			tc.read(&r)
 			err := r.Err()
 			var de *DecodeError
-			if !errors.As(err, &de) || de.Offset != 5 || de.Field != "x" {
-				t.Fatalf("got %v, want a failure of x at offset 5 (3 + 2)", err)
-			}
+			require.ErrorAs(t, err, &de, "got %v, want a failure of x at offset 5 (3 + 2)", err)
+			require.Equal(t, 5, de.Offset, "got %v, want a failure of x at offset 5 (3 + 2)", err)
+			require.Equal(t, "x", de.Field, "got %v, want a failure of x at offset 5 (3 + 2)", err)
 			// Later reads return zero and keep the first error.
-			if r.U8("y") != 0 || r.U32("z") != 0 || r.String("s") != "" || r.Remaining() != 0 {
-				t.Fatal("a read after a failure returned data")
-			}
+			require.Equal(t, uint8(0), r.U8("y"), "a read after a failure returned data")
+			require.Equal(t, uint32(0), r.U32("z"), "a read after a failure returned data")
+			require.Equal(t, "", r.String("s"), "a read after a failure returned data")
+			require.Equal(t, 0, r.Remaining(), "a read after a failure returned data")
 			r.Fail("w", "later")
-			if r.Err().(*DecodeError).Field != "x" {
-				t.Fatalf("first error replaced: %v", r.Err())
-			}
+			require.Equal(t, "x", r.Err().(*DecodeError).Field, "first error replaced: %v", r.Err())
 		})
 	}
 }
 
 func TestReaderStringNeedsItsNULAndStopsAtTheFirstOne(t *testing.T) {
 	r := NewReader([]byte("ab\x00\x00cd\x00"), 0)
-	if s := r.String("a"); s != "ab" {
-		t.Fatalf("got %q", s)
-	}
-	if s := r.String("b"); s != "" {
-		t.Fatalf("empty string read as %q", s)
-	}
-	if s := r.String("c"); s != "cd" || r.Remaining() != 0 {
-		t.Fatalf("got %q, %d left", s, r.Remaining())
-	}
+	s := r.String("a")
+	require.Equal(t, "ab", s, "got %q", s)
+	s = r.String("b")
+	require.Equal(t, "", s, "empty string read as %q", s)
+	s = r.String("c")
+	require.Equal(t, "cd", s, "got %q, %d left", s, r.Remaining())
+	require.Equal(t, 0, r.Remaining(), "got %q, %d left", s, r.Remaining())
 	r = NewReader([]byte("abc"), 0)
 	r.String("name")
 	var de *DecodeError
-	if !errors.As(r.Err(), &de) || de.Offset != 0 || !strings.Contains(de.Reason, "NUL") {
-		t.Fatalf("unterminated string: %v", r.Err())
-	}
+	require.ErrorAs(t, r.Err(), &de, "unterminated string: %v", r.Err())
+	require.Equal(t, 0, de.Offset, "unterminated string: %v", r.Err())
+	require.Contains(t, de.Reason, "NUL", "unterminated string: %v", r.Err())
 }
 
 func TestWriterTruncatesToTheFieldWidthLikeTheReference(t *testing.T) {
@@ -98,18 +85,15 @@ func TestWriterTruncatesToTheFieldWidthLikeTheReference(t *testing.T) {
 	w.String("")
 	w.String("ab\x00cd") // a C string ends at its NUL
 	want := []byte{0xab, 0xfe, 0x12, 0x34, 0xff, 0xfe, 0xde, 0xad, 0xbe, 0xef, 9, 8, 'h', 'i', 0, 0, 'a', 'b', 0}
-	if !bytes.Equal(w.Buf, want) {
-		t.Fatalf("got % x\nwant % x", w.Buf, want)
-	}
+	require.Equal(t, want, w.Buf)
 }
 
 func TestWriterAppendsToTheGivenBuffer(t *testing.T) {
 	buf := make([]byte, 1, 64)
 	w := Writer{Buf: buf}
 	w.U32(1)
-	if len(w.Buf) != 5 || &w.Buf[0] != &buf[0] {
-		t.Fatal("writer did not append in place")
-	}
+	require.Equal(t, 5, len(w.Buf), "writer did not append in place")
+	require.Same(t, &buf[0], &w.Buf[0], "writer did not append in place")
 }
 
 func TestPrintableKeepsOnlyPrintableASCIIAndNewline(t *testing.T) {
@@ -121,19 +105,16 @@ func TestPrintableKeepsOnlyPrintableASCIIAndNewline(t *testing.T) {
 		{"", ""},
 		{" !/09:@AZ[`az{~", " !/09:@AZ[`az{~"},
 	} {
-		if got := Printable(tc.in); got != tc.want {
-			t.Errorf("Printable(%q) = %q, want %q", tc.in, got, tc.want)
-		}
+		got := Printable(tc.in)
+		assert.Equal(t, tc.want, got, "Printable(%q) =", tc.in)
 	}
 }
 
 func TestDecodeErrorNamesTypeFieldOffsetAndReason(t *testing.T) {
 	e := &DecodeError{Type: "GAMEDATA", Offset: 4, Field: "num_tics", Reason: "too many"}
-	if got := e.Error(); got != "parse GAMEDATA: num_tics at offset 4: too many" {
-		t.Fatalf("got %q", got)
-	}
+	got := e.Error()
+	require.Equal(t, "parse GAMEDATA: num_tics at offset 4: too many", got, "got %q", got)
 	e.Type = ""
-	if got := e.Error(); !strings.HasPrefix(got, "parse packet: ") {
-		t.Fatalf("got %q", got)
-	}
+	got = e.Error()
+	require.True(t, strings.HasPrefix(got, "parse packet: "), "got %q", got)
 }

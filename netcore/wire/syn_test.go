@@ -3,6 +3,9 @@ package wire
 import (
 	"bytes"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // The Debian client's SYN (vectors-run1, packet #1).
@@ -12,19 +15,24 @@ func TestSYNDecodesTheDebianClientsRequest(t *testing.T) {
 	pkt := mustHex(t, synVectorHex)
 	m := &SYN{}
 	h, err := Decode(pkt, m)
-	if err != nil || h.Reliable {
-		t.Fatal(h, err)
-	}
+	require.NoError(t, err, "%v %v", h, err)
+	require.False(t, h.Reliable, "%v %v", h, err)
 	wad := mustHex(t, "0f9caf3cac3392deea003d3159a14f6156bd7a46")
-	if m.Magic != Magic || m.Version != "Chocolate Doom 3.0.0" || len(m.Protocols) != 1 || m.Protocols[0] != ProtocolChocolate ||
-		m.Connect.GameMode != ModeCommercial || m.Connect.GameMission != MissionDoom2 || m.Connect.LowResTurn || m.Connect.Drone ||
-		m.Connect.MaxPlayers != 4 || m.Connect.IsFreedoom != 1 || !bytes.Equal(m.Connect.WADSHA1[:], wad) ||
-		m.Connect.PlayerClass != 0x5b || m.PlayerName != "Grumpy Mancubus" {
-		t.Fatalf("%+v", m)
-	}
-	if got := Encode(nil, m, false, 0); !bytes.Equal(got, pkt) {
-		t.Fatalf("re-encoded % x", got)
-	}
+	require.Equal(t, Magic, m.Magic, "%+v", m)
+	require.Equal(t, "Chocolate Doom 3.0.0", m.Version, "%+v", m)
+	require.Equal(t, 1, len(m.Protocols), "%+v", m)
+	require.Equal(t, ProtocolChocolate, m.Protocols[0], "%+v", m)
+	require.Equal(t, uint8(ModeCommercial), m.Connect.GameMode, "%+v", m)
+	require.Equal(t, uint8(MissionDoom2), m.Connect.GameMission, "%+v", m)
+	require.False(t, m.Connect.LowResTurn, "%+v", m)
+	require.False(t, m.Connect.Drone, "%+v", m)
+	require.Equal(t, uint8(4), m.Connect.MaxPlayers, "%+v", m)
+	require.Equal(t, uint8(1), m.Connect.IsFreedoom, "%+v", m)
+	require.Equal(t, wad, m.Connect.WADSHA1[:], "%+v", m)
+	require.Equal(t, uint8(0x5b), m.Connect.PlayerClass, "%+v", m)
+	require.Equal(t, "Grumpy Mancubus", m.PlayerName, "%+v", m)
+	got := Encode(nil, m, false, 0)
+	require.Equal(t, pkt, got, "re-encoded % x", got)
 }
 
 func TestSYNRefusesMoreThan16Protocols(t *testing.T) {
@@ -37,9 +45,9 @@ func TestSYNRefusesMoreThan16Protocols(t *testing.T) {
 	// 16 is the limit and decodes.
 	pkt[8] = 16
 	m := &SYN{}
-	if _, err := Decode(pkt[:len(pkt)-2], m); err != nil || len(m.Protocols) != 16 {
-		t.Fatalf("16 protocols: %v, %d", err, len(m.Protocols))
-	}
+	_, err := Decode(pkt[:len(pkt)-2], m)
+	require.NoError(t, err, "16 protocols: %v, %d", err, len(m.Protocols))
+	require.Equal(t, 16, len(m.Protocols), "16 protocols: %v, %d", err, len(m.Protocols))
 }
 
 func TestSYNRefusesAProtocolCountLargerThanTheBytesLeft(t *testing.T) {
@@ -54,31 +62,29 @@ func TestSYNCarriesTheOldMagicAndGarbageAsData(t *testing.T) {
 	m := &SYN{Magic: OldMagic, Version: "Chocolate Doom 2.3.0", Protocols: nil, PlayerName: "x",
 		Connect: ConnectData{GameMode: 0xee, GameMission: 0xdd, MaxPlayers: 200, PlayerClass: 0x5b}}
 	got := &SYN{}
-	if _, err := Decode(Encode(nil, m, false, 0), got); err != nil || !sameMessage(got, m) {
-		t.Fatalf("%+v, %v", got, err)
-	}
+	_, err := Decode(Encode(nil, m, false, 0), got)
+	require.NoError(t, err, "%+v", got)
+	require.True(t, sameMessage(got, m), "%+v, %v", got, err)
 }
 
 func TestSYNConnectFlagsDecodeAnyNonZeroByteAsTrue(t *testing.T) {
 	pkt := mustHex(t, synVectorHex)
 	pkt[47], pkt[48] = 2, 0xff // lowres_turn, drone
 	m := &SYN{}
-	if _, err := Decode(pkt, m); err != nil || !m.Connect.LowResTurn || !m.Connect.Drone {
-		t.Fatalf("%+v, %v", m.Connect, err)
-	}
+	_, err := Decode(pkt, m)
+	require.NoError(t, err, "%+v", m.Connect)
+	require.True(t, m.Connect.LowResTurn, "%+v, %v", m.Connect, err)
+	require.True(t, m.Connect.Drone, "%+v, %v", m.Connect, err)
 }
 
 func TestSYNTruncatedAtEveryLengthFailsInsideThePacket(t *testing.T) {
 	m := &SYN{}
-	if _, err := Decode(mustHex(t, synVectorHex), m); err != nil {
-		t.Fatal(err)
-	}
+	_, err := Decode(mustHex(t, synVectorHex), m)
+	require.NoError(t, err)
 	offs := checkTruncations(t, m, false, nil)
 	// Spot checks: the field being read when the bytes ran out.
 	for n, want := range map[int]int{0: 0, 2: 2, 5: 2, 6: 6, 26: 6, 27: 27, 28: 27, 45: 45, 50: 50, 51: 51, 70: 51, 71: 71, 91: 91, 92: 92, 107: 92} {
-		if offs[n] != want {
-			t.Errorf("cut at %d: error at %d, want %d", n, offs[n], want)
-		}
+		assert.Equal(t, want, offs[n], "cut at %d: error at", n)
 	}
 }
 
@@ -86,11 +92,15 @@ func TestSYNReplyDecodesTheServersAnswerAndFailsWhenCut(t *testing.T) {
 	pkt := mustHex(t, "80000043686f636f6c61746520446f6f6d20332e302e300043484f434f4c4154455f444f4f4d5f3000")
 	h, m, err := DecodePacket(pkt, ServerToClient, false)
 	r, ok := m.(*SYNReply)
-	if err != nil || !ok || !h.Reliable || h.Seq != 0 || r.Version != "Chocolate Doom 3.0.0" || r.Protocol != ProtocolChocolate {
-		t.Fatalf("%+v %+v %v", h, m, err)
-	}
+	require.NoError(t, err, "%+v %+v", h, m)
+	require.True(t, ok, "%+v %+v %v", h, m, err)
+	require.True(t, h.Reliable, "%+v %+v %v", h, m, err)
+	require.Equal(t, uint8(0), h.Seq, "%+v %+v %v", h, m, err)
+	require.Equal(t, "Chocolate Doom 3.0.0", r.Version, "%+v %+v %v", h, m, err)
+	require.Equal(t, ProtocolChocolate, r.Protocol, "%+v %+v %v", h, m, err)
 	offs := checkTruncations(t, r, true, nil)
-	if offs[3] != 3 || offs[23] != 3 || offs[24] != 24 || offs[40] != 24 {
-		t.Fatalf("offsets %v", offs)
-	}
+	require.Equal(t, 3, offs[3], "offsets %v", offs)
+	require.Equal(t, 3, offs[23], "offsets %v", offs)
+	require.Equal(t, 24, offs[24], "offsets %v", offs)
+	require.Equal(t, 24, offs[40], "offsets %v", offs)
 }

@@ -1,9 +1,11 @@
 package wire
 
 import (
-	"bytes"
 	"math/bits"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestDiffSendsSteadyFieldsWhenChangedAndEventFieldsWhenNonZero(t *testing.T) {
@@ -35,18 +37,13 @@ func TestDiffSendsSteadyFieldsWhenChangedAndEventFieldsWhenNonZero(t *testing.T)
 			cur := prev
 			tc.cur(&cur)
 			d := Diff(&prev, &cur)
-			if d.Flags != tc.flags {
-				t.Fatalf("flags %08b, want %08b", d.Flags, tc.flags)
-			}
+			require.Equal(t, tc.flags, d.Flags, "flags")
 			// Unflagged fields of the diff are zero: a diff holds what travels.
 			var zero TicDiff
 			masked := Patch(&zero.Cmd, &d)
-			if masked != d.Cmd {
-				t.Fatalf("diff %+v carries values outside its flags", d)
-			}
-			if got := Patch(&prev, &d); got != cur {
-				t.Fatalf("patch gave %+v, want %+v", got, cur)
-			}
+			require.Equal(t, d.Cmd, masked, "diff %+v carries values outside its flags", d)
+			got := Patch(&prev, &d)
+			require.Equal(t, cur, got, "patch gave")
 		})
 	}
 }
@@ -56,29 +53,21 @@ func TestPatchKeepsUnflaggedSteadyFieldsAndZeroesUnflaggedEventFields(t *testing
 		ChatChar: 'x', Buttons2: 2, Inventory: 7, LookFly: 4, Arti: 3}
 	got := Patch(&prev, &TicDiff{})
 	want := TicCmd{ForwardMove: 10, SideMove: -3, AngleTurn: 512, Buttons: 1, Consistency: 7, Buttons2: 2, LookFly: 4}
-	if got != want {
-		t.Fatalf("empty diff gave %+v, want %+v", got, want)
-	}
+	require.Equal(t, want, got, "empty diff gave")
 	// A flagged field is copied even when the diff's value is zero.
 	got = Patch(&prev, &TicDiff{Flags: DiffForward | DiffRaven | DiffStrife})
 	want = TicCmd{SideMove: -3, AngleTurn: 512, Buttons: 1, Consistency: 7}
-	if got != want {
-		t.Fatalf("zero-valued flagged fields gave %+v, want %+v", got, want)
-	}
-	if prev.ChatChar != 'x' {
-		t.Fatal("Patch changed its base")
-	}
+	require.Equal(t, want, got, "zero-valued flagged fields gave")
+	require.Equal(t, uint8('x'), prev.ChatChar, "Patch changed its base")
 }
 
 func TestClearEventsDropsImpulsesAndSpecialButtonsOnly(t *testing.T) {
 	c := TicCmd{ForwardMove: 5, AngleTurn: 9, Buttons: ButtonSpecial | 2, ChatChar: 'h', Arti: 1, Inventory: 3, LookFly: 4, Buttons2: 1}
-	if got, want := ClearEvents(c), (TicCmd{ForwardMove: 5, AngleTurn: 9, LookFly: 4, Buttons2: 1}); got != want {
-		t.Fatalf("got %+v, want %+v", got, want)
-	}
+	got, want := ClearEvents(c), (TicCmd{ForwardMove: 5, AngleTurn: 9, LookFly: 4, Buttons2: 1})
+	require.Equal(t, want, got)
 	c.Buttons = 1 | 2<<3 // attack with weapon 2: not special, kept
-	if got := ClearEvents(c); got.Buttons != c.Buttons {
-		t.Fatalf("ordinary buttons cleared: %#x", got.Buttons)
-	}
+	got = ClearEvents(c)
+	require.Equal(t, c.Buttons, got.Buttons, "ordinary buttons cleared: %#x", got.Buttons)
 }
 
 // encodeDiff and decodeDiff run one diff through the wire.
@@ -112,31 +101,26 @@ func TestLowresTurningDividesTowardZeroAndComesBackTimes256(t *testing.T) {
 		{-32768, 0x80, -32768}, // smallest: -128 * 256 fits
 	} {
 		b := encodeDiff(TicDiff{Flags: DiffTurn, Cmd: TicCmd{AngleTurn: tc.turn}}, true)
-		if !bytes.Equal(b, []byte{DiffTurn, tc.wire}) {
-			t.Errorf("turn %d went out as % x, want %02x", tc.turn, b, tc.wire)
+		if !assert.Equal(t, []byte{DiffTurn, tc.wire}, b, "turn %d went out", tc.turn) {
 			continue
 		}
 		d, r := decodeDiff(b, true)
-		if r.Err() != nil || d.Cmd.AngleTurn != tc.back {
-			t.Errorf("turn %d came back as %d (%v), want %d", tc.turn, d.Cmd.AngleTurn, r.Err(), tc.back)
-		}
+		assert.NoError(t, r.Err(), "turn %d came back as %d (%v), want %d", tc.turn, d.Cmd.AngleTurn, r.Err(), tc.back)
+		assert.Equal(t, tc.back, d.Cmd.AngleTurn, "turn %d came back as %d (%v), want %d", tc.turn, d.Cmd.AngleTurn, r.Err(), tc.back)
 	}
 	// Hi-res turning is two bytes, big-endian, exact.
-	if b := encodeDiff(TicDiff{Flags: DiffTurn, Cmd: TicCmd{AngleTurn: -100}}, false); !bytes.Equal(b, []byte{DiffTurn, 0xff, 0x9c}) {
-		t.Fatalf("hi-res -100: % x", b)
-	}
+	b := encodeDiff(TicDiff{Flags: DiffTurn, Cmd: TicCmd{AngleTurn: -100}}, false)
+	require.Equal(t, []byte{DiffTurn, 0xff, 0x9c}, b, "hi-res -100: % x", b)
 }
 
 func TestDiffFieldsTravelInFlagOrderWithTheirWidths(t *testing.T) {
 	d := TicDiff{Flags: 0xff, Cmd: TicCmd{ForwardMove: -1, SideMove: 2, AngleTurn: 0x0304, Buttons: 5, Consistency: 6,
 		ChatChar: 7, LookFly: 8, Arti: 9, Buttons2: 10, Inventory: 0x0b0c}}
 	want := []byte{0xff, 0xff, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0x0b, 0x0c}
-	if got := encodeDiff(d, false); !bytes.Equal(got, want) {
-		t.Fatalf("got % x\nwant % x", got, want)
-	}
-	if got, _ := decodeDiff(want, false); got != d {
-		t.Fatalf("decoded %+v", got)
-	}
+	got := encodeDiff(d, false)
+	require.Equal(t, want, got)
+	back, _ := decodeDiff(want, false)
+	require.Equal(t, d, back, "decoded")
 	// Sizes: 1 byte of flags up to 13 bytes hi-res, 12 lowres (spec §8.2).
 	for f := range 256 {
 		size := 1 + bits.OnesCount8(uint8(f))
@@ -150,16 +134,14 @@ func TestDiffFieldsTravelInFlagOrderWithTheirWidths(t *testing.T) {
 			size += 2
 		}
 		d := TicDiff{Flags: uint8(f)}
-		if n := len(encodeDiff(d, false)); n != size {
-			t.Fatalf("flags %08b: %d bytes hi-res, want %d", f, n, size)
-		}
+		n := len(encodeDiff(d, false))
+		require.Equal(t, size, n, "flags %08b: %d bytes hi-res, want %d", f, n, size)
 		lowSize := size
 		if f&DiffTurn != 0 {
 			lowSize--
 		}
-		if n := len(encodeDiff(d, true)); n != lowSize {
-			t.Fatalf("flags %08b: %d bytes lowres, want %d", f, n, lowSize)
-		}
+		n = len(encodeDiff(d, true))
+		require.Equal(t, lowSize, n, "flags %08b: %d bytes lowres, want %d", f, n, lowSize)
 	}
 }
 
@@ -170,9 +152,7 @@ func TestTruncatedDiffFailsAtTheFieldItCuts(t *testing.T) {
 	for n := range full {
 		_, r := decodeDiff(full[:n:n], false)
 		de := decodeError(t, r.Err(), n)
-		if de.Offset != want[n] {
-			t.Errorf("cut at %d: offset %d (%s), want %d", n, de.Offset, de.Field, want[n])
-		}
+		assert.Equal(t, want[n], de.Offset, "cut at %d: offset %d (%s), want %d", n, de.Offset, de.Field, want[n])
 	}
 }
 
@@ -180,9 +160,8 @@ func TestReadDiffClearsFieldsThatAreNotFlagged(t *testing.T) {
 	r := NewReader([]byte{DiffForward, 5}, 0)
 	d := TicDiff{Flags: 0xff, Cmd: TicCmd{SideMove: 9, AngleTurn: 9, Buttons: 9, Consistency: 9, ChatChar: 9, LookFly: 9, Arti: 9, Buttons2: 9, Inventory: 9}}
 	readDiff(&r, &d, CmdFormat{})
-	if want := (TicDiff{Flags: DiffForward, Cmd: TicCmd{ForwardMove: 5}}); d != want {
-		t.Fatalf("got %+v, want %+v", d, want)
-	}
+	want := (TicDiff{Flags: DiffForward, Cmd: TicCmd{ForwardMove: 5}})
+	require.Equal(t, want, d)
 }
 
 func TestExpandTicFollowsNETExpandTicNum(t *testing.T) {
@@ -211,13 +190,10 @@ func TestExpandTicFollowsNETExpandTicNum(t *testing.T) {
 		{"wrap below tic 0, edge", 0x3f, 0xb1, 0xffffffb1},
 		{"wrap at the top of uint32", 0xfffffff0, 0x10, 0x10},
 	} {
-		if got := ExpandTic(tc.rel, tc.b); got != tc.want {
-			t.Errorf("%s: ExpandTic(%#x, %#x) = %#x, want %#x", tc.name, tc.rel, tc.b, got, tc.want)
-		}
+		got := ExpandTic(tc.rel, tc.b)
+		assert.Equal(t, tc.want, got, "%s: ExpandTic(%#x, %#x) =", tc.name, tc.rel, tc.b)
 	}
-	if ExpandTic(0x10, 0xc0) < 4e9 {
-		t.Fatal("the wrap case is not huge")
-	}
+	require.GreaterOrEqual(t, ExpandTic(0x10, 0xc0), uint32(4e9), "the wrap case is not huge")
 }
 
 func TestExpandTicRecoversEveryTicWithin64OfTheReference(t *testing.T) {
@@ -225,9 +201,8 @@ func TestExpandTicRecoversEveryTicWithin64OfTheReference(t *testing.T) {
 	for range 20000 {
 		rel := uint32(0x100 + g.r.IntN(1<<24))
 		tic := uint32(int64(rel) + int64(g.r.IntN(129)-64))
-		if got := ExpandTic(rel, uint8(tic)); got != tic {
-			t.Fatalf("ExpandTic(%#x, %#x) = %#x, want %#x", rel, uint8(tic), got, tic)
-		}
+		got := ExpandTic(rel, uint8(tic))
+		require.Equal(t, tic, got, "ExpandTic(%#x, %#x) =", rel, uint8(tic))
 	}
 }
 
@@ -248,12 +223,10 @@ func TestAsSentIsTheCommandAsItDecodesAfterTravellingWhole(t *testing.T) {
 			set := &TicSet{LowResTurn: f.LowResTurn, InputSize: f.InputSize, Tics: []SetTic{{ServerTic: ServerTic{InGame: 1}}}}
 			set.Tics[0].Cmds[0] = d
 			got := &TicSet{LowResTurn: f.LowResTurn, InputSize: f.InputSize}
-			if _, err := Decode(Encode(nil, set, false, 0), got); err != nil {
-				t.Fatal(err)
-			}
-			if sent, want := f.AsSent(c), Patch(&TicCmd{}, &got.Tics[0].Cmds[0]); sent != want {
-				t.Fatalf("#%d %+v: AsSent %+v, decoded %+v", i, f, sent, want)
-			}
+			_, err := Decode(Encode(nil, set, false, 0), got)
+			require.NoError(t, err)
+			sent, want := f.AsSent(c), Patch(&TicCmd{}, &got.Tics[0].Cmds[0])
+			require.Equal(t, want, sent, "#%d %+v: AsSent %+v, decoded %+v", i, f, sent, want)
 		}
 	}
 }

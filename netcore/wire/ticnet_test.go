@@ -3,6 +3,10 @@ package wire
 import (
 	"bytes"
 	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/stretchr/testify/assert"
 )
 
 func ticSetFixture() *TicSet {
@@ -22,24 +26,22 @@ func TestTicSetLayoutIsKindStartFlagsTicsThenTimings(t *testing.T) {
 	want := []byte{0x00, 0x70, TicnetKindTicSet, 3, 4, 1, SetTiming | SetSubstitutes,
 		0b11, 0b10, DiffForward, 25, DiffTurn, 0xfd, 0x80,
 		2, 0, 0xff, 0xfb, 7, 0x01, 0x2c}
-	if !bytes.Equal(pkt, want) {
-		t.Fatalf("got  % x\nwant % x", pkt, want)
-	}
+	require.Equal(t, want, pkt)
 	got := &TicSet{Near: 0x01020300}
-	if _, err := Decode(pkt, got); err != nil || !sameMessage(got, ticSetFixture()) {
-		t.Fatalf("%+v %v", got, err)
-	}
+	_, err := Decode(pkt, got)
+	require.NoError(t, err, "%+v", got)
+	require.True(t, sameMessage(got, ticSetFixture()), "%+v %v", got, err)
 	h, m, err := DecodePacket(pkt, ServerToClient, false)
-	if _, ok := m.(*TicSet); err != nil || !ok || h.Type != TypeTicnet {
-		t.Fatalf("%T %v", m, err)
-	}
+	_, ok := m.(*TicSet)
+	require.NoError(t, err, "%T", m)
+	require.True(t, ok, "%T %v", m, err)
+	require.Equal(t, TypeTicnet, h.Type, "%T %v", m, err)
 	// No timing, no substitute: neither the timing count nor the masks.
 	s := ticSetFixture()
 	s.Timing, s.Tics[0].Substituted = nil, 0
 	want = []byte{0x00, 0x70, TicnetKindTicSet, 3, 4, 1, 0, 0b11, DiffForward, 25, DiffTurn, 0xfd, 0x80}
-	if pkt := Encode(nil, s, false, 0); !bytes.Equal(pkt, want) {
-		t.Fatalf("got  % x\nwant % x", pkt, want)
-	}
+	pkt = Encode(nil, s, false, 0)
+	require.Equal(t, want, pkt)
 }
 
 // A set for one client leaves out its own commands but its substitutes:
@@ -56,13 +58,11 @@ func TestTicSetLeavesOutTheRecipientsOwnCommandsButSubstitutes(t *testing.T) {
 	want := []byte{0x00, 0x70, TicnetKindTicSet, 0x11, 0x70, 2, flags,
 		0b11, 0, DiffForward, 25,
 		0b11, 0b10, 0, DiffSide, 0xfd}
-	if !bytes.Equal(pkt, want) {
-		t.Fatalf("got  % x\nwant % x", pkt, want)
-	}
+	require.Equal(t, want, pkt)
 	got := &TicSet{Near: 70001}
-	if _, err := Decode(pkt, got); err != nil || !sameMessage(got, s) {
-		t.Fatalf("%+v %v", got, err)
-	}
+	_, err := Decode(pkt, got)
+	require.NoError(t, err, "%+v", got)
+	require.True(t, sameMessage(got, s), "%+v %v", got, err)
 	// Recipient bits without the flag, and an unknown flag with it.
 	bad := bytes.Clone(pkt)
 	bad[6] = SetSubstitutes | 1<<4
@@ -76,15 +76,15 @@ func TestTicSetStartExpandsNearTheReceiversTic(t *testing.T) {
 		{1 << 20, 1<<20 - 32767}, {1 << 20, 1<<20 + 32768}, {0xfffffff0, 0x10}} {
 		s := &TicSet{Start: c.start}
 		got := &TicSet{Near: c.near}
-		if _, err := Decode(Encode(nil, s, false, 0), got); err != nil || got.Start != c.start {
-			t.Errorf("start %d near %d: got %d, %v", c.start, c.near, got.Start, err)
-		}
+		_, err := Decode(Encode(nil, s, false, 0), got)
+		assert.NoError(t, err, "start %d near %d: got %d", c.start, c.near, got.Start)
+		assert.Equal(t, c.start, got.Start, "start %d near %d: got %d, %v", c.start, c.near, got.Start, err)
 	}
 	// Further than 32 767 tics away, it is a different tic.
 	got := &TicSet{Near: 40000}
-	if _, err := Decode(Encode(nil, &TicSet{Start: 40000 + 32768}, false, 0), got); err != nil || got.Start != 40000-32768 {
-		t.Fatalf("got %d, %v", got.Start, err)
-	}
+	_, err := Decode(Encode(nil, &TicSet{Start: 40000 + 32768}, false, 0), got)
+	require.NoError(t, err, "got %d", got.Start)
+	require.Equal(t, uint32(40000-32768), got.Start, "got %d, %v", got.Start, err)
 }
 
 func TestTicSetRefusesBadKindsCountsAndPlayersWhereTheyAre(t *testing.T) {
@@ -112,25 +112,22 @@ func TestTicSetLowresTurningIsOneByte(t *testing.T) {
 	m := ticSetFixture()
 	m.LowResTurn = true
 	pkt := Encode(nil, m, false, 0)
-	if len(pkt) != len(Encode(nil, ticSetFixture(), false, 0))-1 || pkt[12] != 0xfe {
-		t.Fatalf("% x", pkt)
-	}
+	require.Equal(t, len(Encode(nil, ticSetFixture(), false, 0))-1, len(pkt), "% x", pkt)
+	require.Equal(t, byte(0xfe), pkt[12], "% x", pkt)
 	got := &TicSet{LowResTurn: true}
-	if _, err := Decode(pkt, got); err != nil || got.Tics[0].Cmds[1].Cmd.AngleTurn != -512 {
-		t.Fatal(got, err) // -640/256 truncates to -2: -512
-	}
+	_, err := Decode(pkt, got)
+	require.NoError(t, err, "%v %v", got, err)
+	require.Equal(t, int16(-512), got.Tics[0].Cmds[1].Cmd.AngleTurn, "%v %v", got, err)
 }
 
 func TestChecksumReportRoundTripsAndRefusesMoreThan64Sums(t *testing.T) {
 	m := &ChecksumReport{Start: 77, Sums: []uint16{1, 0xbeef}}
 	pkt := Encode(nil, m, false, 0)
-	if !bytes.Equal(pkt, []byte{0, 0x70, TicnetKindChecksum, 0, 0, 0, 77, 2, 0, 1, 0xbe, 0xef}) {
-		t.Fatalf("% x", pkt)
-	}
+	require.Equal(t, []byte{0, 0x70, TicnetKindChecksum, 0, 0, 0, 77, 2, 0, 1, 0xbe, 0xef}, pkt, "% x", pkt)
 	got := &ChecksumReport{}
-	if _, err := Decode(pkt, got); err != nil || !sameMessage(got, m) {
-		t.Fatal(got, err)
-	}
+	_, err := Decode(pkt, got)
+	require.NoError(t, err, "%v %v", got, err)
+	require.True(t, sameMessage(got, m), "%v %v", got, err)
 	checkTruncations(t, m, false, nil)
 	big := append(bytes.Clone(pkt[:7]), 65)
 	big = append(big, make([]byte, 65*2)...)
@@ -139,22 +136,18 @@ func TestChecksumReportRoundTripsAndRefusesMoreThan64Sums(t *testing.T) {
 	bad := bytes.Clone(pkt)
 	bad[2] = TicnetKindTicSet
 	wantDecodeErrorAt(t, bad, &ChecksumReport{}, 2, "kind", "not a checksum report")
-	if Sum16(0x12345678) != 0x1234^0x5678 {
-		t.Fatalf("Sum16 %#x", Sum16(0x12345678))
-	}
+	require.Equal(t, uint16(0x1234^0x5678), Sum16(0x12345678), "Sum16 %#x", Sum16(0x12345678))
 }
 
 func TestModeNoticeRoundTripsAndChecksItsKind(t *testing.T) {
 	for _, ext := range []bool{false, true} {
 		m := &ModeNotice{Extended: ext, Setup: GameSetup{TicRate: DefaultTicRate}}
 		pkt := Encode(nil, m, true, 3)
-		if !bytes.Equal(pkt, []byte{0x80, 0x70, 3, TicnetKindMode, b2u(ext), 0, 35, 0, 0, 0, 0, 0, 0}) {
-			t.Fatalf("% x", pkt)
-		}
+		require.Equal(t, []byte{0x80, 0x70, 3, TicnetKindMode, b2u(ext), 0, 35, 0, 0, 0, 0, 0, 0}, pkt, "% x", pkt)
 		got := &ModeNotice{Extended: !ext, Setup: GameSetup{Input: InputLayout{Size: 2, Events: [MaxInputBytes]byte{1: 4}}, Options: []byte{1}}}
-		if _, err := Decode(pkt, got); err != nil || !sameMessage(got, m) {
-			t.Fatal(got, err)
-		}
+		_, err := Decode(pkt, got)
+		require.NoError(t, err, "%v %v", got, err)
+		require.True(t, sameMessage(got, m), "%v %v", got, err)
 		checkTruncations(t, m, true, nil)
 	}
 	// An opaque layout (its size, then its event bits), 60 tics a second,
@@ -162,13 +155,11 @@ func TestModeNoticeRoundTripsAndChecksItsKind(t *testing.T) {
 	m := &ModeNotice{Extended: true, Setup: GameSetup{Input: InputLayout{Size: 3, Events: [MaxInputBytes]byte{0, 0x81, 0}},
 		TicRate: 60, Seed: 0x01020304, Options: []byte{9, 8}}}
 	pkt := Encode(nil, m, true, 3)
-	if !bytes.Equal(pkt, []byte{0x80, 0x70, 3, TicnetKindMode, 1, 3, 0, 0x81, 0, 60, 1, 2, 3, 4, 0, 2, 9, 8}) {
-		t.Fatalf("% x", pkt)
-	}
+	require.Equal(t, []byte{0x80, 0x70, 3, TicnetKindMode, 1, 3, 0, 0x81, 0, 60, 1, 2, 3, 4, 0, 2, 9, 8}, pkt, "% x", pkt)
 	got := &ModeNotice{}
-	if _, err := Decode(pkt, got); err != nil || !sameMessage(got, m) {
-		t.Fatal(got, err)
-	}
+	_, err := Decode(pkt, got)
+	require.NoError(t, err, "%v %v", got, err)
+	require.True(t, sameMessage(got, m), "%v %v", got, err)
 	checkTruncations(t, m, true, nil)
 	wantDecodeErrorAt(t, []byte{0x80, 0x70, 3, TicnetKindMode, 1, MaxInputBytes + 1}, &ModeNotice{}, 5, "input.size", "limit 64")
 	wantDecodeErrorAt(t, []byte{0x80, 0x70, 3, TicnetKindMode, 1, 0, 9, 0, 0, 0, 0, 0, 0}, &ModeNotice{}, 6, "tic_rate", "9 tics a second")
@@ -180,21 +171,19 @@ func TestLaunchOptionsRoundTripAndAreBounded(t *testing.T) {
 	m := &LaunchOptions{Seed: 0xdeadbeef, Options: []byte(`{"laps":3}`)}
 	pkt := Encode(nil, m, true, 1)
 	want := append([]byte{0x80, 0x70, 1, TicnetKindLaunchOptions, 0xde, 0xad, 0xbe, 0xef, 0, 10}, `{"laps":3}`...)
-	if !bytes.Equal(pkt, want) {
-		t.Fatalf("% x", pkt)
-	}
+	require.Equal(t, want, pkt, "% x", pkt)
 	got := &LaunchOptions{}
-	if _, err := Decode(pkt, got); err != nil || !sameMessage(got, m) {
-		t.Fatal(got, err)
-	}
+	_, err := Decode(pkt, got)
+	require.NoError(t, err, "%v %v", got, err)
+	require.True(t, sameMessage(got, m), "%v %v", got, err)
 	checkTruncations(t, m, true, nil)
 	wantDecodeErrorAt(t, []byte{0x80, 0x70, 1, TicnetKindLaunchOptions, 0, 0, 0, 0, 0x04, 0x01}, &LaunchOptions{}, 8, "options.len", "limit 1024")
 }
 
 func TestTicnetKindReadsTheFirstBodyByte(t *testing.T) {
-	if k, err := TicnetKind([]byte{TicnetKindChecksum, 0}); err != nil || k != TicnetKindChecksum {
-		t.Fatal(k, err)
-	}
-	_, err := TicnetKind(nil)
+	k, err := TicnetKind([]byte{TicnetKindChecksum, 0})
+	require.NoError(t, err, "%v %v", k, err)
+	require.Equal(t, uint8(TicnetKindChecksum), k, "%v %v", k, err)
+	_, err = TicnetKind(nil)
 	decodeError(t, err, 0)
 }

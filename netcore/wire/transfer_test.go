@@ -3,6 +3,9 @@ package wire
 import (
 	"bytes"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func chunkFixture() *TransferChunk {
@@ -20,30 +23,22 @@ func TestTransferChunkLayoutIsKindStreamTotalSizeIndexHashThenData(t *testing.T)
 		want = append(want, byte(i))
 	}
 	want = append(want, 0xaa, 0xbb)
-	if !bytes.Equal(pkt, want) {
-		t.Fatalf("got  % x\nwant % x", pkt, want)
-	}
-	if len(pkt) != 2+TransferChunkHeaderLen+2 {
-		t.Fatalf("%d bytes", len(pkt))
-	}
+	require.Equal(t, want, pkt)
+	require.Equal(t, 2+TransferChunkHeaderLen+2, len(pkt), "%d bytes", len(pkt))
 	got := &TransferChunk{}
-	if _, err := Decode(pkt, got); err != nil || !sameMessage(got, chunkFixture()) {
-		t.Fatalf("%+v %v", got, err)
-	}
-	if got.Count() != 3 || got.Offset() != 8 {
-		t.Fatalf("count %d offset %d", got.Count(), got.Offset())
-	}
+	_, err := Decode(pkt, got)
+	require.NoError(t, err, "%+v", got)
+	require.True(t, sameMessage(got, chunkFixture()), "%+v %v", got, err)
+	require.Equal(t, uint32(3), got.Count(), "count %d offset %d", got.Count(), got.Offset())
+	require.Equal(t, 8, got.Offset(), "count %d offset %d", got.Count(), got.Offset())
 	// The data is not copied: it is the packet's own bytes.
-	if &got.Data[0] != &pkt[len(pkt)-2] {
-		t.Fatal("data was copied")
-	}
+	require.Same(t, &pkt[len(pkt)-2], &got.Data[0], "data was copied")
 	h, m, err := DecodePacket(pkt, ServerToClient, false)
-	if _, ok := m.(*TransferChunk); err != nil || !ok || h.Type != TypeTicnet {
-		t.Fatalf("%T %v", m, err)
-	}
-	if !bytes.Equal(chunkFixture().AppendHeader(nil), pkt[2:2+TransferChunkHeaderLen]) {
-		t.Fatal("AppendHeader is not the body up to the data")
-	}
+	_, ok := m.(*TransferChunk)
+	require.NoError(t, err, "%T", m)
+	require.True(t, ok, "%T %v", m, err)
+	require.Equal(t, TypeTicnet, h.Type, "%T %v", m, err)
+	require.Equal(t, pkt[2:2+TransferChunkHeaderLen], chunkFixture().AppendHeader(nil), "AppendHeader is not the body up to the data")
 }
 
 func TestTransferChunkRefusesWhatNoStreamCanHoldWhereItIs(t *testing.T) {
@@ -62,14 +57,13 @@ func TestTransferChunkRefusesWhatNoStreamCanHoldWhereItIs(t *testing.T) {
 	// A 4 GB stream in 1-byte chunks: the index arithmetic does not overflow.
 	huge := &TransferChunk{Total: 0xffffffff, ChunkSize: 1, Index: 0xfffffffe, Data: []byte{7}}
 	got := &TransferChunk{}
-	if _, err := Decode(Encode(nil, huge, false, 0), got); err != nil || got.Count() != 0xffffffff {
-		t.Fatal(got.Count(), err)
-	}
+	_, err := Decode(Encode(nil, huge, false, 0), got)
+	require.NoError(t, err, "%v %v", got.Count(), err)
+	require.Equal(t, uint32(0xffffffff), got.Count(), "%v %v", got.Count(), err)
 	// The largest chunk fits the realtime channel's frame, frame header included.
 	big := &TransferChunk{Total: 1 << 20, ChunkSize: MaxTransferChunkSize, Data: make([]byte, MaxTransferChunkSize)}
-	if n := 8 + len(Encode(nil, big, false, 0)); n != 128000 {
-		t.Fatalf("largest chunk frame is %d bytes", n)
-	}
+	n := 8 + len(Encode(nil, big, false, 0))
+	require.Equal(t, 128000, n, "largest chunk frame is %d bytes", n)
 }
 
 func TestTransferChunkTruncatedAtEveryLengthFails(t *testing.T) {
@@ -81,26 +75,22 @@ func TestTransferChunkTruncatedAtEveryLengthFails(t *testing.T) {
 func TestTransferAckRoundTripsAndSaysWhichChunksItHolds(t *testing.T) {
 	m := &TransferAck{Stream: 7, Base: 3, Bitmap: []byte{0b101, 0x80}}
 	pkt := Encode(nil, m, false, 0)
-	if !bytes.Equal(pkt, []byte{0, 0x70, TicnetKindTransferAck, 0, 0, 0, 7, 0, 0, 0, 3, 2, 0b101, 0x80}) {
-		t.Fatalf("% x", pkt)
-	}
+	require.Equal(t, []byte{0, 0x70, TicnetKindTransferAck, 0, 0, 0, 7, 0, 0, 0, 3, 2, 0b101, 0x80}, pkt, "% x", pkt)
 	got := &TransferAck{}
-	if _, err := Decode(pkt, got); err != nil || !sameMessage(got, m) {
-		t.Fatal(got, err)
-	}
+	_, err := Decode(pkt, got)
+	require.NoError(t, err, "%v %v", got, err)
+	require.True(t, sameMessage(got, m), "%v %v", got, err)
 	var held []uint32
 	for i := range uint32(40) {
 		if got.Holds(i) {
 			held = append(held, i)
 		}
 	}
-	if want := []uint32{0, 1, 2, 4, 6, 19}; !equalU32(held, want) {
-		t.Fatalf("holds %v, want %v", held, want)
-	}
+	want := []uint32{0, 1, 2, 4, 6, 19}
+	require.True(t, equalU32(held, want), "holds %v, want %v", held, want)
 	top := &TransferAck{Base: 0xffffffff, Bitmap: []byte{0xff}}
-	if !top.Holds(0xfffffffe) || top.Holds(0xffffffff) {
-		t.Fatal("Holds near the top of the range")
-	}
+	require.True(t, top.Holds(0xfffffffe), "Holds near the top of the range")
+	require.False(t, top.Holds(0xffffffff), "Holds near the top of the range")
 	checkTruncations(t, m, false, nil)
 	big := append(bytes.Clone(pkt[:11]), 65)
 	big = append(big, make([]byte, 65)...)
@@ -127,33 +117,28 @@ func TestTransferAbortRoundTripsAndRefusesUnknownFlags(t *testing.T) {
 	for _, fromReceiver := range []bool{false, true} {
 		m := &TransferAbort{Stream: 0x0a0b0c0d, FromReceiver: fromReceiver, Reason: TransferReasonHashMismatch}
 		pkt := Encode(nil, m, false, 0)
-		if !bytes.Equal(pkt, []byte{0, 0x70, TicnetKindTransferAbort, b2u(fromReceiver), 0x0a, 0x0b, 0x0c, 0x0d, 3}) {
-			t.Fatalf("% x", pkt)
-		}
+		require.Equal(t, []byte{0, 0x70, TicnetKindTransferAbort, b2u(fromReceiver), 0x0a, 0x0b, 0x0c, 0x0d, 3}, pkt, "% x", pkt)
 		got := &TransferAbort{FromReceiver: !fromReceiver}
-		if _, err := Decode(pkt, got); err != nil || *got != *m {
-			t.Fatal(got, err)
-		}
+		_, err := Decode(pkt, got)
+		require.NoError(t, err, "%v %v", got, err)
+		require.Equal(t, *m, *got, "%v %v", got, err)
 		checkTruncations(t, m, false, nil)
 	}
 	wantDecodeErrorAt(t, []byte{0, 0x70, TicnetKindTransferAbort, 2, 0, 0, 0, 1, 1}, &TransferAbort{}, 3, "flags", "unknown flags 0x2")
 	wantDecodeErrorAt(t, []byte{0, 0x70, TicnetKindMode, 0, 0, 0, 0, 1, 1}, &TransferAbort{}, 2, "kind", "not a transfer abort")
 	// A reason this version does not know still decodes: a later one may add reasons.
 	got := &TransferAbort{}
-	if _, err := Decode([]byte{0, 0x70, TicnetKindTransferAbort, 0, 0, 0, 0, 1, 200}, got); err != nil || got.Reason.String() != "reason(200)" {
-		t.Fatal(got, err)
-	}
-	if TransferReasonStalled.String() != "stalled" || TransferReasonPeerLeft.String() != "peer left" {
-		t.Fatal(TransferReasonStalled, TransferReasonPeerLeft)
-	}
+	_, err := Decode([]byte{0, 0x70, TicnetKindTransferAbort, 0, 0, 0, 0, 1, 200}, got)
+	require.NoError(t, err, "%v %v", got, err)
+	require.Equal(t, "reason(200)", got.Reason.String(), "%v %v", got, err)
+	require.Equal(t, "stalled", TransferReasonStalled.String(), "%v %v", TransferReasonStalled, TransferReasonPeerLeft)
+	require.Equal(t, "peer left", TransferReasonPeerLeft.String(), "%v %v", TransferReasonStalled, TransferReasonPeerLeft)
 }
 
 func TestIsTransferKindIsExactlyTheTransfersKinds(t *testing.T) {
 	for k := range 256 {
 		want := k == TicnetKindTransferChunk || k == TicnetKindTransferAck || k == TicnetKindTransferAbort
-		if IsTransferKind(uint8(k)) != want {
-			t.Errorf("kind %d", k)
-		}
+		assert.Equal(t, want, IsTransferKind(uint8(k)), "kind %d", k)
 	}
 }
 

@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore/internal/specvectors"
+
+	"github.com/stretchr/testify/require"
 )
 
 // The annotated packets of shared/spec/vectors, captured from the Debian
@@ -67,16 +69,13 @@ type vectorFile struct {
 func loadVectors(t testing.TB) ([]vectorPacket, []vectorFile) {
 	dir := specvectors.Dir(t) // fails saying so when ../shared is missing
 	files, err := filepath.Glob(filepath.Join(dir, "*.txt"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no vector files in %s (%v)", dir, err)
-	}
+	require.NoError(t, err, "no vector files in %s (%v)", dir, err)
+	require.NotEqual(t, 0, len(files), "no vector files in %s (%v)", dir, err)
 	var vs []vectorPacket
 	var counts []vectorFile
 	for _, f := range files {
 		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		base := filepath.Base(f)
 		lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 		c := vectorFile{name: base}
@@ -114,20 +113,13 @@ func loadVectors(t testing.TB) ([]vectorPacket, []vectorFile) {
 				cur.pkt = make([]byte, 0, n) // len= is checked against HEX below
 				continue
 			}
-			if cur == nil {
-				t.Fatalf("%s:%d: %q before any packet header", base, ln, l)
-			}
+			require.NotNil(t, cur, "%s:%d: %q before any packet header", base, ln, l)
 			if m := vecHexRe.FindStringSubmatch(l); m != nil {
-				if len(cur.pkt) != 0 {
-					t.Fatalf("%s:%d: a second HEX line", base, ln)
-				}
+				require.Equal(t, 0, len(cur.pkt), "%s:%d: a second HEX line", base, ln)
 				want := cap(cur.pkt)
-				if cur.pkt, err = hex.DecodeString(m[1]); err != nil {
-					t.Fatalf("%s:%d: %v", base, ln, err)
-				}
-				if len(cur.pkt) != want {
-					t.Fatalf("%s:%d: HEX has %d bytes, the header says len=%d", base, ln, len(cur.pkt), want)
-				}
+				cur.pkt, err = hex.DecodeString(m[1])
+				require.NoError(t, err, "%s:%d", base, ln)
+				require.Equal(t, want, len(cur.pkt), "%s:%d: HEX has %d bytes, the header says len=%d", base, ln, len(cur.pkt), want)
 				continue
 			}
 			if strings.HasPrefix(l, "  @") {
@@ -143,14 +135,12 @@ func loadVectors(t testing.TB) ([]vectorPacket, []vectorFile) {
 // parseVectorField reads "  @off  bytes  field  value" by its columns:
 // offset in [0,7), bytes in [7,32), field from 32, 40 wide, then the value.
 func parseVectorField(t testing.TB, file string, ln int, l string) vectorField {
-	if len(l) < 33 {
-		t.Fatalf("%s:%d: annotation too short: %q", file, ln, l)
-	}
+	require.GreaterOrEqual(t, len(l), 33, "%s:%d: annotation too short: %q", file, ln, l)
 	om := vecOffsetRe.FindStringSubmatch(l[:7])
 	bm := vecBytesRe.FindStringSubmatch(strings.TrimRight(l[7:32], " "))
-	if om == nil || bm == nil || l[31] != ' ' {
-		t.Fatalf("%s:%d: annotation columns not understood: %q", file, ln, l)
-	}
+	require.NotNil(t, om, "%s:%d: annotation columns not understood: %q", file, ln, l)
+	require.NotNil(t, bm, "%s:%d: annotation columns not understood: %q", file, ln, l)
+	require.Equal(t, byte(' '), l[31], "%s:%d: annotation columns not understood: %q", file, ln, l)
 	f := vectorField{line: ln, cut: bm[2] != ""}
 	f.offset, _ = strconv.Atoi(om[1])
 	f.shown, _ = hex.DecodeString(strings.ReplaceAll(bm[1], " ", ""))
@@ -168,9 +158,8 @@ func parseVectorField(t testing.TB, file string, ln int, l string) vectorField {
 			f.name, f.value = rest[:40+i], rest[40+i+1:]
 		}
 	}
-	if f.name == "" || strings.HasPrefix(f.name, " ") {
-		t.Fatalf("%s:%d: no field name in %q", file, ln, l)
-	}
+	require.NotEqual(t, "", f.name, "%s:%d: no field name in %q", file, ln, l)
+	require.False(t, strings.HasPrefix(f.name, " "), "%s:%d: no field name in %q", file, ln, l)
 	return f
 }
 
@@ -350,9 +339,7 @@ func TestEveryVectorPacketDecodesToEveryAnnotatedFieldAndReencodesToItsBytes(t *
 	vs, files := loadVectors(t)
 	wantPackets, wantFields := 0, 0
 	for _, f := range files {
-		if f.headers != f.hexes {
-			t.Fatalf("%s: %d packet headers but %d HEX lines", f.name, f.headers, f.hexes)
-		}
+		require.Equal(t, f.hexes, f.headers, "%s: %d packet headers but %d HEX lines", f.name, f.headers, f.hexes)
 		wantPackets += f.headers
 		wantFields += f.notes
 	}
@@ -362,62 +349,43 @@ func TestEveryVectorPacketDecodesToEveryAnnotatedFieldAndReencodesToItsBytes(t *
 		v := &vs[i]
 		lowres := isLowresVector(v.file)
 		h, m, err := DecodePacket(v.pkt, v.dir, lowres)
-		if err != nil {
-			t.Fatalf("%s: %v", v.where(), err)
-		}
+		require.NoError(t, err, "%s", v.where())
 		if lowres && h.Type == TypeGameData {
 			sawLowres = true
 		}
 		got := decodedFields(h, m)
 		ends := 0 // the fields must tile the packet: each starts where the one before ended
-		if len(v.fields) == 0 {
-			t.Fatalf("%s: no annotations", v.where())
-		}
+		require.NotEqual(t, 0, len(v.fields), "%s: no annotations", v.where())
 		for _, f := range v.fields {
 			at := fmt.Sprintf("%s:%d %s", v.file, f.line, f.name)
 			w, ok := got[f.name]
-			if !ok {
-				t.Fatalf("%s: annotated field is not mapped to the decoded %T, so it would go unchecked", at, m)
-			}
-			if f.value != w.text {
-				t.Fatalf("%s: annotated %q, decoded %q", at, f.value, w.text)
-			}
-			if f.offset != ends {
-				t.Fatalf("%s: annotated at offset %d, the decoded fields before it end at %d", at, f.offset, ends)
-			}
+			require.True(t, ok, "%s: annotated field is not mapped to the decoded %T, so it would go unchecked", at, m)
+			require.Equal(t, w.text, f.value, "%s: annotated %q, decoded %q", at, f.value, w.text)
+			require.Equal(t, ends, f.offset, "%s: annotated at offset %d, the decoded fields before it end at %d", at, f.offset, ends)
 			end := f.offset + len(w.wire)
-			if end > len(v.pkt) || !bytes.Equal(v.pkt[f.offset:end], w.wire) {
-				t.Fatalf("%s: decoded value is % x on the wire, the packet has % x at @%d", at, w.wire, v.pkt[f.offset:min(end, len(v.pkt))], f.offset)
-			}
-			if !bytes.HasPrefix(w.wire, f.shown) || f.cut != (len(w.wire) > len(f.shown)) {
-				t.Fatalf("%s: the bytes column % x (cut %v) does not show the decoded field % x", at, f.shown, f.cut, w.wire)
-			}
+			require.LessOrEqual(t, end, len(v.pkt), "%s: decoded value is % x on the wire, the packet has % x at @%d", at, w.wire, v.pkt[f.offset:min(end, len(v.pkt))], f.offset)
+			require.Equal(t, w.wire, v.pkt[f.offset:end], "%s: decoded value is % x on the wire, the packet has % x at @%d", at, w.wire, v.pkt[f.offset:min(end, len(v.pkt))], f.offset)
+			require.True(t, bytes.HasPrefix(w.wire, f.shown), "%s: the bytes column % x (cut %v) does not show the decoded field % x", at, f.shown, f.cut, w.wire)
+			require.Equal(t, (len(w.wire) > len(f.shown)), f.cut, "%s: the bytes column % x (cut %v) does not show the decoded field % x", at, f.shown, f.cut, w.wire)
 			ends = end
 			fields++
 		}
-		if ends != len(v.pkt) {
-			t.Fatalf("%s: the annotated fields end at %d of %d bytes", v.where(), ends, len(v.pkt))
-		}
+		require.Equal(t, len(v.pkt), ends, "%s: the annotated fields end at %d of %d bytes", v.where(), ends, len(v.pkt))
 		again := Encode(nil, m, h.Reliable, h.Seq)
-		if !bytes.Equal(again, v.pkt) {
-			t.Fatalf("%s: re-encoded\n% x\nwant\n% x", v.where(), again, v.pkt)
-		}
+		require.Equal(t, v.pkt, again, "%s: re-encoded", v.where())
 		// Decoding into a value of the concrete type gives the same.
 		m2 := fresh(m)
-		if h2, err := Decode(v.pkt, m2); err != nil || h2 != h || !sameMessage(m, m2) {
-			t.Fatalf("%s: Decode into %T gave %+v, %v", v.where(), m2, m2, err)
-		}
+		h2, err := Decode(v.pkt, m2)
+		require.NoError(t, err, "%s: Decode into %T gave %+v", v.where(), m2, m2)
+		require.Equal(t, h, h2, "%s: Decode into %T gave %+v, %v", v.where(), m2, m2, err)
+		require.True(t, sameMessage(m, m2), "%s: Decode into %T gave %+v, %v", v.where(), m2, m2, err)
 		packets++
 	}
-	if !sawLowres {
-		t.Fatal("no lowres GAMEDATA among the vectors: vectors-run4-lowres.txt went missing")
-	}
-	if packets == 0 || packets != wantPackets || packets != len(vs) {
-		t.Fatalf("checked %d packets, the files hold %d packet headers", packets, wantPackets)
-	}
-	if fields != wantFields {
-		t.Fatalf("checked %d fields, the files hold %d annotation lines", fields, wantFields)
-	}
+	require.True(t, sawLowres, "no lowres GAMEDATA among the vectors: vectors-run4-lowres.txt went missing")
+	require.NotEqual(t, 0, packets, "checked %d packets, the files hold %d packet headers", packets, wantPackets)
+	require.Equal(t, wantPackets, packets, "checked %d packets, the files hold %d packet headers", packets, wantPackets)
+	require.Equal(t, len(vs), packets, "checked %d packets, the files hold %d packet headers", packets, wantPackets)
+	require.Equal(t, wantFields, fields, "checked %d fields, the files hold %d annotation lines", fields, wantFields)
 	t.Logf("%d files, %d packets, %d annotated fields checked; every packet re-encodes to its bytes", len(files), packets, fields)
 }
 
@@ -433,17 +401,13 @@ func TestLowresVectorsDecodedAsHiresGiveOtherTurning(t *testing.T) {
 			continue
 		}
 		_, lo, err := DecodePacket(v.pkt, v.dir, true)
-		if err != nil {
-			t.Fatalf("%s: %v", v.where(), err)
-		}
+		require.NoError(t, err, "%s", v.where())
 		_, hi, err := DecodePacket(v.pkt, v.dir, false)
 		if err != nil || !sameMessage(normalizeLowres(hi), normalizeLowres(lo)) {
 			differ++
 		}
 	}
-	if differ == 0 {
-		t.Fatal("every lowres GAMEDATA decodes the same as hi-res")
-	}
+	require.NotEqual(t, 0, differ, "every lowres GAMEDATA decodes the same as hi-res")
 }
 
 // normalizeLowres clears the LowResTurn option so that only wire content is

@@ -7,6 +7,9 @@ import (
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestThrustHasNoXPartOnlyForOneUnitSouth(t *testing.T) {
@@ -28,9 +31,8 @@ func TestThrustHasNoXPartOnlyForOneUnitSouth(t *testing.T) {
 	}
 	for _, c := range cases {
 		dx, known := thrustX(c.angle, c.move)
-		if dx != c.dx || known != c.known {
-			t.Errorf("thrustX(%#x, %d) = %d, %v; want %d, %v", c.angle, c.move, dx, known, c.dx, c.known)
-		}
+		assert.Equal(t, c.dx, dx, "thrustX(%#x, %d) = %d, %v; want %d, %v", c.angle, c.move, dx, known, c.dx, c.known)
+		assert.Equal(t, c.known, known, "thrustX(%#x, %d) = %d, %v; want %d, %v", c.angle, c.move, dx, known, c.dx, c.known)
 	}
 }
 
@@ -51,9 +53,8 @@ func TestDoomInputWalksTurnsAndFiresWithoutLosingX(t *testing.T) {
 		m := &xModel{angleKnown: true, angle: 0, dup: dup} // Freedoom MAP01's starts face east
 		d := newDoomInput(m)
 		cmds := play(m, d, 3000)
-		if m.lost || d.dropped != 0 {
-			t.Fatalf("dup %d: the model lost x at tic %d (%d moves dropped)", dup, m.lostAt, d.dropped)
-		}
+		require.False(t, m.lost, "dup %d: the model lost x at tic %d (%d moves dropped)", dup, m.lostAt, d.dropped)
+		require.Equal(t, 0, d.dropped, "dup %d: the model lost x at tic %d (%d moves dropped)", dup, m.lostAt, d.dropped)
 		var forward, back, side, turns, fire int
 		angle := uint32(0)
 		for _, c := range cmds {
@@ -77,9 +78,11 @@ func TestDoomInputWalksTurnsAndFiresWithoutLosingX(t *testing.T) {
 				fire++
 			}
 		}
-		if forward == 0 || back == 0 || side == 0 || turns == 0 || fire == 0 {
-			t.Fatalf("dup %d: forward %d, back %d, side %d, turns %d, fire %d", dup, forward, back, side, turns, fire)
-		}
+		require.NotEqual(t, 0, forward, "dup %d: forward %d, back %d, side %d, turns %d, fire %d", dup, forward, back, side, turns, fire)
+		require.NotEqual(t, 0, back, "dup %d: forward %d, back %d, side %d, turns %d, fire %d", dup, forward, back, side, turns, fire)
+		require.NotEqual(t, 0, side, "dup %d: forward %d, back %d, side %d, turns %d, fire %d", dup, forward, back, side, turns, fire)
+		require.NotEqual(t, 0, turns, "dup %d: forward %d, back %d, side %d, turns %d, fire %d", dup, forward, back, side, turns, fire)
+		require.NotEqual(t, 0, fire, "dup %d: forward %d, back %d, side %d, turns %d, fire %d", dup, forward, back, side, turns, fire)
 	}
 }
 
@@ -87,46 +90,38 @@ func TestDoomInputDoesNotWalkWithoutAKnownStart(t *testing.T) {
 	m := &xModel{dup: 1}
 	d := newDoomInput(m)
 	for _, c := range play(m, d, 1000) {
-		if c.ForwardMove != 0 || c.SideMove != 0 {
-			t.Fatalf("moved with an unknown spawn angle: %+v", c)
-		}
+		require.Equal(t, int8(0), c.ForwardMove, "moved with an unknown spawn angle: %+v", c)
+		require.Equal(t, int8(0), c.SideMove, "moved with an unknown spawn angle: %+v", c)
 	}
-	if m.lost || d.dropped == 0 {
-		t.Fatalf("lost %v, %d moves dropped", m.lost, d.dropped)
-	}
+	require.False(t, m.lost, "lost %v, %d moves dropped", m.lost, d.dropped)
+	require.NotEqual(t, 0, d.dropped, "lost %v, %d moves dropped", m.lost, d.dropped)
 }
 
 func TestModelNotesTheFirstMoveItCannotFollow(t *testing.T) {
 	m := &xModel{angleKnown: true, dup: 1}
 	in := &scriptInput{steps: []scriptStep{{tics: 10, cmd: netcore.TicCmd{AngleTurn: 0x400}}, {tics: 5, cmd: netcore.TicCmd{ForwardMove: 25}}}}
 	play(m, in, 20)
-	if !m.lost || m.lostAt != 10 {
-		t.Fatalf("lost %v at %d, want at tic 10", m.lost, m.lostAt)
-	}
+	require.True(t, m.lost, "lost %v at %d, want at tic 10", m.lost, m.lostAt)
+	require.Equal(t, uint32(10), m.lostAt, "lost %v at %d, want at tic 10", m.lost, m.lostAt)
 	m = &xModel{dup: 1}
 	play(m, randomInput{rand.New(rand.NewPCG(1, 2))}, 5)
-	if !m.lost || m.lostAt != 0 {
-		t.Fatalf("random input: lost %v at %d", m.lost, m.lostAt)
-	}
+	require.True(t, m.lost, "random input: lost %v at %d", m.lost, m.lostAt)
+	require.Equal(t, uint32(0), m.lostAt, "random input: lost %v at %d", m.lost, m.lostAt)
 }
 
 func TestScriptHoldsEachCommandForItsTics(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s")
 	os.WriteFile(path, []byte("# walk, then turn and fire\n2 25 0 0 0\n\n1 0 -5 0x400 1 # strafe\n"), 0o644)
 	s, err := readScript(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := []netcore.TicCmd{{ForwardMove: 25}, {ForwardMove: 25}, {SideMove: -5, AngleTurn: 0x400, Buttons: 1}, {}, {}}
 	for i, w := range want {
-		if got := s.next(uint32(i)); got != w {
-			t.Fatalf("tic %d: %+v, want %+v", i, got, w)
-		}
+		got := s.next(uint32(i))
+		require.Equal(t, w, got, "tic %d", i)
 	}
 	for _, bad := range []string{"1 2 3\n", "0 0 0 0 0\n", "1 200 0 0 0\n", "1 0 0 40000 0\n", "1 0 0 0 -1\n"} {
 		os.WriteFile(path, []byte(bad), 0o644)
-		if _, err := readScript(path); err == nil {
-			t.Errorf("script %q accepted", bad)
-		}
+		_, err := readScript(path)
+		assert.Error(t, err, "script %q accepted", bad)
 	}
 }

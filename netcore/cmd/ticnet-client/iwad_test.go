@@ -4,10 +4,12 @@ import (
 	"encoding/binary"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore/wire"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // writeIWAD writes an IWAD at path with these lumps, all empty: enough
@@ -23,12 +25,10 @@ func writeIWAD(t *testing.T, path string, lumps ...string) {
 		copy(e[8:], name)
 		b = append(b, e[:]...)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	err := os.MkdirAll(filepath.Dir(path), 0o755)
+	require.NoError(t, err)
+	err = os.WriteFile(path, b, 0o644)
+	require.NoError(t, err)
 }
 
 func writeFreedoom2(t *testing.T, dir string) string {
@@ -48,46 +48,45 @@ func TestWithoutIWADFlagDescribesFreedoom2WhenInstalled(t *testing.T) {
 	writeFreedoom1(t, dir)
 	want := writeFreedoom2(t, dir)
 	w, c, err := describeIWAD("", []string{dir})
-	if err != nil || w == nil || w.path != want {
-		t.Fatalf("described %v (%v), want %s", w, err, want)
-	}
-	if c.GameMode != wire.ModeCommercial || c.GameMission != wire.MissionDoom2 || c.IsFreedoom != 1 {
-		t.Errorf("connect data %+v, want doom2 (commercial), Freedoom", c)
-	}
+	require.NoError(t, err, "described %v (%v), want %s", w, err, want)
+	require.NotNil(t, w, "described %v (%v), want %s", w, err, want)
+	require.Equal(t, want, w.path, "described %v (%v), want %s", w, err, want)
+	assert.Equal(t, uint8(wire.ModeCommercial), c.GameMode, "connect data %+v, want doom2 (commercial), Freedoom", c)
+	assert.Equal(t, uint8(wire.MissionDoom2), c.GameMission, "connect data %+v, want doom2 (commercial), Freedoom", c)
+	assert.Equal(t, uint8(1), c.IsFreedoom, "connect data %+v, want doom2 (commercial), Freedoom", c)
 }
 
 func TestWithoutIWADFlagDescribesFreedoom1WhenOnlyItIsInstalled(t *testing.T) {
 	dir := t.TempDir()
 	want := writeFreedoom1(t, dir)
 	w, c, err := describeIWAD("", []string{dir})
-	if err != nil || w == nil || w.path != want {
-		t.Fatalf("described %v (%v), want %s", w, err, want)
-	}
-	if c.GameMode != wire.ModeRetail || c.GameMission != wire.MissionDoom || c.IsFreedoom != 1 {
-		t.Errorf("connect data %+v, want doom (retail), Freedoom", c)
-	}
+	require.NoError(t, err, "described %v (%v), want %s", w, err, want)
+	require.NotNil(t, w, "described %v (%v), want %s", w, err, want)
+	require.Equal(t, want, w.path, "described %v (%v), want %s", w, err, want)
+	assert.Equal(t, uint8(wire.ModeRetail), c.GameMode, "connect data %+v, want doom (retail), Freedoom", c)
+	assert.Equal(t, uint8(wire.MissionDoom), c.GameMission, "connect data %+v, want doom (retail), Freedoom", c)
+	assert.Equal(t, uint8(1), c.IsFreedoom, "connect data %+v, want doom (retail), Freedoom", c)
 }
 
 func TestWithoutIWADFlagOrIWADDescribesDoom2(t *testing.T) {
 	w, c, err := describeIWAD("", []string{t.TempDir()})
-	if err != nil || w != nil {
-		t.Fatalf("described %v (%v), want none", w, err)
-	}
-	if c != noIWAD || c.GameMode != wire.ModeCommercial || c.GameMission != wire.MissionDoom2 {
-		t.Errorf("connect data %+v, want doom2 (commercial)", c)
-	}
+	require.NoError(t, err, "described %v (%v), want none", w, err)
+	require.Nil(t, w, "described %v (%v), want none", w, err)
+	assert.Equal(t, noIWAD, c, "connect data %+v, want doom2 (commercial)", c)
+	assert.Equal(t, uint8(wire.ModeCommercial), c.GameMode, "connect data %+v, want doom2 (commercial)", c)
+	assert.Equal(t, uint8(wire.MissionDoom2), c.GameMission, "connect data %+v, want doom2 (commercial)", c)
 }
 
 func TestIWADFlagWinsOverTheDefault(t *testing.T) {
 	dir := t.TempDir()
 	writeFreedoom2(t, dir)
 	named := writeFreedoom1(t, t.TempDir())
-	if w, _, err := describeIWAD(named, []string{dir}); err != nil || w.path != named {
-		t.Errorf("described %v (%v), want %s", w, err, named)
+	w, _, err := describeIWAD(named, []string{dir})
+	if assert.NoError(t, err, "want %s", named) {
+		assert.Equal(t, named, w.path, "described %v", w)
 	}
-	if _, _, err := describeIWAD(filepath.Join(dir, "missing.wad"), []string{dir}); err == nil {
-		t.Error("a missing -iwad accepted")
-	}
+	_, _, err = describeIWAD(filepath.Join(dir, "missing.wad"), []string{dir})
+	assert.Error(t, err, "a missing -iwad accepted")
 }
 
 // TestDefaultIWADIsTheOneARealClientWouldLoad: Chocolate Doom tries each
@@ -95,20 +94,17 @@ func TestIWADFlagWinsOverTheDefault(t *testing.T) {
 func TestDefaultIWADIsTheOneARealClientWouldLoad(t *testing.T) {
 	first, second := t.TempDir(), t.TempDir()
 	dirs := []string{first, second}
-	if got := defaultIWAD(dirs); got != "" {
-		t.Errorf("with no IWAD: %q", got)
-	}
+	got := defaultIWAD(dirs)
+	assert.Equal(t, "", got, "with no IWAD: %q", got)
 	writeFreedoom1(t, second)
 	free2 := writeFreedoom2(t, second)
-	if got := defaultIWAD(dirs); got != free2 {
-		t.Errorf("with Freedoom in the second directory: %q, want %q", got, free2)
-	}
+	got = defaultIWAD(dirs)
+	assert.Equal(t, free2, got, "with Freedoom in the second directory")
 	doom2 := filepath.Join(second, "doom2.wad")
 	writeIWAD(t, filepath.Join(first, "tnt.wad"), "MAP01")
 	writeIWAD(t, doom2, "MAP01")
-	if got := defaultIWAD(dirs); got != doom2 {
-		t.Errorf("with doom2.wad in the second directory and tnt.wad in the first: %q, want %q", got, doom2)
-	}
+	got = defaultIWAD(dirs)
+	assert.Equal(t, doom2, got, "with doom2.wad in the second directory and tnt.wad in the first")
 }
 
 // TestFinalDoomIWADsAreTheirOwnGames: a real client tells TNT and
@@ -121,12 +117,10 @@ func TestFinalDoomIWADsAreTheirOwnGames(t *testing.T) {
 		p := filepath.Join(dir, name)
 		writeIWAD(t, p, "MAP01")
 		w, err := readWAD(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if mode, m := w.game(); mode != wire.ModeCommercial || m != mission {
-			t.Errorf("%s: mode %d mission %d, want %d %d", name, mode, m, wire.ModeCommercial, mission)
-		}
+		require.NoError(t, err)
+		mode, m := w.game()
+		assert.Equal(t, uint8(wire.ModeCommercial), mode, "%s: mode %d mission %d, want %d %d", name, mode, m, wire.ModeCommercial, mission)
+		assert.Equal(t, mission, m, "%s: mode %d mission %d, want %d %d", name, mode, m, wire.ModeCommercial, mission)
 	}
 }
 
@@ -135,18 +129,14 @@ func TestGameMismatchSaysWhichIWADToPass(t *testing.T) {
 	dir := t.TempDir()
 	msg := rejected(reason, []string{dir}).Error()
 	for _, want := range []string{reason, "-iwad", "doom2 (commercial)", "freedoom2.wad", "apt install freedoom"} {
-		if !strings.Contains(msg, want) {
-			t.Errorf("%q does not name %q", msg, want)
-		}
+		assert.Contains(t, msg, want, "%q does not name %q", msg, want)
 	}
 	path := writeFreedoom2(t, dir)
-	if msg := rejected(reason, []string{dir}).Error(); !strings.Contains(msg, "-iwad "+path) {
-		t.Errorf("%q does not name -iwad %s", msg, path)
-	}
+	msg = rejected(reason, []string{dir}).Error()
+	assert.Contains(t, msg, "-iwad "+path, "%q does not name -iwad %s", msg, path)
 	retail := "Game mismatch: server is doom (retail), client is doom2 (commercial)"
-	if msg := rejected(retail, []string{dir}).Error(); !strings.Contains(msg, "-iwad with a doom (retail) IWAD (freedoom1.wad or doom.wad)") {
-		t.Errorf("%q does not name freedoom1.wad", msg)
-	}
+	msg = rejected(retail, []string{dir}).Error()
+	assert.Contains(t, msg, "-iwad with a doom (retail) IWAD (freedoom1.wad or doom.wad)", "%q does not name freedoom1.wad", msg)
 }
 
 func TestRejectionsThatNameNoGameGetNoIWAD(t *testing.T) {
@@ -156,8 +146,7 @@ func TestRejectionsThatNameNoGameGetNoIWAD(t *testing.T) {
 		"Game mismatch: server is none (unknown), client is doom2 (commercial)": "rejected: Game mismatch: server is none (unknown), " +
 			"client is doom2 (commercial); the server has no game yet: a drone can join only after a player",
 	} {
-		if got := rejected(reason, nil).Error(); got != want {
-			t.Errorf("%q: %q, want %q", reason, got, want)
-		}
+		got := rejected(reason, nil).Error()
+		assert.Equal(t, want, got, "%q", reason)
 	}
 }

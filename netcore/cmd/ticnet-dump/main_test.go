@@ -23,6 +23,8 @@ import (
 
 	"github.com/ticnet/ticnet/netcore/internal/specvectors"
 	"github.com/ticnet/ticnet/netcore/wire"
+
+	"github.com/stretchr/testify/require"
 )
 
 // vec is one packet of shared/spec/vectors.
@@ -40,17 +42,13 @@ type vec struct {
 func loadVectors(t testing.TB) map[string][]vec {
 	dir := specvectors.Dir(t)
 	files, _ := filepath.Glob(filepath.Join(dir, "*.txt"))
-	if len(files) == 0 {
-		t.Fatalf("no vector files in %s", dir)
-	}
+	require.NotEqual(t, 0, len(files), "no vector files in %s", dir)
 	header := regexp.MustCompile(`^### packet #\d+ .* (\S+) -> (\S+)\s+len=(\d+)`)
 	typeLine := regexp.MustCompile(`type\(u16 BE\)\s+\d+ (\S+)( \|RELIABLE)?`)
 	out := map[string][]vec{}
 	for _, f := range files {
 		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		name := filepath.Base(f)
 		var cur *vec
 		for _, l := range strings.Split(string(data), "\n") {
@@ -62,15 +60,11 @@ func loadVectors(t testing.TB) map[string][]vec {
 					peer = m[2]
 				}
 				p, err := strconv.Atoi(strings.TrimPrefix(peer, "client:"))
-				if err != nil {
-					t.Fatalf("%s: %q", name, l)
-				}
+				require.NoError(t, err, "%s: %q", name, l)
 				cur.clientPort = uint16(p)
 			} else if strings.HasPrefix(l, "HEX ") {
 				cur.pkt, err = hex.DecodeString(l[4:])
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 			} else if m := typeLine.FindStringSubmatch(l); m != nil {
 				cur.typ, cur.reliable = m[1], m[2] != ""
 			}
@@ -146,9 +140,7 @@ func pcapngOf(t testing.TB, pcaps ...[]byte) []byte {
 	var w *pcapgo.NgWriter
 	for i, data := range pcaps {
 		r, err := pcapgo.NewReader(bytes.NewReader(data))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		intf := pcapgo.DefaultNgInterface
 		intf.LinkType = r.LinkType()
 		if i == 0 {
@@ -156,26 +148,20 @@ func pcapngOf(t testing.TB, pcaps ...[]byte) []byte {
 		} else {
 			_, err = w.AddInterface(intf)
 		}
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		for {
 			frame, ci, err := r.ReadPacketData()
 			if err == io.EOF {
 				break
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			ci.InterfaceIndex = i
-			if err := w.WritePacket(ci, frame); err != nil {
-				t.Fatal(err)
-			}
+			err = w.WritePacket(ci, frame)
+			require.NoError(t, err)
 		}
 	}
-	if err := w.Flush(); err != nil {
-		t.Fatal(err)
-	}
+	err := w.Flush()
+	require.NoError(t, err)
 	return b.Bytes()
 }
 
@@ -199,9 +185,8 @@ func dumpRun(t *testing.T, args []string, stdin []byte, files ...[]byte) ([]map[
 	dir := t.TempDir()
 	for i, f := range files {
 		name := filepath.Join(dir, fmt.Sprintf("in%d", i))
-		if err := os.WriteFile(name, f, 0o600); err != nil {
-			t.Fatal(err)
-		}
+		err := os.WriteFile(name, f, 0o600)
+		require.NoError(t, err)
 		args = append(args, name)
 	}
 	var out, errOut bytes.Buffer
@@ -214,9 +199,8 @@ func dumpRun(t *testing.T, args []string, stdin []byte, files ...[]byte) ([]map[
 		dec := json.NewDecoder(strings.NewReader(line))
 		dec.UseNumber()
 		var r map[string]any
-		if err := dec.Decode(&r); err != nil {
-			t.Fatalf("output line is not JSON: %v\n%s", err, line)
-		}
+		err := dec.Decode(&r)
+		require.NoError(t, err, "output line is not JSON: %v\n%s", err, line)
 		recs = append(recs, r)
 	}
 	return recs, errOut.String(), status
@@ -229,17 +213,13 @@ func get(t *testing.T, v any, path ...any) any {
 		switch k := p.(type) {
 		case string:
 			m, ok := v.(map[string]any)
-			if !ok {
-				t.Fatalf("%v: not an object at %q", path, k)
-			}
-			if v, ok = m[k]; !ok {
-				t.Fatalf("%v: no %q in %v", path, k, m)
-			}
+			require.True(t, ok, "%v: not an object at %q", path, k)
+			v, ok = m[k]
+			require.True(t, ok, "%v: no %q in %v", path, k, m)
 		case int:
 			l, ok := v.([]any)
-			if !ok || k >= len(l) {
-				t.Fatalf("%v: no element %d", path, k)
-			}
+			require.True(t, ok, "%v: no element %d", path, k)
+			require.Less(t, k, len(l), "%v: no element %d", path, k)
 			v = l[k]
 		}
 	}
@@ -249,13 +229,9 @@ func get(t *testing.T, v any, path ...any) any {
 func num(t *testing.T, v any) int64 {
 	t.Helper()
 	n, ok := v.(json.Number)
-	if !ok {
-		t.Fatalf("%v is not a number", v)
-	}
+	require.True(t, ok, "%v is not a number", v)
 	i, err := n.Int64()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return i
 }
 
@@ -267,12 +243,10 @@ func TestPcapOfEveryVectorIsDissectedWithDirectionTypeAndFields(t *testing.T) {
 	}
 	data := pcapFile{link: 1}.build(framesOf(vs, ethernet)...)
 	recs, stderr, status := dumpRun(t, nil, nil, data)
-	if status != 0 || stderr != "" {
-		t.Fatalf("status %d, stderr %q", status, stderr)
-	}
-	if len(recs) != len(vs) || len(vs) == 0 {
-		t.Fatalf("%d objects for %d packets", len(recs), len(vs))
-	}
+	require.Equal(t, 0, status, "status %d, stderr %q", status, stderr)
+	require.Equal(t, "", stderr, "status %d, stderr %q", status, stderr)
+	require.Equal(t, len(vs), len(recs), "%d objects for %d packets", len(recs), len(vs))
+	require.NotEqual(t, 0, len(vs), "%d objects for %d packets", len(recs), len(vs))
 	prevTime := ""
 	for i, r := range recs {
 		v := vs[i]
@@ -280,54 +254,51 @@ func TestPcapOfEveryVectorIsDissectedWithDirectionTypeAndFields(t *testing.T) {
 		if v.toServer {
 			wantDir = "C>S"
 		}
-		if num(t, r["n"]) != int64(i) || r["dir"] != wantDir || r["type"] != v.typ || num(t, r["len"]) != int64(len(v.pkt)) ||
-			r["reliable"] != v.reliable || (r["seq"] != nil) != v.reliable || r["fields"] == nil || r["error"] != nil {
-			t.Fatalf("packet %d (%s %s): %v", i, wantDir, v.typ, r)
+		require.Equal(t, int64(i), num(t, r["n"]), "packet %d (%s %s): %v", i, wantDir, v.typ, r)
+		require.Equal(t, wantDir, r["dir"], "packet %d (%s %s): %v", i, wantDir, v.typ, r)
+		require.Equal(t, v.typ, r["type"], "packet %d (%s %s): %v", i, wantDir, v.typ, r)
+		require.Equal(t, int64(len(v.pkt)), num(t, r["len"]), "packet %d (%s %s): %v", i, wantDir, v.typ, r)
+		require.Equal(t, v.reliable, r["reliable"], "packet %d (%s %s): %v", i, wantDir, v.typ, r)
+		require.Equal(t, v.reliable, (r["seq"] != nil), "packet %d (%s %s): %v", i, wantDir, v.typ, r)
+		require.NotNil(t, r["fields"], "packet %d (%s %s): %v", i, wantDir, v.typ, r)
+		require.Nil(t, r["error"], "packet %d (%s %s): %v", i, wantDir, v.typ, r)
+		if v.toServer {
+			require.Equal(t, client, r["src"], "packet %d: addresses %v -> %v", i, r["src"], r["dst"])
 		}
-		if (v.toServer && r["src"] != client) || (!v.toServer && r["dst"] != client) || r["layout"] != nil {
-			t.Fatalf("packet %d: addresses %v -> %v", i, r["src"], r["dst"])
+		if !v.toServer {
+			require.Equal(t, client, r["dst"], "packet %d: addresses %v -> %v", i, r["src"], r["dst"])
 		}
+		require.Nil(t, r["layout"], "packet %d: addresses %v -> %v", i, r["src"], r["dst"])
 		tm := string(r["time"].(json.Number))
-		if !regexp.MustCompile(`^17000000\d\d\.\d{6}$`).MatchString(tm) || tm <= prevTime {
-			t.Fatalf("packet %d: time %q after %q", i, tm, prevTime)
-		}
+		require.True(t, regexp.MustCompile(`^17000000\d\d\.\d{6}$`).MatchString(tm), "packet %d: time %q after %q", i, tm, prevTime)
+		require.Greater(t, tm, prevTime, "packet %d: time %q after %q", i, tm, prevTime)
 		prevTime = tm
 	}
 	// Spot checks of fields, in wire order and the formats promised.
-	if get(t, recs[0], "fields", "PlayerName") != "Grumpy Mancubus" ||
-		get(t, recs[0], "fields", "Connect", "WADSHA1") != "0f9caf3cac3392deea003d3159a14f6156bd7a46" ||
-		num(t, get(t, recs[0], "fields", "Connect", "PlayerClass")) != 0x5b {
-		t.Fatalf("SYN: %v", recs[0]["fields"])
-	}
+	require.Equal(t, "Grumpy Mancubus", get(t, recs[0], "fields", "PlayerName"), "SYN: %v", recs[0]["fields"])
+	require.Equal(t, "0f9caf3cac3392deea003d3159a14f6156bd7a46", get(t, recs[0], "fields", "Connect", "WADSHA1"), "SYN: %v", recs[0]["fields"])
+	require.Equal(t, int64(0x5b), num(t, get(t, recs[0], "fields", "Connect", "PlayerClass")), "SYN: %v", recs[0]["fields"])
 	found := 0
 	for i, r := range recs {
 		switch {
 		case r["type"] == "GAMEDATA" && r["dir"] == "S>C" && vs[i].pkt[5] == 2: // #834: player 1's consistancy 0x12, 0x3a
 			for k, want := range []int64{0x12, 0x3a} {
-				if num(t, get(t, r, "fields", "Tics", k, "Cmds", "1", "Consistency")) != want ||
-					num(t, get(t, r, "fields", "Tics", k, "InGame")) != 2 {
-					t.Fatalf("server GAMEDATA: %v", r["fields"])
-				}
+				require.Equal(t, want, num(t, get(t, r, "fields", "Tics", k, "Cmds", "1", "Consistency")), "server GAMEDATA: %v", r["fields"])
+				require.Equal(t, int64(2), num(t, get(t, r, "fields", "Tics", k, "InGame")), "server GAMEDATA: %v", r["fields"])
 			}
-			if _, ok := get(t, r, "fields", "Tics", 0, "Cmds").(map[string]any)["0"]; ok {
-				t.Fatal("a player not in the tic is printed")
-			}
+			require.NotContains(t, get(t, r, "fields", "Tics", 0, "Cmds"), "0", "a player not in the tic is printed")
 			found++
 		case r["type"] == "GAMESTART" && r["dir"] == "S>C":
-			if num(t, get(t, r, "fields", "Settings", "Random")) != 0x40 || num(t, get(t, r, "fields", "Settings", "LoadGame")) != -1 {
-				t.Fatalf("GAMESTART: %v", r["fields"])
-			}
+			require.Equal(t, int64(0x40), num(t, get(t, r, "fields", "Settings", "Random")), "GAMESTART: %v", r["fields"])
+			require.Equal(t, int64(-1), num(t, get(t, r, "fields", "Settings", "LoadGame")), "GAMESTART: %v", r["fields"])
 			found++
 		case r["type"] == "CONSOLE_MESSAGE":
-			if get(t, r, "fields", "Text") != "Client 'FakeGo' timed out and disconnected" || num(t, r["seq"]) != 1 {
-				t.Fatalf("CONSOLE_MESSAGE: %v", r)
-			}
+			require.Equal(t, "Client 'FakeGo' timed out and disconnected", get(t, r, "fields", "Text"), "CONSOLE_MESSAGE: %v", r)
+			require.Equal(t, int64(1), num(t, r["seq"]), "CONSOLE_MESSAGE: %v", r)
 			found++
 		}
 	}
-	if found != 3 {
-		t.Fatalf("%d of the spot-checked packets found", found)
-	}
+	require.Equal(t, 3, found, "%d of the spot-checked packets found", found)
 }
 
 // errorsIn counts the objects that report an error.
@@ -350,13 +321,12 @@ const chocolateLowres = "testdata/chocolate-lowres.pcap"
 
 func TestLowresIsLearntFromTheServersGameStartOfARealCapture(t *testing.T) {
 	data, err := os.ReadFile(chocolateLowres)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	recs, stderr, status := dumpRun(t, nil, nil, data)
-	if status != 0 || stderr != "" || len(recs) != 179 || errorsIn(recs) != 0 {
-		t.Fatalf("status %d, %d objects, %d errors, stderr %q", status, len(recs), errorsIn(recs), stderr)
-	}
+	require.Equal(t, 0, status, "status %d, %d objects, %d errors, stderr %q", status, len(recs), errorsIn(recs), stderr)
+	require.Equal(t, "", stderr, "status %d, %d objects, %d errors, stderr %q", status, len(recs), errorsIn(recs), stderr)
+	require.Equal(t, 179, len(recs), "status %d, %d objects, %d errors, stderr %q", status, len(recs), errorsIn(recs), stderr)
+	require.Equal(t, 0, errorsIn(recs), "status %d, %d objects, %d errors, stderr %q", status, len(recs), errorsIn(recs), stderr)
 	var turns []int64
 	gamedata := 0
 	for _, r := range recs {
@@ -364,9 +334,9 @@ func TestLowresIsLearntFromTheServersGameStartOfARealCapture(t *testing.T) {
 			continue
 		}
 		gamedata++
-		if num(t, r["n"]) < 11 || num(t, r["gamestart"]) != 11 || get(t, r, "fields", "LowResTurn") != true {
-			t.Fatalf("GAMEDATA not decoded by the server's GAMESTART: %v", r)
-		}
+		require.GreaterOrEqual(t, num(t, r["n"]), int64(11), "GAMEDATA not decoded by the server's GAMESTART: %v", r)
+		require.Equal(t, int64(11), num(t, r["gamestart"]), "GAMEDATA not decoded by the server's GAMESTART: %v", r)
+		require.Equal(t, true, get(t, r, "fields", "LowResTurn"), "GAMEDATA not decoded by the server's GAMESTART: %v", r)
 		for k := range get(t, r, "fields", "Tics").([]any) {
 			if d := get(t, r, "fields", "Tics", k).(map[string]any)["Diff"]; d != nil {
 				if turn, ok := d.(map[string]any)["AngleTurn"]; ok && num(t, turn) != 0 {
@@ -375,19 +345,19 @@ func TestLowresIsLearntFromTheServersGameStartOfARealCapture(t *testing.T) {
 			}
 		}
 	}
-	if gamedata != 160 || fmt.Sprint(turns) != "[-2048 -2048]" {
-		t.Fatalf("%d GAMEDATA, turns %v", gamedata, turns)
-	}
+	require.Equal(t, 160, gamedata, "%d GAMEDATA, turns %v", gamedata, turns)
+	require.Equal(t, "[-2048 -2048]", fmt.Sprint(turns), "%d GAMEDATA, turns %v", gamedata, turns)
 	for _, n := range []int{7, 11} {
-		if r := recs[n]; r["type"] != "GAMESTART" || r["gamestart"] != nil {
-			t.Fatalf("%v", r)
-		}
+		r := recs[n]
+		require.Equal(t, "GAMESTART", r["type"], "%v", r)
+		require.Nil(t, r["gamestart"], "%v", r)
 	}
 	// Forced to two-byte turning, the turning packets fail.
 	recs, _, status = dumpRun(t, []string{"-lowres=false"}, nil, data)
-	if status != 1 || errorsIn(recs) == 0 || recs[84]["error"] == nil || recs[84]["gamestart"] != nil {
-		t.Fatalf("-lowres=false: status %d, %d errors: %v", status, errorsIn(recs), recs[84])
-	}
+	require.Equal(t, 1, status, "-lowres=false: status %d, %d errors: %v", status, errorsIn(recs), recs[84])
+	require.NotEqual(t, 0, errorsIn(recs), "-lowres=false: status %d, %d errors: %v", status, errorsIn(recs), recs[84])
+	require.NotNil(t, recs[84]["error"], "-lowres=false: status %d, %d errors: %v", status, errorsIn(recs), recs[84])
+	require.Nil(t, recs[84]["gamestart"], "-lowres=false: status %d, %d errors: %v", status, errorsIn(recs), recs[84])
 }
 
 // startPacket is a server's (or a ready client's) GAMESTART.
@@ -421,15 +391,13 @@ type dgram struct {
 func pcapOf(t *testing.T, dgrams ...dgram) []byte {
 	var b bytes.Buffer
 	w := pcapgo.NewWriter(&b)
-	if err := w.WriteFileHeader(262144, layers.LinkTypeEthernet); err != nil {
-		t.Fatal(err)
-	}
+	err := w.WriteFileHeader(262144, layers.LinkTypeEthernet)
+	require.NoError(t, err)
 	for i, d := range dgrams {
 		f := ethernet(udpFrame(d.payload, d.from, d.to))
 		ci := gopacket.CaptureInfo{Timestamp: time.Unix(1700000000, int64(i)*1e6), CaptureLength: len(f), Length: len(f)}
-		if err := w.WritePacket(ci, f); err != nil {
-			t.Fatal(err)
-		}
+		err := w.WritePacket(ci, f)
+		require.NoError(t, err)
 	}
 	return b.Bytes()
 }
@@ -473,18 +441,17 @@ func turnsOf(t *testing.T, recs []map[string]any, p string) string {
 
 func TestGameStartToOneClientDoesNotSwitchAnotherClientsFlow(t *testing.T) {
 	recs, stderr, status := dumpRun(t, nil, nil, twoClients(t))
-	if status != 0 || errorsIn(recs) != 0 || !strings.Contains(stderr, ": 2 packets on flows without a GAMESTART") {
-		t.Fatalf("status %d, stderr %q: %v", status, stderr, recs)
-	}
+	require.Equal(t, 0, status, "status %d, stderr %q: %v", status, stderr, recs)
+	require.Equal(t, 0, errorsIn(recs), "status %d, stderr %q: %v", status, stderr, recs)
+	require.Contains(t, stderr, ": 2 packets on flows without a GAMESTART", "status %d, stderr %q: %v", status, stderr, recs)
 	// A's packets, 2 and 4, are lowres by GAMESTART 1; B's are not, its own
 	// GAMESTART notwithstanding.
-	if got := turnsOf(t, recs, "1"); got != "4608@1 4660 4608@1 4660" {
-		t.Fatalf("turns %s", got)
-	}
+	got := turnsOf(t, recs, "1")
+	require.Equal(t, "4608@1 4660 4608@1 4660", got, "turns %s", got)
 	for _, n := range []int{2, 3, 4, 5} {
-		if want := n%2 == 0; get(t, recs[n], "fields", "LowResTurn") != want || recs[n]["trailing"] != nil {
-			t.Fatalf("packet %d: %v", n, recs[n])
-		}
+		want := n%2 == 0
+		require.Equal(t, want, get(t, recs[n], "fields", "LowResTurn"), "packet %d: %v", n, recs[n])
+		require.Nil(t, recs[n]["trailing"], "packet %d: %v", n, recs[n])
 	}
 }
 
@@ -493,36 +460,35 @@ func TestLowresFlagOverridesWhatTheCaptureSays(t *testing.T) {
 	recs, _, _ := dumpRun(t, []string{"-lowres"}, nil, data)
 	// B's two-byte turns read as one byte: its own with a trailing byte, and
 	// in the server's, the rest of player 0's turn as player 1's flags.
-	if got := turnsOf(t, recs, "1"); got != "4608 4608 4608 1024" || num(t, recs[3]["trailing"]) != 1 {
-		t.Fatalf("-lowres: turns %s: %v", got, recs[3])
-	}
+	got := turnsOf(t, recs, "1")
+	require.Equal(t, "4608 4608 4608 1024", got, "-lowres: turns %s: %v", got, recs[3])
+	require.Equal(t, int64(1), num(t, recs[3]["trailing"]), "-lowres: turns %s: %v", got, recs[3])
 	// A's one-byte turns do not decode as two bytes.
 	recs, stderr, status := dumpRun(t, []string{"-lowres=false"}, nil, data)
-	if status != 1 || recs[2]["error"] == nil || recs[2]["gamestart"] != nil || num(t, get(t, recs[3], "fields", "Tics", 0, "Diff", "AngleTurn")) != 0x1234 {
-		t.Fatalf("-lowres=false: status %d: %v", status, recs)
-	}
+	require.Equal(t, 1, status, "-lowres=false: status %d: %v", status, recs)
+	require.NotNil(t, recs[2]["error"], "-lowres=false: status %d: %v", status, recs)
+	require.Nil(t, recs[2]["gamestart"], "-lowres=false: status %d: %v", status, recs)
+	require.Equal(t, int64(0x1234), num(t, get(t, recs[3], "fields", "Tics", 0, "Diff", "AngleTurn")), "-lowres=false: status %d: %v", status, recs)
 	// The vector file holds the GAMESTART of only one of its two clients:
 	// -lowres decodes the other's too.
 	vs := loadVectors(t)["vectors-run4-lowres.txt"]
 	pcap := pcapFile{link: 1}.build(framesOf(vs, ethernet)...)
 	recs, stderr, status = dumpRun(t, []string{"-lowres"}, nil, pcap)
-	if status != 0 || stderr != "" || len(recs) != len(vs) {
-		t.Fatalf("status %d, %d objects, stderr %q", status, len(recs), stderr)
-	}
-	if got := turnsOf(t, recs, "0"); got != "512 512 -1280 -1280 4608 4608" {
-		t.Fatalf("turns %s", got)
-	}
+	require.Equal(t, 0, status, "status %d, %d objects, stderr %q", status, len(recs), stderr)
+	require.Equal(t, "", stderr, "status %d, %d objects, stderr %q", status, len(recs), stderr)
+	require.Equal(t, len(vs), len(recs), "status %d, %d objects, stderr %q", status, len(recs), stderr)
+	got = turnsOf(t, recs, "0")
+	require.Equal(t, "512 512 -1280 -1280 4608 4608", got, "turns %s", got)
 	// Without it, that client's packets decode with two-byte turning, wrongly
 	// but without an error, and the command says so.
 	recs, stderr, status = dumpRun(t, nil, nil, pcap)
 	for _, r := range recs {
-		if r["type"] == "GAMEDATA" && (r["gamestart"] != nil) != (r["dir"] == "C>S") {
-			t.Fatalf("%v", r)
+		if r["type"] == "GAMEDATA" {
+			require.Equal(t, (r["dir"] == "C>S"), (r["gamestart"] != nil), "%v", r)
 		}
 	}
-	if status != 0 || !strings.Contains(stderr, ": 3 packets on flows without a GAMESTART were decoded with two-byte turning") {
-		t.Fatalf("without the other client's GAMESTART: status %d, stderr %q", status, stderr)
-	}
+	require.Equal(t, 0, status, "without the other client's GAMESTART: status %d, stderr %q", status, stderr)
+	require.Contains(t, stderr, ": 3 packets on flows without a GAMESTART were decoded with two-byte turning", "without the other client's GAMESTART: status %d, stderr %q", status, stderr)
 }
 
 func TestHexInputLearnsLowresFromAGameStartForTheRestOfTheStream(t *testing.T) {
@@ -537,20 +503,22 @@ func TestHexInputLearnsLowresFromAGameStartForTheRestOfTheStream(t *testing.T) {
 		"S> " + hex.EncodeToString(turnData(wire.ServerToClient, false)),
 	}, "\n")
 	recs, _, _ := dumpRun(t, nil, []byte(in))
-	if len(recs) != 7 || recs[0]["error"] == nil || recs[2]["error"] == nil ||
-		num(t, recs[4]["gamestart"]) != 3 || num(t, get(t, recs[4], "fields", "Tics", 0, "Cmds", "1", "AngleTurn")) != 0x1200 ||
-		num(t, recs[6]["gamestart"]) != 5 || num(t, get(t, recs[6], "fields", "Tics", 0, "Cmds", "1", "AngleTurn")) != 0x1234 {
-		t.Fatalf("%v", recs)
-	}
+	require.Equal(t, 7, len(recs), "%v", recs)
+	require.NotNil(t, recs[0]["error"], "%v", recs)
+	require.NotNil(t, recs[2]["error"], "%v", recs)
+	require.Equal(t, int64(3), num(t, recs[4]["gamestart"]), "%v", recs)
+	require.Equal(t, int64(0x1200), num(t, get(t, recs[4], "fields", "Tics", 0, "Cmds", "1", "AngleTurn")), "%v", recs)
+	require.Equal(t, int64(5), num(t, recs[6]["gamestart"]), "%v", recs)
+	require.Equal(t, int64(0x1234), num(t, get(t, recs[6], "fields", "Tics", 0, "Cmds", "1", "AngleTurn")), "%v", recs)
 	// Each input starts over.
 	var out, errOut bytes.Buffer
 	dir := t.TempDir()
 	first, second := filepath.Join(dir, "1"), filepath.Join(dir, "2")
 	os.WriteFile(first, []byte("HEX "+hex.EncodeToString(startPacket(true, 1))), 0o600)
 	os.WriteFile(second, []byte("S> "+sgd), 0o600)
-	if status := run([]string{first, second}, nil, &out, &errOut); status != 1 || !strings.Contains(out.String(), `"error"`) {
-		t.Fatalf("status %d: %s", status, out.String())
-	}
+	status := run([]string{first, second}, nil, &out, &errOut)
+	require.Equal(t, 1, status, "status %d: %s", status, out.String())
+	require.Contains(t, out.String(), `"error"`, "status %d: %s", status, out.String())
 }
 
 // hexLine is a line of hex input: the direction's prefix ("C>", "S>" or
@@ -581,37 +549,37 @@ func ticSet(start uint32) *wire.TicSet {
 func TestHexInputFollowsTheExtensionFromTheServersModeNotice(t *testing.T) {
 	gd := hexLine("C>", extGameData(100), false)
 	recs, _, status := dumpRun(t, nil, []byte(hexLine("S>", extMode(0), true)+"\n"+gd))
-	if status != 0 || len(recs) != 2 || recs[0]["type"] != "TICNET" || get(t, recs[0], "fields", "Extended") != true {
-		t.Fatalf("status %d: %v", status, recs)
-	}
+	require.Equal(t, 0, status, "status %d: %v", status, recs)
+	require.Equal(t, 2, len(recs), "status %d: %v", status, recs)
+	require.Equal(t, "TICNET", recs[0]["type"], "status %d: %v", status, recs)
+	require.Equal(t, true, get(t, recs[0], "fields", "Extended"), "status %d: %v", status, recs)
 	r := recs[1]
-	if get(t, r, "fields", "Ext") != true || r["trailing"] != nil || num(t, get(t, r, "fields", "Ack")) != 1 ||
-		num(t, get(t, r, "fields", "Tics", 0, "Diff", "ForwardMove")) != 5 || num(t, get(t, r, "fields", "Tics", 1, "Diff", "Flags")) != 0 ||
-		len(get(t, r, "fields", "Tics").([]any)) != 2 || num(t, get(t, r, "fields", "Report", "Start")) != 100 ||
-		fmt.Sprint(get(t, r, "fields", "Report", "Sums")) != "[43981 2]" {
-		t.Fatalf("GAMEDATA: %v", r)
-	}
+	require.Equal(t, true, get(t, r, "fields", "Ext"), "GAMEDATA: %v", r)
+	require.Nil(t, r["trailing"], "GAMEDATA: %v", r)
+	require.Equal(t, int64(1), num(t, get(t, r, "fields", "Ack")), "GAMEDATA: %v", r)
+	require.Equal(t, int64(5), num(t, get(t, r, "fields", "Tics", 0, "Diff", "ForwardMove")), "GAMEDATA: %v", r)
+	require.Equal(t, int64(0), num(t, get(t, r, "fields", "Tics", 1, "Diff", "Flags")), "GAMEDATA: %v", r)
+	require.Equal(t, 2, len(get(t, r, "fields", "Tics").([]any)), "GAMEDATA: %v", r)
+	require.Equal(t, int64(100), num(t, get(t, r, "fields", "Report", "Start")), "GAMEDATA: %v", r)
+	require.Equal(t, "[43981 2]", fmt.Sprint(get(t, r, "fields", "Report", "Sums")), "GAMEDATA: %v", r)
 	// Without the ModeNotice it reads in the reference's layout: wrongly,
 	// taking the first tic's diff for latency and leaving 3 bytes over.
 	recs, _, _ = dumpRun(t, nil, []byte(gd))
-	if get(t, recs[0], "fields", "Ext") != false || num(t, recs[0]["trailing"]) != 3 {
-		t.Fatalf("without a ModeNotice: %v", recs[0])
-	}
+	require.Equal(t, false, get(t, recs[0], "fields", "Ext"), "without a ModeNotice: %v", recs[0])
+	require.Equal(t, int64(3), num(t, recs[0]["trailing"]), "without a ModeNotice: %v", recs[0])
 	// A ModeNotice that is not extended, or comes from a client, sets up
 	// nothing: the reference's layout again.
 	for _, mode := range []string{hexLine("S>", &wire.ModeNotice{Setup: wire.GameSetup{TicRate: 35}}, true), hexLine("C>", extMode(0), true)} {
 		recs, _, _ = dumpRun(t, nil, []byte(mode+"\n"+gd))
-		if get(t, recs[1], "fields", "Ext") != false || num(t, recs[1]["trailing"]) != 3 {
-			t.Fatalf("after %s: %v", mode, recs[1])
-		}
+		require.Equal(t, false, get(t, recs[1], "fields", "Ext"), "after %s: %v", mode, recs[1])
+		require.Equal(t, int64(3), num(t, recs[1]["trailing"]), "after %s: %v", mode, recs[1])
 	}
 	// Opaque input is as many bytes as the ModeNotice's layout says.
 	op := &wire.ClientGameData{Ext: true, InputSize: 3, Tics: []wire.ClientTic{{Diff: wire.TicDiff{Input: 0b101, Cmd: wire.TicCmd{Input: [wire.MaxInputBytes]byte{7, 0, 9}}}}}}
 	recs, _, status = dumpRun(t, nil, []byte(hexLine("HEX", extMode(3), true)+"\n"+hexLine("C>", op, false)))
-	if status != 0 || num(t, get(t, recs[1], "fields", "InputSize")) != 3 ||
-		fmt.Sprint(get(t, recs[1], "fields", "Tics", 0, "Diff", "Input")) != "map[0:7 2:9]" {
-		t.Fatalf("status %d: %v", status, recs)
-	}
+	require.Equal(t, 0, status, "status %d: %v", status, recs)
+	require.Equal(t, int64(3), num(t, get(t, recs[1], "fields", "InputSize")), "status %d: %v", status, recs)
+	require.Equal(t, "map[0:7 2:9]", fmt.Sprint(get(t, recs[1], "fields", "Tics", 0, "Diff", "Input")), "status %d: %v", status, recs)
 }
 
 func TestTicSetStartsAndReportsExpandNearTheLastTicTheFlowShowed(t *testing.T) {
@@ -627,9 +595,8 @@ func TestTicSetStartsAndReportsExpandNearTheLastTicTheFlowShowed(t *testing.T) {
 		hexLine("S>", ticSet(70000), false),
 	}, "\n")
 	recs, _, status := dumpRun(t, nil, []byte(in))
-	if status != 0 || len(recs) != 9 {
-		t.Fatalf("status %d: %v", status, recs)
-	}
+	require.Equal(t, 0, status, "status %d: %v", status, recs)
+	require.Equal(t, 9, len(recs), "status %d: %v", status, recs)
 	var starts []string
 	for _, r := range recs {
 		switch {
@@ -640,12 +607,10 @@ func TestTicSetStartsAndReportsExpandNearTheLastTicTheFlowShowed(t *testing.T) {
 		}
 	}
 	// 70 000 alone, with nothing near it before, is 70 000 - 65 536.
-	if got := strings.Join(starts, " "); got != "30000 60000 70000 report 69990 69995 5 4464" {
-		t.Fatalf("starts %s", got)
-	}
-	if num(t, get(t, recs[3], "fields", "Near")) != 60000 || num(t, get(t, recs[4], "fields", "Near")) != 70000 {
-		t.Fatalf("near %v, %v", recs[3]["fields"], recs[4]["fields"])
-	}
+	got := strings.Join(starts, " ")
+	require.Equal(t, "30000 60000 70000 report 69990 69995 5 4464", got, "starts %s", got)
+	require.Equal(t, int64(60000), num(t, get(t, recs[3], "fields", "Near")), "near %v, %v", recs[3]["fields"], recs[4]["fields"])
+	require.Equal(t, int64(70000), num(t, get(t, recs[4], "fields", "Near")), "near %v, %v", recs[3]["fields"], recs[4]["fields"])
 }
 
 func TestALateJoinersJoinStartSetsUpTurningTheExtensionAndTheTic(t *testing.T) {
@@ -659,25 +624,20 @@ func TestALateJoinersJoinStartSetsUpTurningTheExtensionAndTheTic(t *testing.T) {
 		hexLine("C>", extGameData(99999), false),
 	}, "\n")
 	recs, _, status := dumpRun(t, nil, []byte(in))
-	if status != 0 || len(recs) != 3 {
-		t.Fatalf("status %d: %v", status, recs)
-	}
-	if num(t, recs[1]["gamestart"]) != 0 || num(t, get(t, recs[1], "fields", "Start")) != 100003 ||
-		num(t, get(t, recs[1], "fields", "Tics", 0, "Cmds", "0", "AngleTurn")) != 0x1200 {
-		t.Fatalf("tic set: %v", recs[1])
-	}
-	if num(t, recs[2]["gamestart"]) != 0 || get(t, recs[2], "fields", "Ext") != true ||
-		num(t, get(t, recs[2], "fields", "Report", "Start")) != 99999 {
-		t.Fatalf("GAMEDATA: %v", recs[2])
-	}
+	require.Equal(t, 0, status, "status %d: %v", status, recs)
+	require.Equal(t, 3, len(recs), "status %d: %v", status, recs)
+	require.Equal(t, int64(0), num(t, recs[1]["gamestart"]), "tic set: %v", recs[1])
+	require.Equal(t, int64(100003), num(t, get(t, recs[1], "fields", "Start")), "tic set: %v", recs[1])
+	require.Equal(t, int64(0x1200), num(t, get(t, recs[1], "fields", "Tics", 0, "Cmds", "0", "AngleTurn")), "tic set: %v", recs[1])
+	require.Equal(t, int64(0), num(t, recs[2]["gamestart"]), "GAMEDATA: %v", recs[2])
+	require.Equal(t, true, get(t, recs[2], "fields", "Ext"), "GAMEDATA: %v", recs[2])
+	require.Equal(t, int64(99999), num(t, get(t, recs[2], "fields", "Report", "Start")), "GAMEDATA: %v", recs[2])
 }
 
 func TestPcapByteOrdersTimestampsAndLinkTypesDecodeTheSame(t *testing.T) {
 	vs := loadVectors(t)["vectors-run1-handshake-gamedata.txt"]
 	base, _, status := dumpRun(t, nil, nil, pcapFile{link: 1}.build(framesOf(vs, ethernet)...))
-	if status != 0 {
-		t.Fatal(status)
-	}
+	require.Equal(t, 0, status, status)
 	vlan := func(ip []byte) []byte {
 		e := ethernet(ip)
 		return append(append(bytes.Clone(e[:12]), 0x81, 0x00, 0x00, 0x05), e[12:]...)
@@ -714,23 +674,22 @@ func TestPcapByteOrdersTimestampsAndLinkTypesDecodeTheSame(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			recs, stderr, status := dumpRun(t, nil, nil, tc.file.build(framesOf(vs, tc.wrap)...))
-			if status != 0 || stderr != "" || len(recs) != len(base) {
-				t.Fatalf("status %d, %d objects, stderr %q", status, len(recs), stderr)
-			}
+			require.Equal(t, 0, status, "status %d, %d objects, stderr %q", status, len(recs), stderr)
+			require.Equal(t, "", stderr, "status %d, %d objects, stderr %q", status, len(recs), stderr)
+			require.Equal(t, len(base), len(recs), "status %d, %d objects, stderr %q", status, len(recs), stderr)
 			for i := range recs {
 				a, _ := json.Marshal(recs[i]["fields"])
 				b, _ := json.Marshal(base[i]["fields"])
-				if !bytes.Equal(a, b) || recs[i]["dir"] != base[i]["dir"] || recs[i]["src"] != base[i]["src"] {
-					t.Fatalf("packet %d differs:\n%s\n%s", i, a, b)
-				}
+				require.Equal(t, string(b), string(a), "packet %d: fields differ", i)
+				require.Equal(t, base[i]["dir"], recs[i]["dir"], "packet %d: dir differs", i)
+				require.Equal(t, base[i]["src"], recs[i]["src"], "packet %d: src differs", i)
 				tm := string(recs[i]["time"].(json.Number))
 				digits := 6
 				if tc.file.nano {
 					digits = 9
 				}
-				if want := fmt.Sprintf("%d.%0*d", 1700000000+i, digits, 1000*i+7); tm != want {
-					t.Fatalf("time %q, want %q", tm, want)
-				}
+				want := fmt.Sprintf("%d.%0*d", 1700000000+i, digits, 1000*i+7)
+				require.Equal(t, want, tm, "time")
 			}
 		})
 	}
@@ -746,39 +705,32 @@ func inNanoseconds(t *testing.T, r map[string]any) string {
 		c["time"] = sec + "." + frac + strings.Repeat("0", 9-len(frac))
 	}
 	b, err := json.Marshal(c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return string(b)
 }
 
 func TestPcapngOfEveryCaptureDecodesAsThePcapDoes(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*.pcap")
-	if len(files) < 3 {
-		t.Fatalf("captures: %v", files)
-	}
+	require.GreaterOrEqual(t, len(files), 3, "captures: %v", files)
 	var pcaps [][]byte
 	var want []string
 	for _, name := range files {
 		data, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		pcaps = append(pcaps, data)
 		before := len(want)
 		base, _, status := dumpRun(t, nil, nil, data)
 		recs, stderr, ngStatus := dumpRun(t, nil, nil, pcapngOf(t, data))
 		t.Logf("%s: %d packets, %d undecodable as pcap; %d packets, %d undecodable as pcapng", name, len(base), errorsIn(base), len(recs), errorsIn(recs))
-		if status != 0 || ngStatus != 0 || stderr != "" || len(recs) != len(base) || errorsIn(recs) != 0 {
-			t.Fatalf("%s: status %d (pcap %d), %d objects for %d, stderr %q", name, ngStatus, status, len(recs), len(base), stderr)
-		}
+		require.Equal(t, 0, status, "%s: status %d (pcap %d), %d objects for %d, stderr %q", name, ngStatus, status, len(recs), len(base), stderr)
+		require.Equal(t, 0, ngStatus, "%s: status %d (pcap %d), %d objects for %d, stderr %q", name, ngStatus, status, len(recs), len(base), stderr)
+		require.Equal(t, "", stderr, "%s: status %d (pcap %d), %d objects for %d, stderr %q", name, ngStatus, status, len(recs), len(base), stderr)
+		require.Equal(t, len(base), len(recs), "%s: status %d (pcap %d), %d objects for %d, stderr %q", name, ngStatus, status, len(recs), len(base), stderr)
+		require.Equal(t, 0, errorsIn(recs), "%s: status %d (pcap %d), %d objects for %d, stderr %q", name, ngStatus, status, len(recs), len(base), stderr)
 		for i := range recs {
-			if a, b := inNanoseconds(t, recs[i]), inNanoseconds(t, base[i]); a != b {
-				t.Fatalf("%s #%d:\n%s\n%s", name, i, a, b)
-			}
-			if !regexp.MustCompile(`^\d{10}\.\d{9}$`).MatchString(string(recs[i]["time"].(json.Number))) {
-				t.Fatalf("%s #%d: time %v", name, i, recs[i]["time"])
-			}
+			a, b := inNanoseconds(t, recs[i]), inNanoseconds(t, base[i])
+			require.Equal(t, b, a, "%s #%d:\n%s\n%s", name, i, a, b)
+			require.True(t, regexp.MustCompile(`^\d{10}\.\d{9}$`).MatchString(string(recs[i]["time"].(json.Number))), "%s #%d: time %v", name, i, recs[i]["time"])
 			if g, ok := base[i]["gamestart"]; ok { // numbered in the merged file
 				base[i]["gamestart"] = num(t, g) + int64(before)
 			}
@@ -789,13 +741,12 @@ func TestPcapngOfEveryCaptureDecodesAsThePcapDoes(t *testing.T) {
 	// capture is a game of its own, so that the lowres one's flow does not
 	// meet the others'.
 	recs, stderr, status := dumpRun(t, nil, nil, pcapngOf(t, pcaps...))
-	if status != 0 || !strings.Contains(stderr, ": 2 packets on flows without a GAMESTART") || len(recs) != len(want) {
-		t.Fatalf("mixed: status %d, %d objects for %d, stderr %q", status, len(recs), len(want), stderr)
-	}
+	require.Equal(t, 0, status, "mixed: status %d, %d objects for %d, stderr %q", status, len(recs), len(want), stderr)
+	require.Contains(t, stderr, ": 2 packets on flows without a GAMESTART", "mixed: status %d, %d objects for %d, stderr %q", status, len(recs), len(want), stderr)
+	require.Equal(t, len(want), len(recs), "mixed: status %d, %d objects for %d, stderr %q", status, len(recs), len(want), stderr)
 	for i := range recs {
-		if got := inNanoseconds(t, recs[i]); got != want[i] {
-			t.Fatalf("mixed #%d:\n%s\n%s", i, got, want[i])
-		}
+		got := inNanoseconds(t, recs[i])
+		require.Equal(t, want[i], got, "mixed #%d:\n%s\n%s", i, got, want[i])
 	}
 }
 
@@ -812,34 +763,32 @@ func TestPcapRecordsThatAreNotIPv4UDPAreSkippedAndCounted(t *testing.T) {
 	short := []byte{1, 2, 3}
 	data := pcapFile{link: 1}.build(arp, ethernet(udp), ipv6, ethernet(tcp), ethernet(frag), short, ethernet(udp))
 	recs, stderr, status := dumpRun(t, nil, nil, data)
-	if status != 0 || len(recs) != 2 || !strings.Contains(stderr, "skipped 5 pcap records") {
-		t.Fatalf("status %d, %d objects, stderr %q", status, len(recs), stderr)
-	}
-	if recs[0]["type"] != "KEEPALIVE" || recs[0]["dir"] != "C>S" || num(t, recs[1]["n"]) != 1 {
-		t.Fatalf("%v", recs)
-	}
+	require.Equal(t, 0, status, "status %d, %d objects, stderr %q", status, len(recs), stderr)
+	require.Equal(t, 2, len(recs), "status %d, %d objects, stderr %q", status, len(recs), stderr)
+	require.Contains(t, stderr, "skipped 5 pcap records", "status %d, %d objects, stderr %q", status, len(recs), stderr)
+	require.Equal(t, "KEEPALIVE", recs[0]["type"], "%v", recs)
+	require.Equal(t, "C>S", recs[0]["dir"], "%v", recs)
+	require.Equal(t, int64(1), num(t, recs[1]["n"]), "%v", recs)
 	// Other link types are skipped too.
 	_, stderr, status = dumpRun(t, nil, nil, pcapFile{link: 105}.build(udp))
-	if status != 0 || !strings.Contains(stderr, "skipped 1") {
-		t.Fatalf("status %d, stderr %q", status, stderr)
-	}
+	require.Equal(t, 0, status, "status %d, stderr %q", status, stderr)
+	require.Contains(t, stderr, "skipped 1", "status %d, stderr %q", status, stderr)
 	// So is IPv6 as raw IP, even where its header reads as an IPv4 header
 	// of UDP: 15 words long, not fragmented, protocol 17.
 	v6 := make([]byte, 40+40)
 	v6[0], v6[3], v6[9] = 0x6f, 80, 17
 	copy(v6[60:], []byte{0x9c, 0x40, 0x09, 0x26, 0, 20})
 	_, stderr, status = dumpRun(t, nil, nil, pcapFile{link: 101}.build(v6, udp))
-	if status != 0 || !strings.Contains(stderr, "skipped 1") {
-		t.Fatalf("IPv6: status %d, stderr %q", status, stderr)
-	}
+	require.Equal(t, 0, status, "IPv6: status %d, stderr %q", status, stderr)
+	require.Contains(t, stderr, "skipped 1", "IPv6: status %d, stderr %q", status, stderr)
 }
 
 func TestPcapDirectionFollowsThePortFlag(t *testing.T) {
 	data := pcapFile{link: 101}.build(udpFrame([]byte{0x00, 0x03}, 5000, 6000), udpFrame([]byte{0x00, 0x03}, 6000, 5000), udpFrame([]byte{0x00, 0x03}, 1, 2))
 	recs, _, _ := dumpRun(t, []string{"-port", "6000"}, nil, data)
-	if recs[0]["dir"] != "C>S" || recs[1]["dir"] != "S>C" || recs[2]["dir"] != "?" {
-		t.Fatalf("%v", recs)
-	}
+	require.Equal(t, "C>S", recs[0]["dir"], "%v", recs)
+	require.Equal(t, "S>C", recs[1]["dir"], "%v", recs)
+	require.Equal(t, "?", recs[2]["dir"], "%v", recs)
 }
 
 // allocated returns the bytes f allocates.
@@ -857,22 +806,24 @@ func TestHostilePcapLengthsAreRefusedAfterPrintingWhatCameBefore(t *testing.T) {
 	huge := bytes.Clone(data)
 	binary.LittleEndian.PutUint32(huge[24+16+len(frame)+8:], 1<<30) // the second record claims a gigabyte
 	recs, stderr, status := dumpRun(t, nil, nil, huge)
-	if status != 1 || len(recs) != 1 || !strings.Contains(stderr, "pcap: record 2: capture length exceeds snap length: 1073741824 > 262144") {
-		t.Fatalf("status %d, %d objects, stderr %q", status, len(recs), stderr)
-	}
+	require.Equal(t, 1, status, "status %d, %d objects, stderr %q", status, len(recs), stderr)
+	require.Equal(t, 1, len(recs), "status %d, %d objects, stderr %q", status, len(recs), stderr)
+	require.Contains(t, stderr, "pcap: record 2: capture length exceeds snap length: 1073741824 > 262144", "status %d, %d objects, stderr %q", status, len(recs), stderr)
 	// Under a snap length that allows it, the gigabyte is not allocated
 	// before the file runs out.
 	binary.LittleEndian.PutUint32(huge[16:], 1<<31)
 	binary.LittleEndian.PutUint32(huge[24+16+len(frame)+12:], 1<<30) // the original length too
 	var err error
-	if n := allocated(func() { _, err = parseInput(huge, 2342) }); n > 1<<20 || err == nil || !strings.Contains(err.Error(), "record 2: file cut short") {
-		t.Fatalf("%d bytes allocated: %v", n, err)
-	}
+	n := allocated(func() { _, err = parseInput(huge, 2342) })
+	require.LessOrEqual(t, n, uint64(1<<20), "%d bytes allocated: %v", n, err)
+	require.Error(t, err, "%d bytes allocated: %v", n, err)
+	require.Contains(t, err.Error(), "record 2: file cut short", "%d bytes allocated: %v", n, err)
 	for _, cut := range []int{10, 24 + 5, len(data) - 1} {
 		recs, stderr, status = dumpRun(t, nil, nil, data[:cut])
-		if status != 1 || !strings.Contains(stderr, "pcap:") || !strings.Contains(stderr, "cut short") || len(recs) != cut/(len(data)-1) {
-			t.Fatalf("cut at %d: status %d, %d objects, stderr %q", cut, status, len(recs), stderr)
-		}
+		require.Equal(t, 1, status, "cut at %d: status %d, %d objects, stderr %q", cut, status, len(recs), stderr)
+		require.Contains(t, stderr, "pcap:", "cut at %d: status %d, %d objects, stderr %q", cut, status, len(recs), stderr)
+		require.Contains(t, stderr, "cut short", "cut at %d: status %d, %d objects, stderr %q", cut, status, len(recs), stderr)
+		require.Equal(t, cut/(len(data)-1), len(recs), "cut at %d: status %d, %d objects, stderr %q", cut, status, len(recs), stderr)
 	}
 }
 
@@ -889,21 +840,21 @@ func TestHostilePcapngLengthsAreRefusedAfterPrintingWhatCameBefore(t *testing.T)
 	frame := udpFrame([]byte{0x00, 0x03}, 40000, 2342)
 	ng := pcapngOf(t, pcapFile{link: 101}.build(frame, frame))
 	offs := blocks(ng) // section, interface, two packets
-	if len(offs) != 4 {
-		t.Fatalf("blocks at %v", offs)
-	}
+	require.Equal(t, 4, len(offs), "blocks at %v", offs)
 	huge := bytes.Clone(ng)
 	binary.LittleEndian.PutUint32(huge[offs[3]+20:], 1<<30) // the second packet claims a gigabyte
 	var in input
 	var err error
-	if n := allocated(func() { in, err = parseInput(huge, 2342) }); n > 1<<20 || len(in.packets) != 1 || err == nil || !strings.Contains(err.Error(), "pcapng: record 2: file cut short") {
-		t.Fatalf("%d bytes allocated, %d packets: %v", n, len(in.packets), err)
-	}
+	n := allocated(func() { in, err = parseInput(huge, 2342) })
+	require.LessOrEqual(t, n, uint64(1<<20), "%d bytes allocated, %d packets: %v", n, len(in.packets), err)
+	require.Equal(t, 1, len(in.packets), "%d bytes allocated, %d packets: %v", n, len(in.packets), err)
+	require.Error(t, err, "%d bytes allocated, %d packets: %v", n, len(in.packets), err)
+	require.Contains(t, err.Error(), "pcapng: record 2: file cut short", "%d bytes allocated, %d packets: %v", n, len(in.packets), err)
 	for cut, want := range map[int]int{4: 0, offs[1] + 5: 0, offs[3] - 1: 0, len(ng) - 1: 1} {
 		recs, stderr, status := dumpRun(t, nil, nil, ng[:cut])
-		if status != 1 || !strings.Contains(stderr, "pcapng:") || len(recs) != want {
-			t.Fatalf("cut at %d: status %d, %d objects, stderr %q", cut, status, len(recs), stderr)
-		}
+		require.Equal(t, 1, status, "cut at %d: status %d, %d objects, stderr %q", cut, status, len(recs), stderr)
+		require.Contains(t, stderr, "pcapng:", "cut at %d: status %d, %d objects, stderr %q", cut, status, len(recs), stderr)
+		require.Equal(t, want, len(recs), "cut at %d: status %d, %d objects, stderr %q", cut, status, len(recs), stderr)
 	}
 }
 
@@ -911,9 +862,9 @@ func TestUDPLengthBeyondTheCaptureIsReportedAsAnError(t *testing.T) {
 	frame := udpFrame([]byte{0x00, 0x06, 0xc3, 0x02}, 2342, 40000)
 	binary.BigEndian.PutUint16(frame[24:], 200)
 	recs, _, status := dumpRun(t, nil, nil, pcapFile{link: 101}.build(frame))
-	if status != 1 || len(recs) != 1 || !strings.Contains(recs[0]["error"].(string), "captured") {
-		t.Fatalf("status %d: %v", status, recs)
-	}
+	require.Equal(t, 1, status, "status %d: %v", status, recs)
+	require.Equal(t, 1, len(recs), "status %d: %v", status, recs)
+	require.Contains(t, recs[0]["error"].(string), "captured", "status %d: %v", status, recs)
 }
 
 const (
@@ -935,34 +886,33 @@ func TestHexLinesWithDirectionsCommentsAndABadPacketWithItsOffset(t *testing.T) 
 		"C> 0003ff", // KEEPALIVE with a trailing byte
 	}, "\n")
 	recs, _, status := dumpRun(t, nil, []byte(in))
-	if status != 1 || len(recs) != 6 {
-		t.Fatalf("status %d, %d objects: %v", status, len(recs), recs)
-	}
-	if recs[0]["type"] != "SYN" || recs[0]["dir"] != "C>S" || recs[0]["time"] != nil || recs[0]["src"] != nil || num(t, recs[0]["line"]) != 2 {
-		t.Fatalf("SYN: %v", recs[0])
-	}
-	if recs[1]["type"] != "GAMEDATA" || recs[1]["dir"] != "S>C" || recs[1]["layout"] != nil {
-		t.Fatalf("GAMEDATA: %v", recs[1])
-	}
+	require.Equal(t, 1, status, "status %d, %d objects: %v", status, len(recs), recs)
+	require.Equal(t, 6, len(recs), "status %d, %d objects: %v", status, len(recs), recs)
+	require.Equal(t, "SYN", recs[0]["type"], "SYN: %v", recs[0])
+	require.Equal(t, "C>S", recs[0]["dir"], "SYN: %v", recs[0])
+	require.Nil(t, recs[0]["time"], "SYN: %v", recs[0])
+	require.Nil(t, recs[0]["src"], "SYN: %v", recs[0])
+	require.Equal(t, int64(2), num(t, recs[0]["line"]), "SYN: %v", recs[0])
+	require.Equal(t, "GAMEDATA", recs[1]["type"], "GAMEDATA: %v", recs[1])
+	require.Equal(t, "S>C", recs[1]["dir"], "GAMEDATA: %v", recs[1])
+	require.Nil(t, recs[1]["layout"], "GAMEDATA: %v", recs[1])
 	bad := recs[2]
-	if bad["error"] == nil || num(t, bad["offset"]) != 3 || !strings.Contains(bad["reason"].(string), "num_tics") ||
-		bad["hex"] != "0006c30500" || bad["type"] != "GAMEDATA" || bad["fields"] != nil {
-		t.Fatalf("bad packet: %v", bad)
-	}
-	if recs[3]["type"] != "RELIABLE_ACK" || recs[3]["dir"] != "?" || num(t, get(t, recs[3], "fields", "Ack")) != 2 {
-		t.Fatalf("vector-style line: %v", recs[3])
-	}
-	if !strings.Contains(recs[4]["error"].(string), "line 8 is not hex") {
-		t.Fatalf("non-hex line: %v", recs[4])
-	}
-	if recs[5]["type"] != "KEEPALIVE" || num(t, recs[5]["trailing"]) != 1 {
-		t.Fatalf("trailing byte: %v", recs[5])
-	}
+	require.NotNil(t, bad["error"], "bad packet: %v", bad)
+	require.Equal(t, int64(3), num(t, bad["offset"]), "bad packet: %v", bad)
+	require.Contains(t, bad["reason"].(string), "num_tics", "bad packet: %v", bad)
+	require.Equal(t, "0006c30500", bad["hex"], "bad packet: %v", bad)
+	require.Equal(t, "GAMEDATA", bad["type"], "bad packet: %v", bad)
+	require.Nil(t, bad["fields"], "bad packet: %v", bad)
+	require.Equal(t, "RELIABLE_ACK", recs[3]["type"], "vector-style line: %v", recs[3])
+	require.Equal(t, "?", recs[3]["dir"], "vector-style line: %v", recs[3])
+	require.Equal(t, int64(2), num(t, get(t, recs[3], "fields", "Ack")), "vector-style line: %v", recs[3])
+	require.Contains(t, recs[4]["error"].(string), "line 8 is not hex", "non-hex line: %v", recs[4])
+	require.Equal(t, "KEEPALIVE", recs[5]["type"], "trailing byte: %v", recs[5])
+	require.Equal(t, int64(1), num(t, recs[5]["trailing"]), "trailing byte: %v", recs[5])
 	// The same without the bad lines exits 0.
 	good := strings.Join([]string{"C> " + synHex, "S> " + sgdHex, "HEX 000a02"}, "\n")
-	if _, _, status := dumpRun(t, nil, []byte(good)); status != 0 {
-		t.Fatalf("status %d", status)
-	}
+	_, _, status = dumpRun(t, nil, []byte(good))
+	require.Equal(t, 0, status, "status %d", status)
 }
 
 func TestUnknownDirectionPicksTheLayoutThatFits(t *testing.T) {
@@ -978,43 +928,36 @@ func TestUnknownDirectionPicksTheLayoutThatFits(t *testing.T) {
 	} {
 		recs, _, status := dumpRun(t, nil, []byte("HEX "+tc.hex))
 		r := recs[0]
-		if status != 0 || r["type"] != tc.typ || r["dir"] != "?" || r["layout"] != tc.layout {
-			t.Fatalf("%s: status %d, %v", tc.hex, status, r)
-		}
-		if tc.field != "" && num(t, get(t, r, "fields", tc.field)) != tc.want {
-			t.Fatalf("%s: %v", tc.hex, r["fields"])
+		require.Equal(t, 0, status, "%s: status %d, %v", tc.hex, status, r)
+		require.Equal(t, tc.typ, r["type"], "%s: status %d, %v", tc.hex, status, r)
+		require.Equal(t, "?", r["dir"], "%s: status %d, %v", tc.hex, status, r)
+		require.Equal(t, tc.layout, r["layout"], "%s: status %d, %v", tc.hex, status, r)
+		if tc.field != "" {
+			require.Equal(t, tc.want, num(t, get(t, r, "fields", tc.field)), "%s: %v", tc.hex, r["fields"])
 		}
 	}
 	// A type with one layout names none.
 	recs, _, _ := dumpRun(t, nil, []byte("HEX "+synHex))
-	if recs[0]["layout"] != nil || recs[0]["type"] != "SYN" {
-		t.Fatalf("%v", recs[0])
-	}
+	require.Nil(t, recs[0]["layout"], "%v", recs[0])
+	require.Equal(t, "SYN", recs[0]["type"], "%v", recs[0])
 }
 
 func TestEveryVectorFileFedAsTextDecodesInTheRightLayout(t *testing.T) {
 	for name, vs := range loadVectors(t) {
 		data, err := os.ReadFile(filepath.Join(specvectors.Dir(t), name))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		// The lowres file's GAMESTART sets its turning.
 		recs, _, status := dumpRun(t, nil, nil, data)
-		if status != 0 || len(recs) != len(vs) {
-			t.Fatalf("%s: status %d, %d objects for %d packets", name, status, len(recs), len(vs))
-		}
+		require.Equal(t, 0, status, "%s: status %d, %d objects for %d packets", name, status, len(recs), len(vs))
+		require.Equal(t, len(vs), len(recs), "%s: status %d, %d objects for %d packets", name, status, len(recs), len(vs))
 		for i, r := range recs {
-			if r["type"] != vs[i].typ {
-				t.Fatalf("%s #%d: %v, want %s", name, i, r["type"], vs[i].typ)
-			}
+			require.Equal(t, vs[i].typ, r["type"], "%s #%d", name, i)
 			if r["layout"] != nil {
 				want := "S>C"
 				if vs[i].toServer {
 					want = "C>S"
 				}
-				if r["layout"] != want {
-					t.Fatalf("%s #%d (%s): layout %v, want %s", name, i, vs[i].typ, r["layout"], want)
-				}
+				require.Equal(t, want, r["layout"], "%s #%d (%s): layout", name, i, vs[i].typ)
 			}
 		}
 	}
@@ -1024,28 +967,25 @@ func TestUnreadableInputExitsWith1AfterTheOtherFiles(t *testing.T) {
 	var out, errOut bytes.Buffer
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good")
-	if err := os.WriteFile(good, []byte("C> 0003\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	err := os.WriteFile(good, []byte("C> 0003\n"), 0o600)
+	require.NoError(t, err)
 	status := run([]string{filepath.Join(dir, "missing"), good}, nil, &out, &errOut)
-	if status != 1 || !strings.Contains(errOut.String(), "missing") || !strings.Contains(out.String(), `"type":"KEEPALIVE"`) ||
-		!strings.Contains(out.String(), `"file":"`+good+`"`) {
-		t.Fatalf("status %d, out %q, stderr %q", status, out.String(), errOut.String())
-	}
-	if status := run([]string{"-port", "70000"}, nil, &out, &errOut); status != 2 {
-		t.Fatalf("bad port: status %d", status)
-	}
-	if status := run([]string{"-nosuchflag"}, nil, &out, &errOut); status != 2 {
-		t.Fatalf("bad flag: status %d", status)
-	}
+	require.Equal(t, 1, status, "status %d, out %q, stderr %q", status, out.String(), errOut.String())
+	require.Contains(t, errOut.String(), "missing", "status %d, out %q, stderr %q", status, out.String(), errOut.String())
+	require.Contains(t, out.String(), `"type":"KEEPALIVE"`, "status %d, out %q, stderr %q", status, out.String(), errOut.String())
+	require.Contains(t, out.String(), `"file":"`+good+`"`, "status %d, out %q, stderr %q", status, out.String(), errOut.String())
+	status = run([]string{"-port", "70000"}, nil, &out, &errOut)
+	require.Equal(t, 2, status, "bad port: status %d", status)
+	status = run([]string{"-nosuchflag"}, nil, &out, &errOut)
+	require.Equal(t, 2, status, "bad flag: status %d", status)
 }
 
 func TestStandardInputIsReadWithoutFiles(t *testing.T) {
 	data := pcapFile{link: 101}.build(udpFrame([]byte{0x00, 0x0d}, 40000, 2342))
 	recs, _, status := dumpRun(t, nil, data)
-	if status != 0 || len(recs) != 1 || recs[0]["type"] != "QUERY" {
-		t.Fatalf("status %d: %v", status, recs)
-	}
+	require.Equal(t, 0, status, "status %d: %v", status, recs)
+	require.Equal(t, 1, len(recs), "status %d: %v", status, recs)
+	require.Equal(t, "QUERY", recs[0]["type"], "status %d: %v", status, recs)
 }
 
 func FuzzParseInput(f *testing.F) {
@@ -1082,12 +1022,11 @@ func FuzzParseInput(f *testing.F) {
 			total += len(p.data)
 		}
 		// Bounded: nothing kept beyond what the input holds.
-		if total > len(data) || len(in.packets) > len(data) {
-			t.Fatalf("%d packets, %d payload bytes from %d input bytes", len(in.packets), total, len(data))
-		}
+		require.LessOrEqual(t, total, len(data), "%d packets, %d payload bytes from %d input bytes", len(in.packets), total, len(data))
+		require.LessOrEqual(t, len(in.packets), len(data), "%d packets, %d payload bytes from %d input bytes", len(in.packets), total, len(data))
 		// A record takes 16 bytes at least in either format.
-		if in.capture != "" && err == nil && len(in.packets)+in.skipped > len(data)/16 {
-			t.Fatalf("%d records from %d bytes", len(in.packets)+in.skipped, len(data))
+		if in.capture != "" && err == nil {
+			require.LessOrEqual(t, len(in.packets)+in.skipped, len(data)/16, "%d records from %d bytes", len(in.packets)+in.skipped, len(data))
 		}
 		// Printing never panics either, forced to either turning or
 		// following what the input sets up.
@@ -1098,9 +1037,8 @@ func FuzzParseInput(f *testing.F) {
 			for _, p := range in.packets {
 				d.describe(p)
 			}
-			if n := strings.Count(out.String(), "\n"); n != len(in.packets) {
-				t.Fatalf("%d lines for %d packets", n, len(in.packets))
-			}
+			n := strings.Count(out.String(), "\n")
+			require.Equal(t, len(in.packets), n, "%d lines for %d packets", n, len(in.packets))
 		}
 	})
 }
@@ -1114,22 +1052,20 @@ func TestCapturesWrittenByTcpdumpDecode(t *testing.T) {
 		{"testdata/tcpdump-any-nano.pcap", `^\d{10}\.\d{9}$`},
 	} {
 		data, err := os.ReadFile(tc.file)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		recs, stderr, status := dumpRun(t, nil, nil, data)
-		if status != 0 || stderr != "" || len(recs) != 3 {
-			t.Fatalf("%s: status %d, %d objects, stderr %q", tc.file, status, len(recs), stderr)
-		}
+		require.Equal(t, 0, status, "%s: status %d, %d objects, stderr %q", tc.file, status, len(recs), stderr)
+		require.Equal(t, "", stderr, "%s: status %d, %d objects, stderr %q", tc.file, status, len(recs), stderr)
+		require.Equal(t, 3, len(recs), "%s: status %d, %d objects, stderr %q", tc.file, status, len(recs), stderr)
 		for i, want := range []struct{ typ, dir string }{{"SYN", "C>S"}, {"GAMEDATA", "S>C"}, {"RELIABLE_ACK", "C>S"}} {
 			r := recs[i]
-			if r["type"] != want.typ || r["dir"] != want.dir || !regexp.MustCompile(tc.time).MatchString(string(r["time"].(json.Number))) {
-				t.Fatalf("%s #%d: %v", tc.file, i, r)
-			}
+			require.Equal(t, want.typ, r["type"], "%s #%d: %v", tc.file, i, r)
+			require.Equal(t, want.dir, r["dir"], "%s #%d: %v", tc.file, i, r)
+			require.True(t, regexp.MustCompile(tc.time).MatchString(string(r["time"].(json.Number))), "%s #%d: %v", tc.file, i, r)
 		}
-		if get(t, recs[0], "fields", "PlayerName") != "Grumpy Mancubus" || num(t, get(t, recs[1], "fields", "Tics", 1, "Cmds", "1", "Consistency")) != 0x3a ||
-			recs[0]["dst"] != "127.0.0.1:2342" || recs[1]["src"] != "127.0.0.1:2342" {
-			t.Fatalf("%s: %v", tc.file, recs)
-		}
+		require.Equal(t, "Grumpy Mancubus", get(t, recs[0], "fields", "PlayerName"), "%s: %v", tc.file, recs)
+		require.Equal(t, int64(0x3a), num(t, get(t, recs[1], "fields", "Tics", 1, "Cmds", "1", "Consistency")), "%s: %v", tc.file, recs)
+		require.Equal(t, "127.0.0.1:2342", recs[0]["dst"], "%s: %v", tc.file, recs)
+		require.Equal(t, "127.0.0.1:2342", recs[1]["src"], "%s: %v", tc.file, recs)
 	}
 }

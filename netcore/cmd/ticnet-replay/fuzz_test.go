@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore/wire"
+
+	"github.com/stretchr/testify/require"
 )
 
 // A replay file is input from anywhere (a download, a chat): whatever its
@@ -21,11 +23,11 @@ func FuzzReplayCommands(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if _, err := summarize(data); err != nil {
-			t.Fatalf("summarize of whole records: %v", err)
-		}
-		if d, err := makeDemo(data, demoOptions{player: -1}); err == nil && d.bytes[len(d.bytes)-1] != demoEndMarker {
-			t.Fatal("a demo without its end marker")
+		_, err = summarize(data)
+		require.NoError(t, err, "summarize of whole records")
+		d, err := makeDemo(data, demoOptions{player: -1})
+		if err == nil {
+			require.Equal(t, byte(demoEndMarker), d.bytes[len(d.bytes)-1], "a demo without its end marker")
 		}
 		verify(io.Discard, data)
 	})

@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore/wire"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/stretchr/testify/assert"
 )
 
 // replayOf writes a replay file of tics, numbered from h.Start.
@@ -15,9 +18,8 @@ func replayOf(t testing.TB, h wire.ReplayHeader, tics ...wire.ReplayTic) []byte 
 	w := wire.NewReplayWriter(&h)
 	for i := range tics {
 		tics[i].Tic = h.Start + uint32(i)
-		if err := w.Tic(&tics[i]); err != nil {
-			t.Fatal(err)
-		}
+		err := w.Tic(&tics[i])
+		require.NoError(t, err)
 	}
 	return bytes.Clone(w.Bytes())
 }
@@ -48,9 +50,7 @@ func TestALongticsDemoIsWrittenByteForByte(t *testing.T) {
 	data := replayOf(t, wire.ReplayHeader{Protocol: wire.ProtocolChocolate, Settings: doomSettings,
 		Names: []string{"ann", "", "bob"}}, twoPlayers()...)
 	d, err := makeDemo(data, demoOptions{player: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := []byte{
 		111, 2, 1, 7, 1, 0, 1, 0, // version, skill, episode, map, deathmatch, respawn, fast, nomonsters
 		2,          // consoleplayer: the recording copy's
@@ -61,12 +61,12 @@ func TestALongticsDemoIsWrittenByteForByte(t *testing.T) {
 		0, 0, 0, 0, 0, 0, 0, 0, 1, 4, // tic 2
 		0x80,
 	}
-	if !bytes.Equal(d.bytes, want) {
-		t.Fatalf("demo\n% x\nwant\n% x", d.bytes, want)
-	}
-	if d.version != 111 || d.tics != 3 || d.ingame != 0b101 || d.console != 2 || d.stopped {
-		t.Fatalf("%+v", d)
-	}
+	require.Equal(t, want, d.bytes, "demo")
+	require.Equal(t, byte(111), d.version, "%+v", d)
+	require.Equal(t, 3, d.tics, "%+v", d)
+	require.Equal(t, uint8(0b101), d.ingame, "%+v", d)
+	require.Equal(t, 2, d.console, "%+v", d)
+	require.False(t, d.stopped, "%+v", d)
 }
 
 // A game with lowres_turn is written as a vanilla Doom 1.9 demo (version
@@ -81,29 +81,21 @@ func TestALowresGameIsAVanillaDemoUnlessLongticsIsAsked(t *testing.T) {
 	}
 	data := replayOf(t, wire.ReplayHeader{Protocol: wire.ProtocolChocolate, Settings: st}, tics...)
 	d, err := makeDemo(data, demoOptions{player: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := []byte{109, 2, 1, 7, 1, 0, 1, 0, 0, 1, 0, 0, 0, // consoleplayer 2 is not in the game: player 0
 		10, 0xfb, 0x03, 1,
 		0, 0, 0xff, 0,
 		0, 0, 0x80, 0x82,
 		0x80}
-	if !bytes.Equal(d.bytes, want) {
-		t.Fatalf("demo\n% x\nwant\n% x", d.bytes, want)
-	}
+	require.Equal(t, want, d.bytes, "demo")
 	d, err = makeDemo(data, demoOptions{player: -1, longtics: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want = []byte{111, 2, 1, 7, 1, 0, 1, 0, 0, 1, 0, 0, 0,
 		10, 0xfb, 0x00, 0x03, 1,
 		0, 0, 0x00, 0xff, 0,
 		0, 0, 0x00, 0x80, 0x82,
 		0x80}
-	if !bytes.Equal(d.bytes, want) {
-		t.Fatalf("-longtics demo\n% x\nwant\n% x", d.bytes, want)
-	}
+	require.Equal(t, want, d.bytes, "-longtics demo")
 }
 
 // With ticdup 2 every recorded tic is two game tics, the second with its
@@ -117,16 +109,13 @@ func TestTicdupWritesEachTicAsManyTimesAsItRan(t *testing.T) {
 		{InGame: 0b1, Cmds: [wire.MaxPlayers]wire.TicCmd{{ForwardMove: 4, Buttons: 0x01}}}, // BT_ATTACK
 	}
 	d, err := makeDemo(replayOf(t, wire.ReplayHeader{Settings: st}, tics...), demoOptions{player: 0})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := []byte{111, 2, 1, 7, 1, 0, 1, 0, 0, 1, 0, 0, 0,
 		3, 0, 0, 0, 0x81, 3, 0, 0, 0, 0,
 		4, 0, 0, 0, 1, 4, 0, 0, 0, 1,
 		0x80}
-	if !bytes.Equal(d.bytes, want) || d.tics != 4 {
-		t.Fatalf("demo of %d tics\n% x\nwant\n% x", d.tics, d.bytes, want)
-	}
+	require.Equal(t, want, d.bytes, "demo of %d tics", d.tics)
+	require.Equal(t, 4, d.tics, "demo of %d tics\n% x\nwant\n% x", d.tics, d.bytes, want)
 }
 
 // A Doom demo holds one set of players: it stops before the tic where
@@ -135,13 +124,13 @@ func TestTheDemoStopsWhereAPlayerLeaves(t *testing.T) {
 	tics := twoPlayers()
 	tics[2].InGame = 0b001
 	d, err := makeDemo(replayOf(t, wire.ReplayHeader{Settings: doomSettings}, tics...), demoOptions{player: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !d.stopped || d.stopTic != 2 || d.stopIn != 0b001 || d.tics != 2 || len(d.bytes) != 13+2*2*5+1 ||
-		d.bytes[len(d.bytes)-1] != 0x80 {
-		t.Fatalf("stopped %v at tic %d (players %b) after %d tics, %d bytes", d.stopped, d.stopTic, d.stopIn, d.tics, len(d.bytes))
-	}
+	require.NoError(t, err)
+	require.True(t, d.stopped, "stopped %v at tic %d (players %b) after %d tics, %d bytes", d.stopped, d.stopTic, d.stopIn, d.tics, len(d.bytes))
+	require.Equal(t, uint32(2), d.stopTic, "stopped %v at tic %d (players %b) after %d tics, %d bytes", d.stopped, d.stopTic, d.stopIn, d.tics, len(d.bytes))
+	require.Equal(t, uint8(0b001), d.stopIn, "stopped %v at tic %d (players %b) after %d tics, %d bytes", d.stopped, d.stopTic, d.stopIn, d.tics, len(d.bytes))
+	require.Equal(t, 2, d.tics, "stopped %v at tic %d (players %b) after %d tics, %d bytes", d.stopped, d.stopTic, d.stopIn, d.tics, len(d.bytes))
+	require.Equal(t, 13+2*2*5+1, len(d.bytes), "stopped %v at tic %d (players %b) after %d tics, %d bytes", d.stopped, d.stopTic, d.stopIn, d.tics, len(d.bytes))
+	require.Equal(t, byte(0x80), d.bytes[len(d.bytes)-1], "stopped %v at tic %d (players %b) after %d tics, %d bytes", d.stopped, d.stopTic, d.stopIn, d.tics, len(d.bytes))
 }
 
 // What a Doom demo cannot hold is refused, with the reason.
@@ -172,8 +161,8 @@ func TestWhatADemoCannotHoldIsRefused(t *testing.T) {
 		{"a view of nobody", wire.ReplayHeader{Settings: doomSettings}, one(wire.TicCmd{}), 1, "-player 1 is not in the game"},
 	} {
 		_, err := makeDemo(replayOf(t, c.h, c.tics...), demoOptions{player: c.player})
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: %v, want an error that says %q", c.name, err, c.want)
+		if assert.Error(t, err, "%s: want an error that says %q", c.name, c.want) {
+			assert.Contains(t, err.Error(), c.want, "%s", c.name)
 		}
 	}
 }
@@ -194,16 +183,10 @@ func readDemo(t *testing.T, b []byte) (in uint8, tics [][demoPlayers]wire.TicCmd
 			if in&(1<<p) == 0 {
 				continue
 			}
-			if len(b) == 0 {
-				t.Fatal("the demo has no end marker")
-			}
+			require.NotEqual(t, 0, len(b), "the demo has no end marker")
 			if b[0] == 0x80 {
-				if read != 0 {
-					t.Fatal("the end marker in the middle of a tic")
-				}
-				if len(b) != 1 {
-					t.Fatalf("%d bytes after the end marker", len(b)-1)
-				}
+				require.Equal(t, 0, read, "the end marker in the middle of a tic")
+				require.Equal(t, 1, len(b), "%d bytes after the end marker", len(b)-1)
 				return in, tics
 			}
 			c := &tic[p]
@@ -242,20 +225,15 @@ func TestARandomGameReadsBackAsTheCommandsItRan(t *testing.T) {
 				}
 			}
 			d, err := makeDemo(replayOf(t, wire.ReplayHeader{Settings: st}, tics...), demoOptions{player: -1})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			gotIn, got := readDemo(t, d.bytes)
-			if gotIn != in || len(got) != len(tics) {
-				t.Fatalf("lowres %v, players %04b: the demo reads back players %04b, %d tics", lowres, in, gotIn, len(got))
-			}
+			require.Equal(t, in, gotIn, "lowres %v, players %04b: the demo reads back players %04b, %d tics", lowres, in, gotIn, len(got))
+			require.Equal(t, len(tics), len(got), "lowres %v, players %04b: the demo reads back players %04b, %d tics", lowres, in, gotIn, len(got))
 			for i := range got {
 				for p := range demoPlayers {
 					c := tics[i].Cmds[p]
 					want := wire.TicCmd{ForwardMove: c.ForwardMove, SideMove: c.SideMove, AngleTurn: c.AngleTurn, Buttons: c.Buttons}
-					if got[i][p] != want {
-						t.Fatalf("lowres %v, tic %d, player %d: read back %+v, want %+v", lowres, i, p, got[i][p], want)
-					}
+					require.Equal(t, want, got[i][p], "lowres %v, tic %d, player %d: read back", lowres, i, p)
 				}
 			}
 		}

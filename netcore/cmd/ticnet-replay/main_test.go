@@ -14,6 +14,9 @@ import (
 	"github.com/ticnet/ticnet/netcore/scenario"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/wire"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // played is a game of the test game on the simulated channel, three
@@ -45,15 +48,12 @@ func playGame(t *testing.T) (client, server string) {
 		played.client, played.clientTics = bytes.Clone(p.Client.Replay()), p.Client.GameTic()
 		played.server = bytes.Clone(s.Server.Replay())
 	})
-	if played.err != nil {
-		t.Fatal(played.err)
-	}
+	require.NoError(t, played.err)
 	dir := t.TempDir()
 	client, server = filepath.Join(dir, "client.replay"), filepath.Join(dir, "server.replay")
 	for path, data := range map[string][]byte{client: played.client, server: played.server} {
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		err := os.WriteFile(path, data, 0o644)
+		require.NoError(t, err)
 	}
 	return client, server
 }
@@ -69,24 +69,19 @@ func runCmd(args ...string) (status int, stdout, stderr string) {
 func field(t *testing.T, out, label string) string {
 	t.Helper()
 	m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(label) + ` +(.*)$`).FindStringSubmatch(out)
-	if m == nil {
-		t.Fatalf("no %q line in\n%s", label, out)
-	}
+	require.NotNil(t, m, "no %q line in\n%s", label, out)
 	return m[1]
 }
 
 func TestInfoDescribesAClientsAndAServersReplay(t *testing.T) {
 	client, server := playGame(t)
 	status, out, errs := runCmd("info", client)
-	if status != 0 || errs != "" {
-		t.Fatalf("info: status %d, %s", status, errs)
-	}
+	require.Equal(t, 0, status, "info: status %d, %s", status, errs)
+	require.Equal(t, "", errs, "info: status %d, %s", status, errs)
 	n := played.clientTics
 	commands := 3 * int(n)
 	r, err := wire.NewReplayReader(played.client)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	names := r.Header.Names // by player number, which the order of arrival decided
 	for label, want := range map[string]string{
 		"protocol":  "TICNET_1",
@@ -96,23 +91,19 @@ func TestInfoDescribesAClientsAndAServersReplay(t *testing.T) {
 		"checksums": fmt.Sprintf("%d, every 1 tics; each player's with %d of them", n, n),
 		"snapshots": "1 (", // before the first tic: the test game can save
 	} {
-		if got := field(t, out, label); !strings.HasPrefix(got, want) {
-			t.Errorf("%s: %q, want %q", label, got, want)
-		}
+		got := field(t, out, label)
+		assert.True(t, strings.HasPrefix(got, want), "%s: %q, want %q", label, got, want)
 	}
 	perPlayer := fmt.Sprintf("%.2f per tic per player (the file over %d tics, %d commands)",
 		float64(len(played.client))/float64(commands), n, commands)
-	if got := field(t, out, "bytes"); !strings.Contains(got, perPlayer) {
-		t.Errorf("bytes: %q, want %q", got, perPlayer)
-	}
+	got := field(t, out, "bytes")
+	assert.Contains(t, got, perPlayer, "bytes: %q, want %q", got, perPlayer)
 
 	_, out, _ = runCmd("info", server)
-	if got := field(t, out, "checksums"); got != "none" {
-		t.Errorf("the server's replay: checksums %q", got)
-	}
-	if got := field(t, out, "snapshots"); got != "0 (0 bytes)" {
-		t.Errorf("the server's replay: snapshots %q", got)
-	}
+	got = field(t, out, "checksums")
+	assert.Equal(t, "none", got, "the server's replay: checksums %q", got)
+	got = field(t, out, "snapshots")
+	assert.Equal(t, "0 (0 bytes)", got, "the server's replay: snapshots %q", got)
 	t.Logf("the server's replay:\n%s", out)
 }
 
@@ -120,9 +111,9 @@ func TestVerifyPassesAGoodReplayAndNamesTheTicAndPlayerOfABadOne(t *testing.T) {
 	client, server := playGame(t)
 	status, out, errs := runCmd("verify", client)
 	want := fmt.Sprintf("ok: %d tics played into testgame, %d checksums compared, every one equal\n", played.clientTics, played.clientTics)
-	if status != 0 || out != want || errs != "" {
-		t.Fatalf("verify: status %d, %q (%s), want %q", status, out, errs, want)
-	}
+	require.Equal(t, 0, status, "verify: status %d, %q (%s), want %q", status, out, errs, want)
+	require.Equal(t, want, out, "verify: status %d, %q (%s), want %q", status, out, errs, want)
+	require.Equal(t, "", errs, "verify: status %d, %q (%s), want %q", status, out, errs, want)
 
 	// The same replay with one command changed: player 2's at tic 250.
 	bad := rewrite(t, played.client, func(tic *wire.ReplayTic) {
@@ -131,18 +122,16 @@ func TestVerifyPassesAGoodReplayAndNamesTheTicAndPlayerOfABadOne(t *testing.T) {
 		}
 	})
 	path := filepath.Join(t.TempDir(), "bad.replay")
-	if err := os.WriteFile(path, bad, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	err := os.WriteFile(path, bad, 0o644)
+	require.NoError(t, err)
 	status, out, _ = runCmd("verify", path)
-	if status != 1 || !strings.HasPrefix(out, "MISMATCH at tic 250: ") || !strings.Contains(out, "(players [2])") {
-		t.Fatalf("verify of a changed command: status %d, %q", status, out)
-	}
+	require.Equal(t, 1, status, "verify of a changed command: status %d, %q", status, out)
+	require.True(t, strings.HasPrefix(out, "MISMATCH at tic 250: "), "verify of a changed command: status %d, %q", status, out)
+	require.Contains(t, out, "(players [2])", "verify of a changed command: status %d, %q", status, out)
 
 	status, _, errs = runCmd("verify", server)
-	if status != 2 || !strings.Contains(errs, "nothing to verify") {
-		t.Fatalf("verify of a server's replay: status %d, %q", status, errs)
-	}
+	require.Equal(t, 2, status, "verify of a server's replay: status %d, %q", status, errs)
+	require.Contains(t, errs, "nothing to verify", "verify of a server's replay: status %d, %q", status, errs)
 }
 
 // rewrite returns replay data with its tics changed by f, checksums and
@@ -150,9 +139,7 @@ func TestVerifyPassesAGoodReplayAndNamesTheTicAndPlayerOfABadOne(t *testing.T) {
 func rewrite(t *testing.T, data []byte, f func(*wire.ReplayTic)) []byte {
 	t.Helper()
 	r, err := wire.NewReplayReader(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	w := wire.NewReplayWriter(&r.Header)
 	err = eachRecord(data, func(rec *wire.ReplayRecord) error {
 		if rec.IsSnapshot() {
@@ -161,9 +148,7 @@ func rewrite(t *testing.T, data []byte, f func(*wire.ReplayTic)) []byte {
 		f(&rec.Tic)
 		return w.Tic(&rec.Tic)
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return bytes.Clone(w.Bytes())
 }
 
@@ -173,20 +158,16 @@ func TestAFileCutShortIsReadToItsLastWholeRecord(t *testing.T) {
 	_, server := playGame(t)
 	cut := played.server[:len(played.server)-3]
 	path := filepath.Join(t.TempDir(), "cut.replay")
-	if err := os.WriteFile(path, cut, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	err := os.WriteFile(path, cut, 0o644)
+	require.NoError(t, err)
 	_, whole, _ := runCmd("info", server)
 	status, out, errs := runCmd("info", path)
-	if status != 0 || !strings.Contains(errs, "warning: "+path+": read up to byte") {
-		t.Fatalf("info of a cut file: status %d, stderr %q", status, errs)
-	}
+	require.Equal(t, 0, status, "info of a cut file: status %d, stderr %q", status, errs)
+	require.Contains(t, errs, "warning: "+path+": read up to byte", "info of a cut file: status %d, stderr %q", status, errs)
 	var n, m int
 	fmt.Sscan(field(t, whole, "tics"), &n)
 	fmt.Sscan(field(t, out, "tics"), &m)
-	if m != n-1 {
-		t.Fatalf("the whole file has %d tics, the cut one %d", n, m)
-	}
+	require.Equal(t, n-1, m, "the whole file has %d tics, the cut one %d", n, m)
 }
 
 // lmp writes the demo of a server's replay next to it, or to -o; a game
@@ -195,13 +176,11 @@ func TestLmpWritesTheDemoOfAServersReplay(t *testing.T) {
 	_, server := playGame(t)
 	status, out, errs := runCmd("lmp", server)
 	lmp := strings.TrimSuffix(server, ".replay") + ".lmp"
-	if status != 0 || errs != "" || !strings.HasPrefix(out, "wrote "+lmp+": Doom demo version 111, players 0 1 2, view of player 0, ") {
-		t.Fatalf("lmp: status %d, %q (%s)", status, out, errs)
-	}
+	require.Equal(t, 0, status, "lmp: status %d, %q (%s)", status, out, errs)
+	require.Equal(t, "", errs, "lmp: status %d, %q (%s)", status, out, errs)
+	require.True(t, strings.HasPrefix(out, "wrote "+lmp+": Doom demo version 111, players 0 1 2, view of player 0, "), "lmp: status %d, %q (%s)", status, out, errs)
 	got, err := os.ReadFile(lmp)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	in, tics := readDemo(t, got)
 	var n int
 	err = eachRecord(played.server, func(rec *wire.ReplayRecord) error {
@@ -213,28 +192,27 @@ func TestLmpWritesTheDemoOfAServersReplay(t *testing.T) {
 		n++
 		return nil
 	})
-	if err != nil || in != 0b111 || len(tics) != n {
-		t.Fatalf("the demo holds players %03b, %d tics; the replay %d (%v)", in, len(tics), n, err)
-	}
+	require.NoError(t, err, "the demo holds players %03b, %d tics; the replay %d (%v)", in, len(tics), n, err)
+	require.Equal(t, uint8(0b111), in, "the demo holds players %03b, %d tics; the replay %d (%v)", in, len(tics), n, err)
+	require.Equal(t, n, len(tics), "the demo holds players %03b, %d tics; the replay %d (%v)", in, len(tics), n, err)
 
 	out2 := filepath.Join(t.TempDir(), "view.lmp")
-	if status, _, errs := runCmd("lmp", "-player", "2", server, "-o", out2); status != 0 {
-		t.Fatalf("lmp -player 2 -o: status %d: %s", status, errs)
-	}
-	if b, _ := os.ReadFile(out2); len(b) != len(got) || b[8] != 2 {
-		t.Fatalf("-player 2: %d bytes, consoleplayer %d", len(b), b[8])
-	}
+	status, _, errs = runCmd("lmp", "-player", "2", server, "-o", out2)
+	require.Equal(t, 0, status, "lmp -player 2 -o: %s", errs)
+	b, _ := os.ReadFile(out2)
+	require.Equal(t, len(got), len(b), "-player 2: %d bytes, consoleplayer %d", len(b), b[8])
+	require.Equal(t, byte(2), b[8], "-player 2: %d bytes, consoleplayer %d", len(b), b[8])
 
 	opaque := replayOf(t, wire.ReplayHeader{Settings: doomSettings, Setup: wire.GameSetup{Input: wire.InputLayout{Size: 2}}},
 		wire.ReplayTic{InGame: 1})
 	path := filepath.Join(t.TempDir(), "cycles.replay")
-	if err := os.WriteFile(path, opaque, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	err = os.WriteFile(path, opaque, 0o644)
+	require.NoError(t, err)
 	status, _, errs = runCmd("lmp", path)
-	if _, err := os.Stat(strings.TrimSuffix(path, ".replay") + ".lmp"); status != 2 || !strings.Contains(errs, "opaque") || err == nil {
-		t.Fatalf("lmp of opaque input: status %d, %q; a file written: %v", status, errs, err == nil)
-	}
+	_, err = os.Stat(strings.TrimSuffix(path, ".replay") + ".lmp")
+	require.Equal(t, 2, status, "lmp of opaque input: status %d, %q; a file written: %v", status, errs, err == nil)
+	require.Contains(t, errs, "opaque", "lmp of opaque input: status %d, %q; a file written: %v", status, errs, err == nil)
+	require.Error(t, err, "lmp of opaque input: status %d, %q; a file written: %v", status, errs, err == nil)
 }
 
 func TestBadCommandLinesExitTwo(t *testing.T) {
@@ -248,13 +226,13 @@ func TestBadCommandLinesExitTwo(t *testing.T) {
 		{"lmp", client, "-o"},
 		{"verify", "-o", "x", client}, // -o is lmp's
 	} {
-		if status, _, errs := runCmd(args...); status != 2 || errs == "" {
-			t.Errorf("%q: status %d, stderr %q", args, status, errs)
-		}
+		status, _, errs := runCmd(args...)
+		assert.Equal(t, 2, status, "%q: status %d, stderr %q", args, status, errs)
+		assert.NotEqual(t, "", errs, "%q: status %d, stderr %q", args, status, errs)
 	}
 	notReplay := filepath.Join(t.TempDir(), "demo.lmp")
 	os.WriteFile(notReplay, []byte{109, 2, 1, 1}, 0o644)
-	if status, _, errs := runCmd("info", notReplay); status != 2 || !strings.Contains(errs, "not a ticnet replay") {
-		t.Errorf("info of a .lmp: status %d, %q", status, errs)
-	}
+	status, _, errs := runCmd("info", notReplay)
+	assert.Equal(t, 2, status, "info of a .lmp: status %d, %q", status, errs)
+	assert.Contains(t, errs, "not a ticnet replay", "info of a .lmp: status %d, %q", status, errs)
 }

@@ -1,10 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestReplayFilesAreNumberedBeforeTheExtension(t *testing.T) {
@@ -19,9 +21,8 @@ func TestReplayFilesAreNumberedBeforeTheExtension(t *testing.T) {
 		{"dir.d/game", 3, "dir.d/game-3"},
 		{".replay", 2, ".replay-2"},
 	} {
-		if got := replayName(c.path, c.n); got != c.want {
-			t.Errorf("game %d of %q: %q, want %q", c.n, c.path, got, c.want)
-		}
+		got := replayName(c.path, c.n)
+		assert.Equal(t, c.want, got, "game %d of %q", c.n, c.path)
 	}
 }
 
@@ -32,30 +33,25 @@ func TestEachGamesReplayIsWrittenAsItGrows(t *testing.T) {
 	r := &replayFiles{path: filepath.Join(dir, "g.replay")}
 	read := func(name string) []byte {
 		b, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		return b
 	}
 	r.update(0, nil, false) // no game yet: no file
-	if names, _ := os.ReadDir(dir); len(names) != 0 {
-		t.Fatalf("a file before any game: %v", names)
-	}
+	names, _ := os.ReadDir(dir)
+	require.Equal(t, 0, len(names), "a file before any game: %v", names)
 	game1 := []byte("TICNETRP first game")
 	r.update(1, game1[:8], false)
-	if got := read("g.replay"); !bytes.Equal(got, game1[:8]) {
-		t.Fatalf("after the first update: %q", got)
-	}
+	got := read("g.replay")
+	require.Equal(t, game1[:8], got, "after the first update: %q", got)
 	r.update(1, game1, false)
-	if got := read("g.replay"); !bytes.Equal(got, game1) {
-		t.Fatalf("after the second update: %q", got)
-	}
+	got = read("g.replay")
+	require.Equal(t, game1, got, "after the second update: %q", got)
 	r.finish()
 	r.update(1, append(game1, "late"...), false) // the game ended: its file is closed
 	game2 := []byte("TICNETRP second")
 	r.update(2, game2, false)
 	r.finish()
-	if got, got2 := read("g.replay"), read("g-2.replay"); !bytes.Equal(got, game1) || !bytes.Equal(got2, game2) {
-		t.Fatalf("game 1's file %q, game 2's %q", got, got2)
-	}
+	got, got2 := read("g.replay"), read("g-2.replay")
+	require.Equal(t, game1, got, "game 1's file %q, game 2's %q", got, got2)
+	require.Equal(t, game2, got2, "game 1's file %q, game 2's %q", got, got2)
 }

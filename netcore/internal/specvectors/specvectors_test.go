@@ -3,8 +3,9 @@ package specvectors
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // In a clone without ../shared the error says the vectors are missing and
@@ -12,17 +13,13 @@ import (
 func TestAMissingVectorsDirectoryIsNamedWithThePathsLookedAt(t *testing.T) {
 	root := t.TempDir()
 	from := filepath.Join(root, "ticnet", "netcore", "wire")
-	if err := os.MkdirAll(from, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	_, err := Find(from)
-	if err == nil {
-		t.Fatal("found vectors in an empty directory tree")
-	}
+	err := os.MkdirAll(from, 0o755)
+	require.NoError(t, err)
+	_, err = Find(from)
+	require.Error(t, err, "found vectors in an empty directory tree")
 	want := filepath.Join(root, "ticnet", "netcore", "shared", "spec", "vectors")
-	if !strings.Contains(err.Error(), NotFound) || !strings.Contains(err.Error(), want) {
-		t.Fatalf("error %q does not say %q and name %s", err, NotFound, want)
-	}
+	require.Contains(t, err.Error(), NotFound, "error %q does not say %q and name %s", err, NotFound, want)
+	require.Contains(t, err.Error(), want, "error %q does not say %q and name %s", err, NotFound, want)
 }
 
 // With shared/spec/vectors beside the repository, a test in a package
@@ -32,12 +29,10 @@ func TestVectorsBesideTheRepositoryAreFound(t *testing.T) {
 	vectors := filepath.Join(root, "shared", "spec", "vectors")
 	from := filepath.Join(root, "ticnet", "netcore", "wire")
 	for _, d := range []string{vectors, from} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
+		err := os.MkdirAll(d, 0o755)
+		require.NoError(t, err)
 	}
 	got, err := Find(from)
-	if err != nil || got != vectors {
-		t.Fatalf("Find = %q, %v; want %s", got, err, vectors)
-	}
+	require.NoError(t, err, "Find = %q, %v; want %s", got, err, vectors)
+	require.Equal(t, vectors, got, "Find = %q, %v; want %s", got, err, vectors)
 }
