@@ -1,6 +1,7 @@
-// ticnet channel shim: joins the channel at page load, before the wasm is
-// ready, and queues what arrives. Load it as a classic script early in the
-// page (<script src="shim.js"></script>, after webxdc.js in a WebXDC app).
+// ticnet channel shim: joins the channel before the wasm is ready, and
+// queues what arrives. ticnet.js imports it when start is first called,
+// after the messenger's webxdc.js; a page may load it itself, as a classic
+// script, after webxdc.js in a WebXDC app (ticnet.js then uses that one).
 //
 // The channel is webxdc.joinRealtimeChannel() inside a messenger, else a
 // BroadcastChannel named after the page. Go pulls every queued frame with

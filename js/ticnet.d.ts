@@ -191,7 +191,7 @@ export interface OpaqueGame {
 export type Options = CommonOptions & (TicCmdGame | OpaqueGame);
 
 export interface CommonOptions {
-  /** URL of ticnet.wasm (default "ticnet.wasm"). */
+  /** URL of ticnet.wasm (default: beside ticnet.js, new URL("./ticnet.wasm", import.meta.url)). */
   wasmURL?: string;
   /** Player name, at most 29 bytes in UTF-8 (start rejects a longer one; default "Player"). */
   name?: string;
@@ -396,7 +396,8 @@ export interface SyncTestResult {
  * Checks that a game is deterministic (GGRS's SyncTest) in this page,
  * without a network: after every tic it loads the state of the last
  * `rollback` tics back and runs them again with the same commands, and
- * reports the first tic that ran differently. Run it before start.
+ * reports the first tic that ran differently. Run it before start. Joins
+ * no channel: it loads no shim.
  */
 export function syncTest(options: SyncTestOptions): Promise<SyncTestResult>;
 
@@ -481,6 +482,6 @@ export interface Replay {
  * await). Rejects on bytes that are not a whole replay (not one, cut
  * short), a replay of another kind of input (inputSize), one that starts
  * from a snapshot played into a game without load, and a state load
- * refuses. Needs wasm_exec.js, not shim.js.
+ * refuses. Joins no channel: it loads no shim.
  */
 export function playReplay(bytes: Uint8Array | ArrayBuffer, options: ReplayOptions): Promise<Replay>;
