@@ -261,6 +261,14 @@ export interface CommonOptions {
   /** How many tics prediction may run ahead: default 8, an integer from 1 to 64. */
   predictTics?: number;
   /**
+   * Input delay, in tics: an integer from 0 to 8 (default 0), under
+   * TICNET_1. Each tic's input is taken that many tics before the tic is
+   * due, so the local player's input shows that much later and reaches the
+   * server that much earlier (fewer rollbacks and fewer substituted
+   * commands on a slow channel; GGRS's trade).
+   */
+  inputDelay?: number;
+  /**
    * Tics a second, an integer from 10 to 60 (default 35), under TICNET_1:
    * the server's rate is the game's, which every copy gets in its "start"
    * event; a game under the reference protocol runs 35. input and onTic

@@ -451,7 +451,7 @@ export async function start(options) {
   // default), and what this page computes.
   const config = {
     name: options.name, maxPlayers: options.maxPlayers, timeout: options.timeout, record: options.record,
-    predictTics: options.predictTics, ticRate: options.ticRate, settings: options.settings,
+    predictTics: options.predictTics, inputDelay: options.inputDelay, ticRate: options.ticRate, settings: options.settings,
     inputSize: options.inputSize | 0,
     eventBits: [...(options.eventBits || [])],
     predict,

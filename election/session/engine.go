@@ -126,7 +126,7 @@ func (s *Session) startEngine(now int64, role Role) {
 	ch := &channel{s: s}
 	e := &engine{ch: ch}
 	ccfg := netcore.ClientConfig{Name: s.cfg.Name, Timeouts: s.cfg.Timeouts, Settings: s.cfg.Settings, Token: s.cfg.Token,
-		Predict: s.cfg.Predict, PredictTics: s.cfg.PredictTics, Input: s.cfg.Input, Replay: s.cfg.Replay}
+		Predict: s.cfg.Predict, PredictTics: s.cfg.PredictTics, InputDelay: s.cfg.InputDelay, Input: s.cfg.Input, Replay: s.cfg.Replay}
 	if role == RoleServer {
 		srvEnd, cliEnd := netcore.NewLoopback(ServerUID)
 		ccfg.Transfer = transfer.Loopback

@@ -51,6 +51,9 @@ type Config struct {
 	// PredictTics (0: netcore.DefaultPredictTics).
 	Predict     bool
 	PredictTics int
+	// InputDelay is netcore.ClientConfig.InputDelay: tics between the
+	// local input and the tic it is for (0 to netcore.MaxInputDelay).
+	InputDelay int
 	// Input is the game's input layout (netcore.InputLayout): Doom's
 	// ticcmd, or opaque input, which only the extension protocol carries.
 	Input netcore.InputLayout
