@@ -28,8 +28,8 @@
   }
 
   // Test hook: a page that sets globalThis.__ticnetTestDelay = { min, max,
-  // loss, duplicate } before this script runs (the e2e tests inject it,
-  // since the election starts at page load) gets every frame it receives
+  // loss, duplicate } before this script runs (the e2e tests inject it
+  // before the page's own scripts) gets every frame it receives
   // after its own uniform random delay in [min, max] ms: each link has its
   // own delays and frames overtake each other, as on a real relay. With
   // loss (0 to 1) it loses that share of the frames it receives, and with
