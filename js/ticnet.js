@@ -421,9 +421,8 @@ function eventHub(onEvent) {
  */
 export async function start(options) {
   checkGame(options, false);
-  // The channel first: it queues what arrives while the wasm compiles.
-  const shim = await channelShim();
-  const core = await loadCore(options.wasmURL);
+  // The channel joins while the wasm loads, and queues what arrives.
+  const [shim, core] = await Promise.all([channelShim(), loadCore(options.wasmURL)]);
   checkOptions(core.schema, options);
   const opt = (name) => options[name] === undefined ? core.schema.start[name].default : options[name];
   // Prediction needs save and load; it is on by default when the game
