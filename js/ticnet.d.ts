@@ -366,8 +366,12 @@ export interface Session {
 }
 
 /**
- * Starts ticnet. Rejects, with a message that names the option, on an
- * unknown option or one out of range, and on missing callbacks.
+ * Starts ticnet: loads, from beside ticnet.js, the channel's shim (after
+ * the messenger's webxdc.js, beside the page, when there is one) and the
+ * wasm (Go's wasm_exec.js, then ticnet.wasm or options.wasmURL), joins the
+ * election, and reports through options.onEvent. Rejects, with a message
+ * that names the option, on an unknown option or one out of range, and on
+ * missing callbacks.
  */
 export function start(options: Options): Promise<Session>;
 

@@ -416,8 +416,9 @@ function eventHub(onEvent) {
 }
 
 /**
- * Starts ticnet: loads the wasm, joins the election, and reports through
- * options.onEvent. Resolves once the engine runs.
+ * Starts ticnet: loads the shim (joining the channel) and the wasm, joins
+ * the election, and reports through options.onEvent. Resolves once the
+ * engine runs.
  */
 export async function start(options) {
   checkGame(options, false);
