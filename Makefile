@@ -2,39 +2,69 @@
 GO       ?= go
 FUZZTIME ?= 60s
 PORT     ?= 8080
-WEB      := build/web
-CYCLES   := build/cycles-xdc
+# BUILD and DIST are where builds and packages go (the tests give their own).
+BUILD    ?= build
+DIST     ?= dist
+RUNTIME  := $(BUILD)/runtime
+WEB      := $(BUILD)/web
+NPM_PKG  := $(BUILD)/npm
 NPM_DIR  := .npm-local
+# What a page needs beside it: ticnet.js loads the others from beside itself.
+PAGE_RUNTIME := ticnet.js shim.js wasm_exec.js ticnet.wasm
+# The demo's page (web/): its files, and its example games' folders.
+DEMO     := index.html hooks.js main.js game.js draw.js replay.html replay.js synctest.html synctest.js \
+            quickstart.html quickstart.js style.css manifest.toml icon.png
+EXAMPLES := cycles
 
-.PHONY: build web run test types lint unit e2e-setup bench fuzz xdc clean
+.PHONY: build runtime web run test types lint unit e2e-setup bench fuzz xdc npm clean
 
 # build compiles every package and the demo (ticnet.wasm and its page).
 build: web
 	$(GO) build ./...
 
-# web assembles the demo in $(WEB): the page, the JS API and shim, the
-# wasm; and the cycles example in $(WEB)/examples/cycles/.
-web:
-	@mkdir -p $(WEB)/examples/cycles
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags=-s -o $(WEB)/ticnet.wasm ./wasm
-	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(WEB)/
-	cp js/shim.js js/ticnet.js js/ticnet.d.ts $(WEB)/
-	cp web/quickstart.html web/quickstart.js web/index.html web/hooks.js web/main.js web/game.js web/draw.js web/replay.html web/replay.js web/synctest.html web/synctest.js web/style.css web/manifest.toml web/icon.png $(WEB)/
-	cp web/examples/cycles/* $(WEB)/examples/cycles/
+# runtime builds what a page needs into $(RUNTIME): ticnet.wasm, Go's
+# loader wasm_exec.js, the shim, the API module and its types.
+runtime:
+	@mkdir -p $(RUNTIME)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags=-s -o $(RUNTIME)/ticnet.wasm ./wasm
+	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" js/shim.js js/ticnet.js js/ticnet.d.ts $(RUNTIME)/
+
+# web assembles the demo in $(WEB), beside the runtime, and each example
+# game in $(WEB)/examples/NAME/, a game folder with the runtime beside it.
+web: runtime
+	@mkdir -p $(WEB)
+	cp $(RUNTIME)/* $(addprefix web/,$(DEMO)) $(WEB)/
+	@set -e; for g in $(EXAMPLES); do \
+	  mkdir -p $(WEB)/examples/$$g; \
+	  cp web/examples/$$g/* $(addprefix $(RUNTIME)/,$(PAGE_RUNTIME)) $(WEB)/examples/$$g/; \
+	done
 
 # run builds the demo and serves it on 127.0.0.1:$(PORT): open several tabs.
 run: web
 	$(GO) run ./web/serve -dir $(WEB) -addr 127.0.0.1:$(PORT)
 
-# xdc packs the demo as a WebXDC app, and the cycles example as its own:
-# its page at the root of $(CYCLES), beside the runtime (cycles.js finds
-# the runtime in either layout) and the demo's manifest under its own name.
-xdc: web
-	$(GO) run ./web/serve -dir $(WEB) -pack dist/ticnet-demo.xdc
-	rm -rf $(CYCLES) && mkdir -p $(CYCLES)
-	cp web/examples/cycles/* $(addprefix $(WEB)/,ticnet.wasm wasm_exec.js shim.js ticnet.js hooks.js icon.png) $(CYCLES)/
-	sed 's/^name = .*/name = "ticnet cycles"/' web/manifest.toml > $(CYCLES)/manifest.toml
-	$(GO) run ./web/serve -dir $(CYCLES) -pack dist/ticnet-cycles.xdc
+# xdc packs a game folder as a WebXDC app: make xdc GAME=path/to/game
+# writes $(DIST)/NAME.xdc (NAME: the folder's) with every file of the
+# folder, ticnet's runtime beside index.html, and a manifest.toml naming
+# it NAME when the folder has none. Without GAME it packs the demo and the
+# examples (dist/ticnet-demo.xdc, dist/ticnet-cycles.xdc).
+xdc: $(if $(GAME),runtime,web)
+ifneq ($(GAME),)
+	$(GO) run ./web/serve -dir "$(GAME)" -runtime "$(addprefix $(RUNTIME)/,$(PAGE_RUNTIME))" -pack "$(DIST)/$(notdir $(abspath $(GAME))).xdc"
+else
+	$(GO) run ./web/serve -dir $(WEB) -pack $(DIST)/ticnet-demo.xdc
+	@set -e; for g in $(EXAMPLES); do \
+	  $(GO) run ./web/serve -dir web/examples/$$g -runtime "$(addprefix $(RUNTIME)/,$(PAGE_RUNTIME))" -pack $(DIST)/ticnet-$$g.xdc; \
+	done
+endif
+
+# npm builds the npm package in $(NPM_PKG) (js/package.json, the README
+# and the runtime) and packs it as $(DIST)/ticnet-VERSION.tgz, which
+# `npm install ./ticnet-VERSION.tgz` installs.
+npm: runtime
+	rm -rf $(NPM_PKG) && mkdir -p $(NPM_PKG) $(DIST)
+	cp js/package.json README.md $(addprefix $(RUNTIME)/,$(PAGE_RUNTIME) ticnet.d.ts) $(NPM_PKG)/
+	cd $(NPM_PKG) && npm pack --pack-destination "$(abspath $(DIST))"
 
 # test is what CI runs (.ci/run): formatting, vet, every unit and
 # simulation test with the fuzzers' seed corpora, then the end-to-end tests,
@@ -79,4 +109,4 @@ fuzz:
 	done
 
 clean:
-	rm -rf build dist
+	rm -rf $(BUILD) $(DIST)

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"reflect"
 	"runtime"
@@ -66,21 +68,28 @@ func buildDemo(t testing.TB) string {
 			"web/style.css", "web/manifest.toml", "web/icon.png"} {
 			files[filepath.Join(root, f)] = filepath.Base(f)
 		}
-		// The second example, two folders below the runtime, as make web has it.
+		// The second example, a game folder two folders below, with the
+		// page's runtime beside it, as make web has it.
 		for _, f := range []string{"index.html", "cycles.js"} {
 			files[filepath.Join(root, "web/examples/cycles", f)] = filepath.Join("examples/cycles", f)
+		}
+		for _, f := range []string{"ticnet.js", "shim.js", "wasm_exec.js", "ticnet.wasm"} {
+			files[filepath.Join(dir, f)] = filepath.Join("examples/cycles", f)
 		}
 		if err := os.MkdirAll(filepath.Join(dir, "examples/cycles"), 0o755); err != nil {
 			demoOnce.err = err
 			return
 		}
-		for src, dst := range files {
+		// The top folder's first: the runtime is copied from there.
+		srcs := slices.Collect(maps.Keys(files))
+		slices.SortFunc(srcs, func(a, b string) int { return strings.Count(files[a], "/") - strings.Count(files[b], "/") })
+		for _, src := range srcs {
 			data, err := os.ReadFile(src)
 			if err != nil {
 				demoOnce.err = err
 				return
 			}
-			if err := os.WriteFile(filepath.Join(dir, dst), data, 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(dir, files[src]), data, 0o644); err != nil {
 				demoOnce.err = err
 				return
 			}
@@ -93,7 +102,7 @@ func buildDemo(t testing.TB) string {
 }
 
 // serveDemo serves dir on 127.0.0.1 for the test, with an empty webxdc.js
-// (no messenger: the shim uses a BroadcastChannel).
+// in every folder (no messenger: the shim uses a BroadcastChannel).
 func serveDemo(t testing.TB, dir string) string {
 	t.Helper()
 	return serveDemoWith(t, dir, false)
@@ -115,7 +124,7 @@ func serveDemoWith(t testing.TB, dir string, isolated bool) string {
 			w.Header().Set("Cross-Origin-Opener-Policy", "same-origin")
 			w.Header().Set("Cross-Origin-Embedder-Policy", "require-corp")
 		}
-		if r.URL.Path == "/webxdc.js" {
+		if path.Base(r.URL.Path) == "webxdc.js" {
 			w.Header().Set("Content-Type", "text/javascript")
 			io.WriteString(w, "")
 			return
@@ -508,11 +517,13 @@ func runEval(ctx context.Context, js string) (string, error) {
 	return chromedp.Run(ctx, chromedp.Evaluate[string](js))
 }
 
-// TestMain removes the demo built for the tests.
+// TestMain removes the demo and the npm project built for the tests.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if demoOnce.dir != "" {
-		os.RemoveAll(demoOnce.dir)
+	for _, dir := range []string{demoOnce.dir, npmOnce.dir} {
+		if dir != "" {
+			os.RemoveAll(dir)
+		}
 	}
 	os.Exit(code)
 }

@@ -71,12 +71,17 @@ func delayedTabsWith(t testing.TB, bctx context.Context, urls []string, hook str
 			t.Fatalf("opening a tab: %v", err)
 		}
 	}
+	// ticnet.js loads the shim when the page calls start: wait for it.
 	for i, ctx := range tabs {
-		c, cancel := context.WithTimeout(ctx, 5*time.Second)
-		on, err := chromedp.Run(c, chromedp.Evaluate[bool](`!!(globalThis.__ticnetShim && __ticnetShim.testDelay)`))
-		cancel()
-		if err != nil || !on {
-			t.Fatalf("tab %d: the shim's delay hook is off (%v)", i, err)
+		var on string
+		var err error
+		for end := time.Now().Add(10 * time.Second); on == "" && time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+			c, cancel := context.WithTimeout(ctx, 5*time.Second)
+			on, err = chromedp.Run(c, chromedp.Evaluate[string](`globalThis.__ticnetShim ? String(!!__ticnetShim.testDelay) : ""`))
+			cancel()
+		}
+		if err != nil || on != "true" {
+			t.Fatalf("tab %d: the shim's delay hook is off (%q, %v)", i, on, err)
 		}
 	}
 	return tabs, opened

@@ -15,7 +15,14 @@ import (
 // both dots in the same cells. Its page has no test hooks, so the test
 // reads what it draws: the canvas's filled 10-pixel cells.
 func TestTheREADMEsQuickStartPlaysInTwoTabs(t *testing.T) {
-	url := serveDemo(t, buildDemo(t)) + "/quickstart.html"
+	quickStartPlays(t, serveDemo(t, buildDemo(t))+"/quickstart.html")
+}
+
+// quickStartPlays opens the quick start's page at url in two tabs,
+// starts it, moves each tab's dot and checks that both tabs draw both
+// dots, moved, in the same cells.
+func quickStartPlays(t *testing.T, url string) {
+	t.Helper()
 	bctx := browser(t)
 	// launch rejects on the copy that is not the controller, and the page
 	// alerts the reason: keep it rather than block the page.

@@ -2,8 +2,8 @@
 # Installs what the end-to-end tests need, when it is missing: Debian's
 # chromium (browser tests) and brotli (browser benchmarks), the real
 # Chocolate Doom, freedoom and tcpdump (interop tests, e2e/setup-chocolate.sh),
-# and npm's @webxdc/webxdc-dev and typescript (make types) into a
-# project-local folder ($1).
+# and npm's @webxdc/webxdc-dev, typescript (make types) and esbuild (the
+# npm package's bundler test) into a project-local folder ($1).
 set -eu
 npmdir=${1:-.npm-local}
 here=$(dirname "$0")
@@ -17,8 +17,8 @@ if [ -n "$need" ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $need >/dev/null
 fi
 sh "$here/setup-chocolate.sh"
-if [ ! -x "$npmdir/node_modules/.bin/webxdc-dev" ] || [ ! -x "$npmdir/node_modules/.bin/tsc" ]; then
-  echo "e2e/setup.sh: installing @webxdc/webxdc-dev and typescript into $npmdir"
+if [ ! -x "$npmdir/node_modules/.bin/webxdc-dev" ] || [ ! -x "$npmdir/node_modules/.bin/tsc" ] || [ ! -x "$npmdir/node_modules/.bin/esbuild" ]; then
+  echo "e2e/setup.sh: installing @webxdc/webxdc-dev, typescript and esbuild into $npmdir"
   mkdir -p "$npmdir"
-  npm install --prefix "$npmdir" --no-audit --no-fund --loglevel=error @webxdc/webxdc-dev@0.21.0 typescript@5.6.3 >/dev/null
+  npm install --prefix "$npmdir" --no-audit --no-fund --loglevel=error @webxdc/webxdc-dev@0.21.0 typescript@5.6.3 esbuild@0.28.2 >/dev/null
 fi

@@ -1,6 +1,7 @@
-// ticnet channel shim: joins the channel at page load, before the wasm is
-// ready, and queues what arrives. Load it as a classic script early in the
-// page (<script src="shim.js"></script>, after webxdc.js in a WebXDC app).
+// ticnet channel shim: joins the channel before the wasm is ready, and
+// queues what arrives. ticnet.js imports it when start is first called,
+// after the messenger's webxdc.js; a page may load it itself, as a classic
+// script, after webxdc.js in a WebXDC app (ticnet.js then uses that one).
 //
 // The channel is webxdc.joinRealtimeChannel() inside a messenger, else a
 // BroadcastChannel named after the page. Go pulls every queued frame with
@@ -27,8 +28,8 @@
   }
 
   // Test hook: a page that sets globalThis.__ticnetTestDelay = { min, max,
-  // loss, duplicate } before this script runs (the e2e tests inject it,
-  // since the election starts at page load) gets every frame it receives
+  // loss, duplicate } before this script runs (the e2e tests inject it
+  // before the page's own scripts) gets every frame it receives
   // after its own uniform random delay in [min, max] ms: each link has its
   // own delays and frames overtake each other, as on a real relay. With
   // loss (0 to 1) it loses that share of the frames it receives, and with

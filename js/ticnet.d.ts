@@ -191,7 +191,7 @@ export interface OpaqueGame {
 export type Options = CommonOptions & (TicCmdGame | OpaqueGame);
 
 export interface CommonOptions {
-  /** URL of ticnet.wasm (default "ticnet.wasm"). */
+  /** URL of ticnet.wasm (default: beside ticnet.js, new URL("./ticnet.wasm", import.meta.url)). */
   wasmURL?: string;
   /** Player name, at most 29 bytes in UTF-8 (start rejects a longer one; default "Player"). */
   name?: string;
@@ -260,6 +260,14 @@ export interface CommonOptions {
   predict?: boolean;
   /** How many tics prediction may run ahead: default 8, an integer from 1 to 64. */
   predictTics?: number;
+  /**
+   * Input delay, in tics: an integer from 0 to 8 (default 0), under
+   * TICNET_1. Each tic's input is taken that many tics before the tic is
+   * due, so the local player's input shows that much later and reaches the
+   * server that much earlier (fewer rollbacks and fewer substituted
+   * commands on a slow channel; GGRS's trade).
+   */
+  inputDelay?: number;
   /**
    * Tics a second, an integer from 10 to 60 (default 35), under TICNET_1:
    * the server's rate is the game's, which every copy gets in its "start"
@@ -358,8 +366,12 @@ export interface Session {
 }
 
 /**
- * Starts ticnet. Rejects, with a message that names the option, on an
- * unknown option or one out of range, and on missing callbacks.
+ * Starts ticnet: loads, from beside ticnet.js, the channel's shim (after
+ * the messenger's webxdc.js, beside the page, when there is one) and the
+ * wasm (Go's wasm_exec.js, then ticnet.wasm or options.wasmURL), joins the
+ * election, and reports through options.onEvent. Rejects, with a message
+ * that names the option, on an unknown option or one out of range, and on
+ * missing callbacks.
  */
 export function start(options: Options): Promise<Session>;
 
@@ -396,7 +408,8 @@ export interface SyncTestResult {
  * Checks that a game is deterministic (GGRS's SyncTest) in this page,
  * without a network: after every tic it loads the state of the last
  * `rollback` tics back and runs them again with the same commands, and
- * reports the first tic that ran differently. Run it before start.
+ * reports the first tic that ran differently. Run it before start. Joins
+ * no channel: it loads no shim.
  */
 export function syncTest(options: SyncTestOptions): Promise<SyncTestResult>;
 
@@ -481,6 +494,6 @@ export interface Replay {
  * await). Rejects on bytes that are not a whole replay (not one, cut
  * short), a replay of another kind of input (inputSize), one that starts
  * from a snapshot played into a game without load, and a state load
- * refuses. Needs wasm_exec.js, not shim.js.
+ * refuses. Joins no channel: it loads no shim.
  */
 export function playReplay(bytes: Uint8Array | ArrayBuffer, options: ReplayOptions): Promise<Replay>;

@@ -16,8 +16,53 @@
 //   const r = await playReplay(bytes, { onTic, checksum, save, load, speed: 0 });
 //   r.on("done", (e) => console.log(e.checked, e.mismatches));
 //
-// shim.js must be loaded first, as a classic script, so that the channel is
-// joined at page load; wasm_exec.js (from the Go distribution) too.
+// The import is all a page needs: this module loads what it uses from
+// beside itself, once, when first used: wasm_exec.js (Go's loader) and
+// ticnet.wasm for everything; for start also the messenger's webxdc.js
+// (beside the page, when the page has not loaded it) and then shim.js,
+// which joins the channel. syncTest and playReplay join none. The two
+// scripts are imported with literal paths, so a bundler carries them; the
+// wasm is new URL("./ticnet.wasm", import.meta.url), which webpack, Vite
+// and Parcel carry (esbuild does not: copy it beside the bundle, or give
+// wasmURL). A page that loads shim.js or wasm_exec.js with its own script
+// tags, as earlier versions asked, keeps working: what is there already is
+// not loaded again.
+
+// WASM_URL is where ticnet.wasm is unless options.wasmURL says: beside
+// this module (written out in full so that bundlers see it).
+const WASM_URL = new URL("./ticnet.wasm", import.meta.url);
+
+// runtime loads wasm_exec.js, once, unless the page did.
+let runtimePromise = null;
+function runtime() {
+  if (typeof globalThis.Go === "function") return Promise.resolve();
+  runtimePromise ||= import("./wasm_exec.js").then(() => {
+    if (typeof globalThis.Go !== "function") throw new Error("ticnet: wasm_exec.js did not define Go");
+  });
+  return runtimePromise;
+}
+
+// channelShim loads the messenger's webxdc.js when the page has not (it
+// is the messenger's, beside the page: a failed load means no messenger),
+// then shim.js, which joins its realtime channel or else a
+// BroadcastChannel: once, unless the page loaded the shim itself.
+let shimPromise = null;
+function channelShim() {
+  if (globalThis.__ticnetShim) return Promise.resolve(globalThis.__ticnetShim);
+  shimPromise ||= (async () => {
+    if (globalThis.webxdc === undefined && globalThis.document) {
+      await new Promise((resolve) => {
+        const s = Object.assign(document.createElement("script"), { src: new URL("webxdc.js", document.baseURI).href });
+        s.onload = s.onerror = resolve;
+        document.head.append(s);
+      });
+    }
+    await import("./shim.js");
+    if (!globalThis.__ticnetShim) throw new Error("ticnet: shim.js did not start");
+    return globalThis.__ticnetShim;
+  })();
+  return shimPromise;
+}
 
 // The options' limits and defaults, and the fields of each event, are
 // the wasm's (session's schema.go): it hands the first over as
@@ -163,8 +208,9 @@ let corePromise = null;
 function loadCore(wasmURL) {
   if (!corePromise) {
     corePromise = (async () => {
+      await runtime();
       const go = new globalThis.Go();
-      const { instance } = await instantiate(wasmURL || "ticnet.wasm", go.importObject);
+      const { instance } = await instantiate(wasmURL || WASM_URL, go.importObject);
       go.run(instance); // returns when the Go program exits; the engine keeps running
       for (let i = 0; i < 200 && !globalThis.__ticnetGo; i++) await new Promise((r) => setTimeout(r, 5));
       if (!globalThis.__ticnetGo) throw new Error("ticnet: the wasm did not start");
@@ -172,15 +218,6 @@ function loadCore(wasmURL) {
     })();
   }
   return corePromise;
-}
-
-function checkPage() {
-  if (!globalThis.__ticnetShim) throw new Error("ticnet: load shim.js (a classic script) before starting");
-  checkGo();
-}
-
-function checkGo() {
-  if (typeof globalThis.Go !== "function") throw new Error("ticnet: load wasm_exec.js before starting");
 }
 
 // checkGame throws unless options has the callbacks a game must give
@@ -344,7 +381,6 @@ function gameCallbacks(options, cmdBuf) {
  * callback threw). Run it before start, not during a game.
  */
 export async function syncTest(options) {
-  checkPage();
   checkGame(options, true);
   const core = await loadCore(options.wasmURL);
   const cmdBuf = cmdBufFor(options);
@@ -380,20 +416,20 @@ function eventHub(onEvent) {
 }
 
 /**
- * Starts ticnet: loads the wasm, joins the election, and reports through
- * options.onEvent. Resolves once the engine runs.
+ * Starts ticnet: loads the shim (joining the channel) and the wasm, joins
+ * the election, and reports through options.onEvent. Resolves once the
+ * engine runs.
  */
 export async function start(options) {
-  checkPage();
   checkGame(options, false);
-  const core = await loadCore(options.wasmURL);
+  // The channel joins while the wasm loads, and queues what arrives.
+  const [shim, core] = await Promise.all([channelShim(), loadCore(options.wasmURL)]);
   checkOptions(core.schema, options);
   const opt = (name) => options[name] === undefined ? core.schema.start[name].default : options[name];
   // Prediction needs save and load; it is on by default when the game
   // gives them.
   const predict = options.predict === undefined ? typeof options.save === "function" : options.predict === true;
   if (predict && typeof options.save !== "function") throw new Error("ticnet: options.predict needs options.save and options.load");
-  const shim = globalThis.__ticnetShim;
   const key = "ticnet-token:" + (options.storageKey || location.pathname);
   const token = opt("rejoin") ? await rejoinToken(key) : "";
 
@@ -415,7 +451,7 @@ export async function start(options) {
   // default), and what this page computes.
   const config = {
     name: options.name, maxPlayers: options.maxPlayers, timeout: options.timeout, record: options.record,
-    predictTics: options.predictTics, ticRate: options.ticRate, settings: options.settings,
+    predictTics: options.predictTics, inputDelay: options.inputDelay, ticRate: options.ticRate, settings: options.settings,
     inputSize: options.inputSize | 0,
     eventBits: [...(options.eventBits || [])],
     predict,
@@ -507,7 +543,6 @@ const REPLAY_PASS_MS = 40;
  * and a state the game's load refuses.
  */
 export async function playReplay(bytes, options) {
-  checkGo();
   if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
   if (!(bytes instanceof Uint8Array)) throw new Error("ticnet: playReplay: bytes must be a Uint8Array or an ArrayBuffer");
   checkGame(options, false, ["onTic", "checksum"]);

@@ -122,7 +122,7 @@ function load(state) {
   prev = cur = game.snapshot();
 }
 
-const net = await start({ wasmURL: "ticnet.wasm", name: params.get("name") || "player", input, onTic,
+const net = await start({ name: params.get("name") || "player", input, onTic,
   checksum: () => game.checksum(), save: () => game.save(), load, onEvent,
   // Each player's own checksum, kept in the replay: a playback names the
   // player whose state differs (one call more per tic).

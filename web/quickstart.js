@@ -1,5 +1,5 @@
 // The README's quick start: a dot per player on a 32×32 grid, moved by the arrow keys.
-import { start } from "./ticnet.js";
+import { start } from "ticnet";  // loads the rest (the wasm, the channel) from beside itself
 
 let pos = new Uint8Array(16);  // the game state: each player's x and y, integers only
 let here = [];                 // who is in the game, for drawing

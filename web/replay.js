@@ -40,7 +40,7 @@ async function open(file) {
     const bytes = new Uint8Array(await file.arrayBuffer());
     view.bytes = bytes.length;
     replay = await playReplay(bytes, {
-      wasmURL: "ticnet.wasm", speed: Number(speedEl.value),
+      speed: Number(speedEl.value),
       onTic(tic, cmds, ingame) {
         game.step(tic, cmds, ingame);
         if (smooth()) { prev = cur; cur = game.snapshot(); }

@@ -20,7 +20,7 @@ function onTic(tic, cmds, ingame) {
   if (plant >= 0 && tic >= plant) game.players[0].x += Math.floor(Math.random() * 256); // the planted bug
 }
 
-const result = await syncTest({ wasmURL: "ticnet.wasm", input, onTic, checksum: () => game.checksum(),
+const result = await syncTest({ input, onTic, checksum: () => game.checksum(),
   save: () => game.save(), load: (s) => game.load(s), tics: Number(params.get("tics")) || 1000, players: 4 });
 globalThis.ticnetSyncTest = result;
 document.getElementById("result").textContent = result.ok

@@ -37,6 +37,9 @@ type Config struct {
 	// PredictTics (0: netcore.DefaultPredictTics).
 	Predict     bool
 	PredictTics int
+	// InputDelay is netcore.ClientConfig.InputDelay: tics between the
+	// local input and the tic it is for (0 to netcore.MaxInputDelay).
+	InputDelay int
 	// Input is the game's input layout (netcore.InputLayout): Doom's
 	// ticcmd, or opaque input, which only the extension protocol carries.
 	Input netcore.InputLayout
@@ -57,7 +60,7 @@ type Config struct {
 // the game state unpaced (transfer.Loopback).
 func (c *Config) clientConfig(local bool) netcore.ClientConfig {
 	cc := netcore.ClientConfig{Name: c.Name, Timeouts: c.Timeouts, Settings: c.Settings, Token: c.Token,
-		Predict: c.Predict, PredictTics: c.PredictTics, Input: c.Input, Replay: c.Replay}
+		Predict: c.Predict, PredictTics: c.PredictTics, InputDelay: c.InputDelay, Input: c.Input, Replay: c.Replay}
 	if local {
 		cc.Transfer = transfer.Loopback
 	}

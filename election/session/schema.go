@@ -187,6 +187,7 @@ var StartOptions = []Option{
 	optOnEvent,
 	{Name: "predict", Check: CheckBool},
 	{Name: "predictTics", Check: CheckInt, Min: 1, Max: netcore.MaxPredictTics, Default: netcore.DefaultPredictTics},
+	{Name: "inputDelay", Check: CheckInt, Min: 0, Max: netcore.MaxInputDelay, Default: 0},
 	{Name: "record", Check: CheckBool, Default: true},
 	{Name: "ticRate", Check: CheckInt, Min: wire.MinTicRate, Max: wire.MaxTicRate, Default: wire.DefaultTicRate},
 	optInputSize,

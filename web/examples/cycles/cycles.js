@@ -5,19 +5,10 @@
 // seeded random input, `?name=NAME` names the player; tests drive the page
 // through globalThis.ticnetDemo, as they drive the demo's (web/main.js).
 
-// Where the runtime is: in build/web this page sits in examples/cycles/,
-// two folders below ticnet.js, shim.js and the wasm; in ticnet-cycles.xdc
-// (make xdc) it is the .xdc's index.html, beside them. So the page loads
-// them from RUNTIME, not with static tags: both layouts use these files as they are.
-const RUNTIME = new URL(new URL(import.meta.url).pathname.endsWith("/examples/cycles/cycles.js") ? "../../" : "./", import.meta.url);
-// In this order (async = false): the messenger's webxdc.js (served empty
-// locally), the test hooks (?delay=MS), the shim; start reports a missing one.
-await Promise.all(["webxdc.js", "hooks.js", "shim.js", "wasm_exec.js"].map((name) => new Promise((resolve) => {
-  const s = Object.assign(document.createElement("script"), { src: new URL(name, RUNTIME).href, async: false });
-  s.onload = s.onerror = resolve;
-  document.head.append(s);
-})));
-const { start } = /** @type {typeof import("../../ticnet.js")} */ (await import(new URL("ticnet.js", RUNTIME).href));
+// ticnet's runtime sits beside this page, in build/web/examples/cycles
+// (make web) as in the .xdc (make xdc GAME=web/examples/cycles): the
+// import is all it takes.
+import { start } from "./ticnet.js";
 
 const SIDE = 64, MAX_PLAYERS = 8; // the arena's side, in cells
 // A cycle gains SPEED (BOOST_SPEED boosted) each tic and moves a cell at
@@ -175,6 +166,9 @@ class Game {
 
 // Input: keyboard, touch, or a seeded bot.
 const params = new URLSearchParams(location.search);
+// ?delay=MS holds every frame this tab sends MS ms (a test hook, as the
+// demo's hooks.js): set before start loads the shim, which reads it.
+if (Number(params.get("delay")) > 0) globalThis.__ticnetHoldOutgoingMS = Number(params.get("delay"));
 const botSeed = params.get("bot");
 let botState = (Number(botSeed) >>> 0) || 1;
 function botRand() { botState ^= botState << 13; botState ^= botState >>> 17; botState ^= botState << 5; return (botState >>>= 0); }
@@ -297,7 +291,7 @@ function showNotice(text, ms) {
   if (ms) noticeTimer = setTimeout(() => { noticeEl.hidden = true; }, ms);
 }
 
-const net = await start({ wasmURL: new URL("ticnet.wasm", RUNTIME).href, name: params.get("name") || "player",
+const net = await start({ name: params.get("name") || "player",
   inputSize: 2, eventBits: EVENT_BITS, input, onTic, checksum: () => game.checksum(),
   save: () => game.save(),
   load: (state) => { game.load(state); loaded.push({ tic: game.tic, sum: game.checksum() }); if (loaded.length > 20) loaded.shift(); }, onEvent,
