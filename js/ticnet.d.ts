@@ -280,13 +280,20 @@ export interface CommonOptions {
 export interface Stats {
   role: "undecided" | "server" | "client";
   uid: number;
-  players: string[];
+  /** The players' names, by player number; null before this copy knows them. */
+  players: string[] | null;
   gametic: number;
   recvtic: number;
   maketic: number;
   /** Round trip from building a command to receiving its tic, ms. */
   rttMS: number;
   protocol: string;
+  /** Frames and bytes this copy's netcode received and sent, since start. */
+  framesIn: number;
+  framesOut: number;
+  bytesIn: number;
+  bytesOut: number;
+  /** The same, a second, over the last second. */
   framesInPerSec: number;
   framesOutPerSec: number;
   bytesInPerSec: number;
@@ -308,13 +315,19 @@ export interface Stats {
   ticP99US: number;
   /** Bytes of game state this copy received (it joined a game in progress). */
   transferBytesIn: number;
-  /** When this copy joined a game in progress: ms from the server's word that it joins to the whole state (transferMS) and to playing (joinMS); 0 before. */
+  /**
+   * When this copy joined a game in progress: ms from the server's word
+   * that it joins to the whole state (transferMS) and to playing (joinMS);
+   * 0 before. Both are set when its "join" event comes.
+   */
   transferMS: number;
   joinMS: number;
   /** Most tics one pass runs: learnt from what a tic costs, so that catching up does at most ~40 ms of game work at a time. */
   ticsPerUpdate: number;
   /** What a tic costs your game, as learnt, µs (0 before the first). */
   ticCostUS: number;
+  /** The times this copy's game went on under a new server after its server left ("resumed"). */
+  migrations: number;
   /** Prediction: the first tic not run (gametic: not confirmed); the tics run ahead, the rollbacks, and the predicted tics they undid. */
   predictedTic: number;
   predicted: number;
@@ -323,7 +336,15 @@ export interface Stats {
   /** The size of the replay net.replay() returns (0: none); replayStopped: it reached its bound (32 MB) and records no more. */
   replayBytes: number;
   replayStopped: boolean;
-  channel: { kind: "webxdc" | "broadcast"; framesIn: number; framesOut: number; dropped: number; filtered: number; oversize: number };
+  /**
+   * The channel's shim, since the page loaded: frames and bytes it
+   * received (for this copy) and sent; frames it dropped (its queue was
+   * full), filtered (for another copy) and refused to send (oversize).
+   */
+  channel: {
+    kind: "webxdc" | "broadcast"; framesIn: number; bytesIn: number; framesOut: number; bytesOut: number;
+    dropped: number; filtered: number; oversize: number;
+  };
 }
 
 export interface Session {

@@ -415,10 +415,38 @@ function eventHub(onEvent) {
   };
 }
 
+// tokens are the rejoin tokens this page holds, by storage key: a
+// session started again keeps its copy's.
+const tokens = {};
+// sessions counts the sessions start started: the last is the live one.
+let sessions = 0;
+
+// watchPage has the page's life reach the session, once per page.
+let watching = false;
+function watchPage(core) {
+  if (watching) return;
+  watching = true;
+  // A closing page says goodbye, so that the others need not wait for the
+  // timeout. (pagehide, not unload: unload is unreliable, and forbidden in
+  // some messengers.)
+  addEventListener("pagehide", (e) => { if (!e.persisted) core.leaveNow(); else core.setHidden(true); });
+  // A hidden page (another tab, a backgrounded messenger, a locked phone)
+  // runs its timers once a second at best, and a frozen one not at all:
+  // its server hands the game over at once to a visible copy and plays on
+  // as a client; and it serves again only when no visible copy can.
+  const visibility = () => core.setHidden(document.hidden);
+  document.addEventListener("visibilitychange", visibility);
+  document.addEventListener("freeze", () => core.setHidden(true));
+  document.addEventListener("resume", visibility);
+  addEventListener("pageshow", (e) => { if (e.persisted) visibility(); });
+}
+
 /**
  * Starts ticnet: loads the shim (joining the channel) and the wasm, joins
  * the election, and reports through options.onEvent. Resolves once the
- * engine runs.
+ * engine runs. A page runs one session at a time: start rejects while
+ * the last runs, and after its leave() or its "error" event makes a new
+ * one (the old Session's launch, leave and endGame then do nothing).
  */
 export async function start(options) {
   checkGame(options, false);
@@ -431,7 +459,8 @@ export async function start(options) {
   const predict = options.predict === undefined ? typeof options.save === "function" : options.predict === true;
   if (predict && typeof options.save !== "function") throw new Error("ticnet: options.predict needs options.save and options.load");
   const key = "ticnet-token:" + (options.storageKey || location.pathname);
-  const token = opt("rejoin") ? await rejoinToken(key) : "";
+  // A page that starts again keeps its token (it holds its lock).
+  const token = opt("rejoin") ? await (tokens[key] ||= rejoinToken(key)) : "";
 
   const cmdBuf = cmdBufFor(options);
   const hub = eventHub(options.onEvent);
@@ -462,21 +491,14 @@ export async function start(options) {
   const callbacks = gameCallbacks(options, cmdBuf);
   callbacks.onEvent = emit;
 
-  core.start(config, callbacks);
-  // A closing page says goodbye, so that the others need not wait for the
-  // timeout. (pagehide, not unload: unload is unreliable, and forbidden in
-  // some messengers.)
-  addEventListener("pagehide", (e) => { if (!e.persisted) core.leaveNow(); else core.setHidden(true); });
-  // A hidden page (another tab, a backgrounded messenger, a locked phone)
-  // runs its timers once a second at best, and a frozen one not at all:
-  // its server hands the game over at once to a visible copy and plays on
-  // as a client; and it serves again only when no visible copy can.
-  const visibility = () => core.setHidden(document.hidden);
-  document.addEventListener("visibilitychange", visibility);
-  document.addEventListener("freeze", () => core.setHidden(true));
-  document.addEventListener("resume", visibility);
-  addEventListener("pageshow", (e) => { if (e.persisted) visibility(); });
-  if (document.hidden) visibility();
+  // A page runs one session at a time: it may start again once the last
+  // has ended (leave, or an "error"), and the new one replaces it.
+  const refused = core.start(config, callbacks);
+  if (refused !== "") throw new Error(`ticnet: start: ${refused || "the wasm did not start"}`);
+  const session = ++sessions;
+  const live = () => session === sessions;
+  watchPage(core);
+  if (document.hidden) core.setHidden(true);
 
   return {
     /**
@@ -487,6 +509,7 @@ export async function start(options) {
      * options.
      */
     launch(opts = {}) {
+      if (!live()) return Promise.reject(new Error("ticnet: launch: this session has ended: start made another"));
       if (!lobby) return Promise.reject(new Error("ticnet: launch: this copy is in no lobby"));
       if (!lobby.controller) return Promise.reject(new Error("ticnet: launch: only the lobby's controller may launch (its first player)"));
       let l;
@@ -494,14 +517,14 @@ export async function start(options) {
       core.launch(l.seed, l.bytes);
       return Promise.resolve();
     },
-    /** Leaves the game cleanly. */
-    leave() { core.leave(); },
+    /** Leaves the game cleanly; start may then start another session. */
+    leave() { if (live()) core.leave(); },
     /**
      * Ends the game (TICNET_1 only): on the lobby's controller it ends it,
      * and every copy gets "end" and is back in its lobby; on another copy
      * it asks the controller, which gets "endAsked" and decides.
      */
-    endGame() { core.end(); },
+    endGame() { if (live()) core.end(); },
     /**
      * How far the game is from its last tic to the next, 0 to 1, by the
      * clock: draw the state between the last two tics at this fraction.

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"errors"
+
 	"github.com/hack-pad/safejs"
 
 	"github.com/ticnet/ticnet/election/session"
@@ -18,16 +20,15 @@ import (
 // exportAPI exports the functions ticnet.js calls, as globalThis.__ticnetGo,
 // with the schema of the options and events (schemaObject).
 func exportAPI(l *loop) {
-	started := false
 	api := map[string]func(args []safejs.Value) any{
 		// start needs the shim (shim.js); a page that only plays replays
-		// back or checks its game does not.
+		// back or checks its game does not. It returns "" when the session
+		// runs, or why it does not.
 		"start": func(args []safejs.Value) any {
-			if started {
-				return false
+			if err := l.startWith(args); err != nil {
+				return err.Error()
 			}
-			started = l.startWith(args)
-			return started
+			return ""
 		},
 		// launch(seed, options): options a Uint8Array (ticnet.js encodes them).
 		"launch": func(args []safejs.Value) any {
@@ -55,9 +56,7 @@ func exportAPI(l *loop) {
 		// use; nothing here blocks.
 		"leaveNow": func([]safejs.Value) any {
 			if l.s != nil {
-				l.s.Leave(l.now())
-				l.s.Update(l.now())
-				l.flush()
+				l.leaveNow()
 			}
 			return nil
 		},
@@ -134,37 +133,55 @@ func exportAPI(l *loop) {
 	}
 }
 
-// startWith starts the copy's session and its loop on the shim, the page's
-// config (args[0]) and its game's callbacks (args[1]); false when it
-// cannot: it started already, the page has no shim, or reading what it
+// startWith starts the copy's session on the shim, the page's config
+// (args[0]) and its game's callbacks (args[1]), and the loop when it does
+// not run yet. A page may start again once its session has ended (the
+// page left it, or its game or shim failed): the new session replaces it,
+// with a new UID, and the old one's goodbye goes out first. An error says
+// why it cannot: a session runs, the page has no shim, or reading what it
 // gave threw.
-func (l *loop) startWith(args []safejs.Value) bool {
+func (l *loop) startWith(args []safejs.Value) error {
+	if l.s != nil && !l.failed && !l.left && !l.leave.Load() {
+		return errors.New("this page's session runs: leave() it first")
+	}
 	shim := global("__ticnetShim")
 	if len(args) < 2 || shim.Type() != safejs.TypeObject || args[0].Type() != safejs.TypeObject || args[1].Type() != safejs.TypeObject {
-		return false
+		return errors.New("no shim, or a config or callbacks that are no objects")
 	}
 	var x errs
 	game, jg, err := newGame(args[1], layout(&x, args[0]))
 	x.keep(err)
 	// The shim's functions and onEvent take no this: each is looked up
 	// once, not on every call.
-	l.drain, l.sendBatch, l.setUIDs = x.get(shim, "drain"), x.get(shim, "sendBatch"), x.get(shim, "setUIDs")
-	l.setBuffers, l.onEvent = x.get(shim, "setBuffers"), x.get(args[1], "onEvent")
+	drain, sendBatch, setUIDs := x.get(shim, "drain"), x.get(shim, "sendBatch"), x.get(shim, "setUIDs")
+	setBuffers, onEvent := x.get(shim, "setBuffers"), x.get(args[1], "onEvent")
 	cfg, err := config(args[0])
 	x.keep(err)
 	if x.err != nil {
-		return false
+		return errors.New("reading the page's options: " + x.err.Error())
 	}
+	if l.s != nil && !l.left {
+		l.leaveNow() // asked for, not yet taken by a pass, or failed: the goodbye goes now
+	}
+	l.drain, l.sendBatch, l.setUIDs, l.setBuffers, l.onEvent = drain, sendBatch, setUIDs, setBuffers, onEvent
 	if _, err := l.inbox.fit(jsBufMin); err != nil {
-		return false
+		return err
 	}
 	if err := l.fit(&l.outbox, jsBufMin); err != nil {
-		return false
+		return err
 	}
+	l.renew()
 	l.game = jg
 	l.s = session.New(cfg, game, l.now())
 	l.filter()
-	return l.run() == nil // the loop runs on the page's timer: nothing here blocks
+	if l.running {
+		return nil
+	}
+	l.running = l.run() == nil // the loop runs on the page's timer: nothing here blocks
+	if !l.running {
+		return errors.New("the page's timer refused the loop")
+	}
+	return nil
 }
 
 // launchReq is a launch the page asked for: the seed and options every

@@ -33,9 +33,13 @@ type loop struct {
 
 	launch atomic.Pointer[launchReq] // the page asked to launch
 	leave  atomic.Bool
-	end    atomic.Bool                   // the page asked to end the game
-	failed bool                          // the game's callback or the shim threw, and the copy left (fail)
-	stats  atomic.Pointer[session.Stats] // the last published; nil: none yet
+	end    atomic.Bool // the page asked to end the game
+	failed bool        // the game's callback or the shim threw, and the copy left (fail)
+	left   bool        // the session left at the page's word (leave, leaveNow)
+	// running: the page's timer runs the loop (a session that replaces
+	// an ended one runs on it).
+	running bool
+	stats   atomic.Pointer[session.Stats] // the last published; nil: none yet
 	// err is the first error of a crossing outside the game's callbacks
 	// (the shim's functions, onEvent, the objects built for the page):
 	// the next pass fails the game with it.
@@ -57,6 +61,7 @@ func (l *loop) pass() {
 	}
 	if l.leave.Swap(false) {
 		l.s.Leave(now)
+		l.left = true
 	}
 	if l.end.Swap(false) {
 		l.s.RequestEnd()
@@ -71,6 +76,11 @@ func (l *loop) pass() {
 	}
 	events := l.s.Update(now)
 	l.s.GameTime(l.game.spent) // before the events: their handlers are the page's, not the game's
+	if len(events) > 0 {
+		// A handler's stats() sees what its event reports (a join's
+		// joinMS), not the last tick's numbers.
+		l.publish()
+	}
 	l.emit(events)
 	if (l.game.err != nil || l.err != nil) && !l.failed {
 		l.fail(now)
@@ -79,6 +89,28 @@ func (l *loop) pass() {
 	l.flush()
 	l.times.add(since(began)-l.game.spent, l.s.Ran())
 	l.game.spent = 0
+}
+
+// leaveNow leaves the session and says goodbye at once: the DISCONNECTs
+// go out in this call.
+func (l *loop) leaveNow() {
+	l.left = true
+	l.s.Leave(l.now())
+	l.s.Update(l.now())
+	l.flush()
+}
+
+// renew forgets what the loop kept of its last session, for a new one:
+// its requests, its failure, its stats and the UID the shim filters for.
+func (l *loop) renew() {
+	l.launch.Store(nil)
+	l.leave.Store(false)
+	l.end.Store(false)
+	l.failed, l.left, l.err = false, false, nil
+	l.stats.Store(nil)
+	l.uid = 0
+	l.rates = rateWindow{at: l.now()}
+	l.times = netTimes{}
 }
 
 // fail leaves the game of a copy whose game's callback threw, or whose

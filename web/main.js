@@ -27,6 +27,7 @@ let joining = false, progress = 0, rejoining = false;
 let refused = null; // why the server last refused this copy, until it gets in
 let migrating = false; // the server went mid-game; the game waits for the next one
 let startedAt = null; // the last start: { tic, joined }
+let joinedWith = null; // stats().transferMS and joinMS as this copy's player entered a game in progress
 const log = [];
 const timing = { role: null, lobby: null }; // ms from navigation to the first role and lobby
 
@@ -88,7 +89,12 @@ function onEvent(e) {
       startedAt = { tic: e.tic, joined: e.joined, rejoined: e.rejoined }; refused = null; break;
     case "catchup":
       progress = Math.floor((e.unit === "tics" ? 50 : 0) + 50 * e.done / Math.max(1, e.total)); break;
-    case "join": if (e.player === myPlayer) joining = false; break;
+    case "join":
+      if (e.player !== myPlayer) break;
+      joining = false;
+      // What the stats said as this copy's player entered (the overlay shows it too).
+      { const st = net.stats(); joinedWith = { transferMS: st.transferMS, joinMS: st.joinMS }; }
+      break;
     // The server went mid-game: the game goes on under a new one.
     case "migrating": migrating = true; showNotice("Host left — the game goes on…"); break;
     case "resumed": migrating = false; showNotice("Host left — the game goes on", 3000); break;
@@ -122,14 +128,25 @@ function load(state) {
   prev = cur = game.snapshot();
 }
 
-const net = await start({ name: params.get("name") || "player", input, onTic,
+const options = { name: params.get("name") || "player", input, onTic,
   checksum: () => game.checksum(), save: () => game.save(), load, onEvent,
   // Each player's own checksum, kept in the replay: a playback names the
   // player whose state differs (one call more per tic).
   playerChecksum: (p) => game.playerChecksum(p),
   // A chat's relays take 100-300 ms each way: a window of 16 tics (457 ms)
   // covers a round trip there; ticnet's default, 8 (228 ms), one of 200.
-  predict: params.get("predict") !== "0", predictTics: 16 });
+  predict: params.get("predict") !== "0", predictTics: 16 };
+let net = await start(options);
+
+// rejoin starts a new session after this one ended (leave, or an "error"):
+// it finds the lobby, or the game in progress, as a page opened now would.
+async function rejoin() {
+  role = "undecided"; lobby = null; started = false; joining = false; migrating = false; myPlayer = -1;
+  net = await start(options);
+  globalThis.ticnetDemo.net = net;
+  showNotice("Joining again…", 2000);
+  renderLobby();
+}
 
 // The checksums of the last 64 confirmed tics (before gametic).
 function confirmedSums(gametic) {
@@ -145,11 +162,13 @@ globalThis.ticnetDemo = {
     return JSON.stringify({ role, uid, players: st.players, gametic: st.gametic, started, start: startedAt, joining, progress, migrating,
       notice: noticeEl.hidden ? "" : noticeEl.textContent, player: myPlayer,
       me: globalThis.ticnetDemo.me(), // as displayed: predicted
-      protocol: st.protocol, checksums: confirmedSums(st.gametic), lobby, stats: st, timing });
+      protocol: st.protocol, checksums: confirmedSums(st.gametic), lobby, stats: st, timing, joinedWith });
   },
   launch() { launchGame(); },
   net, // the session, for tests
   leave() { net.leave(); },
+  // rejoin: a new session, after leave() or an "error"; its promise's error, if any, as a string.
+  rejoin() { return rejoin().then(() => "", (e) => String(e.message)); },
   // The local player as displayed, cheaply (tests poll it).
   me() { const p = myPlayer >= 0 ? game.players[myPlayer] : null; return p && { x: p.x, y: p.y, angle: p.angle }; },
   events() { return JSON.stringify(log); },

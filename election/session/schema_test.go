@@ -394,3 +394,67 @@ func TestEveryKindTheSessionEmitsHasItsFields(t *testing.T) {
 	}
 	holds(t, seen >= 20, "only %d event literals found in the session's and the wasm's source", seen)
 }
+
+// tsOf is the type ticnet.d.ts declares a field of Stats with: its ts
+// tag, or else what its Go type is in JS.
+func tsOf(f reflect.StructField) string {
+	if ts := f.Tag.Get("ts"); ts != "" {
+		return ts
+	}
+	switch f.Type.Kind() {
+	case reflect.Bool:
+		return "boolean"
+	case reflect.String:
+		return "string"
+	case reflect.Int, reflect.Int64, reflect.Uint32, reflect.Float64:
+		return "number"
+	}
+	return "a Go " + f.Type.String() + " needs a ts tag"
+}
+
+// TestTicnetDTSDeclaresStatsAsStatsReturnsThem: ticnet.d.ts's Stats has
+// the fields of session.Stats (which the wasm hands stats() by their JSON
+// names: the e2e test TestFourTabsElectOneServerAndPlayInStep checks the
+// real object), in their order and with their types; and its channel
+// has the fields of shim.js's stats, which ticnet.js adds with kind.
+func TestTicnetDTSDeclaresStatsAsStatsReturnsThem(t *testing.T) {
+	d, ok := readDTS(t)["Stats"]
+	if !ok {
+		t.Fatal("ticnet.d.ts declares no Stats")
+	}
+	type field struct {
+		Name, TS string
+		Optional bool
+	}
+	var want, got []field
+	var channel *member
+	for _, m := range d.members {
+		if m.name == "channel" {
+			channel = &m
+			continue
+		}
+		got = append(got, field{m.name, m.ts, m.optional})
+	}
+	for f := range reflect.TypeFor[Stats]().Fields() {
+		want = append(want, field{strings.Split(f.Tag.Get("json"), ",")[0], tsOf(f), false})
+	}
+	same(t, want, got, "the fields of Stats: session.Stats's (want), ticnet.d.ts's (got)")
+
+	shim, err := os.ReadFile("../../js/shim.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lit := regexp.MustCompile(`const stats = \{([^}]*)\}`).FindSubmatch(shim)
+	if !holds(t, lit != nil && channel != nil, "no stats literal in shim.js, or no channel in ticnet.d.ts's Stats") {
+		return
+	}
+	want = []field{{"kind", `"webxdc" | "broadcast"`, false}}
+	for _, k := range regexp.MustCompile(`(\w+):`).FindAllSubmatch(lit[1], -1) {
+		want = append(want, field{string(k[1]), "number", false})
+	}
+	got = nil
+	for _, m := range parseMembers(t, bodies(channel.ts)[0]) {
+		got = append(got, field{m.name, m.ts, m.optional})
+	}
+	same(t, want, got, "Stats.channel: shim.js's stats and kind (want), ticnet.d.ts's (got)")
+}

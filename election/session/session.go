@@ -81,10 +81,15 @@ type LobbyPlayer struct {
 }
 
 // Stats are the session's live numbers.
+//
+// Its fields are what the page's stats() returns (but channel, which
+// ticnet.js adds from the shim), by their JSON names; a ts tag gives the
+// type ticnet.d.ts declares where Go's does not say it (a number, a
+// string, a boolean). schema_test.go holds ticnet.d.ts's Stats to them.
 type Stats struct {
-	Role            Role     `json:"role"`
+	Role            Role     `json:"role" ts:"\"undecided\" | \"server\" | \"client\""`
 	UID             uint32   `json:"uid"`
-	Players         []string `json:"players"`
+	Players         []string `json:"players" ts:"string[] | null"` // null before this copy knows them
 	Gametic         uint32   `json:"gametic"`
 	Recvtic         uint32   `json:"recvtic"`
 	Maketic         uint32   `json:"maketic"`
