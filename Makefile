@@ -75,9 +75,11 @@ test: lint e2e-setup web types
 	$(GO) test -count=1 -timeout 15m ./e2e/...
 
 # types checks the examples against js/ticnet.d.ts (tsc from npm, which
-# e2e-setup installs into $(NPM_DIR)).
+# e2e-setup installs into $(NPM_DIR)), and a game in strict TypeScript
+# (web/typed-options.ts) that types its launch options.
 types:
 	$(NPM_DIR)/node_modules/.bin/tsc -p web/tsconfig.json
+	$(NPM_DIR)/node_modules/.bin/tsc -p web/tsconfig.strict.json
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

@@ -55,17 +55,19 @@ export interface LaunchedEvent { kind: "launched" }
  * launch gave (the same on every copy, a late one's included; seed 0 and
  * options undefined under the reference protocol): seed your game's
  * random numbers with seed. It comes before any callback of the game it
- * starts (input, onTic, save, load): set your game up from it.
+ * starts (input, onTic, save, load): set your game up from it. O is
+ * the type of the options, as the game gave it to start<O> (options
+ * read without a cast; unknown when it gave none).
  */
-export interface StartEvent {
+export interface StartEvent<O = unknown> {
   kind: "start"; player: number; protocol: string; tic: number; joined: boolean; rejoined: boolean;
-  ticRate: number; seed: number; options?: LaunchOptions["options"];
+  ticRate: number; seed: number; options?: O;
 }
 
-/** What the controller launches a game with (Session.launch). */
-export interface LaunchOptions {
+/** What the controller launches a game with (Session.launch): O is the type of its options (start<O>). */
+export interface LaunchOptions<O = unknown> {
   /** The game's own settings: a Uint8Array, or any JSON value; at most 1024 bytes as sent (1 byte + the bytes, or the JSON in UTF-8). */
-  options?: unknown;
+  options?: O;
   /** A 32-bit seed every copy gets (default: a random one). */
   seed?: number;
 }
@@ -122,17 +124,17 @@ export interface EndAskedEvent { kind: "endAsked"; player: number }
 /** The game ended before tic, the same on every copy: this copy is back in its lobby ("lobby" follows), and the controller may launch again. */
 export interface EndEvent { kind: "end"; tic: number }
 
-/** Something that happened: switch on kind. */
-export type TicnetEvent =
-  | RoleEvent | NewServerEvent | LobbyEvent | LaunchedEvent | StartEvent | RejoinedEvent | CatchupEvent | JoinEvent
+/** Something that happened: switch on kind. O: the type of the launch options (start<O>). */
+export type TicnetEvent<O = unknown> =
+  | RoleEvent | NewServerEvent | LobbyEvent | LaunchedEvent | StartEvent<O> | RejoinedEvent | CatchupEvent | JoinEvent
   | LeaveEvent | DesyncEvent | ConsoleMessageEvent | RejectedEvent | DisconnectEvent | RetryEvent | SplitEvent
   | ServerLostEvent | MigratingEvent | ResumedEvent | MigrateFailedEvent | YieldedEvent | GameErrorEvent
   | EndAskedEvent | EndEvent;
 
 export type EventKind = TicnetEvent["kind"];
 
-/** The event type of one kind: EventOf<"start"> is StartEvent. */
-export type EventOf<K extends EventKind> = Extract<TicnetEvent, { kind: K }>;
+/** The event type of one kind: EventOf<"start"> is StartEvent (of options O). */
+export type EventOf<K extends EventKind, O = unknown> = Extract<TicnetEvent<O>, { kind: K }>;
 
 /**
  * A game whose input is Doom's ticcmd (the default, and the only input a
@@ -187,10 +189,14 @@ export interface OpaqueGame {
   onTic(tic: number, inputs: (Uint8Array | null)[], ingame: boolean[], substituted: boolean[]): void;
 }
 
-/** What start takes: the common options, and a game of either kind of input. */
-export type Options = CommonOptions & (TicCmdGame | OpaqueGame);
+/**
+ * What start takes: the common options, and a game of either kind of
+ * input. O is the type of the game's launch options: start<O> types
+ * launch's and every "start" event's (a JSON value, or a Uint8Array).
+ */
+export type Options<O = unknown> = CommonOptions<O> & (TicCmdGame | OpaqueGame);
 
-export interface CommonOptions {
+export interface CommonOptions<O = unknown> {
   /** URL of ticnet.wasm (default: beside ticnet.js, new URL("./ticnet.wasm", import.meta.url)). */
   wasmURL?: string;
   /** Player name, at most 29 bytes in UTF-8 (start rejects a longer one; default "Player"). */
@@ -246,7 +252,7 @@ export interface CommonOptions {
    * change every field of their input every tic).
    */
   record?: boolean;
-  onEvent?(event: TicnetEvent): void;
+  onEvent?(event: TicnetEvent<O>): void;
   /**
    * Run ahead of the confirmed tics (on by default when save and load are
    * given): onTic runs a tic as soon as the local player's command for it
@@ -347,13 +353,14 @@ export interface Stats {
   };
 }
 
-export interface Session {
+export interface Session<O = unknown> {
   /**
    * Launches the game with opts (every copy's "start" event brings them):
    * only the lobby's controller may; elsewhere, and on bad opts, it
    * rejects with the reason.
    */
-  launch(opts?: LaunchOptions): Promise<void>;
+  launch(opts?: LaunchOptions<O>): Promise<void>;
+  /** Leaves the game cleanly: start may then start this page's next session. */
   leave(): void;
   /**
    * Ends the game (TICNET_1 only): on the lobby's controller every copy
@@ -381,9 +388,9 @@ export interface Session {
    */
   fraction(): number;
   /** Calls fn for every event of kind (after options.onEvent). */
-  on<K extends EventKind>(kind: K, fn: (e: EventOf<K>) => void): void;
+  on<K extends EventKind>(kind: K, fn: (e: EventOf<K, O>) => void): void;
   /** Stops calling fn, as on added it. */
-  off<K extends EventKind>(kind: K, fn: (e: EventOf<K>) => void): void;
+  off<K extends EventKind>(kind: K, fn: (e: EventOf<K, O>) => void): void;
 }
 
 /**
@@ -392,9 +399,14 @@ export interface Session {
  * wasm (Go's wasm_exec.js, then ticnet.wasm or options.wasmURL), joins the
  * election, and reports through options.onEvent. Rejects, with a message
  * that names the option, on an unknown option or one out of range, and on
- * missing callbacks.
+ * missing callbacks. A page runs one session at a time: start rejects
+ * while its last runs, and after that one's leave() or its "error" event
+ * starts the next (a reload is not needed; the ended Session's launch,
+ * leave and endGame then do nothing). O types the launch options:
+ * start<{ speed: number }>(...) gives launch and every "start" event
+ * options of that type.
  */
-export function start(options: Options): Promise<Session>;
+export function start<O = unknown>(options: Options<O>): Promise<Session<O>>;
 
 /** The game, as start takes it (save and load are required), and the test's settings. */
 export type SyncTestOptions = (TicCmdGame | OpaqueGame) & {
@@ -444,8 +456,27 @@ export type ReplayGame = (Pick<TicCmdGame, "inputSize" | "onTic"> | Pick<OpaqueG
   playerChecksum?(player: number): number;
 };
 
-/** What playReplay takes: the game, and how to play. */
-export type ReplayOptions = ReplayGame & {
+/** What a replay says of its game before it plays (setup's argument): Replay's facts but end and snapshots. */
+export interface ReplaySetup<O = unknown> {
+  /** The first tic recorded (0, or the tic a late copy joined at). */
+  start: number;
+  players: string[];
+  ticRate: number;
+  seed: number;
+  options?: O;
+  protocol: string;
+  inputSize: number;
+}
+
+/** What playReplay takes: the game, and how to play. O: the type of the recorded launch options. */
+export type ReplayOptions<O = unknown> = ReplayGame & {
+  /**
+   * Sets the game up from the replay's facts (seed, options: what a
+   * "start" event brings), called once, before any other callback, the
+   * first snapshot's load included: a late joiner's replay starts from
+   * that snapshot, whose load then replaces the state set up here.
+   */
+  setup?(facts: ReplaySetup<O>): void;
   /** A multiple of the recorded tic rate, 0 or more (default 1); 0: as fast as the page allows (40 ms of game work per pass). */
   speed?: number;
   /** Start paused (default false): resume() plays. */
@@ -473,7 +504,7 @@ export type ReplayEventKind = ReplayEvent["kind"];
 export type ReplayEventOf<K extends ReplayEventKind> = Extract<ReplayEvent, { kind: K }>;
 
 /** A replay being played back: its facts, and the controls. */
-export interface Replay {
+export interface Replay<O = unknown> {
   /** The first tic recorded (0, or the tic a late copy joined at), and one past the last. */
   readonly start: number;
   readonly end: number;
@@ -482,7 +513,7 @@ export interface Replay {
   /** The recorded game's tics a second, and the seed and options it was launched with (as its start event had them). */
   readonly ticRate: number;
   readonly seed: number;
-  readonly options?: LaunchOptions["options"];
+  readonly options?: O;
   readonly protocol: string;
   /** Bytes of input per player; 0: Doom's ticcmd. */
   readonly inputSize: number;
@@ -509,12 +540,15 @@ export interface Replay {
 
 /**
  * Plays a replay file (Session.replay()'s bytes) back into a game, in tic
- * order, at speed, comparing every recorded checksum. Resolves once the
- * game stands at the replay's first tic; the first tic runs on the next
- * task (add listeners and set the game up from the facts right after the
- * await). Rejects on bytes that are not a whole replay (not one, cut
- * short), a replay of another kind of input (inputSize), one that starts
- * from a snapshot played into a game without load, and a state load
- * refuses. Joins no channel: it loads no shim.
+ * order, at speed, comparing every recorded checksum. Set the game up in
+ * options.setup, which runs before any load: by the time the promise
+ * resolves, the first snapshot's load has run, and a game made anew
+ * after the await would lose that state. Resolves once the game stands
+ * at the replay's first tic; the first tic runs on the next task (add
+ * listeners right after the await). Rejects on bytes that are not a
+ * whole replay (not one, cut short), a replay of another kind of input
+ * (inputSize), a setup that throws, one that starts from a snapshot
+ * played into a game without load, and a state load refuses. Joins no
+ * channel: it loads no shim.
  */
-export function playReplay(bytes: Uint8Array | ArrayBuffer, options: ReplayOptions): Promise<Replay>;
+export function playReplay<O = unknown>(bytes: Uint8Array | ArrayBuffer, options: ReplayOptions<O>): Promise<Replay<O>>;

@@ -13,7 +13,8 @@
 //   const bytes = net.replay();   // the game so far, as a replay file
 //
 //   import { playReplay } from "./ticnet.js";  // in any page: the game played back
-//   const r = await playReplay(bytes, { onTic, checksum, save, load, speed: 0 });
+//   const r = await playReplay(bytes, { setup: (facts) => game.reset(facts.seed, facts.options),
+//                                       onTic, checksum, save, load, speed: 0 }); // setup: before any load
 //   r.on("done", (e) => console.log(e.checked, e.mismatches));
 //
 // The import is all a page needs: this module loads what it uses from
@@ -557,13 +558,17 @@ const REPLAY_PASS_MS = 40;
  * snapshot and to seek back; playerChecksum to name the players whose
  * state differs; inputSize when its input is its own bytes), wasmURL,
  * onEvent, speed (a multiple of the recorded tic rate, default 1; 0: as
- * fast as the page allows) and paused (default false). Resolves, once the
- * game stands at the replay's first tic, to a controller: the replay's
+ * fast as the page allows), paused (default false) and setup, called
+ * with the replay's facts (players, start, ticRate, seed, options,
+ * protocol, inputSize) before any other callback, the first snapshot's
+ * load included: set the game up there from seed and options, as a start
+ * event would. Resolves, once the game stands at the replay's first tic,
+ * to a controller: the replay's
  * facts, seek, pause, resume, setSpeed and events ("progress" every tic,
  * "mismatch" at the first recorded checksum that differs, "done" at the
  * end, "error" when a callback throws). Rejects, with the reason, on bytes
- * that are not a whole replay file, a replay of another kind of input,
- * and a state the game's load refuses.
+ * that are not a whole replay file, a replay of another kind of input, a
+ * setup that throws, and a state the game's load refuses.
  */
 export async function playReplay(bytes, options) {
   if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
@@ -585,6 +590,9 @@ export async function playReplay(bytes, options) {
     },
   };
   const callbacks = gameCallbacks(game, new Uint8Array(MAX_PLAYERS * Math.max(CMD_BYTES, specs.inputSize.max)));
+  // setup sets the game up from the replay's facts before any load: the
+  // launch options as launch was given them.
+  if (options.setup) callbacks.setup = (facts) => options.setup({ ...facts, options: decodeOptions(facts.options) });
   const opened = core.replayOpen(bytes, callbacks, options.inputSize | 0);
   if (opened.error) throw new Error(`ticnet: playReplay: ${opened.error}`);
   facts = opened;
@@ -681,7 +689,7 @@ export async function playReplay(bytes, options) {
     close() { closed = true; schedule(0); core.replayClose(id); },
   };
   // The first pass comes on the next task: the page's code after its
-  // await (listeners, the game's setup from the facts) runs first.
+  // await (its listeners) runs first.
   repace();
   schedule(0);
   return controller;

@@ -38,14 +38,16 @@ var (
 // replayOpen(bytes, callbacks, inputSize) reads a replay file (a
 // Uint8Array; the playback keeps a copy) and sets the page's game (its
 // callbacks, as ticnet.js's gameCallbacks makes them) at its first tic,
-// from its first snapshot when it has one. It returns what the page needs
+// from its first snapshot when it has one, after the callbacks' setup
+// (when there is one) has set the game up from the replay's header
+// (headerObject). It returns what the page needs
 // of the replay: an object with id, protocol, players (the players' names,
 // by player number), start (the first tic recorded), end (one past the
 // last), ticRate, seed, options (the launch options, as a start event has
 // them; absent when none), inputSize (0: Doom's ticcmd) and snapshots (the
 // tics a seek can load); or with error set, on a file that is not a whole
-// replay, on one of another game's input, or on a state the game's load
-// refused.
+// replay, on one of another game's input, on a setup that threw, or on a
+// state the game's load refused.
 func replayOpen(args []safejs.Value) any {
 	fail := func(err error) any {
 		var x errs
@@ -78,6 +80,18 @@ func replayOpen(args []safejs.Value) any {
 	if err != nil {
 		return fail(err)
 	}
+	// The page sets its game up from the replay's facts before the first
+	// snapshot's load: that load replaces the state of the game set up.
+	if isFunc(args[1], "setup") {
+		setup := x.get(args[1], "setup")
+		if o := headerObject(&x, h); x.err == nil {
+			_, err = setup.Invoke(o)
+			x.keep(err)
+		}
+		if x.err != nil {
+			return fail(errors.New("setup: " + x.err.Error()))
+		}
+	}
 	p, err := netcore.NewReplayPlayer(data, game)
 	if err != nil {
 		return fail(err)
@@ -93,11 +107,12 @@ func replayOpen(args []safejs.Value) any {
 }
 
 // factsObject is what replayOpen returns of the replay h, played by p (all
-// zero but for players, an empty array, when h is nil).
+// zero but for players, an empty array, when h is nil): headerObject's,
+// id, end and snapshots.
 func factsObject(x *errs, id int, h *wire.ReplayHeader, p *netcore.ReplayPlayer) safejs.Value {
-	o := x.object()
-	x.set(o, "id", id)
 	if h == nil {
+		o := x.object()
+		x.set(o, "id", id)
 		x.set(o, "protocol", "")
 		x.set(o, "players", newArray(x, []string{}))
 		for _, k := range []string{"start", "end", "ticRate", "seed", "inputSize"} {
@@ -106,17 +121,28 @@ func factsObject(x *errs, id int, h *wire.ReplayHeader, p *netcore.ReplayPlayer)
 		x.set(o, "snapshots", nil)
 		return o
 	}
+	o := headerObject(x, h)
+	x.set(o, "id", id)
+	x.set(o, "end", p.End())
+	x.set(o, "snapshots", arrayOrNull(x, p.Snapshots()))
+	return o
+}
+
+// headerObject is what the replay's header h says of its game, as the
+// page's setup gets it: protocol, players, start, ticRate, seed, options
+// (the launch options, as a start event has them; absent when none) and
+// inputSize.
+func headerObject(x *errs, h *wire.ReplayHeader) safejs.Value {
+	o := x.object()
 	x.set(o, "protocol", h.Protocol)
 	x.set(o, "players", newArray(x, h.Names))
-	x.set(o, "start", p.Start())
-	x.set(o, "end", p.End())
+	x.set(o, "start", h.Start)
 	x.set(o, "ticRate", int(h.Setup.TicRate))
 	x.set(o, "seed", h.Setup.Seed)
 	if len(h.Setup.Options) > 0 {
 		x.set(o, "options", x.bytes(h.Setup.Options))
 	}
 	x.set(o, "inputSize", int(h.Setup.Input.Size))
-	x.set(o, "snapshots", arrayOrNull(x, p.Snapshots()))
 	return o
 }
 

@@ -58,8 +58,8 @@ var (
 	fieldSeed     = Field{"seed", "number", false, func(e *Event) any { return e.Seed }}
 	// options: the launch options as the wire carries them (a tag byte,
 	// then the bytes or JSON); ticnet.js decodes them into what launch
-	// was given.
-	fieldOptions = Field{"options", `LaunchOptions["options"]`, true, func(e *Event) any {
+	// was given, of the type the game gave start (StartEvent<O>).
+	fieldOptions = Field{"options", "O", true, func(e *Event) any {
 		if len(e.Options) == 0 {
 			return nil
 		}
@@ -213,6 +213,7 @@ var SettingsOptions = []Option{
 var ReplayOptions = []Option{
 	optWasmURL, optOnEvent, optInputSize,
 	optOnTic, optChecksum, optSave, optLoad, optPlayerChecksum,
+	{Name: "setup", Check: CheckFunction},
 	{Name: "speed", Check: CheckNumber, Min: 0, Default: 1},
 	{Name: "paused", Check: CheckBool, Default: false},
 }

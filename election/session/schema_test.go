@@ -207,9 +207,10 @@ func TestTicnetDTSDeclaresEveryEventAsTheWasmBuildsIt(t *testing.T) {
 		t.Fatal("ticnet.d.ts declares no TicnetEvent")
 	}
 	var names []string
-	for _, n := range strings.Split(strings.TrimPrefix(strings.TrimSpace(union.text), "="), "|") {
+	typeParams := regexp.MustCompile(`^<[^>]*>\s*`) // <O = unknown>: the launch options' type
+	for _, n := range strings.Split(strings.TrimPrefix(typeParams.ReplaceAllString(strings.TrimSpace(union.text), ""), "="), "|") {
 		if n = strings.TrimSpace(n); n != "" {
-			names = append(names, n)
+			names = append(names, strings.TrimSuffix(n, "<O>"))
 		}
 	}
 	var want []string
