@@ -17,6 +17,16 @@ func TestTheLobbyIsReportedWhenItChangesAndAgainAfterAReset(t *testing.T) {
 		Players: []netcore.LobbyPlayer{{Name: "a", Addr: "host"}, {Name: "b", Addr: "uid 00000002"}}}
 	three := two
 	three.Players = append(two.Players[:2:2], netcore.LobbyPlayer{Name: "c", Addr: "uid 00000003"})
+	// Each of these differs from the one before in one field only.
+	handed := three
+	handed.IsController = false
+	seated := handed
+	seated.Player = 2
+	bigger := seated
+	bigger.MaxPlayers = 8
+	renamed := bigger
+	renamed.Players = append([]netcore.LobbyPlayer{}, bigger.Players...)
+	renamed.Players[2].Name = "carol"
 	steps := []struct {
 		what    string
 		l       netcore.Lobby
@@ -30,6 +40,11 @@ func TestTheLobbyIsReportedWhenItChangesAndAgainAfterAReset(t *testing.T) {
 		{"the same lobby again", two, true, false, false},
 		{"a player came", three, true, false, true},
 		{"the same lobby after a reset (back from a game)", three, true, true, true},
+		{"the controller passed to another copy", handed, true, false, true},
+		{"this copy's player number changed", seated, true, false, true},
+		{"the game's size changed", bigger, true, false, true},
+		{"a player was renamed", renamed, true, false, true},
+		{"the same lobby again, after those changes", renamed, true, false, false},
 	}
 	for _, s := range steps {
 		if s.reset {
