@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/ticnet/ticnet/netcore"
+
+	"github.com/stretchr/testify/require"
 )
 
 func TestTicBudgetLearnsWhatATicCosts(t *testing.T) {
@@ -23,13 +25,9 @@ func TestTicBudgetLearnsWhatATicCosts(t *testing.T) {
 	}
 	for i, s := range steps {
 		b.observe(s.tics, s.spent.Nanoseconds())
-		if got := b.tics(); got != s.want {
-			t.Fatalf("step %d (%d tics in %v): %d tics a pass (per tic %v), want %d", i, s.tics, s.spent, got, time.Duration(b.perTicNS), s.want)
-		}
+		require.Equal(t, s.want, b.tics(), "step %d (%d tics in %v): tics a pass (per tic %v)", i, s.tics, s.spent, time.Duration(b.perTicNS))
 	}
 	var cheap ticBudget
 	cheap.observe(50, 0) // the browser's clock saw nothing
-	if got := cheap.tics(); got != netcore.BackupTics {
-		t.Fatalf("a tic too cheap to measure: %d tics a pass, want %d", got, netcore.BackupTics)
-	}
+	require.Equal(t, netcore.BackupTics, cheap.tics(), "a tic too cheap to measure: tics a pass")
 }

@@ -1,15 +1,15 @@
 package session
 
 import (
-	"reflect"
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore"
+
+	"github.com/stretchr/testify/require"
 )
 
 // Unit tests of the session's small components; the whole sessions they
-// serve are in session_test.go and migrate_test.go. (Plain testing, as
-// schema_test.go says why.)
+// serve are in session_test.go and migrate_test.go.
 
 func TestTheLobbyIsReportedWhenItChangesAndAgainAfterAReset(t *testing.T) {
 	var v lobbyView
@@ -17,6 +17,16 @@ func TestTheLobbyIsReportedWhenItChangesAndAgainAfterAReset(t *testing.T) {
 		Players: []netcore.LobbyPlayer{{Name: "a", Addr: "host"}, {Name: "b", Addr: "uid 00000002"}}}
 	three := two
 	three.Players = append(two.Players[:2:2], netcore.LobbyPlayer{Name: "c", Addr: "uid 00000003"})
+	// Each of these differs from the one before in one field only.
+	handed := three
+	handed.IsController = false
+	seated := handed
+	seated.Player = 2
+	bigger := seated
+	bigger.MaxPlayers = 8
+	renamed := bigger
+	renamed.Players = append([]netcore.LobbyPlayer{}, bigger.Players...)
+	renamed.Players[2].Name = "carol"
 	steps := []struct {
 		what    string
 		l       netcore.Lobby
@@ -30,33 +40,32 @@ func TestTheLobbyIsReportedWhenItChangesAndAgainAfterAReset(t *testing.T) {
 		{"the same lobby again", two, true, false, false},
 		{"a player came", three, true, false, true},
 		{"the same lobby after a reset (back from a game)", three, true, true, true},
+		{"the controller passed to another copy", handed, true, false, true},
+		{"this copy's player number changed", seated, true, false, true},
+		{"the game's size changed", bigger, true, false, true},
+		{"a player was renamed", renamed, true, false, true},
+		{"the same lobby again, after those changes", renamed, true, false, false},
 	}
 	for _, s := range steps {
 		if s.reset {
 			v.reset()
 		}
 		r, ok := v.update(s.l, s.waiting)
-		if ok != s.want {
-			t.Fatalf("%s: reported %v, want %v", s.what, ok, s.want)
-		}
-		if ok && len(r.Players) != len(s.l.Players) {
-			t.Fatalf("%s: %d players reported, want %d", s.what, len(r.Players), len(s.l.Players))
+		require.Equal(t, s.want, ok, "%s: reported", s.what)
+		if ok {
+			require.Len(t, r.Players, len(s.l.Players), "%s: players reported", s.what)
 		}
 	}
 	r, _ := (&lobbyView{}).update(two, true)
 	want := &LobbyReport{Players: []LobbyPlayer{{"a", "host"}, {"b", "uid 00000002"}}, Controller: true, MaxPlayers: 4}
-	if !reflect.DeepEqual(r, want) {
-		t.Fatalf("report %+v, want %+v", r, want)
-	}
+	require.Equal(t, want, r, "report")
 }
 
 func TestADisconnectWithoutALeavingWaitsLongerForACopyThatHadJustWoken(t *testing.T) {
 	const beaconMS = 500
 	check := func(what string, got, want bool) {
 		t.Helper()
-		if got != want {
-			t.Fatalf("%s: %v, want %v", what, got, want)
-		}
+		require.Equal(t, want, got, what)
 	}
 	var w leavingWait
 	check("pending before any DISCONNECT", w.pending(), false)
@@ -80,16 +89,13 @@ func TestJoinStatsCountFromTheServersWordToTheStateAndTheEntry(t *testing.T) {
 	var st Stats
 	j.entered(500) // entered a game it did not join in progress: not counted
 	j.report(&st)
-	if st.JoinMS != 0 {
-		t.Fatalf("join %d ms for a copy that did not join in progress", st.JoinMS)
-	}
+	require.Equal(t, int64(0), st.JoinMS, "join ms for a copy that did not join in progress")
 	j.told(1000)
 	j.stateArrived(1800)
 	j.stateArrived(1900) // a later catch-up report
 	j.entered(2500)
 	j.entered(2600)
 	j.report(&st)
-	if st.TransferMS != 800 || st.JoinMS != 1500 {
-		t.Fatalf("transfer %d ms, join %d ms; want 800, 1500", st.TransferMS, st.JoinMS)
-	}
+	require.Equal(t, int64(800), st.TransferMS, "transfer ms")
+	require.Equal(t, int64(1500), st.JoinMS, "join ms")
 }

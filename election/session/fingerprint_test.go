@@ -6,6 +6,9 @@ import (
 	"github.com/ticnet/ticnet/internal/fingerprint"
 	"github.com/ticnet/ticnet/netcore/scenario"
 	"github.com/ticnet/ticnet/netcore/simnet"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // fingerprinted makes a sim show fp every frame its copies send, and
@@ -85,17 +88,12 @@ func joinsLeavesAndHandsOffPredicting(t *testing.T, opt simOption) {
 	c.joinLeaveAndHandOff(t)
 	var copies []scenario.Copy
 	for i, p := range c.peers {
-		if p.wentBack {
-			t.Fatalf("copy %d: gametic went back", i)
-		}
+		require.False(t, p.wentBack, "copy %d: gametic went back", i)
 		copies = append(copies, checkedLives(i, p, 0, 0)...)
 	}
-	if c.recordErr != nil {
-		t.Fatal(c.recordErr)
-	}
-	if _, err := scenario.CheckCommandsAgainst(copies, true, c.recordsOf, c.allRecords()); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, c.recordErr)
+	_, err := scenario.CheckCommandsAgainst(copies, true, c.recordsOf, c.allRecords())
+	require.NoError(t, err)
 	sameSumsOf(t, copies)
 }
 
@@ -111,9 +109,7 @@ func TestWholeSessionsKeepTheirFingerprints(t *testing.T) {
 			fp := fingerprint.For(t, "session/"+g.name)
 			var c *channelSim
 			g.play(t, fingerprinted(fp, &c))
-			if got := c.fingerprint(fp); got != g.want {
-				t.Errorf("fingerprint\n got %q\nwant %q", got, g.want)
-			}
+			assert.Equal(t, g.want, c.fingerprint(fp), "fingerprint")
 		})
 	}
 }

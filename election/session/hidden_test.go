@@ -6,6 +6,8 @@ import (
 
 	"github.com/ticnet/ticnet/netcore/scenario"
 	"github.com/ticnet/ticnet/netcore/simnet"
+
+	"github.com/stretchr/testify/require"
 )
 
 // Two servers of one game, one of them hidden, in two ways. Cut off: a
@@ -39,9 +41,8 @@ func visibleAgainstHidden(t *testing.T, seed uint64, tookBack bool) {
 	}()
 	c.runUntil(t, "tic 200 everywhere", 60000, func() bool { return c.allAt(200) })
 	hid, vis := c.peers[0], c.peers[1]
-	if c.serverOf() != hid || !hid.s.Election().Self().Before(vis.s.Election().Self()) {
-		t.Fatalf("the server is not the copy that comes first by identity")
-	}
+	require.Same(t, hid, c.serverOf(), "the server is not the first copy")
+	require.True(t, hid.s.Election().Self().Before(vis.s.Election().Self()), "the first copy does not come first by identity")
 	if tookBack {
 		hid.hidden = true
 		hid.s.SetHidden(true)
@@ -70,35 +71,30 @@ func visibleAgainstHidden(t *testing.T, seed uint64, tookBack bool) {
 		hid.s.SetHidden(true)
 	}
 	c.runUntil(t, "6 s of partition", 20000, func() bool { return c.net.Now() >= cut+6000 })
-	if hid.s.Role() != RoleServer || vis.s.Role() != RoleServer {
-		t.Fatalf("before the heal: the hidden copy is %v, the visible one %v; want two servers", hid.s.Role(), vis.s.Role())
-	}
+	require.Equal(t, RoleServer, hid.s.Role(), "before the heal: the hidden copy")
+	require.Equal(t, RoleServer, vis.s.Role(), "before the heal: the visible copy")
 	seen := []int{len(hid.events), len(vis.events)}
 	c.net.Heal()
 	healed := c.net.Now()
 	c.runUntil(t, "the hidden copy in the visible server's game again", 30000, func() bool {
-		if vis.s.Role() != RoleServer {
-			t.Fatalf("the visible server is %v %d ms after the heal, want the server throughout",
-				vis.s.Role(), c.net.Now()-healed)
-		}
+		require.Equal(t, RoleServer, vis.s.Role(), "the visible server %d ms after the heal, want the server throughout", c.net.Now()-healed)
 		return hid.s.Role() == RoleClient && len(eventsFrom(hid, seen[0], "start")) == 1 &&
 			hid.s.Client().GameTic() >= vis.s.Client().GameTic()-5
 	})
 	end := vis.s.Client().GameTic() + 300
 	c.runUntil(t, fmt.Sprintf("tic %d everywhere", end), 60000, func() bool { return c.allAt(end) })
 	for _, kind := range []string{"yielded", "migrating", "start", "role"} {
-		if got := eventsFrom(vis, seen[1], kind); len(got) != 0 {
-			t.Fatalf("the visible server had %d %q events after the heal", len(got), kind)
-		}
+		require.Empty(t, eventsFrom(vis, seen[1], kind), "the visible server's %q events after the heal", kind)
 	}
-	if vis.s.Role() != RoleServer || hid.s.Role() != RoleClient {
-		t.Fatalf("after the heal: the visible server is %v, the hidden copy %v", vis.s.Role(), hid.s.Role())
-	}
+	require.Equal(t, RoleServer, vis.s.Role(), "after the heal: the visible server")
+	require.Equal(t, RoleClient, hid.s.Role(), "after the heal: the hidden copy")
+	// One yield to the visible server and one rejoin as its player.
 	ys, starts := eventsFrom(hid, seen[0], "yielded"), eventsFrom(hid, seen[0], "start")
-	if len(ys) != 1 || ys[0].ServerUID != vis.s.Election().Self().Tie || len(starts) != 1 || !starts[0].Rejoined ||
-		*starts[0].Player != *eventsOf(hid, "start")[0].Player {
-		t.Fatalf("the hidden copy after the heal: yielded %+v; started %+v, want one yield to the visible server and one rejoin as its player", ys, starts)
-	}
+	require.Len(t, ys, 1, "the hidden copy's yields after the heal")
+	require.Equal(t, vis.s.Election().Self().Tie, ys[0].ServerUID, "the server the hidden copy yielded to")
+	require.Len(t, starts, 1, "the hidden copy's starts after the heal")
+	require.True(t, starts[0].Rejoined, "the hidden copy's start after the heal: %+v", starts[0])
+	require.Equal(t, *eventsOf(hid, "start")[0].Player, *starts[0].Player, "the hidden copy's player after the heal")
 	// The hidden copy's first life is checked up to the tic the visible
 	// one resumed the game at: from there on, each decided its own.
 	resumedAt := eventsOf(vis, "resumed")[0].Tic
@@ -106,10 +102,7 @@ func visibleAgainstHidden(t *testing.T, seed uint64, tookBack bool) {
 		resumedAt = 0 // its first resume ends it (checkedLives)
 	}
 	copies := append(checkedLives(0, hid, resumedAt, 0), checkedLives(1, vis, 0, 0)...)
-	if _, err := scenario.CheckCommandsAgainst(copies, true, c.recordsOf, c.allRecords()); err != nil {
-		t.Fatal(err)
-	}
-	if n := sameSumsOf(t, copies); n < 300 {
-		t.Fatalf("compared %d tics, want at least 300", n)
-	}
+	_, err := scenario.CheckCommandsAgainst(copies, true, c.recordsOf, c.allRecords())
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, sameSumsOf(t, copies), 300, "tics compared")
 }

@@ -10,6 +10,9 @@ import (
 	"github.com/ticnet/ticnet/netcore/scenario"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/wire"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func tokenOf(i int) (t [wire.RejoinTokenLen]byte) {
@@ -116,9 +119,7 @@ func playAndLose(t testing.TB, seed uint64, n int, link simnet.Link, how departu
 	for range chain {
 		c.runUntil(t, fmt.Sprintf("tic %d everywhere", at), 60000, func() bool { return c.allAt(at) })
 		srv := c.serverOf()
-		if srv == nil {
-			t.Fatalf("no server at tic %d", at)
-		}
+		require.NotNil(t, srv, "no server at tic %d", at)
 		c.watchFrom = c.net.Now()
 		seen := make([]int, n) // events before the departure
 		for i, p := range c.peers {
@@ -171,9 +172,7 @@ func playAndLose(t testing.TB, seed uint64, n int, link simnet.Link, how departu
 			}
 			resumes = append(resumes, rs[0])
 		}
-		if len(resumes) == 0 {
-			t.Fatalf("no survivor resumed")
-		}
+		require.NotEmpty(t, resumes, "no survivor resumed")
 		first := resumes[0]
 		for _, e := range resumes {
 			if e.Tic < first.Tic || e.Tic == first.Tic && e.ServerUID < first.ServerUID {
@@ -193,9 +192,8 @@ func playAndLose(t testing.TB, seed uint64, n int, link simnet.Link, how departu
 				}
 				run.split++
 			}
-			if e.GapMS <= 0 || e.GapMS > limit {
-				t.Fatalf("resume %d: after %d ms (gap limit %d ms)", i, e.GapMS, limit)
-			}
+			require.Positive(t, e.GapMS, "resume %d: its gap, ms", i)
+			require.LessOrEqual(t, e.GapMS, limit, "resume %d: its gap, ms", i)
 		}
 		var gap int64
 		for _, p := range c.open() {
@@ -207,22 +205,20 @@ func playAndLose(t testing.TB, seed uint64, n int, link simnet.Link, how departu
 	var copies []scenario.Copy
 	for i, p := range c.peers {
 		starts := eventsOf(p, "start")
-		if p.wentBack || strict && (p.newClient != 0 || len(starts) != 1) {
-			t.Fatalf("copy %d: gametic went back %v, clients after the first %d, games started %d",
-				i, p.wentBack, p.newClient, len(starts))
+		require.False(t, p.wentBack, "copy %d: gametic went back", i)
+		if strict {
+			require.Equal(t, 0, p.newClient, "copy %d: clients after the first", i)
+			require.Len(t, starts, 1, "copy %d: games started", i)
 		}
 		if len(starts) > 1 {
 			run.rejoined++
 		}
 		copies = append(copies, checkedLives(i, p, firstEnd[i], until[i])...)
 	}
-	if c.recordErr != nil {
-		t.Fatal(c.recordErr)
-	}
+	require.NoError(t, c.recordErr)
 	var err error
-	if run.checked, err = scenario.CheckCommandsAgainst(copies, true, c.recordsOf, c.allRecords()); err != nil {
-		t.Fatal(err)
-	}
+	run.checked, err = scenario.CheckCommandsAgainst(copies, true, c.recordsOf, c.allRecords())
+	require.NoError(t, err)
 	run.compared = sameSumsOf(t, copies)
 	run.redecided = c.redecided
 	return run
@@ -295,8 +291,8 @@ func sameSumsOf(t testing.TB, copies []scenario.Copy) int {
 			}
 			if n == 0 {
 				ref = sums[tic]
-			} else if sums[tic] != ref {
-				t.Fatalf("tic %d differs: copy %d", tic, p.Index)
+			} else {
+				require.Equal(t, ref, sums[tic], "tic %d differs: copy %d", tic, p.Index)
 			}
 			n++
 		}
@@ -312,9 +308,7 @@ func sameSumsOf(t testing.TB, copies []scenario.Copy) int {
 func TestGameGoesOnWhenTheServerLeaves(t *testing.T) {
 	for _, how := range []departure{goodbye, silence} {
 		run := playAndLose(t, 11, 4, simnet.Link{LatencyMS: 2, JitterMS: 2}, how, 300, 2)
-		if run.compared < 1300 {
-			t.Fatalf("%v: compared %d tics", how, run.compared)
-		}
+		require.GreaterOrEqual(t, run.compared, 1300, "%v: tics compared", how)
 		t.Logf("%v: gaps %v ms; %d tics compared, %d commands checked (%d substituted)",
 			how, run.gaps, run.compared, run.checked.Commands, run.checked.Substituted)
 	}
@@ -388,14 +382,14 @@ func TestEightPlayersOutliveThreeServersInTurn(t *testing.T) {
 			if ch.link.Loss > 0 && how == goodbye {
 				wantRedecided = 45
 			}
-			if sum.degraded != 0 || sum.split != 0 || sum.rejoined != 0 || sum.redecided != wantRedecided {
-				t.Errorf("%s, %v: %d survivors did not simply resume, %d resumed under a second server, %d copies joined again, "+
-					"%d tics decided afresh; want 0, 0, 0, %d", ch.name, how, sum.degraded, sum.split, sum.rejoined, sum.redecided, wantRedecided)
-			}
-			if m, p, w := gapLimits(how, ch.link); median > m || p99 > p || worst > w {
-				t.Errorf("%s, %v: a survivor waited %d ms for a tic (median %d, p99 %d), want at most %d (%d, %d)",
-					ch.name, how, worst, median, p99, w, m, p)
-			}
+			assert.Equal(t, 0, sum.degraded, "%s, %v: survivors that did not simply resume", ch.name, how)
+			assert.Equal(t, 0, sum.split, "%s, %v: survivors that resumed under a second server", ch.name, how)
+			assert.Equal(t, 0, sum.rejoined, "%s, %v: copies that joined again", ch.name, how)
+			assert.Equal(t, wantRedecided, sum.redecided, "%s, %v: tics decided afresh", ch.name, how)
+			m, p, w := gapLimits(how, ch.link)
+			assert.LessOrEqual(t, median, m, "%s, %v: median longest wait for a tic, ms", ch.name, how)
+			assert.LessOrEqual(t, p99, p, "%s, %v: p99 longest wait for a tic, ms", ch.name, how)
+			assert.LessOrEqual(t, worst, w, "%s, %v: worst wait for a tic, ms", ch.name, how)
 		}
 	}
 }
@@ -466,9 +460,7 @@ func partitionAndHeal(t testing.TB, seed uint64, link simnet.Link, at uint32, cu
 		if p.s.Role() == RoleServer {
 			run.servers++
 		}
-		if p.wentBack {
-			t.Fatalf("copy %d: gametic went back", i)
-		}
+		require.False(t, p.wentBack, "copy %d: gametic went back", i)
 		if starts := eventsOf(p, "start"); len(starts) > 1 {
 			run.rejoined = append(run.rejoined, i)
 			if *starts[0].Player != *starts[len(starts)-1].Player || len(eventsOf(p, "rejoined")) == 0 {
@@ -484,15 +476,10 @@ func partitionAndHeal(t testing.TB, seed uint64, link simnet.Link, at uint32, cu
 	for i, p := range c.peers {
 		copies = append(copies, checkedLives(i, p, 0, 0)...)
 	}
-	if c.recordErr != nil {
-		t.Fatal(c.recordErr)
-	}
-	if _, err := scenario.CheckCommandsAgainst(copies, true, c.recordsOf, c.allRecords()); err != nil {
-		t.Fatal(err)
-	}
-	if n := sameSumsOf(t, copies); n < int(at2)-100 {
-		t.Fatalf("compared %d tics", n)
-	}
+	require.NoError(t, c.recordErr)
+	_, err := scenario.CheckCommandsAgainst(copies, true, c.recordsOf, c.allRecords())
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, sameSumsOf(t, copies), int(at2)-100, "tics compared")
 	return run
 }
 
@@ -513,13 +500,9 @@ func TestAPartitionThatHealsLeavesOneGame(t *testing.T) {
 			at := uint32(100 + rand.New(rand.NewPCG(seed, 13)).IntN(500))
 			t.Run(fmt.Sprintf("%s/seed%d", ch.name, seed), func(t *testing.T) {
 				run := partitionAndHeal(t, seed, ch.link, at, 5000)
-				if run.servers != 1 {
-					t.Fatalf("%d servers after the heal", run.servers)
-				}
-				if !slices.Equal(run.rejoined, []int{1, 3, 5, 7}) || len(run.otherPlayer) > 0 {
-					t.Fatalf("copies that joined again %v, want the cut-off side [1 3 5 7]; as another player %v",
-						run.rejoined, run.otherPlayer)
-				}
+				require.Equal(t, 1, run.servers, "servers after the heal")
+				require.Equal(t, []int{1, 3, 5, 7}, run.rejoined, "copies that joined again: the cut-off side")
+				require.Empty(t, run.otherPlayer, "copies that joined again as another player")
 				heals = append(heals, run.healMS)
 			})
 		}
@@ -529,9 +512,9 @@ func TestAPartitionThatHealsLeavesOneGame(t *testing.T) {
 		slices.Sort(heals)
 		median, worst := heals[len(heals)/2], heals[len(heals)-1]
 		t.Logf("%s: %d partitions; one game again after the heal in median %d ms, worst %d", ch.name, len(heals), median, worst)
-		if l := healLimits[ch.name]; median > l[0] || worst > l[1] {
-			t.Errorf("%s: one game again in median %d ms, worst %d; want at most %d, %d", ch.name, median, worst, l[0], l[1])
-		}
+		l := healLimits[ch.name]
+		assert.LessOrEqual(t, median, l[0], "%s: one game again after the heal, median ms", ch.name)
+		assert.LessOrEqual(t, worst, l[1], "%s: one game again after the heal, worst ms", ch.name)
 	}
 }
 
@@ -552,15 +535,11 @@ func TestAHiddenServerHandsItsGameOff(t *testing.T) {
 		for seed := uint64(1); seed <= 10; seed++ {
 			hand := handOff(t, seed, n, simnet.Link{LatencyMS: 2, JitterMS: 2}, 200+uint32(seed)*30)
 			gap, after := hand.gap, hand.after
-			if gap > handOffGapMS {
-				t.Fatalf("%d players, seed %d: a visible copy waited %d ms for a tic, want at most %d", n, seed, gap, handOffGapMS)
-			}
+			require.LessOrEqual(t, gap, int64(handOffGapMS), "%d players, seed %d: a visible copy's longest wait for a tic, ms", n, seed)
 			// A lagging player holds a tic up by the substitution
 			// deadline at most, and the tic's own period.
-			if limit := int64(netcore.DefaultSubstituteAfterMS + 1000/netcore.TicRate + 5); after > limit {
-				t.Fatalf("%d players, seed %d: beside the hidden player, a visible copy waited %d ms for a tic, want at most %d",
-					n, seed, after, limit)
-			}
+			limit := int64(netcore.DefaultSubstituteAfterMS + 1000/netcore.TicRate + 5)
+			require.LessOrEqual(t, after, limit, "%d players, seed %d: beside the hidden player, a visible copy's longest wait for a tic, ms", n, seed)
 			gaps, afters = append(gaps, gap), append(afters, after)
 		}
 		t.Logf("%d players: longest waits for a tic: %v ms during the hand-off, %v ms beside the hidden player after it", n, gaps, afters)
@@ -597,9 +576,10 @@ func TestAHiddenServerHandsItsGameOffOnALossyChannel(t *testing.T) {
 		slices.Sort(gaps)
 		median, worst := gaps[len(gaps)/2], gaps[len(gaps)-1]
 		t.Logf("%d players: longest wait for a tic: median %d ms, worst %d; copies that joined again %d", n, median, worst, rejoined)
-		if l := limits[n]; median > l[0] || worst > l[1] || rejoined > rejoins[n] {
-			t.Errorf("%d players: median %d ms, worst %d, %d joined again; want at most %d, %d, %d", n, median, worst, rejoined, l[0], l[1], rejoins[n])
-		}
+		l := limits[n]
+		assert.LessOrEqual(t, median, l[0], "%d players: median longest wait for a tic, ms", n)
+		assert.LessOrEqual(t, worst, l[1], "%d players: worst wait for a tic, ms", n)
+		assert.LessOrEqual(t, rejoined, rejoins[n], "%d players: copies that joined again", n)
 	}
 }
 
@@ -642,9 +622,8 @@ func handOffCut(t testing.TB, seed uint64, n int, link simnet.Link, at uint32, c
 	if cutMS > 0 {
 		succ, ok := hid.s.Server().Successor()
 		heir := c.copyWithUID(uint32(succ))
-		if !ok || heir == nil {
-			t.Fatalf("no successor (%v, %x)", ok, succ)
-		}
+		require.True(t, ok, "no successor")
+		require.NotNil(t, heir, "no copy with the successor's UID %x", succ)
 		c.net.SetLink(hid.node, heir.node, simnet.Link{Loss: 1})
 		hand.heir = heir
 	}
@@ -672,9 +651,7 @@ func handOffCut(t testing.TB, seed uint64, n int, link simnet.Link, at uint32, c
 			}
 		}
 	}
-	if first == nil {
-		t.Fatal("no copy resumed")
-	}
+	require.NotNil(t, first, "no copy resumed")
 	c.runUntil(t, "every copy ran a tic under the successor", 20000, func() bool { return c.allAt(first.Tic + 1) })
 	for _, p := range c.peers {
 		if p != hid {
@@ -687,15 +664,18 @@ func handOffCut(t testing.TB, seed uint64, n int, link simnet.Link, at uint32, c
 	var copies []scenario.Copy
 	for i, p := range c.peers {
 		rs, starts := since(i, "resumed"), eventsOf(p, "start")
-		if strict && (len(rs) != 1 || rs[0].Tic != first.Tic || rs[0].ServerUID != first.ServerUID) {
-			t.Fatalf("copy %d resumed %+v; the first resume %+v", i, rs, *first)
+		if strict {
+			require.Len(t, rs, 1, "copy %d: resumes", i)
+			require.Equal(t, first.Tic, rs[0].Tic, "copy %d: its resume's tic (got), the first resume's (want)", i)
+			require.Equal(t, first.ServerUID, rs[0].ServerUID, "copy %d: its resume's server (got), the first resume's (want)", i)
 		}
-		if p.wentBack || strict && (p.newClient != 0 || len(starts) != 1) {
-			t.Fatalf("copy %d: gametic went back %v, clients after the first %d, games started %d",
-				i, p.wentBack, p.newClient, len(starts))
+		require.False(t, p.wentBack, "copy %d: gametic went back", i)
+		if strict {
+			require.Equal(t, 0, p.newClient, "copy %d: clients after the first", i)
+			require.Len(t, starts, 1, "copy %d: games started", i)
 		}
-		if p == hid && p.s.Role() != RoleClient {
-			t.Fatalf("the hidden copy is %v", p.s.Role())
+		if p == hid {
+			require.Equal(t, RoleClient, p.s.Role(), "the hidden copy's role")
 		}
 		if p != hid {
 			hand.after = max(hand.after, p.longest)
@@ -711,19 +691,18 @@ func handOffCut(t testing.TB, seed uint64, n int, link simnet.Link, at uint32, c
 		}
 		copies = append(copies, checkedLives(i, p, firstEnd, 0)...)
 	}
-	if srv := c.serverOf(); srv == nil || srv == hid || srv.s.Election().Self().Tie != first.ServerUID {
-		t.Fatalf("the game's server is not the successor that resumed it")
-	}
-	if c.recordErr != nil {
-		t.Fatal(c.recordErr)
-	}
-	if _, err := scenario.CheckCommandsAgainst(copies, true, c.recordsOf, c.allRecords()); err != nil {
-		t.Fatal(err)
-	}
+	// The game's server is the successor that resumed it.
+	srv := c.serverOf()
+	require.NotNil(t, srv, "the game has no server")
+	require.NotSame(t, hid, srv, "the hidden copy serves the game")
+	require.Equal(t, first.ServerUID, srv.s.Election().Self().Tie, "the game's server (got), the first resume's (want)")
+	require.NoError(t, c.recordErr)
+	_, err := scenario.CheckCommandsAgainst(copies, true, c.recordsOf, c.allRecords())
+	require.NoError(t, err)
 	// On a quiet channel, every tic is compared (on a lossy one, a copy
 	// that joined again is compared from where it joined).
-	if got := sameSumsOf(t, copies); strict && got < int(end)-10 {
-		t.Fatalf("compared %d tics", got)
+	if compared := sameSumsOf(t, copies); strict {
+		require.GreaterOrEqual(t, compared, int(end)-10, "tics compared")
 	}
 	return hand
 }
@@ -761,10 +740,9 @@ func TestASuccessorThatMissedTheHandOffTakesOverWhenTheOthersNameIt(t *testing.T
 		for seed := uint64(1); seed <= 6; seed++ {
 			hand := handOffCut(t, seed, n, simnet.Link{LatencyMS: 2, JitterMS: 2}, 300, 300)
 			t.Logf("%d players, seed %d: longest wait for a tic %d ms, copies that joined again %d", n, seed, hand.gap, hand.rejoined)
-			if hand.heir.s.Role() != RoleServer || hand.gap >= 600 || hand.rejoined > 1 {
-				t.Fatalf("%d players, seed %d: the successor is %v; a visible copy waited %d ms; %d joined again",
-					n, seed, hand.heir.s.Role(), hand.gap, hand.rejoined)
-			}
+			require.Equal(t, RoleServer, hand.heir.s.Role(), "%d players, seed %d: the successor's role", n, seed)
+			require.Less(t, hand.gap, int64(600), "%d players, seed %d: a visible copy's longest wait for a tic, ms", n, seed)
+			require.LessOrEqual(t, hand.rejoined, 1, "%d players, seed %d: copies that joined again", n, seed)
 		}
 	}
 }
@@ -777,39 +755,48 @@ func TestASuccessorThatMissedTheHandOffTakesOverWhenTheOthersNameIt(t *testing.T
 // Frozen for 2.5 s, within the window, it simply plays on.
 func TestAClientThatSleptPastTheWindowJoinsAgain(t *testing.T) {
 	for _, sleepMS := range []int64{2500, 5000} {
-		c := launchGame(t, 3, 4, simnet.Link{LatencyMS: 2, JitterMS: 2})
-		c.runUntil(t, "tic 200 everywhere", 60000, func() bool { return c.allAt(200) })
-		sleeper := c.aClient()
-		srv := c.serverOf()
-		sleeper.busyUntil = c.net.Now() + sleepMS
-		c.runUntil(t, "the sleeper back at the others' tic", 20000, func() bool {
-			return c.net.Now() > sleeper.busyUntil+1000 && c.allAt(srv.s.Client().GameTic()-10)
-		})
-		end := srv.s.Client().GameTic() + 200
-		c.runUntil(t, "200 more tics", 20000, func() bool { return c.allAt(end) })
-		wantStarts := 1
-		if sleepMS > netcore.BackupTics*1000/netcore.TicRate {
-			wantStarts = 2
-		}
-		if c.serverOf() != srv || len(eventsOf(sleeper, "migrating")) != 0 || len(eventsOf(sleeper, "start")) != wantStarts ||
-			wantStarts == 2 && len(eventsOf(sleeper, "rejoined")) != 1 {
-			dumpEvents(t, c)
-			t.Fatalf("slept %d ms: %d migrating, %d start, %d rejoined events; the server changed %v",
-				sleepMS, len(eventsOf(sleeper, "migrating")), len(eventsOf(sleeper, "start")),
-				len(eventsOf(sleeper, "rejoined")), c.serverOf() != srv)
-		}
-		for _, p := range c.peers {
-			if p != sleeper && len(eventsOf(p, "migrating")) != 0 {
-				t.Fatalf("slept %d ms: another copy migrated", sleepMS)
-			}
-		}
-		var copies []scenario.Copy
-		for i, p := range c.peers {
-			copies = append(copies, checkedLives(i, p, 0, 0)...)
-		}
-		if _, err := scenario.CheckCommandsAgainst(copies, true, c.recordsOf, c.allRecords()); err != nil {
-			t.Fatal(err)
-		}
-		sameSumsOf(t, copies)
+		t.Run(fmt.Sprintf("slept%dms", sleepMS), func(t *testing.T) { sleepPastTheWindow(t, sleepMS) })
 	}
+}
+
+// sleepPastTheWindow plays TestAClientThatSleptPastTheWindowJoinsAgain's
+// game, its client frozen for sleepMS.
+func sleepPastTheWindow(t *testing.T, sleepMS int64) {
+	c := launchGame(t, 3, 4, simnet.Link{LatencyMS: 2, JitterMS: 2})
+	defer func() {
+		if t.Failed() {
+			dumpEvents(t, c)
+		}
+	}()
+	c.runUntil(t, "tic 200 everywhere", 60000, func() bool { return c.allAt(200) })
+	sleeper := c.aClient()
+	srv := c.serverOf()
+	sleeper.busyUntil = c.net.Now() + sleepMS
+	c.runUntil(t, "the sleeper back at the others' tic", 20000, func() bool {
+		return c.net.Now() > sleeper.busyUntil+1000 && c.allAt(srv.s.Client().GameTic()-10)
+	})
+	end := srv.s.Client().GameTic() + 200
+	c.runUntil(t, "200 more tics", 20000, func() bool { return c.allAt(end) })
+	wantStarts := 1
+	if sleepMS > netcore.BackupTics*1000/netcore.TicRate {
+		wantStarts = 2
+	}
+	require.Same(t, srv, c.serverOf(), "the server changed")
+	require.Empty(t, eventsOf(sleeper, "migrating"), "the sleeper's migrating events")
+	require.Len(t, eventsOf(sleeper, "start"), wantStarts, "the sleeper's start events")
+	if wantStarts == 2 {
+		require.Len(t, eventsOf(sleeper, "rejoined"), 1, "the sleeper's rejoined events")
+	}
+	for i, p := range c.peers {
+		if p != sleeper {
+			require.Empty(t, eventsOf(p, "migrating"), "copy %d, awake, migrated", i)
+		}
+	}
+	var copies []scenario.Copy
+	for i, p := range c.peers {
+		copies = append(copies, checkedLives(i, p, 0, 0)...)
+	}
+	_, err := scenario.CheckCommandsAgainst(copies, true, c.recordsOf, c.allRecords())
+	require.NoError(t, err)
+	sameSumsOf(t, copies)
 }

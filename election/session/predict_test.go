@@ -5,6 +5,8 @@ import (
 
 	"github.com/ticnet/ticnet/netcore/scenario"
 	"github.com/ticnet/ticnet/netcore/simnet"
+
+	"github.com/stretchr/testify/require"
 )
 
 // Copies that predict play through what a chat does to a game: a copy
@@ -27,32 +29,23 @@ func TestCopiesThatPredictJoinMigrateAndHandOff(t *testing.T) {
 	for _, e := range eventsOf(late, "join") {
 		entered = entered || *e.Player == mine
 	}
-	if !entered {
-		t.Fatalf("the late copy (player %d) never saw its player enter", mine)
-	}
+	require.True(t, entered, "the late copy (player %d) never saw its player enter", mine)
 	var copies []scenario.Copy
 	var rollbacks int64
 	for i, p := range c.peers {
-		if p.wentBack {
-			t.Fatalf("copy %d: gametic went back", i)
-		}
+		require.False(t, p.wentBack, "copy %d: gametic went back", i)
 		if cl := p.s.Client(); cl != nil {
 			rollbacks += cl.PredictCounters().Rollbacks
 		}
 		copies = append(copies, checkedLives(i, p, 0, 0)...)
 	}
-	if c.recordErr != nil {
-		t.Fatal(c.recordErr)
-	}
+	require.NoError(t, c.recordErr)
 	checked, err := scenario.CheckCommandsAgainst(copies, true, c.recordsOf, c.allRecords())
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	n := sameSumsOf(t, copies)
 	t.Logf("%d tics compared, %d commands checked; %d rollbacks", n, checked.Commands, rollbacks)
-	if n < 850 || rollbacks == 0 {
-		t.Fatalf("compared %d tics, %d rollbacks", n, rollbacks)
-	}
+	require.GreaterOrEqual(t, n, 850, "tics compared")
+	require.NotZero(t, rollbacks, "rollbacks")
 }
 
 // joinLeaveAndHandOff plays what a chat does to a launched game: at tic

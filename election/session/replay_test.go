@@ -8,37 +8,33 @@ import (
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/testgame"
+
+	"github.com/stretchr/testify/require"
 )
+
+// Whole replay files are compared with bytes.Equal and told apart by
+// their lengths: a byte-by-byte dump of two files helps no one.
 
 // checkReplay fails unless data, copy i's replay, holds the tics from
 // from to end, every one with the commands the copy's game ran, and plays
 // back into a new game to every recorded checksum.
 func checkReplay(t *testing.T, i int, p *copyOf, data []byte, from, end uint32) {
 	t.Helper()
-	if data == nil {
-		t.Fatalf("copy %d has no replay", i)
-	}
+	require.NotNil(t, data, "copy %d has no replay", i)
 	g := testgame.New(99) // another copy: only its input differs, and a replay builds none
 	res, err := netcore.VerifyReplay(bytes.Clone(data), g)
-	if err != nil {
-		t.Fatalf("copy %d: %v", i, err)
-	}
+	require.NoError(t, err, "copy %d", i)
 	pl, err := netcore.NewReplayPlayer(data, testgame.New(1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if pl.Start() != from || pl.End() != end {
-		t.Fatalf("copy %d: its replay holds tics %d to %d, want %d to %d", i, pl.Start(), pl.End(), from, end)
-	}
-	if n := int(end - from); res.Tics != n || res.Checked != n || res.Mismatches != 0 {
-		t.Fatalf("copy %d: %d tics played back, %d checksums compared, %d differ (%v); want %d, %d, 0",
-			i, res.Tics, res.Checked, res.Mismatches, res.Mismatch, n, n)
-	}
+	require.NoError(t, err)
+	require.Equal(t, from, pl.Start(), "copy %d: its replay's first tic", i)
+	require.Equal(t, end, pl.End(), "copy %d: its replay's end", i)
+	n := int(end - from)
+	require.Equal(t, n, res.Tics, "copy %d: tics played back", i)
+	require.Equal(t, n, res.Checked, "copy %d: checksums compared", i)
+	require.Equal(t, 0, res.Mismatches, "copy %d: checksums that differ (%v)", i, res.Mismatch)
 	want, got := p.game.Ran(), g.Ran()
 	for tic := from; tic < end; tic++ {
-		if got[tic] != want[tic] {
-			t.Fatalf("copy %d, tic %d: the replay ran %+v, the game %+v", i, tic, got[tic], want[tic])
-		}
+		require.Equal(t, want[tic], got[tic], "copy %d, tic %d: the game ran (want), the replay (got)", i, tic)
 	}
 }
 
@@ -57,19 +53,18 @@ func TestEveryCopysReplayCoversItsGameThroughJoinMigrationAndHandOff(t *testing.
 			c.openAndLaunch(t, 4)
 			late := c.joinLeaveAndHandOff(t)
 			for i, p := range c.peers {
+				// The test plays what it says: one start, one client, a migration.
 				starts := eventsOf(p, "start")
-				if len(starts) != 1 || p.newClient != 0 || len(eventsOf(p, "migrating")) == 0 && !p.closed {
-					t.Fatalf("copy %d: %d starts, %d new clients, %d migrations: the test did not play what it says",
-						i, len(starts), p.newClient, len(eventsOf(p, "migrating")))
+				require.Len(t, starts, 1, "copy %d: starts", i)
+				require.Equal(t, 0, p.newClient, "copy %d: new clients", i)
+				if !p.closed {
+					require.NotEmpty(t, eventsOf(p, "migrating"), "copy %d: migrations", i)
 				}
-				if (p == late) != (starts[0].Tic > 0) {
-					t.Fatalf("copy %d started at tic %d", i, starts[0].Tic)
-				}
+				require.Equal(t, p == late, starts[0].Tic > 0, "copy %d (the late one: want) started after tic 0 (got): at tic %d", i, starts[0].Tic)
 				checkReplay(t, i, p, p.s.Replay(), starts[0].Tic, p.s.Client().GameTic())
-				if st := p.s.Stats(); st.ReplayBytes != len(p.s.Replay()) || st.ReplayStopped {
-					t.Fatalf("copy %d: stats say the replay has %d bytes (stopped %v), it has %d",
-						i, st.ReplayBytes, st.ReplayStopped, len(p.s.Replay()))
-				}
+				st := p.s.Stats()
+				require.Equal(t, len(p.s.Replay()), st.ReplayBytes, "copy %d: the replay's bytes (want), the stats' (got)", i)
+				require.False(t, st.ReplayStopped, "copy %d: stats say the replay stopped", i)
 			}
 			t.Logf("the late copy's replay: tics %d to %d, %d bytes",
 				eventsOf(late, "start")[0].Tic, late.s.Client().GameTic(), len(late.s.Replay()))
@@ -106,12 +101,9 @@ func TestTheEndedGamesReplayOutlivesTheClientThatRecordedIt(t *testing.T) {
 		return c.oneLobby() && c.serverOf() != nil && c.serverOf().s.Client() != clients[c.serverOf()]
 	})
 	for i, p := range c.open() {
-		if p.s.Client() == clients[p] {
-			t.Fatalf("copy %d kept its client: the test did not drop it", i)
-		}
-		if !bytes.Equal(p.s.Replay(), ended[p]) || p.s.Stats().ReplayBytes != len(ended[p]) {
-			t.Fatalf("copy %d: its replay is %d bytes, the ended game's %d", i, len(p.s.Replay()), len(ended[p]))
-		}
+		require.NotSame(t, clients[p], p.s.Client(), "copy %d kept its client: the test did not drop it", i)
+		require.True(t, bytes.Equal(ended[p], p.s.Replay()), "copy %d: its replay is %d bytes, not the ended game's %d", i, len(p.s.Replay()), len(ended[p]))
+		require.Equal(t, len(ended[p]), p.s.Stats().ReplayBytes, "copy %d: the stats' replay bytes", i)
 		checkReplay(t, i, p, p.s.Replay(), 0, end)
 	}
 	c.controller().s.Launch()
@@ -125,13 +117,10 @@ func TestTheEndedGamesReplayOutlivesTheClientThatRecordedIt(t *testing.T) {
 	})
 	for i, p := range c.open() {
 		pl, err := netcore.NewReplayPlayer(p.s.Replay(), testgame.New(1))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if bytes.Equal(p.s.Replay(), ended[p]) || pl.Start() != 0 || pl.End() != p.s.Client().GameTic() {
-			t.Fatalf("copy %d, in the next game: its replay holds tics %d to %d, the game is at tic %d",
-				i, pl.Start(), pl.End(), p.s.Client().GameTic())
-		}
+		require.NoError(t, err)
+		require.False(t, bytes.Equal(ended[p], p.s.Replay()), "copy %d, in the next game: its replay is the ended game's", i)
+		require.Equal(t, uint32(0), pl.Start(), "copy %d, in the next game: its replay's first tic", i)
+		require.Equal(t, p.s.Client().GameTic(), pl.End(), "copy %d, in the next game: its replay's end (got), its game's tic (want)", i)
 	}
 	t.Logf("the ended game: %d tics, replays of %d bytes", end, len(ended[c.peers[0]]))
 }
@@ -151,10 +140,9 @@ func TestACopyThatJoinsAgainRecordsFromWhereItJoined(t *testing.T) {
 	sleeper.busyUntil = c.net.Now() + 5000
 	// Until its new client has run a tic, the replay is the old one's.
 	c.runUntil(t, "the sleeper's new client", 30000, func() bool { return sleeper.s.Client() != old })
-	if !bytes.Equal(sleeper.s.Replay(), old.Replay()) || len(eventsOf(sleeper, "start")) != 1 {
-		t.Fatalf("as the sleeper joins again (%d starts), its replay is %d bytes, its old client's %d",
-			len(eventsOf(sleeper, "start")), len(sleeper.s.Replay()), len(old.Replay()))
-	}
+	require.Len(t, eventsOf(sleeper, "start"), 1, "the sleeper's starts as it joins again")
+	require.True(t, bytes.Equal(old.Replay(), sleeper.s.Replay()), "as the sleeper joins again, its replay is %d bytes, not its old client's %d",
+		len(sleeper.s.Replay()), len(old.Replay()))
 	c.runUntil(t, "the sleeper back in the game, and 200 more tics", 30000, func() bool {
 		return len(eventsOf(sleeper, "start")) == 2 && !sleeper.s.Client().Joining() &&
 			c.allAt(eventsOf(sleeper, "start")[1].Tic+200)

@@ -1,9 +1,7 @@
 package session
 
 import (
-	"fmt"
 	"os"
-	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -11,6 +9,9 @@ import (
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore/wire"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // ticnet.d.ts is written for people; these tests hold it to schema.go,
@@ -22,28 +23,6 @@ import (
 // comment before it.
 
 const dtsPath = "../../js/ticnet.d.ts"
-
-// (testify is the project's idiom, but not yet in go.mod: these few
-// checks use the testing package.)
-
-// same reports, with what, when want and got differ.
-func same(t *testing.T, want, got any, what string, args ...any) bool {
-	t.Helper()
-	if !reflect.DeepEqual(want, got) {
-		t.Errorf("%s:\nwant %#v\n got %#v", fmt.Sprintf(what, args...), want, got)
-		return false
-	}
-	return true
-}
-
-// holds reports, with what, when ok is false.
-func holds(t *testing.T, ok bool, what string, args ...any) bool {
-	t.Helper()
-	if !ok {
-		t.Errorf(what, args...)
-	}
-	return ok
-}
 
 // member is one member of a declaration in ticnet.d.ts.
 type member struct {
@@ -165,9 +144,7 @@ func parseMembers(t *testing.T, body string) []member {
 			return
 		}
 		m := memberHead.FindStringSubmatch(text)
-		if m == nil {
-			t.Fatalf("a member of ticnet.d.ts this parser cannot read: %q", text)
-		}
+		require.NotNil(t, m, "a member of ticnet.d.ts this parser cannot read: %q", text)
 		mb := member{name: m[1], optional: m[2] == "?", method: m[3] == "(", doc: doc.String()}
 		if !mb.method {
 			mb.ts = spaces.ReplaceAllString(strings.TrimSpace(text[len(m[0]):]), " ")
@@ -190,9 +167,7 @@ func parseMembers(t *testing.T, body string) []member {
 
 func readDTS(t *testing.T) map[string]decl {
 	src, err := os.ReadFile(dtsPath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return parseDTS(t, string(src))
 }
 
@@ -203,9 +178,7 @@ func readDTS(t *testing.T) map[string]decl {
 func TestTicnetDTSDeclaresEveryEventAsTheWasmBuildsIt(t *testing.T) {
 	decls := readDTS(t)
 	union, ok := decls["TicnetEvent"]
-	if !ok {
-		t.Fatal("ticnet.d.ts declares no TicnetEvent")
-	}
+	require.True(t, ok, "ticnet.d.ts declares no TicnetEvent")
 	var names []string
 	typeParams := regexp.MustCompile(`^<[^>]*>\s*`) // <O = unknown>: the launch options' type
 	for _, n := range strings.Split(strings.TrimPrefix(typeParams.ReplaceAllString(strings.TrimSpace(union.text), ""), "="), "|") {
@@ -217,14 +190,15 @@ func TestTicnetDTSDeclaresEveryEventAsTheWasmBuildsIt(t *testing.T) {
 	for _, k := range EventKinds {
 		want = append(want, k.TS)
 	}
-	same(t, want, names, "TicnetEvent's members (got), EventKinds' interfaces (want)")
+	assert.Equal(t, want, names, "TicnetEvent's members (got), EventKinds' interfaces (want)")
 
 	for _, k := range EventKinds {
 		d, ok := decls[k.TS]
-		if !holds(t, ok && len(d.members) > 0, "ticnet.d.ts declares no %s (kind %q)", k.TS, k.Name) {
+		if !assert.True(t, ok, "ticnet.d.ts declares no %s (kind %q)", k.TS, k.Name) ||
+			!assert.NotEmpty(t, d.members, "ticnet.d.ts declares %s (kind %q) without members", k.TS, k.Name) {
 			continue
 		}
-		same(t, member{name: "kind", ts: strconv.Quote(k.Name)}, d.members[0], "%s's first member", k.TS)
+		assert.Equal(t, member{name: "kind", ts: strconv.Quote(k.Name)}, d.members[0], "%s's first member", k.TS)
 		type field struct {
 			Name, TS string
 			Optional bool
@@ -236,7 +210,7 @@ func TestTicnetDTSDeclaresEveryEventAsTheWasmBuildsIt(t *testing.T) {
 		for _, f := range k.Fields {
 			want = append(want, field{f.Name, f.TS, f.Optional})
 		}
-		same(t, want, got, "the fields of %s (kind %q): schema.go's (want), ticnet.d.ts's (got)", k.TS, k.Name)
+		assert.Equal(t, want, got, "the fields of %s (kind %q): schema.go's (want), ticnet.d.ts's (got)", k.TS, k.Name)
 	}
 }
 
@@ -247,14 +221,14 @@ func TestEveryEventFieldReadsItsKindsEvent(t *testing.T) {
 	for _, k := range EventKinds {
 		e := Event{Kind: k.Name}
 		for _, f := range k.Fields {
-			holds(t, f.Optional == (f.Value(&e) == nil), "%s.%s of a zero event: optional %v, value %v", k.Name, f.Name, f.Optional, f.Value(&e))
+			assert.Equal(t, f.Optional, f.Value(&e) == nil, "%s.%s of a zero event: optional (want) and valueless (got); value %v", k.Name, f.Name, f.Value(&e))
 		}
 	}
 	full := Event{Name: "ann", Options: []byte{0, 1}}
 	for _, f := range []Field{fieldName, fieldOptions} {
-		holds(t, f.Value(&full) != nil, "%s of an event that has it: nil", f.Name)
+		assert.NotNil(t, f.Value(&full), "%s of an event that has it", f.Name)
 	}
-	holds(t, FieldsOf("no such kind") == nil, "FieldsOf an unknown kind: not nil")
+	assert.Nil(t, FieldsOf("no such kind"), "FieldsOf an unknown kind")
 }
 
 // optionMembers returns the members of decls' names (a type's object
@@ -293,7 +267,7 @@ func checkOptions(t *testing.T, what string, opts []Option, members map[string][
 	}
 	slices.Sort(goNames)
 	slices.Sort(tsNames)
-	same(t, goNames, tsNames, "%s: schema.go's options (want), ticnet.d.ts's (got)", what)
+	assert.Equal(t, goNames, tsNames, "%s: schema.go's options (want), ticnet.d.ts's (got)", what)
 	for _, o := range opts {
 		ms := members[o.Name]
 		if len(ms) == 0 {
@@ -307,7 +281,7 @@ func checkOptions(t *testing.T, what string, opts []Option, members map[string][
 		doc := strings.Join(docs, " ")
 		states := func(text string) {
 			re := regexp.MustCompile(`(^|\W)` + regexp.QuoteMeta(text) + `(\W|$)`)
-			holds(t, re.MatchString(doc), "%s: ticnet.d.ts's comment on %s does not say %q: %q", what, o.Name, text, doc)
+			assert.Regexp(t, re, doc, "%s: ticnet.d.ts's comment on %s does not say %q", what, o.Name, text)
 		}
 		wantTS := map[Check]string{CheckInt: "number", CheckNumber: "number", CheckBool: "boolean", CheckString: "string"}[o.Check]
 		if o.Check == CheckOneOf {
@@ -319,9 +293,9 @@ func checkOptions(t *testing.T, what string, opts []Option, members map[string][
 		}
 		switch {
 		case o.Check == CheckFunction:
-			holds(t, ms[0].method || strings.Contains(ms[0].ts, "=>"), "%s: %s is no function in ticnet.d.ts", what, o.Name)
+			assert.True(t, ms[0].method || strings.Contains(ms[0].ts, "=>"), "%s: %s is no function in ticnet.d.ts", what, o.Name)
 		case wantTS != "":
-			holds(t, slices.Contains(types, wantTS), "%s: %s's type in ticnet.d.ts is none of %q: want %q", what, o.Name, types, wantTS)
+			assert.Contains(t, types, wantTS, "%s: %s's types in ticnet.d.ts", what, o.Name)
 		}
 		switch o.Check {
 		case CheckInt:
@@ -350,9 +324,7 @@ func checkOptions(t *testing.T, what string, opts []Option, members map[string][
 func TestTicnetDTSStatesTheOptionsAsTheWasmChecksThem(t *testing.T) {
 	decls := readDTS(t)
 	for _, n := range []string{"CommonOptions", "TicCmdGame", "OpaqueGame", "Settings", "ReplayOptions", "ReplayGame", "LaunchOptions"} {
-		if _, ok := decls[n]; !ok {
-			t.Fatalf("ticnet.d.ts declares no %s", n)
-		}
+		require.Contains(t, decls, n, "ticnet.d.ts declares no %s", n)
 	}
 	checkOptions(t, "start", StartOptions, optionMembers(decls, "CommonOptions", "TicCmdGame", "OpaqueGame"))
 	checkOptions(t, "settings", SettingsOptions, optionMembers(decls, "Settings"))
@@ -360,8 +332,8 @@ func TestTicnetDTSStatesTheOptionsAsTheWasmChecksThem(t *testing.T) {
 
 	launch := optionMembers(decls, "LaunchOptions")["options"]
 	bound := "at most " + strconv.Itoa(wire.MaxLaunchOptions) + " bytes"
-	holds(t, len(launch) == 1 && strings.Contains(spaces.ReplaceAllString(launch[0].doc, " "), bound),
-		"ticnet.d.ts's LaunchOptions.options does not say %q: %+v", bound, launch)
+	require.Len(t, launch, 1, "ticnet.d.ts's LaunchOptions.options")
+	assert.Contains(t, spaces.ReplaceAllString(launch[0].doc, " "), bound, "ticnet.d.ts's LaunchOptions.options does not say %q", bound)
 }
 
 // TestEveryKindTheSessionEmitsHasItsFields: each kind of event the
@@ -372,9 +344,7 @@ func TestEveryKindTheSessionEmitsHasItsFields(t *testing.T) {
 	var files []string
 	for _, dir := range []string{".", "../../wasm"} {
 		fs, err := os.ReadDir(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		for _, f := range fs {
 			if strings.HasSuffix(f.Name(), ".go") && !strings.HasSuffix(f.Name(), "_test.go") {
 				files = append(files, dir+"/"+f.Name())
@@ -384,16 +354,14 @@ func TestEveryKindTheSessionEmitsHasItsFields(t *testing.T) {
 	seen := 0
 	for _, f := range files {
 		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		for _, m := range kindLit.FindAllStringSubmatch(string(src), -1) {
 			seen++
-			holds(t, slices.ContainsFunc(EventKinds, func(k EventKind) bool { return k.Name == m[1] }),
+			assert.True(t, slices.ContainsFunc(EventKinds, func(k EventKind) bool { return k.Name == m[1] }),
 				"%s makes events of kind %q, which EventKinds does not have", f, m[1])
 		}
 	}
-	holds(t, seen >= 20, "only %d event literals found in the session's and the wasm's source", seen)
+	assert.GreaterOrEqual(t, seen, 20, "event literals found in the session's and the wasm's source")
 }
 
 // tsOf is the type ticnet.d.ts declares a field of Stats with: its ts

@@ -12,6 +12,8 @@ import (
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/testgame"
 	"github.com/ticnet/ticnet/netcore/wire"
+
+	"github.com/stretchr/testify/require"
 )
 
 // copyOf is one copy of the game on the simulated channel.
@@ -286,8 +288,8 @@ func sameSums(t *testing.T, peers []*copyOf, want int) {
 			if s := p.game.Sums(); tic < len(s) {
 				if n == 0 {
 					ref = s[tic]
-				} else if s[tic] != ref {
-					t.Fatalf("tic %d differs", tic)
+				} else {
+					require.Equal(t, ref, s[tic], "tic %d differs", tic)
 				}
 				n++
 			}
@@ -299,9 +301,7 @@ func sameSums(t *testing.T, peers []*copyOf, want int) {
 			compared++
 		}
 	}
-	if compared < want {
-		t.Fatalf("compared %d tics, want %d", compared, want)
-	}
+	require.GreaterOrEqual(t, compared, want, "tics compared")
 }
 
 // launchFour opens four copies 50 ms apart, waits for one server and one
@@ -324,9 +324,7 @@ func TestCopiesElectOneServerPlayAndSurviveTheServerLeaving(t *testing.T) {
 	c.runUntil(t, "400 tics everywhere", 30000, func() bool { return c.allAt(400) })
 	sameSums(t, c.open(), 400)
 	for _, p := range c.open() {
-		if !p.s.Client().Extended() {
-			t.Fatal("browser copies did not negotiate the extension")
-		}
+		require.True(t, p.s.Client().Extended(), "browser copies did not negotiate the extension")
 	}
 	// The server's tab closes.
 	var server *copyOf
@@ -348,10 +346,7 @@ func TestCopiesElectOneServerPlayAndSurviveTheServerLeaving(t *testing.T) {
 	})
 	took := c.net.Now() - closedAt
 	t.Logf("the game resumed %d ms after the server closed", took)
-	limit := netcore.BrowserTimeouts.TimeoutMS + 500
-	if took > limit {
-		t.Fatalf("took %d ms, want at most %d", took, limit)
-	}
+	require.LessOrEqual(t, took, netcore.BrowserTimeouts.TimeoutMS+500, "ms from the server closing to the game resuming")
 	target := c.open()[0].s.Client().GameTic() + 100
 	c.runUntil(t, "100 more tics everywhere", 30000, func() bool { return c.allAt(target) })
 	sameSums(t, c.open(), int(target))
@@ -369,14 +364,12 @@ func compareRan(t *testing.T, joiner *copyOf, others []*copyOf) {
 		}
 		n++
 		for _, p := range others {
-			if o, r := p.game.Sums(), p.game.Ran(); tic < len(o) && tic < len(r) && r[tic].OK && o[tic] != sums[tic] {
-				t.Fatalf("tic %d differs", tic)
+			if o, r := p.game.Sums(), p.game.Ran(); tic < len(o) && tic < len(r) && r[tic].OK {
+				require.Equal(t, sums[tic], o[tic], "tic %d differs", tic)
 			}
 		}
 	}
-	if n < 100 {
-		t.Fatalf("the joiner ran %d tics", n)
-	}
+	require.GreaterOrEqual(t, n, 100, "tics the joiner ran")
 }
 
 // eventsOf returns a copy's events of kind.
@@ -409,37 +402,34 @@ func TestCopyOpenedDuringTheGameJoinsItAtTheTicEveryCopyReports(t *testing.T) {
 	c.runUntil(t, "200 more tics everywhere", 30000, func() bool { return c.allAt(target) })
 
 	starts := eventsOf(late, "start")
-	if len(starts) != 1 || !starts[0].Joined || starts[0].Tic == 0 || *starts[0].Player != 4 {
-		t.Fatalf("the late copy's starts: %+v", starts)
-	}
+	require.Len(t, starts, 1, "the late copy's starts")
+	require.True(t, starts[0].Joined, "the late copy's start: %+v", starts[0])
+	require.NotZero(t, starts[0].Tic, "the late copy's start: %+v", starts[0])
+	require.Equal(t, 4, *starts[0].Player, "the late copy's player")
 	from := starts[0].Tic
 	tics, bytes := false, false
 	for _, e := range eventsOf(late, "catchup") {
-		if e.Tic != from || e.Done > e.Total || e.Unit != "bytes" && e.Unit != "tics" {
-			t.Fatalf("catchup event %+v", e)
-		}
+		require.Equal(t, from, e.Tic, "catchup event %+v", e)
+		require.LessOrEqual(t, e.Done, e.Total, "catchup event %+v", e)
+		require.Contains(t, []string{"bytes", "tics"}, e.Unit, "catchup event %+v", e)
 		tics = tics || e.Unit == "tics" && e.Done == e.Total
 		bytes = bytes || e.Unit == "bytes" && e.Total > int64(c.stateBytes)
 	}
-	if !tics || !bytes {
-		t.Fatalf("the late copy's catchup events: %+v", eventsOf(late, "catchup"))
-	}
+	require.True(t, tics, "no catchup event says every tic is done: %+v", eventsOf(late, "catchup"))
+	require.True(t, bytes, "no catchup event counts the state's bytes: %+v", eventsOf(late, "catchup"))
 	entered := eventsOf(late, "join")[0].Tic
 	for i, p := range append(players, late) {
 		joins := eventsOf(p, "join")
-		if len(joins) != 1 || *joins[0].Player != 4 || joins[0].Tic != entered {
-			t.Fatalf("copy %d: joins %+v, want player 4 at tic %d", i, joins, entered)
-		}
-		if len(eventsOf(p, "start")) != 1 || len(eventsOf(p, "disconnect")) != 0 {
-			t.Fatalf("copy %d restarted or left: %+v", i, p.events)
-		}
+		require.Len(t, joins, 1, "copy %d: joins", i)
+		require.Equal(t, 4, *joins[0].Player, "copy %d: the player who joined", i)
+		require.Equal(t, entered, joins[0].Tic, "copy %d: the tic player 4 joined at", i)
+		require.Len(t, eventsOf(p, "start"), 1, "copy %d restarted: %+v", i, p.events)
+		require.Empty(t, eventsOf(p, "disconnect"), "copy %d left: %+v", i, p.events)
 	}
 	// The late copy ran every tic from the snapshot's on (the start tic,
 	// or a later one), in step.
 	compareRan(t, late, players)
-	if st := late.s.Stats(); st.TransferBytesIn == 0 {
-		t.Fatal("the late copy's stats count no transfer bytes")
-	}
+	require.NotZero(t, late.s.Stats().TransferBytesIn, "the late copy's stats count no transfer bytes")
 	t.Logf("joined from tic %d, entered at tic %d", from, entered)
 }
 
@@ -467,13 +457,12 @@ func TestCopyRefusedAtTheStartTriesAgainAndJoins(t *testing.T) {
 	c.runUntil(t, "the refused copy playing", 30000, func() bool {
 		return len(eventsOf(refused, "join")) > 0 && refused.s.Client() != nil && !refused.s.Client().Joining()
 	})
-	if len(eventsOf(refused, "rejected")) == 0 || len(eventsOf(refused, "retry")) == 0 {
-		t.Fatalf("the copy was not refused and retried (the test did not hit the start): %+v", refused.events)
-	}
+	// Else the test did not hit the start.
+	require.NotEmpty(t, eventsOf(refused, "rejected"), "the copy was not refused: %+v", refused.events)
+	require.NotEmpty(t, eventsOf(refused, "retry"), "the copy did not retry: %+v", refused.events)
 	starts := eventsOf(refused, "start")
-	if len(starts) != 1 || !starts[0].Joined {
-		t.Fatalf("the refused copy's starts: %+v", starts)
-	}
+	require.Len(t, starts, 1, "the refused copy's starts")
+	require.True(t, starts[0].Joined, "the refused copy's start: %+v", starts[0])
 	target := refused.s.Client().GameTic() + 100
 	c.runUntil(t, "100 more tics everywhere", 30000, func() bool { return c.allAt(target) })
 	compareRan(t, refused, append(players, late))
@@ -509,17 +498,14 @@ func TestCatchingUpRunsAPassWorthOfTicsAtATime(t *testing.T) {
 			atCap++
 		}
 	}
-	if late.ran[0] > firstTicsPerPass || most != want || late.s.Stats().TicsPerUpdate != want {
-		t.Fatalf("the late copy ran %v tics per pass (stats say %d at most), want %d at most after the first",
-			late.ran, late.s.Stats().TicsPerUpdate, want)
-	}
-	if atCap < 5 {
-		t.Fatalf("the late copy ran %v tics per pass: it did not catch up at the bound", late.ran)
-	}
+	require.LessOrEqual(t, late.ran[0], firstTicsPerPass, "the late copy's first pass: tics per pass %v", late.ran)
+	require.Equal(t, want, most, "the late copy's most tics in a pass after the first: tics per pass %v", late.ran)
+	require.Equal(t, want, late.s.Stats().TicsPerUpdate, "the late copy's stats: most tics in a pass")
+	require.GreaterOrEqual(t, atCap, 5, "passes at the bound: the late copy ran %v tics per pass", late.ran)
 	t.Logf("tics per pass while catching up: %v", late.ran[:atCap+1])
-	if st := late.s.Stats(); st.TransferMS <= 0 || st.JoinMS < st.TransferMS {
-		t.Fatalf("join stats: transfer %d ms, join %d ms", st.TransferMS, st.JoinMS)
-	}
+	st := late.s.Stats()
+	require.Positive(t, st.TransferMS, "join stats: transfer ms")
+	require.GreaterOrEqual(t, st.JoinMS, st.TransferMS, "join stats: join ms, at least the transfer's")
 }
 
 // A copy that left a game in progress and comes back as a new copy (a new
@@ -565,15 +551,18 @@ func TestCopyBackWithItsTokenGetsItsPlayerBack(t *testing.T) {
 		return len(eventsOf(back, "join")) > 0 && len(eventsOf(twin, "join")) > 0 &&
 			!back.s.Client().Joining() && !twin.s.Client().Joining()
 	})
-	starts := eventsOf(back, "start")
-	if len(starts) != 1 || !starts[0].Rejoined || *starts[0].Player != player ||
-		len(eventsOf(back, "rejoined")) != 1 || *eventsOf(back, "rejoined")[0].Player != player {
-		t.Fatalf("the copy back with its token: starts %+v, rejoined %+v; want player %d", starts, eventsOf(back, "rejoined"), player)
-	}
+	starts, rejoined := eventsOf(back, "start"), eventsOf(back, "rejoined")
+	require.Len(t, starts, 1, "the copy back with its token: starts")
+	require.True(t, starts[0].Rejoined, "the copy back with its token: start %+v", starts[0])
+	require.Equal(t, player, *starts[0].Player, "the copy back with its token: its start's player")
+	require.Len(t, rejoined, 1, "the copy back with its token: rejoined events")
+	require.Equal(t, player, *rejoined[0].Player, "the copy back with its token: its rejoined event's player")
+	// The copy with a connected player's token is a new player 4.
 	ts := eventsOf(twin, "start")
-	if len(ts) != 1 || ts[0].Rejoined || *ts[0].Player != 4 || len(eventsOf(twin, "rejoined")) != 0 {
-		t.Fatalf("the copy with a connected player's token: starts %+v; want a new player 4", ts)
-	}
+	require.Len(t, ts, 1, "the copy with a connected player's token: starts")
+	require.False(t, ts[0].Rejoined, "the copy with a connected player's token: start %+v", ts[0])
+	require.Equal(t, 4, *ts[0].Player, "the copy with a connected player's token: its player")
+	require.Empty(t, eventsOf(twin, "rejoined"), "the copy with a connected player's token: rejoined events")
 	target := back.s.Client().GameTic() + 100
 	c.runUntil(t, "100 more tics everywhere", 30000, func() bool { return c.allAt(target) })
 	compareRan(t, back, c.open())

@@ -1,10 +1,11 @@
 package simnet
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore/link"
+
+	"github.com/stretchr/testify/require"
 )
 
 func TestBroadcastReachesEveryOtherNodeAfterLatency(t *testing.T) {
@@ -12,22 +13,19 @@ func TestBroadcastReachesEveryOtherNodeAfterLatency(t *testing.T) {
 	a, b, c := n.AddNode(), n.AddNode(), n.AddNode()
 	a.Broadcast([]byte("hi"))
 	n.AdvanceTo(9)
-	if _, ok := b.Receive(); ok {
-		t.Fatal("frame arrived before its latency")
-	}
+	_, ok := b.Receive()
+	require.False(t, ok, "frame arrived before its latency")
 	n.AdvanceTo(10)
 	for _, nd := range []*Node{b, c} {
 		f, ok := nd.Receive()
-		if !ok || string(f) != "hi" {
-			t.Fatalf("node %d got %q, %v", nd.ID(), f, ok)
-		}
+		require.True(t, ok, "node %d got %q, %v", nd.ID(), f, ok)
+		require.Equal(t, "hi", string(f), "node %d got %q, %v", nd.ID(), f, ok)
 	}
-	if _, ok := a.Receive(); ok {
-		t.Fatal("sender received its own frame")
-	}
-	if n.Stats.Frames != 1 || n.Stats.Bytes != 2 || n.Stats.Delivered != 2 {
-		t.Fatalf("stats %+v", n.Stats)
-	}
+	_, ok = a.Receive()
+	require.False(t, ok, "sender received its own frame")
+	require.Equal(t, int64(1), n.Stats.Frames, "stats %+v", n.Stats)
+	require.Equal(t, int64(2), n.Stats.Bytes, "stats %+v", n.Stats)
+	require.Equal(t, int64(2), n.Stats.Delivered, "stats %+v", n.Stats)
 }
 
 func TestPartitionCutsAndHealRestores(t *testing.T) {
@@ -36,15 +34,14 @@ func TestPartitionCutsAndHealRestores(t *testing.T) {
 	n.Partition([]*Node{a}, []*Node{b})
 	a.Broadcast([]byte{1})
 	n.AdvanceTo(1)
-	if _, ok := b.Receive(); ok {
-		t.Fatal("frame crossed a partition")
-	}
+	_, ok := b.Receive()
+	require.False(t, ok, "frame crossed a partition")
 	n.Heal()
 	a.Broadcast([]byte{2})
 	n.AdvanceTo(2)
-	if f, ok := b.Receive(); !ok || f[0] != 2 {
-		t.Fatal("frame lost after heal")
-	}
+	f, ok := b.Receive()
+	require.True(t, ok, "frame lost after heal")
+	require.Equal(t, byte(2), f[0], "frame lost after heal")
 }
 
 func TestSilentNodeNeitherSendsNorReceives(t *testing.T) {
@@ -54,15 +51,11 @@ func TestSilentNodeNeitherSendsNorReceives(t *testing.T) {
 	a.SetSilent(true)
 	a.Broadcast([]byte{2})
 	n.AdvanceTo(5)
-	if _, ok := a.Receive(); ok {
-		t.Fatal("silent node received")
-	}
-	if _, ok := b.Receive(); ok {
-		t.Fatal("silent node's frame arrived")
-	}
-	if n.Stats.Lost != 2 {
-		t.Fatalf("lost %d, want 2", n.Stats.Lost)
-	}
+	_, ok := a.Receive()
+	require.False(t, ok, "silent node received")
+	_, ok = b.Receive()
+	require.False(t, ok, "silent node's frame arrived")
+	require.Equal(t, int64(2), n.Stats.Lost)
 }
 
 func TestLossDuplicationAndJitterAreSeededAndApproximatelyRight(t *testing.T) {
@@ -86,12 +79,13 @@ func TestLossDuplicationAndJitterAreSeededAndApproximatelyRight(t *testing.T) {
 		return got, dup
 	}
 	got, dup := run()
-	if got < 8000 || got > 9200 || dup < 500 || dup > 1200 {
-		t.Fatalf("got %d frames with %d duplicated; want about 8800 and 800", got, dup)
-	}
-	if g2, d2 := run(); g2 != got || d2 != dup {
-		t.Fatal("the same seed gave a different run")
-	}
+	require.GreaterOrEqual(t, got, 8000, "got %d frames with %d duplicated; want about 8800 and 800", got, dup)
+	require.LessOrEqual(t, got, 9200, "got %d frames with %d duplicated; want about 8800 and 800", got, dup)
+	require.GreaterOrEqual(t, dup, 500, "got %d frames with %d duplicated; want about 8800 and 800", got, dup)
+	require.LessOrEqual(t, dup, 1200, "got %d frames with %d duplicated; want about 8800 and 800", got, dup)
+	g2, d2 := run()
+	require.Equal(t, got, g2, "the same seed gave a different run")
+	require.Equal(t, dup, d2, "the same seed gave a different run")
 }
 
 func TestFrameTransportFiltersByUID(t *testing.T) {
@@ -104,24 +98,21 @@ func TestFrameTransportFiltersByUID(t *testing.T) {
 	a.Node.Broadcast([]byte{1, 2, 3}) // too short for a header
 	n.AdvanceTo(1)
 	from, p, ok := b.Recv()
-	if !ok || from != 7 || string(p) != "to b" {
-		t.Fatalf("b got %v %q %v", from, p, ok)
-	}
-	if _, p, _ := b.Recv(); string(p) != "to all" {
-		t.Fatalf("b got %q", p)
-	}
-	if _, _, ok := b.Recv(); ok {
-		t.Fatal("b got the short frame")
-	}
-	if _, p, ok := c.Recv(); !ok || string(p) != "to all" {
-		t.Fatalf("c got %q", p)
-	}
-	if _, _, ok := c.Recv(); ok {
-		t.Fatal("c got more")
-	}
-	if c.Filter.NotForUs != 1 || c.Filter.Malformed != 1 || b.Filter.Malformed != 1 {
-		t.Fatalf("c %d/%d b %d", c.Filter.NotForUs, c.Filter.Malformed, b.Filter.Malformed)
-	}
+	require.True(t, ok, "b got %v %q %v", from, p, ok)
+	require.Equal(t, link.Addr(7), from, "b got %v %q %v", from, p, ok)
+	require.Equal(t, "to b", string(p), "b got %v %q %v", from, p, ok)
+	_, p, _ = b.Recv()
+	require.Equal(t, "to all", string(p), "b got %q", p)
+	_, _, ok = b.Recv()
+	require.False(t, ok, "b got the short frame")
+	_, p, ok = c.Recv()
+	require.True(t, ok, "c got %q", p)
+	require.Equal(t, "to all", string(p), "c got %q", p)
+	_, _, ok = c.Recv()
+	require.False(t, ok, "c got more")
+	require.Equal(t, int64(1), c.Filter.NotForUs, "c %d/%d b %d", c.Filter.NotForUs, c.Filter.Malformed, b.Filter.Malformed)
+	require.Equal(t, int64(1), c.Filter.Malformed, "c %d/%d b %d", c.Filter.NotForUs, c.Filter.Malformed, b.Filter.Malformed)
+	require.Equal(t, int64(1), b.Filter.Malformed, "c %d/%d b %d", c.Filter.NotForUs, c.Filter.Malformed, b.Filter.Malformed)
 }
 
 func TestSteadyStateBroadcastAllocatesNothing(t *testing.T) {
@@ -137,9 +128,8 @@ func TestSteadyStateBroadcastAllocatesNothing(t *testing.T) {
 	for range 100 {
 		step()
 	}
-	if allocs := testing.AllocsPerRun(1000, step); allocs != 0 {
-		t.Fatalf("%v allocs per broadcast", allocs)
-	}
+	allocs := testing.AllocsPerRun(1000, step)
+	require.Equal(t, float64(0), allocs, "%v allocs per broadcast", allocs)
 }
 
 func TestBandwidthQueuesASendersFramesBehindEachOther(t *testing.T) {
@@ -148,13 +138,10 @@ func TestBandwidthQueuesASendersFramesBehindEachOther(t *testing.T) {
 	n.SetBandwidth(a, 1_000_000) // 1 MB/s: 1000 bytes per ms
 	a.Broadcast(make([]byte, 16000))
 	a.Broadcast(make([]byte, 500))
-	if d := a.QueueDelayMS(); d != 17 { // 16.5 ms queued, rounded up
-		t.Fatalf("queue delay %d ms, want 17", d)
-	}
+	// 16.5 ms queued, rounded up.
+	require.Equal(t, int64(17), a.QueueDelayMS(), "queue delay, ms")
 	n.AdvanceTo(20) // the uplink went idle at 16.5 ms
-	if d := a.QueueDelayMS(); d != 0 {
-		t.Fatalf("queue delay %d ms after the uplink went idle", d)
-	}
+	require.Equal(t, int64(0), a.QueueDelayMS(), "queue delay after the uplink went idle, ms")
 	a.Broadcast(make([]byte, 1000))
 	var arrivals []int64
 	for now := int64(20); now <= 40; now++ {
@@ -166,9 +153,7 @@ func TestBandwidthQueuesASendersFramesBehindEachOther(t *testing.T) {
 	// 16000 bytes leave at 16 ms, 500 at 16.5 (so 17), 1000 at 21 ms; each
 	// then takes the link's 10 ms.
 	want := []int64{26, 16000, 27, 500, 31, 1000}
-	if fmt.Sprint(arrivals) != fmt.Sprint(want) {
-		t.Fatalf("arrivals (ms, bytes) %v, want %v", arrivals, want)
-	}
+	require.Equal(t, want, arrivals, "arrivals (ms, bytes)")
 }
 
 func TestBandwidthCarriesItsRateAndNoMore(t *testing.T) {
@@ -185,19 +170,13 @@ func TestBandwidthCarriesItsRateAndNoMore(t *testing.T) {
 			last = now
 		}
 	}
-	if last != 10000 {
-		t.Fatalf("the last frame arrived at %d ms, want 10000", last)
-	}
+	require.Equal(t, int64(10000), last, "the last frame's arrival, ms")
 	// b's own uplink has the default rate too; a negative rate lifts it.
 	b.Broadcast(make([]byte, 100_000))
-	if d := b.QueueDelayMS(); d != 1000 {
-		t.Fatalf("b's queue %d ms, want 1000", d)
-	}
+	require.Equal(t, int64(1000), b.QueueDelayMS(), "b's queue, ms")
 	n.SetBandwidth(a, -1)
 	a.Broadcast(make([]byte, 100_000))
-	if d := a.QueueDelayMS(); d != 0 {
-		t.Fatalf("unlimited uplink queued %d ms", d)
-	}
+	require.Equal(t, int64(0), a.QueueDelayMS(), "unlimited uplink's queue, ms")
 }
 
 func TestBandwidthKeepsTheSeededRunWhenItNeverQueues(t *testing.T) {
@@ -217,9 +196,9 @@ func TestBandwidthKeepsTheSeededRunWhenItNeverQueues(t *testing.T) {
 	}
 	// 2 bytes a millisecond on a 2 MB/s uplink leave within the millisecond
 	// they are sent: every choice and every arrival is the unlimited run's.
-	if a, b := run(0), run(2_000_000); fmt.Sprint(a) != fmt.Sprint(b) || len(a) < 3000 {
-		t.Fatalf("%d arrivals unlimited, %d with a bandwidth, or they differ", len(a)/2, len(b)/2)
-	}
+	unlimited, limited := run(0), run(2_000_000)
+	require.Equal(t, unlimited, limited, "%d arrivals unlimited, %d with a bandwidth", len(unlimited)/2, len(limited)/2)
+	require.GreaterOrEqual(t, len(unlimited), 3000, "%d arrivals unlimited", len(unlimited)/2)
 }
 
 func TestSilentNodeOccupiesNoBandwidth(t *testing.T) {
@@ -229,12 +208,10 @@ func TestSilentNodeOccupiesNoBandwidth(t *testing.T) {
 	a.SetSilent(true)
 	a.Broadcast(make([]byte, 5000))
 	a.SetSilent(false)
-	if d := a.QueueDelayMS(); d != 0 {
-		t.Fatalf("a silent node's frame queued %d ms", d)
-	}
+	require.Equal(t, int64(0), a.QueueDelayMS(), "a silent node's frame queued, ms")
 	a.Broadcast([]byte{1})
 	n.AdvanceTo(2)
-	if f, ok := b.Receive(); !ok || f[0] != 1 {
-		t.Fatal("frame after silence did not arrive at 1 ms + 1 ms")
-	}
+	f, ok := b.Receive()
+	require.True(t, ok, "frame after silence did not arrive at 1 ms + 1 ms")
+	require.Equal(t, byte(1), f[0], "frame after silence")
 }

@@ -283,6 +283,70 @@ func TestTransferPacesItsChunksAndBoundsWhatIsInFlight(t *testing.T) {
 	require.Equal(t, int64(0), c.ChunksResent, "sent %d, resent %d", c.ChunksSent, c.ChunksResent)
 }
 
+// The window counts each chunk's frame, headers included, to the byte: a
+// window of exactly five 1059-byte frames lets five chunks go before an
+// ack, one byte less only four, and an ack of one chunk frees exactly its
+// frame, for exactly one more. The pacing does not hold them back here.
+func TestTransferKeepsExactlyItsWindowOfFrameBytesInFlight(t *testing.T) {
+	frame := 1000 + chunkOverhead
+	require.Equal(t, 1059, frame, "a 1000-byte chunk's frame")
+	for _, c := range []struct {
+		window, chunks int
+	}{{5 * frame, 5}, {5*frame - 1, 4}} {
+		cfg := Config{ChunkBytes: 1000, RateBytesPerSec: 1 << 30, BurstBytes: 1 << 20, MaxInFlightBytes: c.window}
+		l := newXferLink(cfg)
+		// a's frames on the channel; only chunk 0 arrives, so one ack
+		// comes back, at 10 ms.
+		var frames []int
+		l.drop = func(from *xferEnd, p xferPacket) bool {
+			if from != l.a {
+				return false
+			}
+			frames = append(frames, len(p.pkt)+link.FrameHeaderLen)
+			return p.chunk(t).Index != 0
+		}
+		require.NoError(t, l.a.x.Send(0, 2, 1, xferData(100_000, 6)))
+		l.step() // 5 ms: the window fills
+		s := l.a.x.out[0]
+		require.Len(t, frames, c.chunks, "window %d: chunks sent before an ack", c.window)
+		require.Equal(t, c.chunks*frame, s.inFlight, "window %d: bytes in flight before an ack", c.window)
+		for range 9 { // to 50 ms, before any resend timer runs out
+			l.step()
+		}
+		require.Len(t, frames, c.chunks+1, "window %d: chunks sent once chunk 0 was acknowledged", c.window)
+		require.Equal(t, c.chunks*frame, s.inFlight, "window %d: bytes in flight once chunk 0 was acknowledged", c.window)
+		for i, f := range frames {
+			require.Equal(t, frame, f, "window %d: frame %d's bytes on the channel", c.window, i)
+		}
+		require.Equal(t, int64(c.chunks+1), l.a.x.Counters().ChunksSent, "window %d: chunks sent", c.window)
+		require.Equal(t, int64(0), l.a.x.Counters().ChunksResent, "window %d: chunks resent", c.window)
+	}
+}
+
+// The pacer lets chunks go at exactly its rate, frame headers counted:
+// at 100 bytes a millisecond, with no burst beyond one frame, the first
+// 1059-byte chunk goes at once (5 ms) and by each later pass at t ms
+// exactly 1 + (t-5)*100/1059 have gone. The window does not hold them back.
+func TestTransferPacesItsChunksAtExactlyItsRate(t *testing.T) {
+	frame := int64(1000 + chunkOverhead)
+	cfg := Config{ChunkBytes: 1000, RateBytesPerSec: 100_000, BurstBytes: 1, MaxInFlightBytes: 1 << 20}
+	l := newXferLink(cfg)
+	l.drop = func(*xferEnd, xferPacket) bool { return true }
+	require.NoError(t, l.a.x.Send(0, 2, 1, xferData(100_000, 6)))
+	var chunks, sentBytes int64
+	for range 80 { // 400 ms, before the first resend timer (600 ms) runs out
+		l.now += 5
+		l.a.events = l.a.x.Pump(l.now, l.a.events)
+		for _, p := range l.a.w.take() {
+			chunks++
+			sentBytes += int64(len(p.pkt) + link.FrameHeaderLen)
+		}
+		require.Equal(t, 1+(l.now-5)*100/frame, chunks, "chunks sent by %d ms", l.now)
+		require.Equal(t, chunks*frame, sentBytes, "bytes sent by %d ms", l.now)
+	}
+	require.Equal(t, int64(38), chunks, "chunks sent in 400 ms")
+}
+
 func TestTransferResendTimerFollowsTheMeasuredRoundTripWithinItsBounds(t *testing.T) {
 	s := &outStream{srttUS: 200_000, rttvarUS: 100_000, count: 10}
 	cfg := Config{}
