@@ -2,6 +2,7 @@ package session
 
 import (
 	"os"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -407,16 +408,13 @@ func TestTicnetDTSDeclaresStatsAsStatsReturnsThem(t *testing.T) {
 	for f := range reflect.TypeFor[Stats]().Fields() {
 		want = append(want, field{strings.Split(f.Tag.Get("json"), ",")[0], tsOf(f), false})
 	}
-	same(t, want, got, "the fields of Stats: session.Stats's (want), ticnet.d.ts's (got)")
+	assert.Equal(t, want, got, "the fields of Stats: session.Stats's (want), ticnet.d.ts's (got)")
 
 	shim, err := os.ReadFile("../../js/shim.js")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	lit := regexp.MustCompile(`const stats = \{([^}]*)\}`).FindSubmatch(shim)
-	if !holds(t, lit != nil && channel != nil, "no stats literal in shim.js, or no channel in ticnet.d.ts's Stats") {
-		return
-	}
+	require.NotNil(t, lit, "no stats literal in shim.js")
+	require.NotNil(t, channel, "no channel in ticnet.d.ts's Stats")
 	want = []field{{"kind", `"webxdc" | "broadcast"`, false}}
 	for _, k := range regexp.MustCompile(`(\w+):`).FindAllSubmatch(lit[1], -1) {
 		want = append(want, field{string(k[1]), "number", false})
@@ -425,5 +423,5 @@ func TestTicnetDTSDeclaresStatsAsStatsReturnsThem(t *testing.T) {
 	for _, m := range parseMembers(t, bodies(channel.ts)[0]) {
 		got = append(got, field{m.name, m.ts, m.optional})
 	}
-	same(t, want, got, "Stats.channel: shim.js's stats and kind (want), ticnet.d.ts's (got)")
+	assert.Equal(t, want, got, "Stats.channel: shim.js's stats and kind (want), ticnet.d.ts's (got)")
 }
