@@ -79,12 +79,13 @@ func (c *Client) onEndAsked(body []byte) error {
 
 // onEndRequest ends the game at the controller's request, and passes
 // another player's on to the controller.
-func (s *Server) onEndRequest(now int64, sc *serverClient, body []byte) error {
+func (x *ticnetRelay) onEndRequest(now int64, sc *serverClient, body []byte) error {
+	s := x.s
 	var m wire.EndRequest
 	if err := m.DecodeBody(body); err != nil {
 		return err
 	}
-	if s.state != ServerInGame || !s.extended || s.resume != nil || s.ext.end.active || !sc.inGame || sc.player < 0 {
+	if s.state != ServerInGame || s.resume != nil || x.end.active || !sc.inGame || sc.player < 0 {
 		return errUnexpected{}
 	}
 	ctrl := s.controller()
@@ -95,7 +96,6 @@ func (s *Server) onEndRequest(now int64, sc *serverClient, body []byte) error {
 		s.emit(Event{Kind: EventEndAsked, Player: sc.player, Addr: sc.addr})
 		return nil
 	}
-	x := &s.ext
 	x.end = endState{active: true, tic: x.sendSeq, untilMS: now + EndWaitMS}
 	for _, o := range s.slots {
 		if o.connected() && (o.inGame || o.join != nil) {
@@ -107,8 +107,8 @@ func (s *Server) onEndRequest(now int64, sc *serverClient, body []byte) error {
 
 // endIfDone takes the server back to the lobby once every copy in the game
 // has acknowledged the tics before its end, or EndWaitMS has passed.
-func (s *Server) endIfDone(now int64) {
-	x := &s.ext
+func (x *ticnetRelay) endIfDone(now int64) {
+	s := x.s
 	if !x.end.active || s.state != ServerInGame {
 		return
 	}
@@ -121,7 +121,7 @@ func (s *Server) endIfDone(now int64) {
 	}
 	tic := x.end.tic
 	s.state = ServerWaitingLaunch
-	s.ext = extServer{}
+	x.reset()
 	s.launchOpts = wire.LaunchOptions{}
 	s.departed = s.departed[:0]
 	for i, sc := range s.slots {

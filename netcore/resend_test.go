@@ -124,7 +124,7 @@ func serverWithPlayer2(tr *kept, recvStart uint32) (*Server, *serverClient) {
 func TestSetsToEveryoneCarryATicAClientLacks(t *testing.T) {
 	tr := &kept{}
 	s := NewServer(ServerConfig{BroadcastTics: true}, tr)
-	s.state, s.extended = ServerInGame, true
+	s.state, s.relay = ServerInGame, &s.ext
 	var cls [2]*serverClient
 	for i := range cls {
 		sc := &serverClient{addr: Addr(7 + i), player: i, inGame: true}
@@ -137,24 +137,24 @@ func TestSetsToEveryoneCarryATicAClientLacks(t *testing.T) {
 	s.ext.sendSeq = 20
 	lagging := cls[0]
 	lagging.acked, cls[1].acked = 5, 20
-	if !s.broadcasting() {
+	if !s.ext.broadcasting() {
 		t.Fatal("two remote clients, BroadcastTics: want sets to everyone")
 	}
-	s.pushMissing(1000, lagging)
+	s.ext.pushMissing(1000, lagging)
 	if !lagging.repairing || lagging.repairTic != 5 || s.stats.TicsResent != 15 {
 		t.Fatalf("after the push: repairing %v from %d, %d tics resent; want from 5, 15 (5-19)",
 			lagging.repairing, lagging.repairTic, s.stats.TicsResent)
 	}
-	if from := s.repairFrom(20, 18); from != 5 || s.stats.TicsResent != 28 || lagging.resentEnd != 21 {
+	if from := s.ext.repairFrom(20, 18); from != 5 || s.stats.TicsResent != 28 || lagging.resentEnd != 21 {
 		t.Fatalf("the set to tic 20 starts at %d, %d tics resent, acks timed from %d; want 5, 28, 21",
 			from, s.stats.TicsResent, lagging.resentEnd)
 	}
 	lagging.acked = 6
-	if from := s.repairFrom(21, 19); from != 19 || lagging.repairing {
+	if from := s.ext.repairFrom(21, 19); from != 19 || lagging.repairing {
 		t.Fatalf("acknowledged: the set starts at %d, repairing %v; want 19, false", from, lagging.repairing)
 	}
 	lagging.acked, lagging.repairing, lagging.repairTic = 6, true, 6
-	if from := s.repairFrom(6+MaxRepairTics, 6+MaxRepairTics-2); from != 6+MaxRepairTics-2 || lagging.repairing {
+	if from := s.ext.repairFrom(6+MaxRepairTics, 6+MaxRepairTics-2); from != 6+MaxRepairTics-2 || lagging.repairing {
 		t.Fatalf("%d tics behind: the set starts at %d, repairing %v; want no reach back", MaxRepairTics+1, from, lagging.repairing)
 	}
 }

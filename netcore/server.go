@@ -122,14 +122,6 @@ type recvCmd struct {
 	from    *serverClient // the connection it came from
 }
 
-// sentServerTic is a tic in a client's send queue (reference mode).
-type sentServerTic struct {
-	seq    uint32
-	valid  bool
-	sentMS int64 // when it was first sent
-	tic    wire.ServerTic
-}
-
 type serverClient struct {
 	addr      Addr
 	conn      conn
@@ -214,13 +206,14 @@ type Server struct {
 	launchOpts wire.LaunchOptions
 	setup      wire.GameSetup
 
-	// In game.
-	extended  bool
+	// In game: the protocol's relay (chosen at launch: chooseRelay), one
+	// of ref and ext.
+	relay     relay
+	ref       referenceRelay
+	ext       ticnetRelay
 	recvStart uint32
-	leavers   departures                      // reference players who left, in tics sent with them (server_departure.go)
 	cmdWin    [MaxPlayers]ticWindow           // which of each player's commands arrived
 	recvWin   [BackupTics][MaxPlayers]recvCmd // the commands cmdWin says arrived
-	ext       extServer
 
 	records []TicRecord
 	rec     serverRecorder
@@ -247,7 +240,10 @@ type Server struct {
 // NewServer returns a server that talks through tr.
 func NewServer(cfg ServerConfig, tr Transport) *Server {
 	cfg.fill()
-	return &Server{cfg: cfg, tr: tr, xfer: transfer.New(cfg.Transfer, tr)}
+	s := &Server{cfg: cfg, tr: tr, xfer: transfer.New(cfg.Transfer, tr)}
+	s.ref.s, s.ext.s = s, s
+	s.relay = &s.ref // until a game launches
+	return s
 }
 
 // State returns the server's state.
@@ -257,26 +253,14 @@ func (s *Server) State() ServerState { return s.state }
 func (s *Server) Counters() Counters { return s.stats }
 
 // Extended reports whether the running game uses the extension protocol.
-func (s *Server) Extended() bool { return s.extended }
+func (s *Server) Extended() bool { return s.relay.protocol() == wire.ProtocolTicnet }
 
 // Settings returns the settings of the running game.
 func (s *Server) Settings() wire.Settings { return s.settings }
 
 // SendSeq is the next tic the server will send (under the extension
 // protocol; under the reference, the lowest of the clients').
-func (s *Server) SendSeq() uint32 {
-	if s.extended {
-		return s.ext.sendSeq
-	}
-	var lo uint32
-	first := true
-	for _, sc := range s.slots {
-		if sc.connected() && (first || sc.sendSeq < lo) {
-			lo, first = sc.sendSeq, false
-		}
-	}
-	return lo
-}
+func (s *Server) SendSeq() uint32 { return s.relay.next() }
 
 // Players returns the names of the connected players, by player number.
 func (s *Server) Players() []string {
@@ -293,7 +277,7 @@ func (s *Server) Players() []string {
 // successor that took over at once made 95 of 4 200 survivors join their
 // game again, against 1 with the election).
 func (s *Server) Shutdown(now int64) {
-	s.leaving(now, 0, false)
+	s.relay.leaving(now, 0, false)
 	s.disconnectAll(now)
 }
 
@@ -303,7 +287,7 @@ func (s *Server) Shutdown(now int64) {
 // sent away; the server's own player stays in the game, and its copy
 // reattaches to the successor like any client.
 func (s *Server) HandOff(now int64, succ Addr) {
-	s.leaving(now, succ, true)
+	s.relay.leaving(now, succ, true)
 	s.disconnectAll(now)
 }
 
@@ -313,26 +297,7 @@ func (s *Server) HandOff(now int64, succ Addr) {
 // timeline), the first such slot on a tie. It reports false when no
 // client can take the game over (not an extension game in progress, or no
 // extension client in it that may).
-func (s *Server) Successor() (Addr, bool) {
-	may := s.cfg.MaySucceed
-	if !s.extended || s.state != ServerInGame {
-		return 0, false
-	}
-	var best *serverClient
-	for _, sc := range s.slots {
-		if !sc.connected() || sc.addr == LocalClientAddr || !sc.inGame || sc.player < 0 || sc.drone() ||
-			sc.placeholder || sc.join != nil || sc.protocol != wire.ProtocolTicnet || may != nil && !may(sc.addr) {
-			continue
-		}
-		if best == nil || int32(sc.acked-best.acked) > 0 {
-			best = sc
-		}
-	}
-	if best == nil {
-		return 0, false
-	}
-	return best.addr, true
-}
+func (s *Server) Successor() (Addr, bool) { return s.relay.successor() }
 
 // disconnectAll sends every client away.
 func (s *Server) disconnectAll(now int64) {
@@ -438,7 +403,7 @@ func (s *Server) receive(now int64, from Addr, pkt []byte) {
 			return
 		}
 		s.takeAck(now, sc, m.Ack)
-		s.pushMissing(now, sc) // a joiner acknowledges this way only
+		s.relay.acked(now, sc) // a joiner acknowledges this way only
 	case wire.TypeGameDataResend:
 		s.count(s.onResendRequest(now, sc, body))
 	case wire.TypeTicnet:
@@ -510,7 +475,7 @@ func (s *Server) onSYN(now int64, from Addr, body []byte) error {
 		}
 		return nil
 	}
-	if s.state == ServerInGame && s.admitLate(now, from, &m, proto) {
+	if s.state == ServerInGame && s.relay.admitLate(now, from, &m, proto) {
 		return nil
 	}
 	if s.state != ServerWaitingLaunch {
@@ -692,21 +657,17 @@ func (s *Server) launch(now int64) {
 	// The mode is decided now, from who is here: after LAUNCH nobody can
 	// join, so it can only stay right. The notice follows LAUNCH on the
 	// reliable channel, so the client has it before its GAMESTART.
-	s.extended = true
-	for _, sc := range s.slots {
-		if sc.connected() && sc.protocol != wire.ProtocolTicnet {
-			s.extended = false
-		}
-	}
+	s.relay = s.chooseRelay()
+	ticnet := s.relay == &s.ext
 	s.setup = wire.GameSetup{Input: s.cfg.Input, TicRate: uint8(s.cfg.TicRate), Seed: s.launchOpts.Seed, Options: s.launchOpts.Options}
-	if !s.extended {
+	if !ticnet {
 		s.setup = wire.GameSetup{Input: s.cfg.Input, TicRate: TicRate} // the reference's game has none of it
 	}
 	for _, sc := range s.slots {
 		if sc.connected() {
 			sc.conn.sendReliable(&wire.Launch{NumPlayers: n})
 			if sc.protocol == wire.ProtocolTicnet {
-				sc.conn.sendReliable(&wire.ModeNotice{Extended: s.extended, Setup: s.setup})
+				sc.conn.sendReliable(&wire.ModeNotice{Extended: ticnet, Setup: s.setup})
 			}
 		}
 	}
@@ -778,11 +739,11 @@ func (s *Server) checkStart(now int64) {
 	}
 	s.settings = st
 	s.recvStart = 0
-	s.leavers = departures{}
+	s.ref.leavers = departures{}
 	s.recvWin = [BackupTics][MaxPlayers]recvCmd{}
 	s.cmdWin = [MaxPlayers]ticWindow{}
-	s.ext = extServer{}
-	s.inGD.LowResTurn, s.inGD.Ext = st.LowResTurn, s.extended
+	s.ext.reset()
+	s.inGD.LowResTurn = st.LowResTurn
 	s.out.LowResTurn = st.LowResTurn
 	s.inGD.InputSize = s.cfg.Input.Size
 	for _, sc := range s.slots {
@@ -799,14 +760,7 @@ func (s *Server) checkStart(now int64) {
 	}
 	s.state = ServerInGame
 	s.recordStart(0)
-	s.emit(Event{Kind: EventGameStarted, Player: -1, Protocol: protoName(s.extended)})
-}
-
-func protoName(extended bool) string {
-	if extended {
-		return wire.ProtocolTicnet
-	}
-	return wire.ProtocolChocolate
+	s.emit(Event{Kind: EventGameStarted, Player: -1, Protocol: s.relay.protocol()})
 }
 
 func (s *Server) run(now int64) {
@@ -839,9 +793,7 @@ func (s *Server) run(now int64) {
 				s.sendWaitingData(now, sc)
 			}
 		case ServerInGame:
-			if !s.extended {
-				s.pump(now, sc)
-			}
+			s.relay.pumpClient(now, sc)
 			if j := sc.join; j != nil && !j.started && len(sc.conn.reliable) == 0 && sc.hello {
 				s.startJoin(now, sc)
 			}
@@ -857,14 +809,8 @@ func (s *Server) run(now int64) {
 		if s.resume != nil {
 			s.resumeStep(now) // the game's first tic goes out in the pass it resumes
 		}
-		switch {
-		case s.resume != nil:
-		case s.extended:
-			s.extPump(now)
-			s.sendRosters(now)
-			s.endIfDone(now)
-		default:
-			s.advanceWindow()
+		if s.resume == nil {
+			s.relay.pass(now)
 		}
 		s.requestMissing(now)
 	}
@@ -886,7 +832,7 @@ func (s *Server) clientGone(now int64, sc *serverClient) {
 			}
 		}
 	}
-	s.hold(now, sc)
+	s.relay.hold(now, sc)
 	if !sc.announced {
 		sc.announced = true
 		s.emit(Event{Kind: EventPlayerLeft, Player: sc.player, Addr: sc.addr, Name: sc.name, Reason: sc.conn.reason})
@@ -918,7 +864,7 @@ func (s *Server) endGame(now int64, reason string) {
 	wasPlaying := s.state != ServerWaitingLaunch
 	s.state = ServerWaitingLaunch
 	s.modeSet = false
-	s.extended = false
+	s.relay = &s.ref
 	for _, sc := range s.slots {
 		if sc.connected() {
 			sc.conn.disconnect(now, reason)
@@ -934,12 +880,7 @@ func (s *Server) endGame(now int64, reason string) {
 
 // ticRate is the running game's tics per second: the setup's under the
 // extension protocol, the reference's otherwise.
-func (s *Server) ticRate() int64 {
-	if s.extended && s.setup.TicRate != 0 {
-		return int64(s.setup.TicRate)
-	}
-	return TicRate
-}
+func (s *Server) ticRate() int64 { return s.relay.ticRate() }
 
 // Setup is the running game's setup under the extension protocol: the
 // input layout, tic rate, seed and options it started with.

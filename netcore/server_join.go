@@ -44,8 +44,9 @@ const ReasonNoSnapshot = "no copy can send the game state"
 // admitLate takes a copy that connects to a running extension game. It
 // returns false when the copy cannot join (the caller then refuses it as
 // the reference does).
-func (s *Server) admitLate(now int64, from Addr, m *wire.SYN, proto string) bool {
-	if proto != wire.ProtocolTicnet || !s.extended || !s.ext.started {
+func (x *ticnetRelay) admitLate(now int64, from Addr, m *wire.SYN, proto string) bool {
+	s := x.s
+	if proto != wire.ProtocolTicnet || !x.started {
 		return false
 	}
 	source := s.snapshotSource()
@@ -272,7 +273,7 @@ func (s *Server) maybeEnter(now int64, sc *serverClient) {
 // it may; the caller then stores the commands from the tic it enters at.
 func (s *Server) onJoinerGameData(now int64, sc *serverClient) {
 	s.takeAck(now, sc, s.inGD.Ack)
-	s.pushMissing(now, sc)
+	s.relay.acked(now, sc)
 	sc.join.ready = true
 	s.maybeEnter(now, sc)
 }
@@ -322,7 +323,7 @@ type departed struct {
 // RejoinGraceMS, if the copy had a token. A copy that left while it joined
 // again with its token gets its player held again until the grace it had.
 func (s *Server) hold(now int64, sc *serverClient) {
-	if s.state != ServerInGame || !s.extended || sc.player < 0 || !sc.hashed {
+	if s.state != ServerInGame || sc.player < 0 || !sc.hashed {
 		return
 	}
 	until := now + s.cfg.RejoinGraceMS

@@ -89,12 +89,12 @@ func NewResumedServer(cfg ServerConfig, tr Transport, r Resume, now int64) *Serv
 	cfg.Game = r.Roster.Game
 	s := NewServer(cfg, tr)
 	s.state = ServerInGame
-	s.extended = true
+	s.relay = &s.ext
 	s.modeSet, s.mode, s.mission = true, r.Connect.GameMode, r.Connect.GameMission
 	s.settings = r.Settings
 	s.settings.ConsolePlayer = 0
 	s.setup = r.Setup
-	s.inGD.LowResTurn, s.inGD.Ext = s.settings.LowResTurn, true
+	s.inGD.LowResTurn = s.settings.LowResTurn
 	s.out.LowResTurn = s.settings.LowResTurn
 	s.inGD.InputSize = s.cfg.Input.Size
 	rs := &resumeState{untilMS: now + cmp.Or(max(r.WaitMS, 0), DefaultResumeWaitMS)}
@@ -356,7 +356,7 @@ func (s *Server) onReattach(now int64, sc *serverClient, body []byte) error {
 		fits = fits && int32(m.Confirmed-x.resumedAt) <= 0
 	}
 	// The server must hold every tic it lacks, to send it.
-	if fits && int32(x.sendSeq-m.Confirmed) > 0 && !s.holds(sc, m.Confirmed) {
+	if fits && int32(x.sendSeq-m.Confirmed) > 0 && !s.relay.holds(sc, m.Confirmed) {
 		fits = false
 	}
 	if !fits {
@@ -428,7 +428,7 @@ func (s *Server) dropPlaceholder(now int64, p int, reason string) {
 
 // sendRosters sends every client in the game the roster, when it changed.
 func (s *Server) sendRosters(now int64) {
-	if !s.extended || s.state != ServerInGame || !s.ext.started {
+	if s.state != ServerInGame || !s.ext.started {
 		return
 	}
 	r := &s.rosterOut // a field: a local would escape to the heap every pass
@@ -466,35 +466,3 @@ func (s *Server) sendRosters(now int64) {
 		}
 	}
 }
-
-// leaving tells the clients that the server leaves the game: where the
-// stream stopped and, unless it hands the game over and stays, its player.
-func (s *Server) leaving(now int64, successor Addr, stays bool) {
-	if !s.extended || s.state != ServerInGame {
-		return
-	}
-	m := wire.Leaving{Tic: s.ext.sendSeq, Player: wire.NoPlayer, Successor: uint32(successor)}
-	if local := s.slotOf(LocalClientAddr); local != nil && !stays && local.player >= 0 {
-		m.Player = int8(local.player)
-	}
-	// The server is going: no resend can follow, so it says it
-	// leavingCopies times (at 20 % loss, one copy in 125 misses them all,
-	// and finds out from the silence).
-	for range leavingCopies {
-		if s.cfg.BroadcastTics {
-			s.pkt = wire.Encode(s.pkt[:0], &m, false, 0)
-			s.tr.Send(Broadcast, s.pkt)
-			s.stats.PacketsSent++
-			s.stats.BytesSent += int64(len(s.pkt))
-			continue
-		}
-		for _, sc := range s.slots {
-			if sc.connected() && sc.protocol == wire.ProtocolTicnet {
-				sc.conn.sendMessage(now, &m)
-			}
-		}
-	}
-}
-
-// leavingCopies is how many times a leaving server sends its Leaving.
-const leavingCopies = 3

@@ -63,7 +63,7 @@ func (s *Server) recordStart(tic uint32) {
 	if !s.cfg.Replay.Record {
 		return
 	}
-	h := wire.ReplayHeader{Protocol: protoName(s.extended), Settings: s.settings, Setup: s.setup, Start: tic}
+	h := wire.ReplayHeader{Protocol: s.relay.protocol(), Settings: s.settings, Setup: s.setup, Start: tic}
 	h.Settings.ConsolePlayer = -1 // the server plays no player
 	for _, p := range s.players() {
 		for len(h.Names) <= p.player {
