@@ -85,7 +85,7 @@ func (x *ticnetRelay) onEndRequest(now int64, sc *serverClient, body []byte) err
 	if err := m.DecodeBody(body); err != nil {
 		return err
 	}
-	if s.state != ServerInGame || s.resume != nil || x.end.active || !sc.inGame || sc.player < 0 {
+	if s.state != ServerInGame || s.mig.resume != nil || x.end.active || !sc.inGame || sc.player < 0 {
 		return errUnexpected{}
 	}
 	ctrl := s.controller()
@@ -123,7 +123,7 @@ func (x *ticnetRelay) endIfDone(now int64) {
 	s.state = ServerWaitingLaunch
 	x.reset()
 	s.launchOpts = wire.LaunchOptions{}
-	s.departed = s.departed[:0]
+	s.rj.departed = s.rj.departed[:0]
 	for i, sc := range s.slots {
 		if sc == nil {
 			continue

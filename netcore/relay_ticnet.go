@@ -68,7 +68,7 @@ func (x *ticnetRelay) pumpClient(int64, *serverClient) {}
 
 func (x *ticnetRelay) pass(now int64) {
 	x.extPump(now)
-	x.s.sendRosters(now)
+	x.s.mig.sendRosters(now)
 	x.endIfDone(now)
 }
 
@@ -104,7 +104,7 @@ func (x *ticnetRelay) checksums(sc *serverClient, m *wire.ChecksumReport) error 
 	return nil
 }
 
-func (x *ticnetRelay) hold(now int64, sc *serverClient) { x.s.hold(now, sc) }
+func (x *ticnetRelay) hold(now int64, sc *serverClient) { x.s.rj.hold(now, sc) }
 
 // TimingReportTics is how often the server tells players how early their
 // commands arrive.
@@ -138,7 +138,7 @@ const PushAfterMS = 150
 
 func (x *ticnetRelay) pushMissing(now int64, sc *serverClient) {
 	s := x.s
-	if s.resume != nil {
+	if s.mig.resume != nil {
 		return
 	}
 	a := sc.acked

@@ -218,18 +218,14 @@ type Server struct {
 	records []TicRecord
 	rec     serverRecorder
 
-	// Late join: bulk streams (snapshots) and the last stream id used.
+	// Late join: bulk streams (snapshots), the joins, and the players
+	// held for their copies to come back.
 	xfer       *transfer.Endpoint
 	xferEvents []transfer.Event
-	nextStream uint32
-	departed   []departed // players held for their copies to come back
+	joins      lateJoins
+	rj         rejoins
 
-	// Host migration: a server that took the game over waits for the
-	// copies to reattach (resume), and holds the places of the players
-	// whose copies have not (awaiting).
-	resume    *resumeState
-	awaiting  [MaxPlayers]*serverClient
-	rosterOut wire.Roster // scratch for sendRosters
+	mig migration // host migration: taking a game over (server_migrate.go)
 
 	pkt   []byte
 	plist []*serverClient // players' scratch
@@ -241,7 +237,7 @@ type Server struct {
 func NewServer(cfg ServerConfig, tr Transport) *Server {
 	cfg.fill()
 	s := &Server{cfg: cfg, tr: tr, xfer: transfer.New(cfg.Transfer, tr)}
-	s.ref.s, s.ext.s = s, s
+	s.ref.s, s.ext.s, s.mig.s, s.joins.s, s.rj.s = s, s, s, s, s
 	s.relay = &s.ref // until a game launches
 	return s
 }
@@ -372,7 +368,7 @@ func (s *Server) receive(now int64, from Addr, pkt []byte) {
 	}
 	sc := s.slotOf(from)
 	if sc == nil {
-		sc = s.reattachFirst(now, from, h, body)
+		sc = s.mig.reattachFirst(now, from, h, body)
 	}
 	if sc == nil {
 		s.stats.Unexpected++
@@ -463,11 +459,11 @@ func (s *Server) onSYN(now int64, from Addr, body []byte) error {
 		if !sc.connectsAfresh(now) {
 			return nil // a duplicate: the reliable layer resends our reply
 		}
-		s.dropJoiner(now, sc)
+		s.joins.dropJoiner(now, sc)
 	}
 	// (One from a copy this server is sending away, refused say, is that
 	// copy trying again: it gets a new slot.)
-	if proto == wire.ProtocolTicnet && (s.resume != nil || s.awaitingAny()) {
+	if proto == wire.ProtocolTicnet && (s.mig.resume != nil || s.mig.awaitingAny()) {
 		// A copy that reattaches, most likely: it says so next (one that
 		// says Hello instead joins: onPendingHello).
 		if s.newSlot(now, from, &m, proto) == nil {
@@ -535,7 +531,7 @@ func (s *Server) newSlot(now int64, from Addr, m *wire.SYN, proto string) *serve
 		lastWaitingMS: now - WaitingDataPeriodMS - 1}
 	sc.conn = newConn(from, s.tr, s.cfg.Timeouts, now, connConnected, &s.stats)
 	switch {
-	case proto == wire.ProtocolTicnet && s.resume != nil:
+	case proto == wire.ProtocolTicnet && s.mig.resume != nil:
 		sc.conn.resendMS = ReattachResendMS // until its Resume is acknowledged
 	case proto == wire.ProtocolTicnet:
 		sc.conn.resendMS = ExtReliableResendMS
@@ -591,7 +587,7 @@ func (s *Server) players() []*serverClient {
 			s.plist = append(s.plist, sc)
 		}
 	}
-	for _, ph := range s.awaiting {
+	for _, ph := range s.mig.awaiting {
 		if ph != nil {
 			s.plist = append(s.plist, ph)
 		}
@@ -770,9 +766,9 @@ func (s *Server) run(now int64) {
 		}
 		sc.conn.run(now)
 		if sc.resumeCopyMS != 0 {
-			s.resendResumeCopy(now, sc)
+			s.mig.resendResumeCopy(now, sc)
 		}
-		if sc.conn.resendMS == ReattachResendMS && s.resume == nil && len(sc.conn.reliable) == 0 {
+		if sc.conn.resendMS == ReattachResendMS && s.mig.resume == nil && len(sc.conn.reliable) == 0 {
 			sc.conn.resendMS = ExtReliableResendMS // its Resume came through
 		}
 		if sc.live && !sc.connected() {
@@ -795,9 +791,9 @@ func (s *Server) run(now int64) {
 		case ServerInGame:
 			s.relay.pumpClient(now, sc)
 			if j := sc.join; j != nil && !j.started && len(sc.conn.reliable) == 0 && sc.hello {
-				s.startJoin(now, sc)
+				s.joins.startJoin(now, sc)
 			}
-			s.maybeEnter(now, sc)
+			s.joins.maybeEnter(now, sc)
 			s.breakDeadlock(now, sc)
 		}
 	}
@@ -805,11 +801,11 @@ func (s *Server) run(now int64) {
 	case ServerWaitingStart:
 		s.checkStart(now)
 	case ServerInGame:
-		s.runAwaiting(now)
-		if s.resume != nil {
-			s.resumeStep(now) // the game's first tic goes out in the pass it resumes
+		s.mig.runAwaiting(now)
+		if s.mig.resume != nil {
+			s.mig.resumeStep(now) // the game's first tic goes out in the pass it resumes
 		}
-		if s.resume == nil {
+		if s.mig.resume == nil {
 			s.relay.pass(now)
 		}
 		s.requestMissing(now)
@@ -817,7 +813,7 @@ func (s *Server) run(now int64) {
 	// Streams last: their chunks queue behind the pass's tics.
 	s.xferEvents = s.xfer.Pump(now, s.xferEvents[:0])
 	for _, ev := range s.xferEvents {
-		s.onTransfer(now, ev)
+		s.joins.onTransfer(now, ev)
 	}
 }
 

@@ -22,7 +22,7 @@ func (s *Server) onGameData(now int64, sc *serverClient, body []byte) error {
 		s.ext.takeSums(sc, &g.Report) // only the extension's carries sums
 	}
 	if joiner {
-		if s.onJoinerGameData(now, sc); sc.join != nil {
+		if s.joins.onJoinerGameData(now, sc); sc.join != nil {
 			return nil // its commands count from the tic it enters at
 		}
 	}
@@ -227,25 +227,25 @@ func (s *Server) onTicnet(now int64, sc *serverClient, body []byte) error {
 	switch {
 	case wire.IsTransferKind(kind):
 		if ev, ok := s.xfer.Handle(now, sc.addr, body); ok {
-			s.onTransfer(now, ev)
+			s.joins.onTransfer(now, ev)
 		}
 		return nil
 	case kind == wire.TicnetKindJoinReady:
-		return s.onJoinReady(now, sc, body)
+		return s.joins.onJoinReady(now, sc, body)
 	case kind == wire.TicnetKindHello:
-		if s.resume != nil {
+		if s.mig.resume != nil {
 			// A new copy while the game changes servers: it comes back
 			// in a moment and joins.
 			sc.conn.disconnect(now, ReasonResuming)
 			return nil
 		}
-		if err := s.onHello(sc, body); err != nil {
+		if err := s.rj.onHello(sc, body); err != nil {
 			return err
 		}
-		s.onPendingHello(now, sc)
+		s.mig.onPendingHello(now, sc)
 		return nil
 	case kind == wire.TicnetKindReattach:
-		return s.onReattach(now, sc, body)
+		return s.mig.onReattach(now, sc, body)
 	case kind == wire.TicnetKindEndRequest:
 		return s.relay.onEndRequest(now, sc, body)
 	case kind == wire.TicnetKindLaunchOptions:
@@ -259,7 +259,7 @@ func (s *Server) onTicnet(now int64, sc *serverClient, body []byte) error {
 		s.launchOpts = m
 		return nil
 	case kind == wire.TicnetKindTicSet:
-		return s.onFetchedTics(sc, body)
+		return s.mig.onFetchedTics(sc, body)
 	}
 	m := &s.ext.in
 	if err := m.DecodeBody(body); err != nil {

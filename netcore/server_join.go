@@ -23,6 +23,14 @@ import (
 // state waited for it. JoinStart, once the handshake is done, names C and
 // the stream, and the tics from C on are sent again from the history.
 
+// lateJoins is the server's part in late joins: it asks a copy for the
+// game state and relays it to the joiner, starts the join and puts the
+// joiner in the game.
+type lateJoins struct {
+	s          *Server
+	nextStream uint32 // the last stream id used
+}
+
 // joiner is the server's state of a client that joined mid-game and is not
 // in the game yet.
 type joiner struct {
@@ -49,7 +57,7 @@ func (x *ticnetRelay) admitLate(now int64, from Addr, m *wire.SYN, proto string)
 	if proto != wire.ProtocolTicnet || !x.started {
 		return false
 	}
-	source := s.snapshotSource()
+	source := s.joins.snapshotSource()
 	if source == nil {
 		return false
 	}
@@ -70,7 +78,7 @@ func (x *ticnetRelay) admitLate(now int64, from Addr, m *wire.SYN, proto string)
 	sc.player = -1
 	sc.join = &joiner{}
 	sc.lastGameDataMS = now
-	s.requestSnapshot(now, sc, source)
+	s.joins.requestSnapshot(now, sc, source)
 	return true
 }
 
@@ -81,14 +89,48 @@ func (x *ticnetRelay) admitLate(now int64, from Addr, m *wire.SYN, proto string)
 // than 1.8 s) the joiner is given a new snapshot.
 const JoinSnapshotMaxAgeTics = BackupTics / 2
 
+// connectsAfresh reports whether a SYN from a joiner's copy is a new
+// connection rather than a duplicate: the joiner's reply was acknowledged,
+// but no Hello came in StaleHandshakeMS, which a ticnet client sends as
+// soon as it has the reply (and again every ExtReliableResendMS). The
+// acknowledgement came from a connection the copy gave up (one the server
+// sent away lingers to acknowledge what still comes, and a late copy of
+// its SYN made this slot); taken for duplicates, the copy's SYNs would go
+// unanswered until the slot timed out. (Sooner, a SYN of the copy's own
+// connection on its way while its Hello was lost would restart its join.)
+func (sc *serverClient) connectsAfresh(now int64) bool {
+	return sc.join != nil && !sc.join.started && !sc.hello && len(sc.conn.reliable) == 0 &&
+		now-sc.connectMS > StaleHandshakeMS
+}
+
+// StaleHandshakeMS is how long a joiner's slot waits for the Hello after
+// its reply was acknowledged before a SYN from its copy replaces it: four
+// resends of the Hello.
+const StaleHandshakeMS = 4 * ExtReliableResendMS
+
+// JoinEntryLagTics is how far behind the stream a joiner that said it is
+// ready may be, by its acknowledgements, to enter the game: its ready may
+// have taken a while to arrive, and a joiner that entered far behind would
+// have its first commands substituted, or be dropped as one that fell
+// behind.
+const JoinEntryLagTics = TicRate
+
+func (sc *serverClient) joining() *joiner {
+	if sc.connected() {
+		return sc.join
+	}
+	return nil
+}
+
 // requestSnapshot makes the next tic a joiner's start: the server notes
 // the commands that tic's diffs are against and asks source for the state
 // before it, which it relays to the joiner as it arrives.
-func (s *Server) requestSnapshot(now int64, sc *serverClient, source *serverClient) {
+func (lj *lateJoins) requestSnapshot(now int64, sc *serverClient, source *serverClient) {
+	s := lj.s
 	x := &s.ext
-	s.nextStream++
+	lj.nextStream++
 	j := sc.join
-	j.start, j.stream, j.source, j.base = x.sendSeq, s.nextStream, source.addr, wire.ServerTic{}
+	j.start, j.stream, j.source, j.base = x.sendSeq, lj.nextStream, source.addr, wire.ServerTic{}
 	if x.sendSeq > 0 {
 		prev := &x.history[(x.sendSeq-1)%BackupTics].tic
 		j.base.InGame = prev.InGame
@@ -112,23 +154,24 @@ func (s *Server) requestSnapshot(now int64, sc *serverClient, source *serverClie
 // Hello as soon as it has our reply, token or none; a slot that a late
 // copy of an old SYN made hears none (its copy moved on) and times out as
 // any silent connection, so it never starts a join without the token.
-func (s *Server) startJoin(now int64, sc *serverClient) {
+func (lj *lateJoins) startJoin(now int64, sc *serverClient) {
+	s := lj.s
 	j := sc.join
 	x := &s.ext
 	if x.sendSeq-j.start > JoinSnapshotMaxAgeTics {
-		source := s.snapshotSource()
+		source := lj.snapshotSource()
 		if source == nil {
 			sc.conn.disconnect(now, ReasonNoSnapshot)
 			return
 		}
-		s.cancelSnapshot(now, sc)
-		if s.requestSnapshot(now, sc, source); !sc.connected() {
+		lj.cancelSnapshot(now, sc)
+		if lj.requestSnapshot(now, sc, source); !sc.connected() {
 			return
 		}
 	}
-	rejoined := s.rejoin(now, sc)
+	rejoined := s.rj.rejoin(now, sc)
 	if !rejoined {
-		sc.player = s.freePlayer(now, sc)
+		sc.player = lj.freePlayer(now, sc)
 		if sc.player < 0 {
 			sc.data.Drone = true // a spectator: the game is full
 		}
@@ -150,36 +193,18 @@ func (s *Server) startJoin(now int64, sc *serverClient) {
 	}
 }
 
-// connectsAfresh reports whether a SYN from a joiner's copy is a new
-// connection rather than a duplicate: the joiner's reply was acknowledged,
-// but no Hello came in StaleHandshakeMS, which a ticnet client sends as
-// soon as it has the reply (and again every ExtReliableResendMS). The
-// acknowledgement came from a connection the copy gave up (one the server
-// sent away lingers to acknowledge what still comes, and a late copy of
-// its SYN made this slot); taken for duplicates, the copy's SYNs would go
-// unanswered until the slot timed out. (Sooner, a SYN of the copy's own
-// connection on its way while its Hello was lost would restart its join.)
-func (sc *serverClient) connectsAfresh(now int64) bool {
-	return sc.join != nil && !sc.join.started && !sc.hello && len(sc.conn.reliable) == 0 &&
-		now-sc.connectMS > StaleHandshakeMS
-}
-
-// StaleHandshakeMS is how long a joiner's slot waits for the Hello after
-// its reply was acknowledged before a SYN from its copy replaces it: four
-// resends of the Hello.
-const StaleHandshakeMS = 4 * ExtReliableResendMS
-
 // dropJoiner ends a joiner's slot before its join started, for newSlot
 // to take its place.
-func (s *Server) dropJoiner(now int64, sc *serverClient) {
-	s.cancelSnapshot(now, sc)
+func (lj *lateJoins) dropJoiner(now int64, sc *serverClient) {
+	lj.cancelSnapshot(now, sc)
 	sc.join = nil
 	sc.conn.state = connDisconnected
 }
 
 // cancelSnapshot stops the state asked for a joiner: its relay from the
 // source, and to the joiner.
-func (s *Server) cancelSnapshot(now int64, sc *serverClient) {
+func (lj *lateJoins) cancelSnapshot(now int64, sc *serverClient) {
+	s := lj.s
 	j := sc.join
 	s.xfer.CancelSend(now, sc.addr, j.stream, wire.TransferReasonCancelled)
 	s.xfer.CancelReceive(now, j.source, j.stream, wire.TransferReasonCancelled)
@@ -187,7 +212,8 @@ func (s *Server) cancelSnapshot(now int64, sc *serverClient) {
 
 // snapshotSource picks the client to ask for the game state: the server's
 // own (no traffic on the channel), else the longest connected player.
-func (s *Server) snapshotSource() *serverClient {
+func (lj *lateJoins) snapshotSource() *serverClient {
+	s := lj.s
 	var best *serverClient
 	for _, sc := range s.slots {
 		if !sc.connected() || !sc.inGame || sc.join != nil {
@@ -204,7 +230,8 @@ func (s *Server) snapshotSource() *serverClient {
 }
 
 // onTransfer handles the end of a stream.
-func (s *Server) onTransfer(now int64, ev transfer.Event) {
+func (lj *lateJoins) onTransfer(now int64, ev transfer.Event) {
+	s := lj.s
 	for _, sc := range s.slots {
 		j := sc.joining()
 		if j == nil || j.stream != ev.Stream {
@@ -220,7 +247,8 @@ func (s *Server) onTransfer(now int64, ev transfer.Event) {
 }
 
 // onJoinReady takes a joiner's word that it has caught up.
-func (s *Server) onJoinReady(now int64, sc *serverClient, body []byte) error {
+func (lj *lateJoins) onJoinReady(now int64, sc *serverClient, body []byte) error {
+	s := lj.s
 	var m wire.JoinReady
 	if err := m.DecodeBody(body); err != nil {
 		return err
@@ -233,20 +261,14 @@ func (s *Server) onJoinReady(now int64, sc *serverClient, body []byte) error {
 		return errUnexpected{}
 	}
 	sc.join.ready, sc.join.said = true, true
-	s.maybeEnter(now, sc)
+	lj.maybeEnter(now, sc)
 	return nil
 }
 
-// JoinEntryLagTics is how far behind the stream a joiner that said it is
-// ready may be, by its acknowledgements, to enter the game: its ready may
-// have taken a while to arrive, and a joiner that entered far behind would
-// have its first commands substituted, or be dropped as one that fell
-// behind.
-const JoinEntryLagTics = TicRate
-
 // maybeEnter puts a ready joiner in the game, from the next tic sent, once
 // its acknowledgements are close enough to the stream.
-func (s *Server) maybeEnter(now int64, sc *serverClient) {
+func (lj *lateJoins) maybeEnter(now int64, sc *serverClient) {
+	s := lj.s
 	x := &s.ext
 	j := sc.joining()
 	if j == nil || !j.ready || x.sendSeq-sc.acked > JoinEntryLagTics {
@@ -271,34 +293,29 @@ func (s *Server) maybeEnter(now int64, sc *serverClient) {
 // every tic: the first to arrive says what its JoinReady says, which a
 // lost frame delays by a reliable resend (250 ms). It enters at once if
 // it may; the caller then stores the commands from the tic it enters at.
-func (s *Server) onJoinerGameData(now int64, sc *serverClient) {
+func (lj *lateJoins) onJoinerGameData(now int64, sc *serverClient) {
+	s := lj.s
 	s.takeAck(now, sc, s.inGD.Ack)
 	s.relay.acked(now, sc)
 	sc.join.ready = true
-	s.maybeEnter(now, sc)
-}
-
-func (sc *serverClient) joining() *joiner {
-	if sc.connected() {
-		return sc.join
-	}
-	return nil
+	lj.maybeEnter(now, sc)
 }
 
 // freePlayer is the lowest player number no one has, nor is held for a
 // departed copy or awaited from a copy of the game this server took
 // over; -1 if there is none (or sc watches by choice).
-func (s *Server) freePlayer(now int64, sc *serverClient) int {
+func (lj *lateJoins) freePlayer(now int64, sc *serverClient) int {
+	s := lj.s
 	if sc.data.Drone {
 		return -1
 	}
-	taken := s.held(now)
+	taken := s.rj.held(now)
 	for _, o := range s.slots {
 		if o != sc && o.connected() && o.player >= 0 {
 			taken[o.player] = true
 		}
 	}
-	for p, ph := range s.awaiting {
+	for p, ph := range s.mig.awaiting {
 		if ph != nil {
 			taken[p] = true
 		}
@@ -309,91 +326,4 @@ func (s *Server) freePlayer(now int64, sc *serverClient) int {
 		}
 	}
 	return -1
-}
-
-// departed is a player who left a game in progress, held for its copy.
-type departed struct {
-	hash    [wire.TokenHashLen]byte // of its rejoin token
-	player  int
-	name    string
-	untilMS int64
-}
-
-// hold keeps the player of a copy that left a game in progress for
-// RejoinGraceMS, if the copy had a token. A copy that left while it joined
-// again with its token gets its player held again until the grace it had.
-func (s *Server) hold(now int64, sc *serverClient) {
-	if s.state != ServerInGame || sc.player < 0 || !sc.hashed {
-		return
-	}
-	until := now + s.cfg.RejoinGraceMS
-	if !sc.inGame {
-		if sc.heldUntilMS == 0 {
-			return // a new player that never entered
-		}
-		until = sc.heldUntilMS
-	}
-	s.departed = append(s.departed, departed{hash: sc.hash, player: sc.player, name: sc.name, untilMS: until})
-}
-
-// held returns the player numbers held for departed copies, forgetting
-// those past their grace.
-func (s *Server) held(now int64) [MaxPlayers]bool {
-	var taken [MaxPlayers]bool
-	kept := s.departed[:0]
-	for _, d := range s.departed {
-		if now < d.untilMS {
-			kept = append(kept, d)
-			taken[d.player] = true
-		}
-	}
-	s.departed = kept
-	return taken
-}
-
-// rejoin gives a joiner the player its token holds, if one is held and its
-// owner is not connected from elsewhere; it reports whether it did.
-func (s *Server) rejoin(now int64, sc *serverClient) bool {
-	if !sc.hashed {
-		return false
-	}
-	for p, ph := range s.awaiting {
-		if ph != nil && ph.hashed && ph.hash == sc.hash {
-			// Its copy joins afresh instead of reattaching (it went its
-			// own way meanwhile): its place ends, and it gets it back.
-			s.dropPlaceholder(now, p, ReasonLeft)
-		}
-	}
-	s.held(now)
-	for _, o := range s.slots {
-		if o != sc && o.connected() && o.hashed && o.hash == sc.hash {
-			s.stats.RejoinRefused++
-			return false
-		}
-	}
-	for i, d := range s.departed {
-		if d.hash != sc.hash {
-			continue
-		}
-		s.departed = append(s.departed[:i], s.departed[i+1:]...)
-		sc.player, sc.name, sc.heldUntilMS = d.player, d.name, d.untilMS
-		sc.data.Drone = false
-		s.emit(Event{Kind: EventPlayerJoined, Player: sc.player, Addr: sc.addr, Name: sc.name, Reason: ReasonRejoined})
-		return true
-	}
-	return false
-}
-
-// onHello takes a client's rejoin token.
-func (s *Server) onHello(sc *serverClient, body []byte) error {
-	var m wire.Hello
-	if err := m.DecodeBody(body); err != nil {
-		return err
-	}
-	if sc.hello {
-		return errUnexpected{}
-	}
-	sc.hello = true
-	sc.setToken(m.Token)
-	return nil
 }
