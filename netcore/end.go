@@ -88,7 +88,7 @@ func (x *ticnetRelay) onEndRequest(now int64, sc *serverClient, body []byte) err
 	if s.state != ServerInGame || s.mig.resume != nil || x.end.active || !sc.inGame || sc.player < 0 {
 		return errUnexpected{}
 	}
-	ctrl := s.controller()
+	ctrl := s.slots.controller()
 	if sc != ctrl {
 		if ctrl != nil {
 			ctrl.conn.sendReliable(&wire.EndAsked{Player: int8(sc.player)})
@@ -122,7 +122,7 @@ func (x *ticnetRelay) endIfDone(now int64) {
 	tic := x.end.tic
 	s.state = ServerWaitingLaunch
 	x.reset()
-	s.launchOpts = wire.LaunchOptions{}
+	s.lobby.launchOpts = wire.LaunchOptions{}
 	s.rj.departed = s.rj.departed[:0]
 	for i, sc := range s.slots {
 		if sc == nil {
@@ -137,7 +137,7 @@ func (x *ticnetRelay) endIfDone(now int64) {
 	s.emit(Event{Kind: EventGameEnded, Player: -1, Tic: tic})
 	for _, sc := range s.slots {
 		if sc.connected() {
-			s.sendWaitingData(now, sc)
+			s.lobby.sendWaitingData(now, sc)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import "github.com/ticnet/ticnet/netcore/wire"
 type relay interface {
 	// protocol is the protocol's name, for events and replays.
 	protocol() string
+	// ticRate is the running game's tics per second.
 	ticRate() int64
 	// next is the next tic the server will send (Server.SendSeq).
 	next() uint32

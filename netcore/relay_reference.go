@@ -127,10 +127,10 @@ func (r *referenceRelay) pump(now int64, sc *serverClient) {
 	players := s.players()
 	for range maxPumpPerPass {
 		seq := sc.sendSeq
-		if int64(seq)-int64(r.minAck()) > MaxServerLeadTics || seq-s.recvStart >= BackupTics {
+		if int64(seq)-int64(r.minAck()) > MaxServerLeadTics || seq-s.cmds.start >= BackupTics {
 			return
 		}
-		if len(players) == 1 && players[0] == sc && seq > s.recvStart+SoloLeadTics {
+		if len(players) == 1 && players[0] == sc && seq > s.cmds.start+SoloLeadTics {
 			return
 		}
 		var t wire.ServerTic
@@ -138,17 +138,17 @@ func (r *referenceRelay) pump(now int64, sc *serverClient) {
 			if p == sc {
 				continue
 			}
-			if !s.cmdWin[p.player].has(seq) {
+			if !s.cmds.win[p.player].has(seq) {
 				return
 			}
-			rc := &s.recvWin[seq%BackupTics][p.player]
+			rc := &s.cmds.rows[seq%BackupTics][p.player]
 			t.InGame |= 1 << p.player
 			t.Cmds[p.player] = rc.diff
 			t.Latency = max(t.Latency, rc.latency)
 		}
 		for p := range MaxPlayers {
 			if r.departedIn(seq)&(1<<p) != 0 && p != sc.player {
-				rc := &s.recvWin[seq%BackupTics][p] // in: see departures
+				rc := &s.cmds.rows[seq%BackupTics][p] // in: see departures
 				t.InGame |= 1 << p
 				t.Cmds[p] = rc.diff
 				t.Latency = max(t.Latency, rc.latency)
@@ -169,18 +169,18 @@ func (r *referenceRelay) advanceWindow() {
 	if len(players) == 0 {
 		return
 	}
-	for s.recvStart < r.minAck() {
-		row := &s.recvWin[s.recvStart%BackupTics]
-		in := r.departedIn(s.recvStart)
+	for s.cmds.start < r.minAck() {
+		row := &s.cmds.rows[s.cmds.start%BackupTics]
+		in := r.departedIn(s.cmds.start)
 		for _, p := range players {
-			if !s.cmdWin[p.player].has(s.recvStart) {
+			if !s.cmds.win[p.player].has(s.cmds.start) {
 				return
 			}
 			in |= 1 << p.player
 		}
-		s.record(s.recvStart, in, in, s.rec.relayed(row, in))
-		s.forgetTic(s.recvStart)
-		s.recvStart++
+		s.record(s.cmds.start, in, in, s.rec.relayed(row, in))
+		s.cmds.forgetTic(s.cmds.start)
+		s.cmds.start++
 		r.forgetDepartures()
 	}
 }

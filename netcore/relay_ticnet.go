@@ -113,7 +113,7 @@ const TimingReportTics = 8
 // due is when tic seq is due to be sent.
 func (x *ticnetRelay) due(seq uint32) int64 {
 	s := x.s
-	return x.anchorMS + int64(seq)*1000*int64(s.settings.TicDup)/s.ticRate()
+	return x.anchorMS + int64(seq)*1000*int64(s.settings.TicDup)/s.relay.ticRate()
 }
 
 type histTic struct {
@@ -251,10 +251,10 @@ func (x *ticnetRelay) extPump(now int64) {
 		if now < due {
 			return
 		}
-		row := &s.recvWin[seq%BackupTics]
+		row := &s.cmds.rows[seq%BackupTics]
 		anyReal := false
 		for _, p := range players {
-			if s.cmdWin[p.player].has(seq) {
+			if s.cmds.win[p.player].has(seq) {
 				anyReal = true
 			} else if !x.lagging[p.player] && now < due+s.cfg.SubstituteAfterMS {
 				return
@@ -268,7 +268,7 @@ func (x *ticnetRelay) extPump(now int64) {
 		for _, p := range players {
 			i := p.player
 			var cmd TicCmd
-			if rc := &row[i]; s.cmdWin[i].has(seq) {
+			if rc := &row[i]; s.cmds.win[i].has(seq) {
 				cmd = wire.Patch(&TicCmd{}, &rc.diff)
 				h.from[i] = rc.from
 				x.lagging[i] = false
@@ -294,9 +294,9 @@ func (x *ticnetRelay) extPump(now int64) {
 		}
 		x.history[seq%BackupTics] = h
 		s.record(seq, t.InGame, t.InGame&^t.Substituted, &x.auth)
-		s.forgetTic(seq)
+		s.cmds.forgetTic(seq)
 		x.sendSeq++
-		s.recvStart = x.sendSeq
+		s.cmds.start = x.sendSeq
 		x.out.Timing = x.out.Timing[:0]
 		if seq%TimingReportTics == 0 {
 			for p := range MaxPlayers {
@@ -423,7 +423,7 @@ func (x *ticnetRelay) leaving(now int64, successor Addr, stays bool) {
 		return
 	}
 	m := wire.Leaving{Tic: x.sendSeq, Player: wire.NoPlayer, Successor: uint32(successor)}
-	if local := s.slotOf(LocalClientAddr); local != nil && !stays && local.player >= 0 {
+	if local := s.slots.find(LocalClientAddr); local != nil && !stays && local.player >= 0 {
 		m.Player = int8(local.player)
 	}
 	// The server is going: no resend can follow, so it says it

@@ -10,7 +10,7 @@ func (x *ticnetRelay) loadHistory(tl *Timeline) uint8 {
 	s := x.s
 
 	end := tl.Confirmed()
-	x.sendSeq, s.recvStart = end, end
+	x.sendSeq, s.cmds.start = end, end
 	if end == tl.First() {
 		return 0
 	}
@@ -43,5 +43,5 @@ func (x *ticnetRelay) appendHistory(t uint32, ct *ConfirmedTic) {
 		x.auth[p] = ct.Cmds[p]
 	}
 	x.history[t%BackupTics] = histTic{seq: t, valid: true, tic: st}
-	x.sendSeq, s.recvStart = t+1, t+1
+	x.sendSeq, s.cmds.start = t+1, t+1
 }

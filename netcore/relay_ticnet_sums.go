@@ -78,7 +78,7 @@ func (x *ticnetRelay) compareSums(tic uint32, slot *sumSlot) {
 		if names != "" {
 			names += ", "
 		}
-		names += s.nameOf(p)
+		names += s.slots.nameOf(p)
 	}
 	differ = fresh
 	slot.have = 0 // compared: later duplicates start over and find nothing new

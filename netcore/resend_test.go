@@ -72,7 +72,7 @@ func TestServerAsksAgainForCommandsStillMissing(t *testing.T) {
 	if got := tr.resends(t); len(got) != 0 {
 		t.Fatalf("asked again before ResendRetryMS: %v", got)
 	}
-	s.cmdWin[2].arrive(5011) // it came
+	s.cmds.win[2].arrive(5011) // it came
 	s.requestMissing(2 + ResendRetryMS)
 	if got := tr.resends(t); !slices.Equal(got, [][2]uint32{{5010, 1}, {5012, 2}, {5000 + BackupTics - 1, 1}}) {
 		t.Fatalf("asked again for %v", got)
@@ -97,7 +97,7 @@ func TestClientAndServerAskForALongRunInRequestsOf255(t *testing.T) {
 	}
 	// Only the window's tics are marked as asked for: the 128 from 100.
 	for tic := uint32(100); tic < 400; tic++ {
-		if asked := s.cmdWin[2].expected(tic); asked != (tic < 100+BackupTics) {
+		if asked := s.cmds.win[2].expected(tic); asked != (tic < 100+BackupTics) {
 			t.Fatalf("tic %d asked for: %v", tic, asked)
 		}
 	}
@@ -111,7 +111,7 @@ func serverWithPlayer2(tr *kept, recvStart uint32) (*Server, *serverClient) {
 	sc := &serverClient{addr: 7, player: 2, inGame: true}
 	sc.conn = newConn(7, tr, s.cfg.Timeouts, 0, connConnected, &s.stats)
 	s.slots[0] = sc
-	s.recvStart = recvStart
+	s.cmds.start = recvStart
 	return s, sc
 }
 

@@ -40,13 +40,13 @@ func (r *referenceRelay) noteDepartures() {
 			continue
 		}
 		until := sent
-		for until < d.sent[p] && until-s.recvStart < BackupTics {
-			if !s.cmdWin[p].has(until) {
+		for until < d.sent[p] && until-s.cmds.start < BackupTics {
+			if !s.cmds.win[p].has(until) {
 				break
 			}
 			until++
 		}
-		if until > s.recvStart {
+		if until > s.cmds.start {
 			d.gone |= 1 << p
 			d.until[p] = until
 		}
@@ -66,12 +66,12 @@ func (r *referenceRelay) departedIn(t uint32) uint8 {
 	return in
 }
 
-// forgetDepartures drops the players who are in no tic from recvStart on.
+// forgetDepartures drops the players who are in no tic from the window's start on.
 func (r *referenceRelay) forgetDepartures() {
 	s := r.s
 	d := &r.leavers
 	for p := range MaxPlayers {
-		if d.gone&(1<<p) != 0 && s.recvStart >= d.until[p] {
+		if d.gone&(1<<p) != 0 && s.cmds.start >= d.until[p] {
 			d.gone &^= 1 << p
 		}
 	}

@@ -27,20 +27,20 @@ func (s *Server) onGameData(now int64, sc *serverClient, body []byte) error {
 		}
 	}
 	p := sc.player
-	start := wire.ExpandTic(s.recvStart, g.Start)
+	start := wire.ExpandTic(s.cmds.start, g.Start)
 	fresh := s.relay.fresh(p, start, len(g.Tics))
 	stored := false
 	for i := range g.Tics {
 		tic := start + uint32(i)
-		if tic-s.recvStart >= BackupTics {
+		if tic-s.cmds.start >= BackupTics {
 			s.relay.late(now, p, tic, fresh)
 			continue
 		}
-		if fresh && !s.cmdWin[p].has(tic) {
+		if fresh && !s.cmds.win[p].has(tic) {
 			s.ext.measure(p, s.ext.due(tic)-now) // fresh: the extension's
 		}
-		s.cmdWin[p].arrive(tic)
-		s.recvWin[tic%BackupTics][p] = recvCmd{latency: g.Tics[i].Latency, diff: g.Tics[i].Diff, from: sc}
+		s.cmds.win[p].arrive(tic)
+		s.cmds.rows[tic%BackupTics][p] = recvCmd{latency: g.Tics[i].Latency, diff: g.Tics[i].Diff, from: sc}
 		stored = true
 	}
 	if fresh {
@@ -53,16 +53,16 @@ func (s *Server) onGameData(now int64, sc *serverClient, body []byte) error {
 		sc.loss.add(last)
 		if int32(last-sc.jitterTic) > 0 {
 			sc.jitterTic = last
-			sc.jit.add(now - int64(last)*1000*int64(s.settings.TicDup)/s.ticRate())
+			sc.jit.add(now - int64(last)*1000*int64(s.settings.TicDup)/s.relay.ticRate())
 		}
 	}
 	s.takeAck(now, sc, g.Ack)
 	s.relay.acked(now, sc)
 	// Gap detection: the run of missing tics just before start is asked
 	// for if it stays missing (requestMissing).
-	if start-s.recvStart < BackupTics {
-		if t := s.cmdWin[p].gapBefore(s.recvStart, start, nil); t < start {
-			s.cmdWin[p].noteGap(now, s.recvStart, t, start-t)
+	if start-s.cmds.start < BackupTics {
+		if t := s.cmds.win[p].gapBefore(s.cmds.start, start, nil); t < start {
+			s.cmds.win[p].noteGap(now, s.cmds.start, t, start-t)
 		}
 	}
 	return nil
@@ -101,7 +101,7 @@ func (s *Server) sentAt(sc *serverClient, t uint32) (int64, bool) {
 
 // requestResend asks sc for its commands [start, start+count) again.
 func (s *Server) requestResend(now int64, sc *serverClient, start, count uint32) {
-	s.cmdWin[sc.player].ask(now, s.recvStart, start, count, func(first uint32, n uint8) {
+	s.cmds.win[sc.player].ask(now, s.cmds.start, start, count, func(first uint32, n uint8) {
 		sc.conn.sendMessage(now, &wire.GameDataResend{Start: first, Count: n})
 		s.stats.ResendRequests++
 	})
@@ -116,29 +116,13 @@ func (s *Server) requestMissing(now int64) {
 		if sc.placeholder {
 			continue
 		}
-		if s.cmdWin[sc.player].askOverdue(now, s.recvStart, sc.jit.reorderMS(), sc.rtt.Timeout(ResendRetryMS), func(first uint32, n uint8) {
+		if s.cmds.win[sc.player].askOverdue(now, s.cmds.start, sc.jit.reorderMS(), sc.rtt.Timeout(ResendRetryMS), func(first uint32, n uint8) {
 			sc.conn.sendMessage(now, &wire.GameDataResend{Start: first, Count: n})
 			s.stats.ResendRequests++
 		}) {
 			sc.rtt.backOff()
 		}
 	}
-}
-
-// forgetCommands forgets every command of player p the server holds.
-func (s *Server) forgetCommands(p int) {
-	s.cmdWin[p] = ticWindow{}
-	for t := range s.recvWin {
-		s.recvWin[t][p] = recvCmd{}
-	}
-}
-
-// forgetTic frees tic t's place in every player's window.
-func (s *Server) forgetTic(t uint32) {
-	for p := range s.cmdWin {
-		s.cmdWin[p].forget(t)
-	}
-	s.recvWin[t%BackupTics] = [MaxPlayers]recvCmd{}
 }
 
 // breakDeadlock: a player silent for a second is asked for its first missing
@@ -156,8 +140,8 @@ func (s *Server) breakDeadlock(now int64, sc *serverClient) {
 		sc.lastGameDataMS = now
 		return
 	}
-	t := s.recvStart
-	for t-s.recvStart < BackupTics && s.cmdWin[sc.player].has(t) {
+	t := s.cmds.start
+	for t-s.cmds.start < BackupTics && s.cmds.win[sc.player].has(t) {
 		t++
 	}
 	s.requestResend(now, sc, t, 6)
@@ -214,7 +198,7 @@ func (s *Server) record(tic uint32, players, received uint8, cmds *[MaxPlayers]T
 	if s.cfg.RecordTics {
 		s.records = append(s.records, TicRecord{Tic: tic, Players: players, Received: received})
 	}
-	s.recordTic(tic, players, players&^received, cmds)
+	s.rec.add(tic, players, players&^received, cmds, s.cfg.Replay.MaxBytes)
 }
 
 // onTicnet takes an extension message from a client: checksum reports,
@@ -253,10 +237,10 @@ func (s *Server) onTicnet(now int64, sc *serverClient, body []byte) error {
 		if err := m.DecodeBody(body); err != nil {
 			return err
 		}
-		if s.state != ServerWaitingLaunch || sc != s.controller() {
+		if s.state != ServerWaitingLaunch || sc != s.slots.controller() {
 			return errUnexpected{}
 		}
-		s.launchOpts = m
+		s.lobby.launchOpts = m
 		return nil
 	case kind == wire.TicnetKindTicSet:
 		return s.mig.onFetchedTics(sc, body)
@@ -272,30 +256,4 @@ func (s *Server) onTicnet(now int64, sc *serverClient, body []byte) error {
 		return errUnexpected{}
 	}
 	return s.relay.checksums(sc, m)
-}
-
-func (s *Server) nameOf(player int) string {
-	for _, sc := range s.slots {
-		if sc != nil && sc.player == player && sc.inGame {
-			return sc.name
-		}
-	}
-	return ""
-}
-
-var missionNames = [...]string{"doom", "doom2", "tnt", "plutonia", "chex", "hacx", "heretic", "hexen", "strife"}
-var modeNames = [...]string{"shareware", "registered", "commercial", "retail", "unknown"}
-
-func missionName(m uint8) string {
-	if int(m) < len(missionNames) {
-		return missionNames[m]
-	}
-	return "none"
-}
-
-func modeName(m uint8) string {
-	if int(m) < len(modeNames) {
-		return modeNames[m]
-	}
-	return "unknown"
 }

@@ -70,7 +70,7 @@ func (x *ticnetRelay) admitLate(now int64, from Addr, m *wire.SYN, proto string)
 	if clients >= wire.MaxNodes {
 		return false
 	}
-	sc := s.newSlot(now, from, m, proto)
+	sc := s.lobby.newSlot(now, from, m, proto)
 	if sc == nil {
 		return false
 	}
@@ -89,20 +89,6 @@ func (x *ticnetRelay) admitLate(now int64, from Addr, m *wire.SYN, proto string)
 // than 1.8 s) the joiner is given a new snapshot.
 const JoinSnapshotMaxAgeTics = BackupTics / 2
 
-// connectsAfresh reports whether a SYN from a joiner's copy is a new
-// connection rather than a duplicate: the joiner's reply was acknowledged,
-// but no Hello came in StaleHandshakeMS, which a ticnet client sends as
-// soon as it has the reply (and again every ExtReliableResendMS). The
-// acknowledgement came from a connection the copy gave up (one the server
-// sent away lingers to acknowledge what still comes, and a late copy of
-// its SYN made this slot); taken for duplicates, the copy's SYNs would go
-// unanswered until the slot timed out. (Sooner, a SYN of the copy's own
-// connection on its way while its Hello was lost would restart its join.)
-func (sc *serverClient) connectsAfresh(now int64) bool {
-	return sc.join != nil && !sc.join.started && !sc.hello && len(sc.conn.reliable) == 0 &&
-		now-sc.connectMS > StaleHandshakeMS
-}
-
 // StaleHandshakeMS is how long a joiner's slot waits for the Hello after
 // its reply was acknowledged before a SYN from its copy replaces it: four
 // resends of the Hello.
@@ -114,13 +100,6 @@ const StaleHandshakeMS = 4 * ExtReliableResendMS
 // have its first commands substituted, or be dropped as one that fell
 // behind.
 const JoinEntryLagTics = TicRate
-
-func (sc *serverClient) joining() *joiner {
-	if sc.connected() {
-		return sc.join
-	}
-	return nil
-}
 
 // requestSnapshot makes the next tic a joiner's start: the server notes
 // the commands that tic's diffs are against and asks source for the state
@@ -283,7 +262,7 @@ func (lj *lateJoins) maybeEnter(now int64, sc *serverClient) {
 		x.lagging[p] = true // not waited for until its commands come
 		x.measuredTic[p] = x.sendSeq
 		x.desynced[p] = false
-		s.forgetCommands(p)
+		s.cmds.forgetPlayer(p)
 	}
 	s.emit(Event{Kind: EventPlayerEntered, Player: sc.player, Addr: sc.addr, Name: sc.name, Tic: x.sendSeq})
 }
@@ -320,7 +299,7 @@ func (lj *lateJoins) freePlayer(now int64, sc *serverClient) int {
 			taken[p] = true
 		}
 	}
-	for p := range s.maxPlayers() {
+	for p := range s.slots.maxPlayers(s.cfg.MaxPlayers) {
 		if !taken[p] {
 			return p
 		}

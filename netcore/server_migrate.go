@@ -101,7 +101,7 @@ func NewResumedServer(cfg ServerConfig, tr Transport, r Resume, now int64) *Serv
 	s := NewServer(cfg, tr)
 	s.state = ServerInGame
 	s.relay = &s.ext
-	s.modeSet, s.mode, s.mission = true, r.Connect.GameMode, r.Connect.GameMission
+	s.lobby.modeSet, s.lobby.mode, s.lobby.mission = true, r.Connect.GameMode, r.Connect.GameMission
 	s.settings = r.Settings
 	s.settings.ConsolePlayer = 0
 	s.setup = r.Setup
@@ -149,6 +149,6 @@ func (s *Server) ResumedAt() uint32 { return s.ext.resumedAt }
 // SpeaksTicnet reports whether the client at a speaks the extension
 // protocol.
 func (s *Server) SpeaksTicnet(a Addr) bool {
-	sc := s.slotOf(a)
+	sc := s.slots.find(a)
 	return sc != nil && sc.protocol == wire.ProtocolTicnet
 }

@@ -30,7 +30,7 @@ func (mg *migration) resumeStep(now int64) {
 	}
 	// The host's own copy reattaches through the loopback in a pass or
 	// two: the game resumes with it.
-	local := s.slotOf(LocalClientAddr)
+	local := s.slots.find(LocalClientAddr)
 	host := local == nil || local.inGame
 	if (r.known && x.sendSeq == r.upTo && host) || !mg.awaitingAny() || waited {
 		mg.startResumed(now)
@@ -93,7 +93,7 @@ func (mg *migration) startResumed(now int64) {
 	mg.resume = nil
 	x.started = true
 	x.resumedAt = x.sendSeq
-	x.anchorMS = now - int64(x.sendSeq)*1000*int64(s.settings.TicDup)/s.ticRate()
+	x.anchorMS = now - int64(x.sendSeq)*1000*int64(s.settings.TicDup)/s.relay.ticRate()
 	for p := range MaxPlayers {
 		x.lagging[p] = mg.awaiting[p] != nil
 		x.measuredTic[p] = x.sendSeq
@@ -162,8 +162,8 @@ func (mg *migration) reattachFirst(now int64, from Addr, h wire.Header, body []b
 		m.Game != s.cfg.Game || m.Player < 0 || mg.awaiting[m.Player] == nil {
 		return nil
 	}
-	syn := wire.SYN{Version: s.cfg.Version, Connect: wire.ConnectData{GameMode: s.mode, GameMission: s.mission}}
-	return s.newSlot(now, from, &syn, wire.ProtocolTicnet)
+	syn := wire.SYN{Version: s.cfg.Version, Connect: wire.ConnectData{GameMode: s.lobby.mode, GameMission: s.lobby.mission}}
+	return s.lobby.newSlot(now, from, &syn, wire.ProtocolTicnet)
 }
 
 // onReattach takes a client of the old server back, in its player's place.
@@ -209,7 +209,7 @@ func (mg *migration) onReattach(now int64, sc *serverClient, body []byte) error 
 	sc.setToken(m.Token)
 	sc.acked = m.Confirmed
 	sc.lastGameDataMS = now
-	s.forgetCommands(p)
+	s.cmds.forgetPlayer(p)
 	if mg.resume != nil {
 		return nil // told where the game resumes when it does
 	}
