@@ -85,7 +85,7 @@ func (x *ticnetRelay) onEndRequest(now int64, sc *serverClient, body []byte) err
 	if err := m.DecodeBody(body); err != nil {
 		return err
 	}
-	if s.state != ServerInGame || s.mig.resume != nil || x.end.active || !sc.inGame || sc.player < 0 {
+	if s.state != ServerInGame || s.mig.resume != nil || x.end.active || !sc.inGame() || sc.player < 0 {
 		return errUnexpected{}
 	}
 	ctrl := s.slots.controller()
@@ -98,7 +98,7 @@ func (x *ticnetRelay) onEndRequest(now int64, sc *serverClient, body []byte) err
 	}
 	x.end = endState{active: true, tic: x.sendSeq, untilMS: now + EndWaitMS}
 	for _, o := range s.slots {
-		if o.connected() && (o.inGame || o.join != nil) {
+		if o.connected() && o.takesTics() {
 			o.conn.sendReliable(&wire.GameEnd{Tic: x.end.tic})
 		}
 	}
@@ -114,7 +114,7 @@ func (x *ticnetRelay) endIfDone(now int64) {
 	}
 	if now < x.end.untilMS {
 		for _, sc := range s.slots {
-			if sc.connected() && sc.inGame && int32(x.end.tic-sc.acked) > 0 {
+			if sc.connected() && sc.inGame() && int32(x.end.tic-sc.acked) > 0 {
 				return
 			}
 		}
@@ -128,11 +128,11 @@ func (x *ticnetRelay) endIfDone(now int64) {
 		if sc == nil {
 			continue
 		}
-		if sc.placeholder {
+		if sc.phase == slotPlaceholder {
 			s.slots[i] = nil // a player whose copy never came back
 			continue
 		}
-		sc.inGame, sc.ready, sc.join, sc.readyDue = false, false, nil, false
+		sc.to(slotWaiting)
 	}
 	s.emit(Event{Kind: EventGameEnded, Player: -1, Tic: tic})
 	for _, sc := range s.slots {

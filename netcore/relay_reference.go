@@ -112,7 +112,7 @@ func (r *referenceRelay) minAck() uint32 {
 	var lo uint32
 	first := true
 	for _, sc := range s.slots {
-		if sc.connected() && sc.inGame && (first || sc.acked < lo) {
+		if sc.connected() && sc.inGame() && (first || sc.acked < lo) {
 			lo, first = sc.acked, false
 		}
 	}

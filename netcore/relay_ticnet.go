@@ -225,7 +225,7 @@ func (x *ticnetRelay) extPump(now int64) {
 		// starts later than 128 tics into the stream could never catch up.
 		// A client that never does times out and stops being waited for.
 		for _, sc := range s.slots {
-			if sc.connected() && sc.inGame && len(sc.conn.reliable) > 0 {
+			if sc.connected() && sc.inGame() && len(sc.conn.reliable) > 0 {
 				return
 			}
 		}
@@ -233,7 +233,7 @@ func (x *ticnetRelay) extPump(now int64) {
 		x.anchorMS = now
 	}
 	for _, sc := range s.slots {
-		if sc.connected() && sc.inGame && x.sendSeq-sc.acked >= BackupTics {
+		if sc.connected() && sc.inGame() && x.sendSeq-sc.acked >= BackupTics {
 			s.stats.Unexpected++
 			sc.conn.disconnect(now, ReasonFellBehind)
 		}
@@ -311,7 +311,7 @@ func (x *ticnetRelay) extPump(now int64) {
 			x.sendSet(now, nil, x.repairFrom(seq, first), seq)
 		} else {
 			for _, sc := range s.slots {
-				if sc.connected() && (sc.inGame || sc.join != nil) {
+				if sc.connected() && sc.takesTics() {
 					x.sendSet(now, sc, first, seq)
 				}
 			}
@@ -332,7 +332,7 @@ func (x *ticnetRelay) redundantTics() uint32 {
 	s := x.s
 	var worst float64
 	for _, sc := range s.slots {
-		if sc.connected() && sc.inGame {
+		if sc.connected() && sc.inGame() {
 			worst = max(worst, sc.loss.rate)
 		}
 	}
@@ -346,7 +346,7 @@ func (x *ticnetRelay) remoteRecipients() int {
 	s := x.s
 	n := 0
 	for _, sc := range s.slots {
-		if sc.connected() && (sc.inGame || sc.join != nil) && sc.addr != LocalClientAddr {
+		if sc.connected() && sc.takesTics() && sc.addr != LocalClientAddr {
 			n++
 		}
 	}
@@ -401,8 +401,8 @@ func (x *ticnetRelay) successor() (Addr, bool) {
 	}
 	var best *serverClient
 	for _, sc := range s.slots {
-		if !sc.connected() || sc.addr == LocalClientAddr || !sc.inGame || sc.player < 0 || sc.drone() ||
-			sc.placeholder || sc.join != nil || sc.protocol != wire.ProtocolTicnet || may != nil && !may(sc.addr) {
+		if !sc.connected() || sc.addr == LocalClientAddr || sc.phase != slotPlaying || sc.player < 0 || sc.drone() ||
+			sc.protocol != wire.ProtocolTicnet || may != nil && !may(sc.addr) {
 			continue
 		}
 		if best == nil || int32(sc.acked-best.acked) > 0 {

@@ -108,7 +108,7 @@ func TestClientAndServerAskForALongRunInRequestsOf255(t *testing.T) {
 func serverWithPlayer2(tr *kept, recvStart uint32) (*Server, *serverClient) {
 	s := NewServer(ServerConfig{}, tr)
 	s.state = ServerInGame
-	sc := &serverClient{addr: 7, player: 2, inGame: true}
+	sc := &serverClient{addr: 7, player: 2, phase: slotPlaying}
 	sc.conn = newConn(7, tr, s.cfg.Timeouts, 0, connConnected, &s.stats)
 	s.slots[0] = sc
 	s.cmds.start = recvStart
@@ -127,7 +127,7 @@ func TestSetsToEveryoneCarryATicAClientLacks(t *testing.T) {
 	s.state, s.relay = ServerInGame, &s.ext
 	var cls [2]*serverClient
 	for i := range cls {
-		sc := &serverClient{addr: Addr(7 + i), player: i, inGame: true}
+		sc := &serverClient{addr: Addr(7 + i), player: i, phase: slotPlaying}
 		sc.conn = newConn(sc.addr, tr, s.cfg.Timeouts, 0, connConnected, &s.stats)
 		s.slots[i], cls[i] = sc, sc
 	}

@@ -311,7 +311,7 @@ func (s *Server) receive(now int64, from Addr, pkt []byte) {
 func (s *Server) players() []*serverClient {
 	s.plist = s.plist[:0]
 	for _, sc := range s.slots {
-		if sc.connected() && !sc.drone() && sc.player >= 0 && (s.state != ServerInGame || sc.inGame) {
+		if sc.connected() && !sc.drone() && sc.player >= 0 && (s.state != ServerInGame || sc.inGame()) {
 			s.plist = append(s.plist, sc)
 		}
 	}
@@ -393,10 +393,7 @@ func (s *Server) clientGone(now int64, sc *serverClient) {
 		}
 	}
 	s.relay.hold(now, sc)
-	if !sc.announced {
-		sc.announced = true
-		s.emit(Event{Kind: EventPlayerLeft, Player: sc.player, Addr: sc.addr, Name: sc.name, Reason: sc.conn.reason})
-	}
+	s.emit(Event{Kind: EventPlayerLeft, Player: sc.player, Addr: sc.addr, Name: sc.name, Reason: sc.conn.reason})
 	if s.state == ServerWaitingStart && !sc.drone() {
 		for _, o := range s.slots {
 			if o.connected() {
@@ -429,8 +426,8 @@ func (s *Server) endGame(now int64, reason string) {
 		if sc.connected() {
 			sc.conn.disconnect(now, reason)
 		}
-		if sc != nil {
-			sc.ready = false
+		if sc != nil && sc.phase == slotReady {
+			sc.to(slotWaiting)
 		}
 	}
 	if wasPlaying {

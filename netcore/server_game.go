@@ -10,8 +10,8 @@ const maxPumpPerPass = 4
 
 // onGameData stores a player's commands (spec §9.2).
 func (s *Server) onGameData(now int64, sc *serverClient, body []byte) error {
-	joiner := sc.join != nil && sc.join.started // not in the game yet
-	if s.state != ServerInGame || sc.drone() || sc.player < 0 || !(sc.inGame || joiner) {
+	joiner := sc.phase == slotJoining && sc.join.started // not in the game yet
+	if s.state != ServerInGame || sc.drone() || sc.player < 0 || !(sc.inGame() || joiner) {
 		return errUnexpected{}
 	}
 	g := &s.inGD
@@ -22,7 +22,7 @@ func (s *Server) onGameData(now int64, sc *serverClient, body []byte) error {
 		s.ext.takeSums(sc, &g.Report) // only the extension's carries sums
 	}
 	if joiner {
-		if s.joins.onJoinerGameData(now, sc); sc.join != nil {
+		if s.joins.onJoinerGameData(now, sc); sc.phase == slotJoining {
 			return nil // its commands count from the tic it enters at
 		}
 	}
@@ -75,7 +75,7 @@ func (s *Server) onGameData(now int64, sc *serverClient, body []byte) error {
 // pushMissing waits for.
 func (s *Server) takeAck(now int64, sc *serverClient, b uint8) {
 	ack := wire.ExpandTic(sc.acked, b)
-	if sc.join != nil {
+	if sc.phase == slotJoining {
 		// A joiner's first acknowledgement may be up to a window past the
 		// tic it starts from (the tics since were sent it at once), beyond
 		// the reference's expansion, which reaches about 64 tics: it is
@@ -113,7 +113,7 @@ func (s *Server) requestResend(now int64, sc *serverClient, start, count uint32)
 // spec §9.5).
 func (s *Server) requestMissing(now int64) {
 	for _, sc := range s.players() {
-		if sc.placeholder {
+		if sc.phase == slotPlaceholder {
 			continue
 		}
 		if s.cmds.win[sc.player].askOverdue(now, s.cmds.start, sc.jit.reorderMS(), sc.rtt.Timeout(ResendRetryMS), func(first uint32, n uint8) {
@@ -128,7 +128,7 @@ func (s *Server) requestMissing(now int64) {
 // breakDeadlock: a player silent for a second is asked for its first missing
 // tics, and sent again what it has not acknowledged (spec §9.5).
 func (s *Server) breakDeadlock(now int64, sc *serverClient) {
-	if sc.drone() || now-sc.lastGameDataMS <= DeadlockMS || (!sc.inGame && sc.join == nil) {
+	if sc.drone() || now-sc.lastGameDataMS <= DeadlockMS || !sc.takesTics() {
 		return
 	}
 	if j := sc.join; j != nil {
@@ -249,10 +249,10 @@ func (s *Server) onTicnet(now int64, sc *serverClient, body []byte) error {
 	if err := m.DecodeBody(body); err != nil {
 		return err
 	}
-	if sc.join != nil && sc.join.started {
+	if sc.phase == slotJoining && sc.join.started {
 		return nil // a joiner's checksums of tics it catches up on: its player is not in them
 	}
-	if s.state != ServerInGame || sc.player < 0 || !sc.inGame {
+	if s.state != ServerInGame || sc.player < 0 || !sc.inGame() {
 		return errUnexpected{}
 	}
 	return s.relay.checksums(sc, m)

@@ -76,7 +76,7 @@ func (x *ticnetRelay) admitLate(now int64, from Addr, m *wire.SYN, proto string)
 	}
 	// Its player is decided when it starts, once its token is known.
 	sc.player = -1
-	sc.join = &joiner{}
+	sc.to(slotJoining)
 	sc.lastGameDataMS = now
 	s.joins.requestSnapshot(now, sc, source)
 	return true
@@ -176,7 +176,7 @@ func (lj *lateJoins) startJoin(now int64, sc *serverClient) {
 // to take its place.
 func (lj *lateJoins) dropJoiner(now int64, sc *serverClient) {
 	lj.cancelSnapshot(now, sc)
-	sc.join = nil
+	sc.to(slotWaiting)
 	sc.conn.state = connDisconnected
 }
 
@@ -195,7 +195,7 @@ func (lj *lateJoins) snapshotSource() *serverClient {
 	s := lj.s
 	var best *serverClient
 	for _, sc := range s.slots {
-		if !sc.connected() || !sc.inGame || sc.join != nil {
+		if !sc.connected() || sc.phase != slotPlaying {
 			continue
 		}
 		if sc.addr == LocalClientAddr {
@@ -232,7 +232,7 @@ func (lj *lateJoins) onJoinReady(now int64, sc *serverClient, body []byte) error
 	if err := m.DecodeBody(body); err != nil {
 		return err
 	}
-	if sc.readyDue && sc.join == nil {
+	if sc.readyDue && sc.phase != slotJoining {
 		sc.readyDue = false // it entered when its commands came first
 		return nil
 	}
@@ -254,8 +254,7 @@ func (lj *lateJoins) maybeEnter(now int64, sc *serverClient) {
 		return
 	}
 	sc.readyDue = !j.said
-	sc.join = nil
-	sc.inGame = true
+	sc.to(slotPlaying)
 	sc.lastGameDataMS = now
 	if p := sc.player; p >= 0 {
 		x.auth[p] = TicCmd{}

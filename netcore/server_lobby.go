@@ -174,7 +174,7 @@ func (lb *serverLobby) sendWaitingData(now int64, to *serverClient) {
 		if sc.connected() {
 			if sc.drone() {
 				m.NumDrones++
-			} else if sc.ready {
+			} else if sc.phase == slotReady {
 				m.ReadyPlayers++
 			}
 		}
@@ -233,9 +233,9 @@ func (lb *serverLobby) onGameStart(now int64, sc *serverClient, body []byte) err
 		}
 		s.settings = m.Settings
 	}
-	sc.ready = true
+	sc.to(slotReady)
 	for _, o := range s.slots {
-		if o.connected() && o.ready {
+		if o.connected() && o.phase == slotReady {
 			lb.sendWaitingData(now, o)
 		}
 	}
@@ -252,7 +252,7 @@ func (lb *serverLobby) checkStart(now int64) {
 	any := false
 	for _, sc := range s.slots {
 		if sc.connected() {
-			if !sc.ready {
+			if sc.phase != slotReady {
 				return
 			}
 			any = true
@@ -281,7 +281,7 @@ func (lb *serverLobby) checkStart(now int64) {
 		if !sc.connected() {
 			continue
 		}
-		sc.inGame = true
+		sc.to(slotPlaying)
 		sc.sendSeq, sc.acked = 0, 0
 		sc.queue = [BackupTics]sentServerTic{}
 		sc.lastGameDataMS = now

@@ -125,7 +125,7 @@ func NewResumedServer(cfg ServerConfig, tr Transport, r Resume, now int64) *Serv
 		hashed := r.Roster.Present&(1<<p) != 0
 		switch {
 		case in&(1<<p) != 0 && p != gone:
-			ph := &serverClient{player: p, inGame: true, placeholder: true, hash: hash, hashed: hashed,
+			ph := &serverClient{player: p, phase: slotPlaceholder, hash: hash, hashed: hashed,
 				name: "player " + strconv.Itoa(p+1), live: true, lastGameDataMS: now}
 			ph.conn = newConn(0, discard{}, s.cfg.Timeouts, now, connConnected, &Counters{})
 			s.mig.awaiting[p] = ph

@@ -13,7 +13,7 @@ func (mg *migration) resumeStep(now int64) {
 	target := x.sendSeq
 	var from *serverClient
 	for _, sc := range s.slots {
-		if sc.connected() && sc.inGame && int32(sc.acked-target) > 0 {
+		if sc.connected() && sc.inGame() && int32(sc.acked-target) > 0 {
 			target, from = sc.acked, sc
 		}
 	}
@@ -31,7 +31,7 @@ func (mg *migration) resumeStep(now int64) {
 	// The host's own copy reattaches through the loopback in a pass or
 	// two: the game resumes with it.
 	local := s.slots.find(LocalClientAddr)
-	host := local == nil || local.inGame
+	host := local == nil || local.inGame()
 	if (r.known && x.sendSeq == r.upTo && host) || !mg.awaitingAny() || waited {
 		mg.startResumed(now)
 	}
@@ -43,7 +43,7 @@ func (mg *migration) resumeStep(now int64) {
 // from, it is sent away, and comes back.
 func (mg *migration) onPendingHello(now int64, sc *serverClient) {
 	s := mg.s
-	if s.state != ServerInGame || sc.join != nil || sc.inGame || sc.player >= 0 {
+	if s.state != ServerInGame || sc.phase != slotWaiting || sc.player >= 0 {
 		return // not held back: a lobby's client, or a joiner already
 	}
 	source := s.joins.snapshotSource()
@@ -51,7 +51,7 @@ func (mg *migration) onPendingHello(now int64, sc *serverClient) {
 		sc.conn.disconnect(now, ReasonResuming)
 		return
 	}
-	sc.join = &joiner{}
+	sc.to(slotJoining)
 	sc.lastGameDataMS = now
 	s.joins.requestSnapshot(now, sc, source)
 }
@@ -60,7 +60,7 @@ func (mg *migration) onPendingHello(now int64, sc *serverClient) {
 func (mg *migration) onFetchedTics(sc *serverClient, body []byte) error {
 	s := mg.s
 	r := mg.resume
-	if r == nil || !sc.inGame {
+	if r == nil || !sc.inGame() {
 		return errUnexpected{}
 	}
 	r.in.LowResTurn, r.in.InputSize, r.in.Near = s.settings.LowResTurn, s.cfg.Input.Size, s.ext.sendSeq
@@ -99,7 +99,7 @@ func (mg *migration) startResumed(now int64) {
 		x.measuredTic[p] = x.sendSeq
 	}
 	for _, sc := range s.slots {
-		if !sc.connected() || !sc.inGame {
+		if !sc.connected() || !sc.inGame() {
 			continue
 		}
 		if int32(sc.acked-x.sendSeq) > 0 {
@@ -174,7 +174,7 @@ func (mg *migration) onReattach(now int64, sc *serverClient, body []byte) error 
 		return err
 	}
 	x := &s.ext
-	if sc.inGame || sc.hello || m.Game != s.cfg.Game || m.Player < 0 {
+	if sc.inGame() || sc.hello || m.Game != s.cfg.Game || m.Player < 0 {
 		return errUnexpected{}
 	}
 	p := int(m.Player)
@@ -198,13 +198,13 @@ func (mg *migration) onReattach(now int64, sc *serverClient, body []byte) error 
 		return nil
 	}
 	mg.awaiting[p] = nil
-	if sc.join != nil {
+	if sc.phase == slotJoining {
 		// Admitted as a joiner before it said it reattaches: it needs no
 		// snapshot.
 		s.joins.cancelSnapshot(now, sc)
-		sc.join = nil
 	}
-	sc.player, sc.inGame, sc.hello = p, true, true
+	sc.to(slotPlaying)
+	sc.player, sc.hello = p, true
 	sc.data.Drone = false
 	sc.setToken(m.Token)
 	sc.acked = m.Confirmed
@@ -262,7 +262,7 @@ func (mg *migration) sendRosters(now int64) {
 	r := &mg.rosterOut // a field: a local would escape to the heap every pass
 	*r = wire.Roster{Game: s.cfg.Game, ServerPlayer: wire.NoPlayer}
 	for _, sc := range s.slots {
-		if !sc.connected() || !sc.inGame || sc.player < 0 {
+		if !sc.connected() || !sc.inGame() || sc.player < 0 {
 			continue
 		}
 		if sc.addr == LocalClientAddr {
@@ -288,7 +288,7 @@ func (mg *migration) sendRosters(now int64) {
 		}
 	}
 	for _, sc := range s.slots {
-		if sc.connected() && sc.inGame && sc.protocol == wire.ProtocolTicnet && (!sc.rostered || sc.roster != *r) {
+		if sc.connected() && sc.inGame() && sc.protocol == wire.ProtocolTicnet && (!sc.rostered || sc.roster != *r) {
 			sc.roster, sc.rostered = *r, true
 			sc.conn.sendReliable(r)
 		}

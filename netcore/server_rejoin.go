@@ -26,7 +26,7 @@ func (rj *rejoins) hold(now int64, sc *serverClient) {
 		return
 	}
 	until := now + s.cfg.RejoinGraceMS
-	if !sc.inGame {
+	if !sc.inGame() {
 		if sc.heldUntilMS == 0 {
 			return // a new player that never entered
 		}

@@ -10,11 +10,9 @@ type serverClient struct {
 	version   string
 	protocol  string
 	data      wire.ConnectData
-	player    int // -1 for a drone
-	ready     bool
-	inGame    bool // was a player or drone when the game started
-	announced bool // PlayerLeft has been emitted
-	live      bool // connected at the last look: a change means it just left
+	player    int       // -1 for a drone
+	phase     slotPhase // moved only by to (slot_phase.go)
+	live      bool      // connected at the last look: a change means it just left
 	// heldUntilMS: a copy that got its player back by its token, until
 	// when the player was held for it: it is held again, as long, if the
 	// copy leaves before it is in the game.
@@ -35,19 +33,18 @@ type serverClient struct {
 	// the jitter of its commands' arrival (from the
 	// newest of each packet, jitterTic): when to send or ask again, and
 	// how long a gap may be reordering.
-	rtt         rttEstimate
-	jit         jitter
-	jitterTic   uint32
-	resentEnd   uint32                  // one past the last tic sent it again: their acks time no round trip
-	loss        lossEstimate            // the share of its packets lost
-	join        *joiner                 // joined mid-game, not in the game yet
-	placeholder bool                    // the place of a player whose copy has not reattached
-	readyDue    bool                    // it entered on its commands; its JoinReady is still to come
-	hello       bool                    // its Hello (token) arrived
-	hash        [wire.TokenHashLen]byte // of its rejoin token
-	hashed      bool                    // it has a token (hash is set)
-	roster      wire.Roster             // the roster it was last sent
-	rostered    bool                    // it was sent one
+	rtt       rttEstimate
+	jit       jitter
+	jitterTic uint32
+	resentEnd uint32                  // one past the last tic sent it again: their acks time no round trip
+	loss      lossEstimate            // the share of its packets lost
+	join      *joiner                 // in slotJoining: how far its join is
+	readyDue  bool                    // it entered on its commands; its JoinReady is still to come
+	hello     bool                    // its Hello (token) arrived
+	hash      [wire.TokenHashLen]byte // of its rejoin token
+	hashed    bool                    // it has a token (hash is set)
+	roster    wire.Roster             // the roster it was last sent
+	rostered  bool                    // it was sent one
 	// Its Resume's reliable sequence number, and when an unreliable copy
 	// last went (0: none is due).
 	resumeSeq    uint8
@@ -127,7 +124,7 @@ func (t *slotTable) assignPlayers() {
 
 func (t *slotTable) nameOf(player int) string {
 	for _, sc := range t {
-		if sc != nil && sc.player == player && sc.inGame {
+		if sc != nil && sc.player == player && sc.inGame() {
 			return sc.name
 		}
 	}
@@ -151,6 +148,6 @@ func (sc *serverClient) joining() *joiner {
 // unanswered until the slot timed out. (Sooner, a SYN of the copy's own
 // connection on its way while its Hello was lost would restart its join.)
 func (sc *serverClient) connectsAfresh(now int64) bool {
-	return sc.join != nil && !sc.join.started && !sc.hello && len(sc.conn.reliable) == 0 &&
+	return sc.phase == slotJoining && !sc.join.started && !sc.hello && len(sc.conn.reliable) == 0 &&
 		now-sc.connectMS > StaleHandshakeMS
 }
