@@ -17,8 +17,7 @@ type ticnetRelay struct {
 	margin      [MaxPlayers]int16  // worst arrival margin since the last timing report
 	measured    uint8              // players with a margin since the last report
 	measuredTic [MaxPlayers]uint32 // the tic after the last one measured
-	sums        [BackupTics]sumSlot
-	desynced    [MaxPlayers]bool
+	check       desyncCheck
 	resumedAt   uint32 // the tic a server that took the game over resumed it at
 	end         endState
 	out         wire.TicSet
@@ -100,11 +99,45 @@ func (x *ticnetRelay) late(now int64, p int, tic uint32, fresh bool) {
 }
 
 func (x *ticnetRelay) checksums(sc *serverClient, m *wire.ChecksumReport) error {
-	x.takeSums(sc, m)
+	x.check.take(x, sc, m)
 	return nil
 }
 
 func (x *ticnetRelay) hold(now int64, sc *serverClient) { x.s.rj.hold(now, sc) }
+
+// arrived measures how early a player's command for tic arrived: the
+// first arrival of a tic never seen before (fresh).
+func (x *ticnetRelay) arrived(now int64, p int, tic uint32) { x.measure(p, x.due(tic)-now) }
+
+// measuredTo notes that player p's tics before end were measured.
+func (x *ticnetRelay) measuredTo(p int, end uint32) { x.measuredTic[p] = end }
+
+// enter puts player p, new to the game, in the stream from the next tic:
+// its commands start from none, and it is not waited for until they come.
+func (x *ticnetRelay) enter(p int) {
+	x.auth[p] = TicCmd{}
+	x.reattached(p)
+	x.check.clear(p)
+}
+
+// reattached takes player p's copy back into the stream at the next tic:
+// it is not waited for until its commands come.
+func (x *ticnetRelay) reattached(p int) {
+	x.lagging[p] = true
+	x.measuredTic[p] = x.sendSeq
+}
+
+// resume starts the stream of a server that took the game over at the
+// next tic, due now; the awaited players (a bit each) are not waited for.
+func (x *ticnetRelay) resume(now int64, awaited uint8) {
+	x.started = true
+	x.resumedAt = x.sendSeq
+	x.anchorMS = now - int64(x.sendSeq)*1000*int64(x.s.settings.TicDup)/x.ticRate()
+	for p := range MaxPlayers {
+		x.lagging[p] = awaited&(1<<p) != 0
+		x.measuredTic[p] = x.sendSeq
+	}
+}
 
 // TimingReportTics is how often the server tells players how early their
 // commands arrive.
@@ -389,61 +422,3 @@ func (x *ticnetRelay) sendSet(now int64, sc *serverClient, first, last uint32) {
 		}
 	}
 }
-
-// successor is, of the clients ServerConfig.MaySucceed allows, an
-// extension player in the game that acknowledged the most tics (it holds
-// the most of the timeline), the first such slot on a tie.
-func (x *ticnetRelay) successor() (Addr, bool) {
-	s := x.s
-	may := s.cfg.MaySucceed
-	if s.state != ServerInGame {
-		return 0, false
-	}
-	var best *serverClient
-	for _, sc := range s.slots {
-		if !sc.connected() || sc.addr == LocalClientAddr || sc.phase != slotPlaying || sc.player < 0 || sc.drone() ||
-			sc.protocol != wire.ProtocolTicnet || may != nil && !may(sc.addr) {
-			continue
-		}
-		if best == nil || int32(sc.acked-best.acked) > 0 {
-			best = sc
-		}
-	}
-	if best == nil {
-		return 0, false
-	}
-	return best.addr, true
-}
-
-// leaving tells the clients that the server leaves the game: where the
-// stream stopped and, unless it hands the game over and stays, its player.
-func (x *ticnetRelay) leaving(now int64, successor Addr, stays bool) {
-	s := x.s
-	if s.state != ServerInGame {
-		return
-	}
-	m := wire.Leaving{Tic: x.sendSeq, Player: wire.NoPlayer, Successor: uint32(successor)}
-	if local := s.slots.find(LocalClientAddr); local != nil && !stays && local.player >= 0 {
-		m.Player = int8(local.player)
-	}
-	// The server is going: no resend can follow, so it says it
-	// leavingCopies times (at 20 % loss, one copy in 125 misses them all,
-	// and finds out from the silence).
-	for range leavingCopies {
-		if s.cfg.BroadcastTics {
-			s.pkt = wire.Encode(s.pkt[:0], &m, false, 0)
-			s.tr.Send(Broadcast, s.pkt)
-			s.stats.PacketsSent++
-			s.stats.BytesSent += int64(len(s.pkt))
-			continue
-		}
-		for _, sc := range s.slots {
-			if sc.connected() && sc.protocol == wire.ProtocolTicnet {
-				sc.conn.sendMessage(now, &m)
-			}
-		}
-	}
-}
-
-// leavingCopies is how many times a leaving server sends its Leaving.
-const leavingCopies = 3

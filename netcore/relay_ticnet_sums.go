@@ -2,14 +2,25 @@ package netcore
 
 import "github.com/ticnet/ticnet/netcore/wire"
 
+// desyncCheck compares the players' checksums of each tic under the
+// extension protocol, and names those that differ, once each.
+type desyncCheck struct {
+	sums     [BackupTics]sumSlot
+	desynced [MaxPlayers]bool
+}
+
+// clear forgets that player p desynced: a new copy plays it.
+func (d *desyncCheck) clear(p int) { d.desynced[p] = false }
+
 type sumSlot struct {
 	seq  uint32
 	have uint8
 	sums [MaxPlayers]uint16
 }
 
-// takeSums takes a player's checksum report, alone or on its GAMEDATA.
-func (x *ticnetRelay) takeSums(sc *serverClient, m *wire.ChecksumReport) {
+// take takes a player's checksum report, alone or on its GAMEDATA, for
+// the tics x sent.
+func (d *desyncCheck) take(x *ticnetRelay, sc *serverClient, m *wire.ChecksumReport) {
 	s := x.s
 	for i, sum := range m.Sums {
 		tic := m.Start + uint32(i)
@@ -17,19 +28,19 @@ func (x *ticnetRelay) takeSums(sc *serverClient, m *wire.ChecksumReport) {
 			s.stats.Unexpected++
 			continue
 		}
-		slot := &x.sums[tic%BackupTics]
+		slot := &d.sums[tic%BackupTics]
 		if slot.seq != tic {
 			*slot = sumSlot{seq: tic}
 		}
 		slot.have |= 1 << sc.player
 		slot.sums[sc.player] = sum
-		x.compareSums(tic, slot)
+		d.compare(x, tic, slot)
 	}
 }
 
-// compareSums names the players whose checksum for tic differs from the
+// compare names the players whose checksum for tic differs from the
 // most common one, once every player in the game has reported it.
-func (x *ticnetRelay) compareSums(tic uint32, slot *sumSlot) {
+func (d *desyncCheck) compare(x *ticnetRelay, tic uint32, slot *sumSlot) {
 	s := x.s
 	h := &x.history[tic%BackupTics]
 	if !h.valid || h.seq != tic || slot.have&h.tic.InGame != h.tic.InGame {
@@ -70,10 +81,10 @@ func (x *ticnetRelay) compareSums(tic uint32, slot *sumSlot) {
 	var fresh []int
 	var names string
 	for _, p := range differ {
-		if x.desynced[p] {
+		if d.desynced[p] {
 			continue
 		}
-		x.desynced[p] = true
+		d.desynced[p] = true
 		fresh = append(fresh, p)
 		if names != "" {
 			names += ", "

@@ -330,7 +330,7 @@ func (s *Server) run(now int64) {
 		}
 		sc.conn.run(now)
 		if sc.resumeCopyMS != 0 {
-			s.mig.resendResumeCopy(now, sc)
+			sc.resendResumeCopy(now, s.ext.resumedAt)
 		}
 		if sc.conn.resendMS == ReattachResendMS && s.mig.resume == nil && len(sc.conn.reliable) == 0 {
 			sc.conn.resendMS = ExtReliableResendMS // its Resume came through

@@ -19,7 +19,7 @@ func (s *Server) onGameData(now int64, sc *serverClient, body []byte) error {
 		return err
 	}
 	if len(g.Report.Sums) > 0 && !joiner { // a joiner's: see onTicnet
-		s.ext.takeSums(sc, &g.Report) // only the extension's carries sums
+		s.ext.check.take(&s.ext, sc, &g.Report) // only the extension's carries sums
 	}
 	if joiner {
 		if s.joins.onJoinerGameData(now, sc); sc.phase == slotJoining {
@@ -37,14 +37,14 @@ func (s *Server) onGameData(now int64, sc *serverClient, body []byte) error {
 			continue
 		}
 		if fresh && !s.cmds.win[p].has(tic) {
-			s.ext.measure(p, s.ext.due(tic)-now) // fresh: the extension's
+			s.ext.arrived(now, p, tic) // fresh: the extension's
 		}
 		s.cmds.win[p].arrive(tic)
 		s.cmds.rows[tic%BackupTics][p] = recvCmd{latency: g.Tics[i].Latency, diff: g.Tics[i].Diff, from: sc}
 		stored = true
 	}
 	if fresh {
-		s.ext.measuredTic[p] = start + uint32(len(g.Tics))
+		s.ext.measuredTo(p, start+uint32(len(g.Tics)))
 	}
 	if stored {
 		sc.lastGameDataMS = now

@@ -157,9 +157,8 @@ func (lj *lateJoins) startJoin(now int64, sc *serverClient) {
 		s.emit(Event{Kind: EventPlayerJoined, Player: sc.player, Addr: sc.addr, Name: sc.name, Protocol: sc.protocol})
 	}
 	j.started = true
-	sc.acked, sc.sendSeq = j.start, x.sendSeq
-	sc.pushFromMS = now
-	sc.lastGameDataMS = now
+	sc.acked = j.start
+	sc.restream(now, x.sendSeq)
 	st := s.settings
 	st.ConsolePlayer = int8(sc.player)
 	st.NumPlayers = max(st.NumPlayers, uint8(sc.player+1))
@@ -257,10 +256,7 @@ func (lj *lateJoins) maybeEnter(now int64, sc *serverClient) {
 	sc.to(slotPlaying)
 	sc.lastGameDataMS = now
 	if p := sc.player; p >= 0 {
-		x.auth[p] = TicCmd{}
-		x.lagging[p] = true // not waited for until its commands come
-		x.measuredTic[p] = x.sendSeq
-		x.desynced[p] = false
+		x.enter(p)
 		s.cmds.forgetPlayer(p)
 	}
 	s.emit(Event{Kind: EventPlayerEntered, Player: sc.player, Addr: sc.addr, Name: sc.name, Tic: x.sendSeq})

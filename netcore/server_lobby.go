@@ -281,10 +281,7 @@ func (lb *serverLobby) checkStart(now int64) {
 		if !sc.connected() {
 			continue
 		}
-		sc.to(slotPlaying)
-		sc.sendSeq, sc.acked = 0, 0
-		sc.queue = [BackupTics]sentServerTic{}
-		sc.lastGameDataMS = now
+		sc.startGame(now)
 		personal := st
 		personal.ConsolePlayer = int8(sc.player)
 		sc.conn.sendReliable(&wire.GameStart{Settings: personal})

@@ -91,13 +91,13 @@ func (mg *migration) startResumed(now int64) {
 	s := mg.s
 	x := &s.ext
 	mg.resume = nil
-	x.started = true
-	x.resumedAt = x.sendSeq
-	x.anchorMS = now - int64(x.sendSeq)*1000*int64(s.settings.TicDup)/s.relay.ticRate()
-	for p := range MaxPlayers {
-		x.lagging[p] = mg.awaiting[p] != nil
-		x.measuredTic[p] = x.sendSeq
+	var awaited uint8
+	for p, ph := range mg.awaiting {
+		if ph != nil {
+			awaited |= 1 << p
+		}
 	}
+	x.resume(now, awaited)
 	for _, sc := range s.slots {
 		if !sc.connected() || !sc.inGame() {
 			continue
@@ -119,32 +119,10 @@ func (mg *migration) startResumed(now int64) {
 func (mg *migration) resumeClient(now int64, sc *serverClient) {
 	s := mg.s
 	x := &s.ext
-	sc.sendSeq = x.sendSeq
-	sc.pushFromMS = now
-	sc.lastGameDataMS = now
-	// The Resume is reliable, and queued behind the server's reply to
-	// the client's SYN; an unreliable copy goes at once, and again until
-	// the reliable one is through, so that neither waits for the other.
-	sc.resumeSeq = sc.conn.sendSeq
-	sc.conn.sendReliable(&wire.Resume{Tic: x.resumedAt})
-	sc.conn.sendReliableHead(now)
-	sc.resumeCopyMS = now
-	sc.conn.sendMessage(now, &wire.Resume{Tic: x.resumedAt})
+	sc.restream(now, x.sendSeq)
+	sc.sendResume(now, x.resumedAt)
 	if sc.acked < x.sendSeq {
 		s.resendTics(now, sc, sc.acked, x.sendSeq-1)
-	}
-}
-
-// resendResumeCopy sends a resumed client's Resume again, unreliably,
-// every ReattachResendMS while the reliable one waits in its queue.
-func (mg *migration) resendResumeCopy(now int64, sc *serverClient) {
-	s := mg.s
-	switch {
-	case !sc.conn.queued(sc.resumeSeq):
-		sc.resumeCopyMS = 0 // the reliable one is through
-	case now-sc.resumeCopyMS >= ReattachResendMS:
-		sc.resumeCopyMS = now
-		sc.conn.sendMessage(now, &wire.Resume{Tic: s.ext.resumedAt})
 	}
 }
 
@@ -203,18 +181,12 @@ func (mg *migration) onReattach(now int64, sc *serverClient, body []byte) error 
 		// snapshot.
 		s.joins.cancelSnapshot(now, sc)
 	}
-	sc.to(slotPlaying)
-	sc.player, sc.hello = p, true
-	sc.data.Drone = false
-	sc.setToken(m.Token)
-	sc.acked = m.Confirmed
-	sc.lastGameDataMS = now
+	sc.reattach(now, p, m.Token, m.Confirmed)
 	s.cmds.forgetPlayer(p)
 	if mg.resume != nil {
 		return nil // told where the game resumes when it does
 	}
-	x.lagging[p] = true // not waited for until its commands come
-	x.measuredTic[p] = x.sendSeq
+	x.reattached(p)
 	mg.resumeClient(now, sc)
 	return nil
 }
@@ -288,9 +260,8 @@ func (mg *migration) sendRosters(now int64) {
 		}
 	}
 	for _, sc := range s.slots {
-		if sc.connected() && sc.inGame() && sc.protocol == wire.ProtocolTicnet && (!sc.rostered || sc.roster != *r) {
-			sc.roster, sc.rostered = *r, true
-			sc.conn.sendReliable(r)
+		if sc.connected() && sc.inGame() && sc.protocol == wire.ProtocolTicnet {
+			sc.sendRoster(r)
 		}
 	}
 }

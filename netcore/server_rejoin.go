@@ -76,8 +76,7 @@ func (rj *rejoins) rejoin(now int64, sc *serverClient) bool {
 			continue
 		}
 		rj.departed = append(rj.departed[:i], rj.departed[i+1:]...)
-		sc.player, sc.name, sc.heldUntilMS = d.player, d.name, d.untilMS
-		sc.data.Drone = false
+		sc.takeBack(d)
 		s.emit(Event{Kind: EventPlayerJoined, Player: sc.player, Addr: sc.addr, Name: sc.name, Reason: ReasonRejoined})
 		return true
 	}

@@ -151,3 +151,70 @@ func (sc *serverClient) connectsAfresh(now int64) bool {
 	return sc.phase == slotJoining && !sc.join.started && !sc.hello && len(sc.conn.reliable) == 0 &&
 		now-sc.connectMS > StaleHandshakeMS
 }
+
+// startGame puts the slot in the game that starts: its stream from tic 0.
+func (sc *serverClient) startGame(now int64) {
+	sc.to(slotPlaying)
+	sc.sendSeq, sc.acked = 0, 0
+	sc.queue = [BackupTics]sentServerTic{}
+	sc.lastGameDataMS = now
+}
+
+// restream sends the slot the stream from next on: it is pushed nothing,
+// nor taken for silent, for a timeout from now.
+func (sc *serverClient) restream(now int64, next uint32) {
+	sc.sendSeq = next
+	sc.pushFromMS = now
+	sc.lastGameDataMS = now
+}
+
+// reattach gives a copy that reattached its player p back, with its
+// token, holding the tics before confirmed.
+func (sc *serverClient) reattach(now int64, p int, token [wire.RejoinTokenLen]byte, confirmed uint32) {
+	sc.to(slotPlaying)
+	sc.player, sc.hello = p, true
+	sc.data.Drone = false
+	sc.setToken(token)
+	sc.acked = confirmed
+	sc.lastGameDataMS = now
+}
+
+// takeBack gives a copy that came back with its token the player held
+// for it.
+func (sc *serverClient) takeBack(d departed) {
+	sc.player, sc.name, sc.heldUntilMS = d.player, d.name, d.untilMS
+	sc.data.Drone = false
+}
+
+// sendRoster sends the client the roster r, unless it was sent it last.
+func (sc *serverClient) sendRoster(r *wire.Roster) {
+	if !sc.rostered || sc.roster != *r {
+		sc.roster, sc.rostered = *r, true
+		sc.conn.sendReliable(r)
+	}
+}
+
+// sendResume tells a reattached client the game resumes at tic. The
+// Resume is reliable, and queued behind the server's reply to the
+// client's SYN; an unreliable copy goes at once, and again until the
+// reliable one is through (resendResumeCopy), so that neither waits for
+// the other.
+func (sc *serverClient) sendResume(now int64, tic uint32) {
+	sc.resumeSeq = sc.conn.sendSeq
+	sc.conn.sendReliable(&wire.Resume{Tic: tic})
+	sc.conn.sendReliableHead(now)
+	sc.resumeCopyMS = now
+	sc.conn.sendMessage(now, &wire.Resume{Tic: tic})
+}
+
+// resendResumeCopy sends the Resume for tic again, unreliably, every
+// ReattachResendMS while the reliable one waits in its queue.
+func (sc *serverClient) resendResumeCopy(now int64, tic uint32) {
+	switch {
+	case !sc.conn.queued(sc.resumeSeq):
+		sc.resumeCopyMS = 0 // the reliable one is through
+	case now-sc.resumeCopyMS >= ReattachResendMS:
+		sc.resumeCopyMS = now
+		sc.conn.sendMessage(now, &wire.Resume{Tic: tic})
+	}
+}
