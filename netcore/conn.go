@@ -223,6 +223,19 @@ type Counters struct {
 	TicsRun int64
 }
 
+// tally counts a handler's verdict on a packet: malformed, unexpected, or
+// (nil) taken.
+func (c *Counters) tally(err error) {
+	if err == nil {
+		return
+	}
+	if _, ok := err.(*wire.DecodeError); ok {
+		c.Malformed++
+	} else {
+		c.Unexpected++
+	}
+}
+
 // validReliable reports whether a reliable packet's body decodes. The
 // direction does not matter for reliable packets: the layouts that differ
 // by direction (GAMEDATA, LAUNCH) differ between a reliable and an

@@ -1,7 +1,13 @@
 // Package netcore is ticnet's lockstep engine: connections with the
-// reference's reliable sub-protocol, the server (lobby, controller, receive
-// window, send pump), the client (send and receive windows, clock sync), and
-// the game loop that feeds a Game its tics.
+// reference's reliable sub-protocol, the server, the client (send and
+// receive windows, clock sync), and the game loop that feeds a Game its tics.
+//
+// The server is components: the lobby (server_lobby.go), the slots and the
+// phase of each (slot.go, slot_phase.go), the players' commands
+// (server_commands.go), the relay of the protocol the game runs, chosen at
+// its launch (relay.go: relay_reference.go, relay_ticnet*.go), late joins
+// and rejoins (server_join.go, server_rejoin.go), host migration
+// (server_migrate*.go) and the replay (server_replay.go).
 //
 // It is sans-IO. Nothing here reads a clock, sleeps, starts a goroutine or
 // touches syscall/js: every entry point takes the current time in

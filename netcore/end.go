@@ -79,15 +79,16 @@ func (c *Client) onEndAsked(body []byte) error {
 
 // onEndRequest ends the game at the controller's request, and passes
 // another player's on to the controller.
-func (s *Server) onEndRequest(now int64, sc *serverClient, body []byte) error {
+func (x *ticnetRelay) onEndRequest(now int64, sc *serverClient, body []byte) error {
+	s := x.s
 	var m wire.EndRequest
 	if err := m.DecodeBody(body); err != nil {
 		return err
 	}
-	if s.state != ServerInGame || !s.extended || s.resume != nil || s.ext.end.active || !sc.inGame || sc.player < 0 {
+	if s.state != ServerInGame || s.mig.resume != nil || x.end.active || !sc.inGame() || sc.player < 0 {
 		return errUnexpected{}
 	}
-	ctrl := s.controller()
+	ctrl := s.slots.controller()
 	if sc != ctrl {
 		if ctrl != nil {
 			ctrl.conn.sendReliable(&wire.EndAsked{Player: int8(sc.player)})
@@ -95,10 +96,9 @@ func (s *Server) onEndRequest(now int64, sc *serverClient, body []byte) error {
 		s.emit(Event{Kind: EventEndAsked, Player: sc.player, Addr: sc.addr})
 		return nil
 	}
-	x := &s.ext
 	x.end = endState{active: true, tic: x.sendSeq, untilMS: now + EndWaitMS}
 	for _, o := range s.slots {
-		if o.connected() && (o.inGame || o.join != nil) {
+		if o.connected() && o.takesTics() {
 			o.conn.sendReliable(&wire.GameEnd{Tic: x.end.tic})
 		}
 	}
@@ -107,37 +107,37 @@ func (s *Server) onEndRequest(now int64, sc *serverClient, body []byte) error {
 
 // endIfDone takes the server back to the lobby once every copy in the game
 // has acknowledged the tics before its end, or EndWaitMS has passed.
-func (s *Server) endIfDone(now int64) {
-	x := &s.ext
+func (x *ticnetRelay) endIfDone(now int64) {
+	s := x.s
 	if !x.end.active || s.state != ServerInGame {
 		return
 	}
 	if now < x.end.untilMS {
 		for _, sc := range s.slots {
-			if sc.connected() && sc.inGame && int32(x.end.tic-sc.acked) > 0 {
+			if sc.connected() && sc.inGame() && int32(x.end.tic-sc.acked) > 0 {
 				return
 			}
 		}
 	}
 	tic := x.end.tic
 	s.state = ServerWaitingLaunch
-	s.ext = extServer{}
-	s.launchOpts = wire.LaunchOptions{}
-	s.departed = s.departed[:0]
+	x.reset()
+	s.lobby.launchOpts = wire.LaunchOptions{}
+	s.rj.departed = s.rj.departed[:0]
 	for i, sc := range s.slots {
 		if sc == nil {
 			continue
 		}
-		if sc.placeholder {
+		if sc.phase == slotPlaceholder {
 			s.slots[i] = nil // a player whose copy never came back
 			continue
 		}
-		sc.inGame, sc.ready, sc.join, sc.readyDue = false, false, nil, false
+		sc.to(slotWaiting)
 	}
 	s.emit(Event{Kind: EventGameEnded, Player: -1, Tic: tic})
 	for _, sc := range s.slots {
 		if sc.connected() {
-			s.sendWaitingData(now, sc)
+			s.lobby.sendWaitingData(now, sc)
 		}
 	}
 }

@@ -72,7 +72,7 @@ func TestServerAsksAgainForCommandsStillMissing(t *testing.T) {
 	if got := tr.resends(t); len(got) != 0 {
 		t.Fatalf("asked again before ResendRetryMS: %v", got)
 	}
-	s.cmdWin[2].arrive(5011) // it came
+	s.cmds.win[2].arrive(5011) // it came
 	s.requestMissing(2 + ResendRetryMS)
 	if got := tr.resends(t); !slices.Equal(got, [][2]uint32{{5010, 1}, {5012, 2}, {5000 + BackupTics - 1, 1}}) {
 		t.Fatalf("asked again for %v", got)
@@ -97,7 +97,7 @@ func TestClientAndServerAskForALongRunInRequestsOf255(t *testing.T) {
 	}
 	// Only the window's tics are marked as asked for: the 128 from 100.
 	for tic := uint32(100); tic < 400; tic++ {
-		if asked := s.cmdWin[2].expected(tic); asked != (tic < 100+BackupTics) {
+		if asked := s.cmds.win[2].expected(tic); asked != (tic < 100+BackupTics) {
 			t.Fatalf("tic %d asked for: %v", tic, asked)
 		}
 	}
@@ -108,10 +108,10 @@ func TestClientAndServerAskForALongRunInRequestsOf255(t *testing.T) {
 func serverWithPlayer2(tr *kept, recvStart uint32) (*Server, *serverClient) {
 	s := NewServer(ServerConfig{}, tr)
 	s.state = ServerInGame
-	sc := &serverClient{addr: 7, player: 2, inGame: true}
+	sc := &serverClient{addr: 7, player: 2, phase: slotPlaying}
 	sc.conn = newConn(7, tr, s.cfg.Timeouts, 0, connConnected, &s.stats)
 	s.slots[0] = sc
-	s.recvStart = recvStart
+	s.cmds.start = recvStart
 	return s, sc
 }
 
@@ -124,10 +124,10 @@ func serverWithPlayer2(tr *kept, recvStart uint32) (*Server, *serverClient) {
 func TestSetsToEveryoneCarryATicAClientLacks(t *testing.T) {
 	tr := &kept{}
 	s := NewServer(ServerConfig{BroadcastTics: true}, tr)
-	s.state, s.extended = ServerInGame, true
+	s.state, s.relay = ServerInGame, &s.ext
 	var cls [2]*serverClient
 	for i := range cls {
-		sc := &serverClient{addr: Addr(7 + i), player: i, inGame: true}
+		sc := &serverClient{addr: Addr(7 + i), player: i, phase: slotPlaying}
 		sc.conn = newConn(sc.addr, tr, s.cfg.Timeouts, 0, connConnected, &s.stats)
 		s.slots[i], cls[i] = sc, sc
 	}
@@ -137,24 +137,24 @@ func TestSetsToEveryoneCarryATicAClientLacks(t *testing.T) {
 	s.ext.sendSeq = 20
 	lagging := cls[0]
 	lagging.acked, cls[1].acked = 5, 20
-	if !s.broadcasting() {
+	if !s.ext.broadcasting() {
 		t.Fatal("two remote clients, BroadcastTics: want sets to everyone")
 	}
-	s.pushMissing(1000, lagging)
+	s.ext.pushMissing(1000, lagging)
 	if !lagging.repairing || lagging.repairTic != 5 || s.stats.TicsResent != 15 {
 		t.Fatalf("after the push: repairing %v from %d, %d tics resent; want from 5, 15 (5-19)",
 			lagging.repairing, lagging.repairTic, s.stats.TicsResent)
 	}
-	if from := s.repairFrom(20, 18); from != 5 || s.stats.TicsResent != 28 || lagging.resentEnd != 21 {
+	if from := s.ext.repairFrom(20, 18); from != 5 || s.stats.TicsResent != 28 || lagging.resentEnd != 21 {
 		t.Fatalf("the set to tic 20 starts at %d, %d tics resent, acks timed from %d; want 5, 28, 21",
 			from, s.stats.TicsResent, lagging.resentEnd)
 	}
 	lagging.acked = 6
-	if from := s.repairFrom(21, 19); from != 19 || lagging.repairing {
+	if from := s.ext.repairFrom(21, 19); from != 19 || lagging.repairing {
 		t.Fatalf("acknowledged: the set starts at %d, repairing %v; want 19, false", from, lagging.repairing)
 	}
 	lagging.acked, lagging.repairing, lagging.repairTic = 6, true, 6
-	if from := s.repairFrom(6+MaxRepairTics, 6+MaxRepairTics-2); from != 6+MaxRepairTics-2 || lagging.repairing {
+	if from := s.ext.repairFrom(6+MaxRepairTics, 6+MaxRepairTics-2); from != 6+MaxRepairTics-2 || lagging.repairing {
 		t.Fatalf("%d tics behind: the set starts at %d, repairing %v; want no reach back", MaxRepairTics+1, from, lagging.repairing)
 	}
 }

@@ -25,8 +25,9 @@ type departures struct {
 // in the game for the tics before the furthest any remaining client was
 // sent, and for those after it that it was sent itself, while its
 // commands for them are in (what it ran, as far as the others can).
-func (s *Server) noteDepartures() {
-	d := &s.leavers
+func (r *referenceRelay) noteDepartures() {
+	s := r.s
+	d := &r.leavers
 	var in uint8
 	var sent uint32
 	for _, p := range s.players() {
@@ -39,13 +40,13 @@ func (s *Server) noteDepartures() {
 			continue
 		}
 		until := sent
-		for until < d.sent[p] && until-s.recvStart < BackupTics {
-			if !s.cmdWin[p].has(until) {
+		for until < d.sent[p] && until-s.cmds.start < BackupTics {
+			if !s.cmds.win[p].has(until) {
 				break
 			}
 			until++
 		}
-		if until > s.recvStart {
+		if until > s.cmds.start {
 			d.gone |= 1 << p
 			d.until[p] = until
 		}
@@ -54,8 +55,8 @@ func (s *Server) noteDepartures() {
 }
 
 // departedIn returns the players who left but are in the game at tic t.
-func (s *Server) departedIn(t uint32) uint8 {
-	d := &s.leavers
+func (r *referenceRelay) departedIn(t uint32) uint8 {
+	d := &r.leavers
 	var in uint8
 	for p := range MaxPlayers {
 		if d.gone&(1<<p) != 0 && t < d.until[p] {
@@ -65,11 +66,12 @@ func (s *Server) departedIn(t uint32) uint8 {
 	return in
 }
 
-// forgetDepartures drops the players who are in no tic from recvStart on.
-func (s *Server) forgetDepartures() {
-	d := &s.leavers
+// forgetDepartures drops the players who are in no tic from the window's start on.
+func (r *referenceRelay) forgetDepartures() {
+	s := r.s
+	d := &r.leavers
 	for p := range MaxPlayers {
-		if d.gone&(1<<p) != 0 && s.recvStart >= d.until[p] {
+		if d.gone&(1<<p) != 0 && s.cmds.start >= d.until[p] {
 			d.gone &^= 1 << p
 		}
 	}

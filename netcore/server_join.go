@@ -23,6 +23,14 @@ import (
 // state waited for it. JoinStart, once the handshake is done, names C and
 // the stream, and the tics from C on are sent again from the history.
 
+// lateJoins is the server's part in late joins: it asks a copy for the
+// game state and relays it to the joiner, starts the join and puts the
+// joiner in the game.
+type lateJoins struct {
+	s          *Server
+	nextStream uint32 // the last stream id used
+}
+
 // joiner is the server's state of a client that joined mid-game and is not
 // in the game yet.
 type joiner struct {
@@ -44,11 +52,12 @@ const ReasonNoSnapshot = "no copy can send the game state"
 // admitLate takes a copy that connects to a running extension game. It
 // returns false when the copy cannot join (the caller then refuses it as
 // the reference does).
-func (s *Server) admitLate(now int64, from Addr, m *wire.SYN, proto string) bool {
-	if proto != wire.ProtocolTicnet || !s.extended || !s.ext.started {
+func (x *ticnetRelay) admitLate(now int64, from Addr, m *wire.SYN, proto string) bool {
+	s := x.s
+	if proto != wire.ProtocolTicnet || !x.started {
 		return false
 	}
-	source := s.snapshotSource()
+	source := s.joins.snapshotSource()
 	if source == nil {
 		return false
 	}
@@ -61,15 +70,15 @@ func (s *Server) admitLate(now int64, from Addr, m *wire.SYN, proto string) bool
 	if clients >= wire.MaxNodes {
 		return false
 	}
-	sc := s.newSlot(now, from, m, proto)
+	sc := s.lobby.newSlot(now, from, m, proto)
 	if sc == nil {
 		return false
 	}
 	// Its player is decided when it starts, once its token is known.
 	sc.player = -1
-	sc.join = &joiner{}
+	sc.to(slotJoining)
 	sc.lastGameDataMS = now
-	s.requestSnapshot(now, sc, source)
+	s.joins.requestSnapshot(now, sc, source)
 	return true
 }
 
@@ -80,14 +89,27 @@ func (s *Server) admitLate(now int64, from Addr, m *wire.SYN, proto string) bool
 // than 1.8 s) the joiner is given a new snapshot.
 const JoinSnapshotMaxAgeTics = BackupTics / 2
 
+// StaleHandshakeMS is how long a joiner's slot waits for the Hello after
+// its reply was acknowledged before a SYN from its copy replaces it: four
+// resends of the Hello.
+const StaleHandshakeMS = 4 * ExtReliableResendMS
+
+// JoinEntryLagTics is how far behind the stream a joiner that said it is
+// ready may be, by its acknowledgements, to enter the game: its ready may
+// have taken a while to arrive, and a joiner that entered far behind would
+// have its first commands substituted, or be dropped as one that fell
+// behind.
+const JoinEntryLagTics = TicRate
+
 // requestSnapshot makes the next tic a joiner's start: the server notes
 // the commands that tic's diffs are against and asks source for the state
 // before it, which it relays to the joiner as it arrives.
-func (s *Server) requestSnapshot(now int64, sc *serverClient, source *serverClient) {
+func (lj *lateJoins) requestSnapshot(now int64, sc *serverClient, source *serverClient) {
+	s := lj.s
 	x := &s.ext
-	s.nextStream++
+	lj.nextStream++
 	j := sc.join
-	j.start, j.stream, j.source, j.base = x.sendSeq, s.nextStream, source.addr, wire.ServerTic{}
+	j.start, j.stream, j.source, j.base = x.sendSeq, lj.nextStream, source.addr, wire.ServerTic{}
 	if x.sendSeq > 0 {
 		prev := &x.history[(x.sendSeq-1)%BackupTics].tic
 		j.base.InGame = prev.InGame
@@ -111,32 +133,32 @@ func (s *Server) requestSnapshot(now int64, sc *serverClient, source *serverClie
 // Hello as soon as it has our reply, token or none; a slot that a late
 // copy of an old SYN made hears none (its copy moved on) and times out as
 // any silent connection, so it never starts a join without the token.
-func (s *Server) startJoin(now int64, sc *serverClient) {
+func (lj *lateJoins) startJoin(now int64, sc *serverClient) {
+	s := lj.s
 	j := sc.join
 	x := &s.ext
 	if x.sendSeq-j.start > JoinSnapshotMaxAgeTics {
-		source := s.snapshotSource()
+		source := lj.snapshotSource()
 		if source == nil {
 			sc.conn.disconnect(now, ReasonNoSnapshot)
 			return
 		}
-		s.cancelSnapshot(now, sc)
-		if s.requestSnapshot(now, sc, source); !sc.connected() {
+		lj.cancelSnapshot(now, sc)
+		if lj.requestSnapshot(now, sc, source); !sc.connected() {
 			return
 		}
 	}
-	rejoined := s.rejoin(now, sc)
+	rejoined := s.rj.rejoin(now, sc)
 	if !rejoined {
-		sc.player = s.freePlayer(now, sc)
+		sc.player = lj.freePlayer(now, sc)
 		if sc.player < 0 {
 			sc.data.Drone = true // a spectator: the game is full
 		}
 		s.emit(Event{Kind: EventPlayerJoined, Player: sc.player, Addr: sc.addr, Name: sc.name, Protocol: sc.protocol})
 	}
 	j.started = true
-	sc.acked, sc.sendSeq = j.start, x.sendSeq
-	sc.pushFromMS = now
-	sc.lastGameDataMS = now
+	sc.acked = j.start
+	sc.restream(now, x.sendSeq)
 	st := s.settings
 	st.ConsolePlayer = int8(sc.player)
 	st.NumPlayers = max(st.NumPlayers, uint8(sc.player+1))
@@ -149,36 +171,18 @@ func (s *Server) startJoin(now int64, sc *serverClient) {
 	}
 }
 
-// connectsAfresh reports whether a SYN from a joiner's copy is a new
-// connection rather than a duplicate: the joiner's reply was acknowledged,
-// but no Hello came in StaleHandshakeMS, which a ticnet client sends as
-// soon as it has the reply (and again every ExtReliableResendMS). The
-// acknowledgement came from a connection the copy gave up (one the server
-// sent away lingers to acknowledge what still comes, and a late copy of
-// its SYN made this slot); taken for duplicates, the copy's SYNs would go
-// unanswered until the slot timed out. (Sooner, a SYN of the copy's own
-// connection on its way while its Hello was lost would restart its join.)
-func (sc *serverClient) connectsAfresh(now int64) bool {
-	return sc.join != nil && !sc.join.started && !sc.hello && len(sc.conn.reliable) == 0 &&
-		now-sc.connectMS > StaleHandshakeMS
-}
-
-// StaleHandshakeMS is how long a joiner's slot waits for the Hello after
-// its reply was acknowledged before a SYN from its copy replaces it: four
-// resends of the Hello.
-const StaleHandshakeMS = 4 * ExtReliableResendMS
-
 // dropJoiner ends a joiner's slot before its join started, for newSlot
 // to take its place.
-func (s *Server) dropJoiner(now int64, sc *serverClient) {
-	s.cancelSnapshot(now, sc)
-	sc.join = nil
+func (lj *lateJoins) dropJoiner(now int64, sc *serverClient) {
+	lj.cancelSnapshot(now, sc)
+	sc.to(slotWaiting)
 	sc.conn.state = connDisconnected
 }
 
 // cancelSnapshot stops the state asked for a joiner: its relay from the
 // source, and to the joiner.
-func (s *Server) cancelSnapshot(now int64, sc *serverClient) {
+func (lj *lateJoins) cancelSnapshot(now int64, sc *serverClient) {
+	s := lj.s
 	j := sc.join
 	s.xfer.CancelSend(now, sc.addr, j.stream, wire.TransferReasonCancelled)
 	s.xfer.CancelReceive(now, j.source, j.stream, wire.TransferReasonCancelled)
@@ -186,10 +190,11 @@ func (s *Server) cancelSnapshot(now int64, sc *serverClient) {
 
 // snapshotSource picks the client to ask for the game state: the server's
 // own (no traffic on the channel), else the longest connected player.
-func (s *Server) snapshotSource() *serverClient {
+func (lj *lateJoins) snapshotSource() *serverClient {
+	s := lj.s
 	var best *serverClient
 	for _, sc := range s.slots {
-		if !sc.connected() || !sc.inGame || sc.join != nil {
+		if !sc.connected() || sc.phase != slotPlaying {
 			continue
 		}
 		if sc.addr == LocalClientAddr {
@@ -203,7 +208,8 @@ func (s *Server) snapshotSource() *serverClient {
 }
 
 // onTransfer handles the end of a stream.
-func (s *Server) onTransfer(now int64, ev transfer.Event) {
+func (lj *lateJoins) onTransfer(now int64, ev transfer.Event) {
+	s := lj.s
 	for _, sc := range s.slots {
 		j := sc.joining()
 		if j == nil || j.stream != ev.Stream {
@@ -219,12 +225,13 @@ func (s *Server) onTransfer(now int64, ev transfer.Event) {
 }
 
 // onJoinReady takes a joiner's word that it has caught up.
-func (s *Server) onJoinReady(now int64, sc *serverClient, body []byte) error {
+func (lj *lateJoins) onJoinReady(now int64, sc *serverClient, body []byte) error {
+	s := lj.s
 	var m wire.JoinReady
 	if err := m.DecodeBody(body); err != nil {
 		return err
 	}
-	if sc.readyDue && sc.join == nil {
+	if sc.readyDue && sc.phase != slotJoining {
 		sc.readyDue = false // it entered when its commands came first
 		return nil
 	}
@@ -232,35 +239,25 @@ func (s *Server) onJoinReady(now int64, sc *serverClient, body []byte) error {
 		return errUnexpected{}
 	}
 	sc.join.ready, sc.join.said = true, true
-	s.maybeEnter(now, sc)
+	lj.maybeEnter(now, sc)
 	return nil
 }
 
-// JoinEntryLagTics is how far behind the stream a joiner that said it is
-// ready may be, by its acknowledgements, to enter the game: its ready may
-// have taken a while to arrive, and a joiner that entered far behind would
-// have its first commands substituted, or be dropped as one that fell
-// behind.
-const JoinEntryLagTics = TicRate
-
 // maybeEnter puts a ready joiner in the game, from the next tic sent, once
 // its acknowledgements are close enough to the stream.
-func (s *Server) maybeEnter(now int64, sc *serverClient) {
+func (lj *lateJoins) maybeEnter(now int64, sc *serverClient) {
+	s := lj.s
 	x := &s.ext
 	j := sc.joining()
 	if j == nil || !j.ready || x.sendSeq-sc.acked > JoinEntryLagTics {
 		return
 	}
 	sc.readyDue = !j.said
-	sc.join = nil
-	sc.inGame = true
+	sc.to(slotPlaying)
 	sc.lastGameDataMS = now
 	if p := sc.player; p >= 0 {
-		x.auth[p] = TicCmd{}
-		x.lagging[p] = true // not waited for until its commands come
-		x.measuredTic[p] = x.sendSeq
-		x.desynced[p] = false
-		s.forgetCommands(p)
+		x.enter(p)
+		s.cmds.forgetPlayer(p)
 	}
 	s.emit(Event{Kind: EventPlayerEntered, Player: sc.player, Addr: sc.addr, Name: sc.name, Tic: x.sendSeq})
 }
@@ -270,129 +267,37 @@ func (s *Server) maybeEnter(now int64, sc *serverClient) {
 // every tic: the first to arrive says what its JoinReady says, which a
 // lost frame delays by a reliable resend (250 ms). It enters at once if
 // it may; the caller then stores the commands from the tic it enters at.
-func (s *Server) onJoinerGameData(now int64, sc *serverClient) {
+func (lj *lateJoins) onJoinerGameData(now int64, sc *serverClient) {
+	s := lj.s
 	s.takeAck(now, sc, s.inGD.Ack)
-	s.pushMissing(now, sc)
+	s.relay.acked(now, sc)
 	sc.join.ready = true
-	s.maybeEnter(now, sc)
-}
-
-func (sc *serverClient) joining() *joiner {
-	if sc.connected() {
-		return sc.join
-	}
-	return nil
+	lj.maybeEnter(now, sc)
 }
 
 // freePlayer is the lowest player number no one has, nor is held for a
 // departed copy or awaited from a copy of the game this server took
 // over; -1 if there is none (or sc watches by choice).
-func (s *Server) freePlayer(now int64, sc *serverClient) int {
+func (lj *lateJoins) freePlayer(now int64, sc *serverClient) int {
+	s := lj.s
 	if sc.data.Drone {
 		return -1
 	}
-	taken := s.held(now)
+	taken := s.rj.held(now)
 	for _, o := range s.slots {
 		if o != sc && o.connected() && o.player >= 0 {
 			taken[o.player] = true
 		}
 	}
-	for p, ph := range s.awaiting {
+	for p, ph := range s.mig.awaiting {
 		if ph != nil {
 			taken[p] = true
 		}
 	}
-	for p := range s.maxPlayers() {
+	for p := range s.slots.maxPlayers(s.cfg.MaxPlayers) {
 		if !taken[p] {
 			return p
 		}
 	}
 	return -1
-}
-
-// departed is a player who left a game in progress, held for its copy.
-type departed struct {
-	hash    [wire.TokenHashLen]byte // of its rejoin token
-	player  int
-	name    string
-	untilMS int64
-}
-
-// hold keeps the player of a copy that left a game in progress for
-// RejoinGraceMS, if the copy had a token. A copy that left while it joined
-// again with its token gets its player held again until the grace it had.
-func (s *Server) hold(now int64, sc *serverClient) {
-	if s.state != ServerInGame || !s.extended || sc.player < 0 || !sc.hashed {
-		return
-	}
-	until := now + s.cfg.RejoinGraceMS
-	if !sc.inGame {
-		if sc.heldUntilMS == 0 {
-			return // a new player that never entered
-		}
-		until = sc.heldUntilMS
-	}
-	s.departed = append(s.departed, departed{hash: sc.hash, player: sc.player, name: sc.name, untilMS: until})
-}
-
-// held returns the player numbers held for departed copies, forgetting
-// those past their grace.
-func (s *Server) held(now int64) [MaxPlayers]bool {
-	var taken [MaxPlayers]bool
-	kept := s.departed[:0]
-	for _, d := range s.departed {
-		if now < d.untilMS {
-			kept = append(kept, d)
-			taken[d.player] = true
-		}
-	}
-	s.departed = kept
-	return taken
-}
-
-// rejoin gives a joiner the player its token holds, if one is held and its
-// owner is not connected from elsewhere; it reports whether it did.
-func (s *Server) rejoin(now int64, sc *serverClient) bool {
-	if !sc.hashed {
-		return false
-	}
-	for p, ph := range s.awaiting {
-		if ph != nil && ph.hashed && ph.hash == sc.hash {
-			// Its copy joins afresh instead of reattaching (it went its
-			// own way meanwhile): its place ends, and it gets it back.
-			s.dropPlaceholder(now, p, ReasonLeft)
-		}
-	}
-	s.held(now)
-	for _, o := range s.slots {
-		if o != sc && o.connected() && o.hashed && o.hash == sc.hash {
-			s.stats.RejoinRefused++
-			return false
-		}
-	}
-	for i, d := range s.departed {
-		if d.hash != sc.hash {
-			continue
-		}
-		s.departed = append(s.departed[:i], s.departed[i+1:]...)
-		sc.player, sc.name, sc.heldUntilMS = d.player, d.name, d.untilMS
-		sc.data.Drone = false
-		s.emit(Event{Kind: EventPlayerJoined, Player: sc.player, Addr: sc.addr, Name: sc.name, Reason: ReasonRejoined})
-		return true
-	}
-	return false
-}
-
-// onHello takes a client's rejoin token.
-func (s *Server) onHello(sc *serverClient, body []byte) error {
-	var m wire.Hello
-	if err := m.DecodeBody(body); err != nil {
-		return err
-	}
-	if sc.hello {
-		return errUnexpected{}
-	}
-	sc.hello = true
-	sc.setToken(m.Token)
-	return nil
 }

@@ -63,7 +63,7 @@ func (s *Server) recordStart(tic uint32) {
 	if !s.cfg.Replay.Record {
 		return
 	}
-	h := wire.ReplayHeader{Protocol: protoName(s.extended), Settings: s.settings, Setup: s.setup, Start: tic}
+	h := wire.ReplayHeader{Protocol: s.relay.protocol(), Settings: s.settings, Setup: s.setup, Start: tic}
 	h.Settings.ConsolePlayer = -1 // the server plays no player
 	for _, p := range s.players() {
 		for len(h.Names) <= p.player {
@@ -89,16 +89,16 @@ func (r *serverRecorder) relayed(row *[MaxPlayers]recvCmd, in uint8) *[MaxPlayer
 	return &r.base
 }
 
-// recordTic appends a tic the server let go: the commands cmds of the
-// players in, of which those in substituted were the server's.
-func (s *Server) recordTic(tic uint32, in, substituted uint8, cmds *[MaxPlayers]TicCmd) {
-	r := &s.rec
+// add appends a tic the server let go: the commands cmds of the players
+// in, of which those in substituted were the server's; the recording
+// stops once the file passes maxBytes.
+func (r *serverRecorder) add(tic uint32, in, substituted uint8, cmds *[MaxPlayers]TicCmd, maxBytes int) {
 	if !r.recording() || cmds == nil || r.w.Next() != tic {
 		return
 	}
 	r.tic = wire.ReplayTic{Tic: tic, Cmds: *cmds, InGame: in, Substituted: substituted} // the writer keeps those in
 	_ = r.w.Tic(&r.tic)                                                                 // tic is Next
-	if r.w.Len() > s.cfg.Replay.MaxBytes {
+	if r.w.Len() > maxBytes {
 		r.stopped = true
 	}
 }

@@ -1,0 +1,108 @@
+package netcore
+
+import "github.com/ticnet/ticnet/netcore/wire"
+
+// desyncCheck compares the players' checksums of each tic under the
+// extension protocol, and names those that differ, once each.
+type desyncCheck struct {
+	sums     [BackupTics]sumSlot
+	desynced [MaxPlayers]bool
+}
+
+// clear forgets that player p desynced: a new copy plays it.
+func (d *desyncCheck) clear(p int) { d.desynced[p] = false }
+
+type sumSlot struct {
+	seq  uint32
+	have uint8
+	sums [MaxPlayers]uint16
+}
+
+// take takes a player's checksum report, alone or on its GAMEDATA, for
+// the tics x sent.
+func (d *desyncCheck) take(x *ticnetRelay, sc *serverClient, m *wire.ChecksumReport) {
+	s := x.s
+	for i, sum := range m.Sums {
+		tic := m.Start + uint32(i)
+		if x.sendSeq-tic-1 >= BackupTics { // not in [sendSeq-128, sendSeq)
+			s.stats.Unexpected++
+			continue
+		}
+		slot := &d.sums[tic%BackupTics]
+		if slot.seq != tic {
+			*slot = sumSlot{seq: tic}
+		}
+		slot.have |= 1 << sc.player
+		slot.sums[sc.player] = sum
+		d.compare(x, tic, slot)
+	}
+}
+
+// compare names the players whose checksum for tic differs from the
+// most common one, once every player in the game has reported it.
+func (d *desyncCheck) compare(x *ticnetRelay, tic uint32, slot *sumSlot) {
+	s := x.s
+	h := &x.history[tic%BackupTics]
+	if !h.valid || h.seq != tic || slot.have&h.tic.InGame != h.tic.InGame {
+		return
+	}
+	var best uint16
+	bestCount := 0
+	for p := range MaxPlayers {
+		if h.tic.InGame&(1<<p) == 0 {
+			continue
+		}
+		n := 0
+		for q := range MaxPlayers {
+			if h.tic.InGame&(1<<q) != 0 && slot.sums[q] == slot.sums[p] {
+				n++
+			}
+		}
+		if n > bestCount {
+			best, bestCount = slot.sums[p], n
+		}
+	}
+	n := bitCount(h.tic.InGame)
+	var differ []int
+	for p := range MaxPlayers {
+		if h.tic.InGame&(1<<p) != 0 && slot.sums[p] != best {
+			differ = append(differ, p)
+		}
+	}
+	if len(differ) > 0 && 2*bestCount <= n {
+		// No majority (two players, say): every player is suspect.
+		differ = differ[:0]
+		for p := range MaxPlayers {
+			if h.tic.InGame&(1<<p) != 0 {
+				differ = append(differ, p)
+			}
+		}
+	}
+	var fresh []int
+	var names string
+	for _, p := range differ {
+		if d.desynced[p] {
+			continue
+		}
+		d.desynced[p] = true
+		fresh = append(fresh, p)
+		if names != "" {
+			names += ", "
+		}
+		names += s.slots.nameOf(p)
+	}
+	differ = fresh
+	slot.have = 0 // compared: later duplicates start over and find nothing new
+	if len(differ) > 0 {
+		s.emit(Event{Kind: EventDesyncSuspected, Player: differ[0], Tic: tic, Players: differ, Name: names,
+			Reason: "game state checksums differ"})
+	}
+}
+
+func bitCount(b uint8) int {
+	n := 0
+	for ; b != 0; b &= b - 1 {
+		n++
+	}
+	return n
+}

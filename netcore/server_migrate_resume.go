@@ -1,0 +1,267 @@
+package netcore
+
+import "github.com/ticnet/ticnet/netcore/wire"
+
+// resumeStep fetches what the server lacks and resumes the game once it
+// may: when it holds every tic the old server sent, or every player's copy
+// has reattached and it holds what they hold, or its wait is over.
+func (mg *migration) resumeStep(now int64) {
+	s := mg.s
+	r := mg.resume
+	x := &s.ext
+	// The newest tic a reattached copy holds, and one that holds it.
+	target := x.sendSeq
+	var from *serverClient
+	for _, sc := range s.slots {
+		if sc.connected() && sc.inGame() && int32(sc.acked-target) > 0 {
+			target, from = sc.acked, sc
+		}
+	}
+	if r.known && int32(target-r.upTo) > 0 {
+		target = r.upTo
+	}
+	waited := now >= r.untilMS
+	if int32(target-x.sendSeq) > 0 && now < r.untilMS+2*FetchEveryMS {
+		if now-r.fetchMS >= FetchEveryMS {
+			r.fetchMS = now
+			from.conn.sendMessage(now, &wire.TicFetch{Start: x.sendSeq, Count: uint8(min(target-x.sendSeq, 32))})
+		}
+		return
+	}
+	// The host's own copy reattaches through the loopback in a pass or
+	// two: the game resumes with it.
+	local := s.slots.find(LocalClientAddr)
+	host := local == nil || local.inGame()
+	if (r.known && x.sendSeq == r.upTo && host) || !mg.awaitingAny() || waited {
+		mg.startResumed(now)
+	}
+}
+
+// onPendingHello admits as a joiner a copy that connected while players'
+// copies were awaited (held back for its Reattach) and said Hello instead:
+// one that was refused, or a new one. Without a copy to take the state
+// from, it is sent away, and comes back.
+func (mg *migration) onPendingHello(now int64, sc *serverClient) {
+	s := mg.s
+	if s.state != ServerInGame || sc.phase != slotWaiting || sc.player >= 0 {
+		return // not held back: a lobby's client, or a joiner already
+	}
+	source := s.joins.snapshotSource()
+	if !s.ext.started || source == nil {
+		sc.conn.disconnect(now, ReasonResuming)
+		return
+	}
+	sc.to(slotJoining)
+	sc.lastGameDataMS = now
+	s.joins.requestSnapshot(now, sc, source)
+}
+
+// onFetchedTics takes tics a client sent back on a TicFetch.
+func (mg *migration) onFetchedTics(sc *serverClient, body []byte) error {
+	s := mg.s
+	r := mg.resume
+	if r == nil || !sc.inGame() {
+		return errUnexpected{}
+	}
+	r.in.LowResTurn, r.in.InputSize, r.in.Near = s.settings.LowResTurn, s.cfg.Input.Size, s.ext.sendSeq
+	if err := r.in.DecodeBody(body); err != nil {
+		return err
+	}
+	x := &s.ext
+	for i := range r.in.Tics {
+		t := r.in.Start + uint32(i)
+		if t != x.sendSeq || (r.known && t >= r.upTo) {
+			continue
+		}
+		st := &r.in.Tics[i]
+		ct := ConfirmedTic{InGame: st.InGame, Substituted: st.Substituted}
+		for p := range MaxPlayers {
+			if st.Has(p) {
+				ct.Cmds[p] = wire.Patch(&x.auth[p], &st.Cmds[p])
+			}
+		}
+		s.ext.appendHistory(t, &ct)
+	}
+	return nil
+}
+
+// startResumed resumes the game at the next tic: it is due now, and the
+// players that reattached are sent the tics they lack.
+func (mg *migration) startResumed(now int64) {
+	s := mg.s
+	x := &s.ext
+	mg.resume = nil
+	var awaited uint8
+	for p, ph := range mg.awaiting {
+		if ph != nil {
+			awaited |= 1 << p
+		}
+	}
+	x.resume(now, awaited)
+	for _, sc := range s.slots {
+		if !sc.connected() || !sc.inGame() {
+			continue
+		}
+		if int32(sc.acked-x.sendSeq) > 0 {
+			// It holds tics no other copy gave the server in time: they
+			// are decided afresh, and it must join again.
+			sc.conn.disconnect(now, ReasonReattachRefused)
+			continue
+		}
+		mg.resumeClient(now, sc)
+	}
+	s.recordStart(x.resumedAt)
+	s.emit(Event{Kind: EventResumed, Player: -1, Tic: x.sendSeq})
+}
+
+// resumeClient tells a reattached client where the game resumes and sends
+// it the tics it lacks.
+func (mg *migration) resumeClient(now int64, sc *serverClient) {
+	s := mg.s
+	x := &s.ext
+	sc.restream(now, x.sendSeq)
+	sc.sendResume(now, x.resumedAt)
+	if sc.acked < x.sendSeq {
+		s.resendTics(now, sc, sc.acked, x.sendSeq-1)
+	}
+}
+
+// reattachFirst connects a copy whose Reattach came before its SYN (they
+// go together, and may cross on the way): the Reattach is the copy's
+// request to connect as much as its SYN is. Nil unless it is a Reattach
+// into this game, for a player whose copy is awaited.
+func (mg *migration) reattachFirst(now int64, from Addr, h wire.Header, body []byte) *serverClient {
+	s := mg.s
+	if h.Type != wire.TypeTicnet || !h.Reliable || !mg.awaitingAny() {
+		return nil
+	}
+	var m wire.Reattach
+	if kind, err := wire.TicnetKind(body); err != nil || kind != wire.TicnetKindReattach || m.DecodeBody(body) != nil ||
+		m.Game != s.cfg.Game || m.Player < 0 || mg.awaiting[m.Player] == nil {
+		return nil
+	}
+	syn := wire.SYN{Version: s.cfg.Version, Connect: wire.ConnectData{GameMode: s.lobby.mode, GameMission: s.lobby.mission}}
+	return s.lobby.newSlot(now, from, &syn, wire.ProtocolTicnet)
+}
+
+// onReattach takes a client of the old server back, in its player's place.
+func (mg *migration) onReattach(now int64, sc *serverClient, body []byte) error {
+	s := mg.s
+	var m wire.Reattach
+	if err := m.DecodeBody(body); err != nil {
+		return err
+	}
+	x := &s.ext
+	if sc.inGame() || sc.hello || m.Game != s.cfg.Game || m.Player < 0 {
+		return errUnexpected{}
+	}
+	p := int(m.Player)
+	ph := mg.awaiting[p]
+	fits := ph != nil && (!ph.hashed || ph.hash == TokenHash(m.Token))
+	if r := mg.resume; r != nil {
+		// It may hold more than this server, never more than the old
+		// server sent.
+		fits = fits && !(r.known && int32(m.Confirmed-r.upTo) > 0)
+	} else {
+		// It must hold no tic this server decided.
+		fits = fits && int32(m.Confirmed-x.resumedAt) <= 0
+	}
+	// The server must hold every tic it lacks, to send it.
+	if fits && int32(x.sendSeq-m.Confirmed) > 0 && !s.relay.holds(sc, m.Confirmed) {
+		fits = false
+	}
+	if !fits {
+		s.stats.RejoinRefused++
+		sc.conn.disconnect(now, ReasonReattachRefused)
+		return nil
+	}
+	mg.awaiting[p] = nil
+	if sc.phase == slotJoining {
+		// Admitted as a joiner before it said it reattaches: it needs no
+		// snapshot.
+		s.joins.cancelSnapshot(now, sc)
+	}
+	sc.reattach(now, p, m.Token, m.Confirmed)
+	s.cmds.forgetPlayer(p)
+	if mg.resume != nil {
+		return nil // told where the game resumes when it does
+	}
+	x.reattached(p)
+	mg.resumeClient(now, sc)
+	return nil
+}
+
+// awaitingAny reports whether a player's copy has not reattached yet.
+func (mg *migration) awaitingAny() bool {
+	for _, ph := range mg.awaiting {
+		if ph != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// runAwaiting ends the places of players whose copies did not reattach
+// within the server's timeout (ServerConfig.Timeouts).
+func (mg *migration) runAwaiting(now int64) {
+	for p, ph := range mg.awaiting {
+		if ph == nil {
+			continue
+		}
+		ph.conn.run(now)
+		if !ph.connected() {
+			mg.dropPlaceholder(now, p, ReasonTimeout)
+		}
+	}
+}
+
+// dropPlaceholder ends the place of player p, whose copy did not reattach:
+// its player leaves the game, and is held for its token.
+func (mg *migration) dropPlaceholder(now int64, p int, reason string) {
+	s := mg.s
+	ph := mg.awaiting[p]
+	mg.awaiting[p] = nil
+	s.rj.hold(now, ph)
+	s.emit(Event{Kind: EventPlayerLeft, Player: p, Name: ph.name, Reason: reason})
+}
+
+// sendRosters sends every client in the game the roster, when it changed.
+func (mg *migration) sendRosters(now int64) {
+	s := mg.s
+	if s.state != ServerInGame || !s.ext.started {
+		return
+	}
+	r := &mg.rosterOut // a field: a local would escape to the heap every pass
+	*r = wire.Roster{Game: s.cfg.Game, ServerPlayer: wire.NoPlayer}
+	for _, sc := range s.slots {
+		if !sc.connected() || !sc.inGame() || sc.player < 0 {
+			continue
+		}
+		if sc.addr == LocalClientAddr {
+			r.ServerPlayer = int8(sc.player)
+		}
+		if sc.hashed {
+			r.Present |= 1 << sc.player
+			r.Hashes[sc.player] = sc.hash
+		}
+	}
+	for p, ph := range mg.awaiting {
+		if ph != nil && ph.hashed {
+			r.Present |= 1 << p
+			r.Hashes[p] = ph.hash
+		}
+	}
+	s.rj.held(now)
+	for _, d := range s.rj.departed {
+		if r.Present&(1<<d.player) == 0 {
+			r.Present |= 1 << d.player
+			r.Held |= 1 << d.player
+			r.Hashes[d.player] = d.hash
+		}
+	}
+	for _, sc := range s.slots {
+		if sc.connected() && sc.inGame() && sc.protocol == wire.ProtocolTicnet {
+			sc.sendRoster(r)
+		}
+	}
+}

@@ -1,0 +1,220 @@
+package netcore
+
+import "github.com/ticnet/ticnet/netcore/wire"
+
+type serverClient struct {
+	addr      Addr
+	conn      conn
+	connectMS int64
+	name      string
+	version   string
+	protocol  string
+	data      wire.ConnectData
+	player    int       // -1 for a drone
+	phase     slotPhase // moved only by to (slot_phase.go)
+	live      bool      // connected at the last look: a change means it just left
+	// heldUntilMS: a copy that got its player back by its token, until
+	// when the player was held for it: it is held again, as long, if the
+	// copy leaves before it is in the game.
+	heldUntilMS int64
+
+	lastWaitingMS  int64
+	sendSeq        uint32
+	acked          uint32
+	queue          [BackupTics]sentServerTic
+	lastGameDataMS int64
+	pushFromMS     int64 // extension: no tic is pushed again (pushMissing) for a timeout after it
+	lastPushMS     int64 // extension: when tics were last pushed again
+	// repairing: the sets to everyone carry tics from its acknowledgement
+	// on (repairFrom) while it stays at repairTic, the tic it was pushed.
+	repairing bool
+	repairTic uint32
+	// The client's round trip (from acknowledgements: see takeAck), and
+	// the jitter of its commands' arrival (from the
+	// newest of each packet, jitterTic): when to send or ask again, and
+	// how long a gap may be reordering.
+	rtt       rttEstimate
+	jit       jitter
+	jitterTic uint32
+	resentEnd uint32                  // one past the last tic sent it again: their acks time no round trip
+	loss      lossEstimate            // the share of its packets lost
+	join      *joiner                 // in slotJoining: how far its join is
+	readyDue  bool                    // it entered on its commands; its JoinReady is still to come
+	hello     bool                    // its Hello (token) arrived
+	hash      [wire.TokenHashLen]byte // of its rejoin token
+	hashed    bool                    // it has a token (hash is set)
+	roster    wire.Roster             // the roster it was last sent
+	rostered  bool                    // it was sent one
+	// Its Resume's reliable sequence number, and when an unreliable copy
+	// last went (0: none is due).
+	resumeSeq    uint8
+	resumeCopyMS int64
+}
+
+// setToken takes a client's rejoin token (zero: none).
+func (sc *serverClient) setToken(token [wire.RejoinTokenLen]byte) {
+	sc.hashed = token != [wire.RejoinTokenLen]byte{}
+	sc.hash = [wire.TokenHashLen]byte{}
+	if sc.hashed {
+		sc.hash = TokenHash(token)
+	}
+}
+
+func (sc *serverClient) connected() bool { return sc != nil && sc.conn.connected() }
+
+func (sc *serverClient) drone() bool { return sc.data.Drone }
+
+// slotTable is the server's clients, a slot each, in the order the
+// reference numbers players.
+type slotTable [wire.MaxNodes]*serverClient
+
+// disconnectAll sends every client away.
+func (t *slotTable) disconnectAll(now int64) {
+	for _, sc := range t {
+		if sc != nil {
+			sc.conn.disconnect(now, ReasonServerLeft)
+		}
+	}
+}
+
+func (t *slotTable) find(a Addr) *serverClient {
+	for _, sc := range t {
+		if sc != nil && sc.addr == a {
+			return sc
+		}
+	}
+	return nil
+}
+
+// maxPlayers is the reference's NET_SV_MaxPlayers: the first connected
+// client's game decides, within limit (the configured).
+func (t *slotTable) maxPlayers(limit int) int {
+	for _, sc := range t {
+		if sc.connected() {
+			return min(int(sc.data.MaxPlayers), limit)
+		}
+	}
+	return limit
+}
+
+// controller is the oldest connected player: it may launch and its settings
+// are the game's.
+func (t *slotTable) controller() *serverClient {
+	var best *serverClient
+	for _, sc := range t {
+		if sc.connected() && !sc.drone() && (best == nil || sc.connectMS < best.connectMS) {
+			best = sc
+		}
+	}
+	return best
+}
+
+// assignPlayers numbers the connected players in slot order.
+func (t *slotTable) assignPlayers() {
+	n := 0
+	for _, sc := range t {
+		if sc.connected() && !sc.drone() {
+			sc.player = n
+			n++
+		} else if sc != nil {
+			sc.player = -1
+		}
+	}
+}
+
+func (t *slotTable) nameOf(player int) string {
+	for _, sc := range t {
+		if sc != nil && sc.player == player && sc.inGame() {
+			return sc.name
+		}
+	}
+	return ""
+}
+
+func (sc *serverClient) joining() *joiner {
+	if sc.connected() {
+		return sc.join
+	}
+	return nil
+}
+
+// connectsAfresh reports whether a SYN from a joiner's copy is a new
+// connection rather than a duplicate: the joiner's reply was acknowledged,
+// but no Hello came in StaleHandshakeMS, which a ticnet client sends as
+// soon as it has the reply (and again every ExtReliableResendMS). The
+// acknowledgement came from a connection the copy gave up (one the server
+// sent away lingers to acknowledge what still comes, and a late copy of
+// its SYN made this slot); taken for duplicates, the copy's SYNs would go
+// unanswered until the slot timed out. (Sooner, a SYN of the copy's own
+// connection on its way while its Hello was lost would restart its join.)
+func (sc *serverClient) connectsAfresh(now int64) bool {
+	return sc.phase == slotJoining && !sc.join.started && !sc.hello && len(sc.conn.reliable) == 0 &&
+		now-sc.connectMS > StaleHandshakeMS
+}
+
+// startGame puts the slot in the game that starts: its stream from tic 0.
+func (sc *serverClient) startGame(now int64) {
+	sc.to(slotPlaying)
+	sc.sendSeq, sc.acked = 0, 0
+	sc.queue = [BackupTics]sentServerTic{}
+	sc.lastGameDataMS = now
+}
+
+// restream sends the slot the stream from next on: it is pushed nothing,
+// nor taken for silent, for a timeout from now.
+func (sc *serverClient) restream(now int64, next uint32) {
+	sc.sendSeq = next
+	sc.pushFromMS = now
+	sc.lastGameDataMS = now
+}
+
+// reattach gives a copy that reattached its player p back, with its
+// token, holding the tics before confirmed.
+func (sc *serverClient) reattach(now int64, p int, token [wire.RejoinTokenLen]byte, confirmed uint32) {
+	sc.to(slotPlaying)
+	sc.player, sc.hello = p, true
+	sc.data.Drone = false
+	sc.setToken(token)
+	sc.acked = confirmed
+	sc.lastGameDataMS = now
+}
+
+// takeBack gives a copy that came back with its token the player held
+// for it.
+func (sc *serverClient) takeBack(d departed) {
+	sc.player, sc.name, sc.heldUntilMS = d.player, d.name, d.untilMS
+	sc.data.Drone = false
+}
+
+// sendRoster sends the client the roster r, unless it was sent it last.
+func (sc *serverClient) sendRoster(r *wire.Roster) {
+	if !sc.rostered || sc.roster != *r {
+		sc.roster, sc.rostered = *r, true
+		sc.conn.sendReliable(r)
+	}
+}
+
+// sendResume tells a reattached client the game resumes at tic. The
+// Resume is reliable, and queued behind the server's reply to the
+// client's SYN; an unreliable copy goes at once, and again until the
+// reliable one is through (resendResumeCopy), so that neither waits for
+// the other.
+func (sc *serverClient) sendResume(now int64, tic uint32) {
+	sc.resumeSeq = sc.conn.sendSeq
+	sc.conn.sendReliable(&wire.Resume{Tic: tic})
+	sc.conn.sendReliableHead(now)
+	sc.resumeCopyMS = now
+	sc.conn.sendMessage(now, &wire.Resume{Tic: tic})
+}
+
+// resendResumeCopy sends the Resume for tic again, unreliably, every
+// ReattachResendMS while the reliable one waits in its queue.
+func (sc *serverClient) resendResumeCopy(now int64, tic uint32) {
+	switch {
+	case !sc.conn.queued(sc.resumeSeq):
+		sc.resumeCopyMS = 0 // the reliable one is through
+	case now-sc.resumeCopyMS >= ReattachResendMS:
+		sc.resumeCopyMS = now
+		sc.conn.sendMessage(now, &wire.Resume{Tic: tic})
+	}
+}
