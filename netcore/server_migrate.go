@@ -3,6 +3,7 @@ package netcore
 import (
 	"cmp"
 	"crypto/sha256"
+	"slices"
 	"strconv"
 
 	"github.com/ticnet/ticnet/netcore/wire"
@@ -75,6 +76,10 @@ type migration struct {
 	resume    *resumeState
 	awaiting  [MaxPlayers]*serverClient
 	rosterOut wire.Roster // scratch for sendRosters
+	// silent is the old server's player when it went without a Leaving
+	// (wire.NoPlayer otherwise): taken for gone, so that no one waits for
+	// it, but its copy may be this one (see awaited).
+	silent int
 }
 
 // resumeState is a new server's state until it resumes the game.
@@ -110,10 +115,12 @@ func NewResumedServer(cfg ServerConfig, tr Transport, r Resume, now int64) *Serv
 	s.inGD.InputSize = s.cfg.Input.Size
 	rs := &resumeState{untilMS: now + cmp.Or(max(r.WaitMS, 0), DefaultResumeWaitMS)}
 	gone := int(wire.NoPlayer)
+	s.mig.silent = int(wire.NoPlayer)
 	if r.Leaving != nil {
 		rs.upTo, rs.known, gone = r.Leaving.Tic, true, int(r.Leaving.Player)
 	} else {
 		gone = int(r.Roster.ServerPlayer)
+		s.mig.silent = gone
 	}
 	s.mig.resume = rs
 	in := s.ext.loadHistory(r.Timeline)
@@ -125,17 +132,60 @@ func NewResumedServer(cfg ServerConfig, tr Transport, r Resume, now int64) *Serv
 		hashed := r.Roster.Present&(1<<p) != 0
 		switch {
 		case in&(1<<p) != 0 && p != gone:
-			ph := &serverClient{player: p, phase: slotPlaceholder, hash: hash, hashed: hashed,
-				name: "player " + strconv.Itoa(p+1), live: true, lastGameDataMS: now}
-			ph.conn = newConn(0, discard{}, s.cfg.Timeouts, now, connConnected, &Counters{})
-			s.mig.awaiting[p] = ph
+			s.mig.awaiting[p] = s.mig.placeholder(now, p, hash, hashed)
 		case hashed && (r.Roster.Held&(1<<p) != 0 || p == gone):
 			// Held for a copy that left, the old server's included: it
 			// gets its player back if it returns with its token.
 			s.rj.departed = append(s.rj.departed, departed{hash: hash, player: p, untilMS: now + s.cfg.RejoinGraceMS})
 		}
 	}
+	if s.mig.silent >= 0 && in&(1<<s.mig.silent) == 0 {
+		s.mig.silent = int(wire.NoPlayer) // not in the game: no place to take back
+	}
 	return s
+}
+
+// placeholder returns the place of player p, in the game, until its copy
+// reattaches.
+func (mg *migration) placeholder(now int64, p int, hash [wire.TokenHashLen]byte, hashed bool) *serverClient {
+	ph := &serverClient{player: p, phase: slotPlaceholder, hash: hash, hashed: hashed,
+		name: "player " + strconv.Itoa(p+1), live: true, lastGameDataMS: now}
+	ph.conn = newConn(0, discard{}, mg.s.cfg.Timeouts, now, connConnected, &Counters{})
+	return ph
+}
+
+// awaited returns the place of player p that a Reattach with token may
+// take: the place of a copy awaited, or, until the game resumes, the old
+// server's player whose copy went silent, held for its token. That copy
+// may be this server's own: a copy that handed its game off and takes it
+// back before its successor's roster came holds a roster that names it
+// the server. Its place is made when its token comes, and the player is
+// held no longer.
+func (mg *migration) awaited(now int64, p int, token [wire.RejoinTokenLen]byte) *serverClient {
+	if ph := mg.awaiting[p]; ph != nil || !mg.silentHeld(p) {
+		return ph
+	}
+	rj := &mg.s.rj
+	for i, d := range rj.departed {
+		if d.player == p && d.hash == TokenHash(token) {
+			rj.departed = append(rj.departed[:i], rj.departed[i+1:]...)
+			mg.silent = int(wire.NoPlayer)
+			mg.awaiting[p] = mg.placeholder(now, p, d.hash, true)
+			return mg.awaiting[p]
+		}
+	}
+	return nil
+}
+
+// mayReattach reports whether a Reattach for player p may find a place
+// (awaited says whether it does).
+func (mg *migration) mayReattach(p int) bool { return mg.awaiting[p] != nil || mg.silentHeld(p) }
+
+// silentHeld reports whether p is the silent old server's player, held
+// for its copy, and the game has not resumed.
+func (mg *migration) silentHeld(p int) bool {
+	return mg.resume != nil && p == mg.silent &&
+		slices.ContainsFunc(mg.s.rj.departed, func(d departed) bool { return d.player == p })
 }
 
 // Resuming reports whether the server waits for copies to reattach before

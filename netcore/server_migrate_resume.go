@@ -137,7 +137,7 @@ func (mg *migration) reattachFirst(now int64, from Addr, h wire.Header, body []b
 	}
 	var m wire.Reattach
 	if kind, err := wire.TicnetKind(body); err != nil || kind != wire.TicnetKindReattach || m.DecodeBody(body) != nil ||
-		m.Game != s.cfg.Game || m.Player < 0 || mg.awaiting[m.Player] == nil {
+		m.Game != s.cfg.Game || m.Player < 0 || int(m.Player) >= MaxPlayers || !mg.mayReattach(int(m.Player)) {
 		return nil
 	}
 	syn := wire.SYN{Version: s.cfg.Version, Connect: wire.ConnectData{GameMode: s.lobby.mode, GameMission: s.lobby.mission}}
@@ -156,7 +156,7 @@ func (mg *migration) onReattach(now int64, sc *serverClient, body []byte) error 
 		return errUnexpected{}
 	}
 	p := int(m.Player)
-	ph := mg.awaiting[p]
+	ph := mg.awaited(now, p, m.Token)
 	fits := ph != nil && (!ph.hashed || ph.hash == TokenHash(m.Token))
 	if r := mg.resume; r != nil {
 		// It may hold more than this server, never more than the old
