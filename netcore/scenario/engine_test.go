@@ -10,6 +10,9 @@ import (
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/wire"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestMain fails the run if any test leaves a goroutine behind: the engine
@@ -67,13 +70,11 @@ func build(t *testing.T, o Options) *Scenario {
 			if t.Failed() {
 				return // the check that failed has said it
 			}
-			if _, err := s.CheckCommands(); err != nil {
-				t.Errorf("commands: %v", err)
-			}
+			_, err := s.CheckCommands()
+			assert.NoError(t, err, "commands")
 			if s.Server.Extended() && !s.Peers[0].Game.Input.Opaque() && s.Peers[0].Client.Settings().TicDup <= 1 {
-				if _, err := s.CheckDoomEvents(); err != nil {
-					t.Errorf("events: %v", err)
-				}
+				_, err := s.CheckDoomEvents()
+				assert.NoError(t, err, "events")
 			}
 		})
 	}
@@ -84,9 +85,7 @@ func build(t *testing.T, o Options) *Scenario {
 func start(t *testing.T, o Options) *Scenario {
 	t.Helper()
 	s := build(t, o)
-	if err := s.Start(); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.Start())
 	return s
 }
 
@@ -96,12 +95,8 @@ func start(t *testing.T, o Options) *Scenario {
 func check(t *testing.T, s *Scenario, want int) Checked {
 	t.Helper()
 	c, err := s.Check()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.Tics < want {
-		t.Fatalf("compared %d tics, want at least %d", c.Tics, want)
-	}
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, c.Tics, want, "tics compared")
 	return c
 }
 
@@ -117,27 +112,17 @@ func TestGameWithoutLossAgreesEverywhereAndNeverResendsNorSubstitutes(t *testing
 		for _, n := range []int{2, 4, 8} {
 			t.Run(fmt.Sprintf("%s/players=%d", proto.name, n), func(t *testing.T) {
 				s := start(t, Options{Players: n, Seed: uint64(n), Strict: proto.strict, Link: simnet.Link{LatencyMS: 20}})
-				if s.Server.Extended() == proto.strict {
-					t.Fatalf("extension: %v", s.Server.Extended())
-				}
-				if err := s.RunTics(10000, 400000); err != nil {
-					t.Fatal(err)
-				}
+				require.Equal(t, !proto.strict, s.Server.Extended(), "extension")
+				require.NoError(t, s.RunTics(10000, 400000))
 				c := check(t, s, 10000)
-				if c.Commands < 10000*n*n { // every peer, every player
-					t.Fatalf("checked %d commands, want at least %d", c.Commands, 10000*n*n)
-				}
+				require.GreaterOrEqual(t, c.Commands, 10000*n*n, "commands checked") // every peer, every player
 				requests := s.Server.Counters().ResendRequests
 				for _, p := range s.Peers {
 					requests += p.Client.Counters().ResendRequests
 				}
-				if requests != 0 {
-					t.Fatalf("%d resend requests on a lossless channel", requests)
-				}
-				if c.Substituted != 0 || s.Server.Counters().Substituted != 0 {
-					t.Fatalf("%d commands run substituted, %d substituted by the server, on a lossless channel",
-						c.Substituted, s.Server.Counters().Substituted)
-				}
+				require.Equal(t, int64(0), requests, "resend requests on a lossless channel")
+				require.Equal(t, 0, c.Substituted, "commands run substituted on a lossless channel")
+				require.Equal(t, int64(0), s.Server.Counters().Substituted, "commands substituted by the server on a lossless channel")
 				t.Logf("%+v", c)
 			})
 		}
@@ -146,14 +131,10 @@ func TestGameWithoutLossAgreesEverywhereAndNeverResendsNorSubstitutes(t *testing
 
 func TestReferenceGameOnLossyChannelAgreesAndEndsOnlyWhenTold(t *testing.T) {
 	s := start(t, Options{Players: 8, Seed: 7, Strict: true, Link: lossy})
-	if err := s.RunTics(10000, 3000000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(10000, 3000000))
 	check(t, s, 10000)
 	for _, kind := range []netcore.EventKind{netcore.EventPlayerLeft, netcore.EventDisconnected} {
-		if n := s.Count(kind); n != 0 {
-			t.Fatalf("%d %v events before anyone was told to leave", n, kind)
-		}
+		require.Equal(t, 0, s.Count(kind), "%v events before anyone was told to leave", kind)
 	}
 	t.Logf("virtual time %d s for 10000 tics (%.1f tics/s); server %+v",
 		s.Now()/1000, 10000*1000/float64(s.Now()), s.Server.Counters())
@@ -161,16 +142,13 @@ func TestReferenceGameOnLossyChannelAgreesAndEndsOnlyWhenTold(t *testing.T) {
 	for _, p := range s.Peers {
 		p.Client.Leave(s.Now())
 	}
-	if !s.RunUntil(func() bool { return s.Server.State() == netcore.ServerWaitingLaunch }, 10000) {
-		t.Fatalf("server still %v after everyone left", s.Server.State())
-	}
+	require.True(t, s.RunUntil(func() bool { return s.Server.State() == netcore.ServerWaitingLaunch }, 10000),
+		"server still %v after everyone left", s.Server.State())
 }
 
 func TestReferenceStallsWhileAPlayerIsSilentAndResumes(t *testing.T) {
 	s := start(t, Options{Players: 4, Seed: 3, Strict: true, Link: simnet.Link{LatencyMS: 20}})
-	if err := s.RunTics(300, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(300, 60000))
 	silent := s.Peers[2]
 	before := s.GameTics()
 	silent.Node.SetSilent(true)
@@ -182,115 +160,86 @@ func TestReferenceStallsWhileAPlayerIsSilentAndResumes(t *testing.T) {
 		}
 		// What was in flight, and the silent player's lead, run; then
 		// nothing does: the reference waits for everyone.
-		if moved := during[i] - before[i]; moved > 2*netcore.MaxClientLeadTics {
-			t.Fatalf("peer %d ran %d tics while player 2 was silent", i, moved)
-		}
+		require.LessOrEqual(t, during[i]-before[i], uint32(2*netcore.MaxClientLeadTics), "peer %d: tics run while player 2 was silent", i)
 	}
 	silent.Node.SetSilent(false)
-	if err := s.RunTics(during[0]+300, 30000); err != nil {
-		t.Fatal(err)
-	}
-	if n := s.Count(netcore.EventPlayerLeft); n != 0 {
-		t.Fatalf("%d players left after a 3 s silence under a 4 s timeout", n)
-	}
+	require.NoError(t, s.RunTics(during[0]+300, 30000))
+	require.Equal(t, 0, s.Count(netcore.EventPlayerLeft), "players left after a 3 s silence under a 4 s timeout")
 	check(t, s, int(during[0])+300)
 }
 
 func TestReferenceDropsAPlayerSilentPastTheTimeoutAndPlaysOn(t *testing.T) {
 	s := start(t, Options{Players: 4, Seed: 4, Strict: true, Link: simnet.Link{LatencyMS: 20}})
-	if err := s.RunTics(300, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(300, 60000))
 	silent := s.Peers[3]
 	silentAt := s.Now()
 	silent.Node.SetSilent(true)
 	s.RunFor(netcore.BrowserTimeouts.TimeoutMS + 3000)
 	who := silent.Client.Player()
 	left, ok := s.Find(-1, netcore.EventPlayerLeft, silentAt)
-	if !ok || left.Player != who || left.Reason != netcore.ReasonTimeout {
-		t.Fatalf("server did not report player %d timed out: %+v", who, left)
-	}
+	require.True(t, ok, "server did not report player %d left", who)
+	require.Equal(t, who, left.Player, "server: the player that left")
+	require.Equal(t, netcore.ReasonTimeout, left.Reason, "server: why player %d left", who)
 	timeoutAt := silentAt + netcore.BrowserTimeouts.TimeoutMS
 	for _, p := range s.Peers[:3] {
 		l, ok := s.Find(p.Index, netcore.EventPlayerLeft, silentAt)
-		if !ok || l.Player != who {
-			t.Fatalf("peer %d did not report player %d left", p.Index, who)
-		}
-		if l.At > timeoutAt+1000 {
-			t.Fatalf("peer %d reported player %d left %d ms after the timeout", p.Index, who, l.At-timeoutAt)
-		}
+		require.True(t, ok, "peer %d did not report player %d left", p.Index, who)
+		require.Equal(t, who, l.Player, "peer %d: the player that left", p.Index)
+		require.LessOrEqual(t, l.At, timeoutAt+1000, "peer %d: when it reported player %d left, ms", p.Index, who)
 		t.Logf("peer %d: player %d left %d ms after the timeout", p.Index, who, l.At-timeoutAt)
 	}
 	// The others play on.
 	silent.Paused = true
 	was := s.Peers[0].Client.GameTic()
-	if err := s.RunTics(was+350, 15000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(was+350, 15000))
 	check(t, s, int(was)+350)
 }
 
 func TestCleanLeaveIsReportedByEveryPeerWithinASecond(t *testing.T) {
 	s := start(t, Options{Players: 4, Seed: 5, Strict: true, Link: simnet.Link{LatencyMS: 30, JitterMS: 20}})
-	if err := s.RunTics(200, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(200, 60000))
 	leaver := s.Peers[1]
 	at := s.Now()
 	leaver.Client.Leave(at)
 	s.RunFor(2000)
-	if l, ok := s.Find(leaver.Index, netcore.EventDisconnected, at); !ok || l.Reason != netcore.ReasonLeft {
-		t.Fatalf("the leaver did not end its connection: %+v", l)
-	}
+	l, ok := s.Find(leaver.Index, netcore.EventDisconnected, at)
+	require.True(t, ok, "the leaver did not end its connection")
+	require.Equal(t, netcore.ReasonLeft, l.Reason, "why the leaver ended its connection")
 	player := leaver.Client.Player()
 	for _, who := range []int{-1, 0, 2, 3} {
 		l, ok := s.Find(who, netcore.EventPlayerLeft, at)
-		if !ok || l.Player != player {
-			t.Fatalf("peer %d did not report player %d left", who, player)
-		}
-		if l.At-at > 1000 {
-			t.Fatalf("peer %d reported the leave after %d ms", who, l.At-at)
-		}
+		require.True(t, ok, "peer %d did not report player %d left", who, player)
+		require.Equal(t, player, l.Player, "peer %d: the player that left", who)
+		require.LessOrEqual(t, l.At-at, int64(1000), "peer %d: when it reported the leave, ms", who)
 	}
 	leaver.Paused = true
-	if err := s.RunTics(s.Peers[0].Client.GameTic()+100, 10000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(s.Peers[0].Client.GameTic()+100, 10000))
 	check(t, s, 300)
 }
 
 func TestServerLeavingDisconnectsEveryClient(t *testing.T) {
 	s := start(t, Options{Players: 3, Seed: 6, Strict: true, Link: simnet.Link{LatencyMS: 30}})
-	if err := s.RunTics(100, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(100, 60000))
 	at := s.Now()
 	s.Server.Shutdown(at)
 	s.RunFor(2000)
 	for _, p := range s.Peers {
 		l, ok := s.Find(p.Index, netcore.EventDisconnected, at)
-		if !ok {
-			t.Fatalf("peer %d not disconnected", p.Index)
-		}
-		if l.Reason != netcore.ReasonServerLeft {
-			t.Fatalf("peer %d disconnected because %q", p.Index, l.Reason)
-		}
+		require.True(t, ok, "peer %d not disconnected", p.Index)
+		require.Equal(t, netcore.ReasonServerLeft, l.Reason, "peer %d: why it disconnected", p.Index)
 	}
 }
 
 func TestServerThatVanishesTimesOutEveryClient(t *testing.T) {
 	s := start(t, Options{Players: 3, Seed: 6, Strict: true, Link: simnet.Link{LatencyMS: 30}})
-	if err := s.RunTics(100, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(100, 60000))
 	at := s.Now()
 	s.StopHost()
 	s.RunFor(netcore.BrowserTimeouts.TimeoutMS + 1000)
 	for _, p := range s.Peers[1:] {
 		l, ok := s.Find(p.Index, netcore.EventDisconnected, at)
-		if !ok || l.Reason != netcore.ReasonTimeout {
-			t.Fatalf("peer %d: %+v", p.Index, l)
-		}
+		require.True(t, ok, "peer %d not disconnected", p.Index)
+		require.Equal(t, netcore.ReasonTimeout, l.Reason, "peer %d: why it disconnected", p.Index)
 	}
 }
 
@@ -307,9 +256,7 @@ func TestFastClockStaysInStep(t *testing.T) {
 		t.Run(proto.name, func(t *testing.T) {
 			s := build(t, Options{Players: 4, Seed: 8, Strict: proto.strict, Link: simnet.Link{LatencyMS: 10}})
 			s.Peers[2].ClockRate = 1.02
-			if err := s.Start(); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, s.Start())
 			worst := 0
 			s.OnStep = func(int64) {
 				g := s.GameTics()
@@ -319,15 +266,11 @@ func TestFastClockStaysInStep(t *testing.T) {
 				}
 				worst = max(worst, int(hi-lo))
 			}
-			if err := s.RunTics(10000, 400000); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, s.RunTics(10000, 400000))
 			check(t, s, 10000)
 			noDesync(t, s)
 			t.Logf("largest gametic spread over 10000 tics: %d", worst)
-			if worst > bound[proto.name] {
-				t.Fatalf("gametics spread by %d tics", worst)
-			}
+			require.LessOrEqual(t, worst, bound[proto.name], "largest gametic spread, tics")
 		})
 	}
 }
@@ -342,36 +285,30 @@ func TestHandOffNamesTheClientThatHoldsTheMostOfTheGame(t *testing.T) {
 	s := start(t, Options{Players: 4, Seed: 8, Link: simnet.Link{LatencyMS: 30},
 		Server: netcore.ServerConfig{MaySucceed: func(a netcore.Addr) bool { return a != notPeer1 }}})
 	notPeer1 = s.Peers[1].UID
-	if err := s.RunTics(100, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(100, 60000))
 	s.Peers[2].Paused = true // its acknowledgements stop: it holds less
 	s.RunFor(500)
 	s.Peers[2].Paused = false
 	succ, ok := s.Server.Successor()
-	if !ok || succ != s.Peers[3].UID {
-		t.Fatalf("successor %x (%v), want peer 3's %x", succ, ok, s.Peers[3].UID)
-	}
+	require.True(t, ok, "no successor")
+	require.Equal(t, s.Peers[3].UID, succ, "successor (peer 3's)")
 	at := s.Now()
 	s.Server.HandOff(at, succ)
 	s.RunFor(200)
 	for _, p := range s.Peers[1:] {
 		l, ok := s.Find(p.Index, netcore.EventDisconnected, at)
-		if !ok || l.Reason != netcore.ReasonServerLeft {
-			t.Fatalf("peer %d: %+v", p.Index, l)
-		}
+		require.True(t, ok, "peer %d not disconnected", p.Index)
+		require.Equal(t, netcore.ReasonServerLeft, l.Reason, "peer %d: why it disconnected", p.Index)
 		m, said := p.Client.ServerLeaving()
-		if !said || m.Successor != uint32(succ) || m.Player != wire.NoPlayer || m.Tic < 100 {
-			t.Fatalf("peer %d heard %+v (%v)", p.Index, m, said)
-		}
+		require.True(t, said, "peer %d heard no leaving message", p.Index)
+		require.Equal(t, uint32(succ), m.Successor, "peer %d: the successor it heard", p.Index)
+		require.Equal(t, wire.NoPlayer, m.Player, "peer %d: the player it heard stays", p.Index)
+		require.GreaterOrEqual(t, m.Tic, uint32(100), "peer %d: the tic the stream stopped at", p.Index)
 	}
 	ref := start(t, Options{Players: 2, Seed: 8, Strict: true, Link: simnet.Link{LatencyMS: 30}})
-	if err := ref.RunTics(50, 60000); err != nil {
-		t.Fatal(err)
-	}
-	if a, ok := ref.Server.Successor(); ok {
-		t.Fatalf("a reference game names successor %x", a)
-	}
+	require.NoError(t, ref.RunTics(50, 60000))
+	a, ok := ref.Server.Successor()
+	require.False(t, ok, "a reference game names successor %x", a)
 }
 
 // Under the reference protocol clients stand at different tics, so a
@@ -385,9 +322,7 @@ func TestHandOffNamesTheClientThatHoldsTheMostOfTheGame(t *testing.T) {
 func TestALeavingPlayerLeavesAtOneTicEverywhereUnderTheReference(t *testing.T) {
 	for seed := uint64(1); seed <= 20; seed++ {
 		s := start(t, Options{Players: 4, Seed: seed, Strict: true, Link: lossy})
-		if err := s.RunTics(300, 300000); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, s.RunTics(300, 300000))
 		leaver := s.Peers[2]
 		if seed%2 == 0 {
 			leaver.Client.Leave(s.Now())
@@ -396,9 +331,7 @@ func TestALeavingPlayerLeavesAtOneTicEverywhereUnderTheReference(t *testing.T) {
 		}
 		s.RunFor(6000)
 		leaver.Paused = true
-		if err := s.RunTics(s.Peers[0].Client.GameTic()+300, 300000); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, s.RunTics(s.Peers[0].Client.GameTic()+300, 300000))
 		check(t, s, 550)
 		var at []uint32
 		for _, p := range s.Peers {
@@ -411,8 +344,8 @@ func TestALeavingPlayerLeavesAtOneTicEverywhereUnderTheReference(t *testing.T) {
 				}
 			}
 		}
-		if len(at) != 3 || at[0] != at[1] || at[1] != at[2] {
-			t.Fatalf("seed %d: the copies that stayed saw player %d leave at tics %v", seed, leaver.Client.Player(), at)
-		}
+		require.Len(t, at, 3, "seed %d: the copies that stayed that saw player %d leave", seed, leaver.Client.Player())
+		require.Equal(t, at[0], at[1], "seed %d: the tics at which copies 0 and 1 saw player %d leave", seed, leaver.Client.Player())
+		require.Equal(t, at[1], at[2], "seed %d: the tics at which copies 1 and 2 saw player %d leave", seed, leaver.Client.Player())
 	}
 }
