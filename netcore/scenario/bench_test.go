@@ -7,6 +7,9 @@ import (
 
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // BenchmarkSimTic runs whole games on the simulated channel without loss.
@@ -18,9 +21,7 @@ func BenchmarkSimTic(b *testing.B) {
 			for _, input := range []string{"busy", "idle"} {
 				b.Run(fmt.Sprintf("proto=%s/players=%d/input=%s", proto, n, input), func(b *testing.B) {
 					s, err := simGame(proto, n, input == "idle")
-					if err != nil {
-						b.Fatal(err)
-					}
+					require.NoError(b, err)
 					frames, bytes := s.Net.Stats.Frames, s.Net.Stats.Bytes
 					b.ReportAllocs()
 					b.ResetTimer()
@@ -72,9 +73,7 @@ func BenchmarkStallsOnLossyChannel(b *testing.B) {
 			var rate float64
 			for i := range b.N {
 				s := New(Options{Players: 8, Seed: uint64(100 + i), Strict: proto == "chocolate", Quiet: true, Link: lossy})
-				if err := s.Start(); err != nil {
-					b.Fatal(err)
-				}
+				require.NoError(b, s.Start())
 				g, ms := ticGaps(s, s.Peers[7], 2000)
 				gaps = append(gaps, g...)
 				rate += 2000 * 1000 / float64(ms)
@@ -106,15 +105,9 @@ func ticGaps(s *Scenario, p *Peer, n uint32) ([]int64, int64) {
 func TestSteadyStateAllocatesNothing(t *testing.T) {
 	for _, strict := range []bool{true, false} {
 		s := New(Options{Players: 8, Seed: 1, Strict: strict, Quiet: true, Link: simnet.Link{LatencyMS: 20}})
-		if err := s.Start(); err != nil {
-			t.Fatal(err)
-		}
-		if err := s.RunTics(300, 60000); err != nil {
-			t.Fatal(err)
-		}
-		if a := testing.AllocsPerRun(2000, s.Step); a != 0 {
-			t.Errorf("strict=%v: %v allocations per step of an 8-player game", strict, a)
-		}
+		require.NoError(t, s.Start())
+		require.NoError(t, s.RunTics(300, 60000))
+		assert.Equal(t, 0.0, testing.AllocsPerRun(2000, s.Step), "strict=%v: allocations per step of an 8-player game", strict)
 	}
 }
 
@@ -131,21 +124,15 @@ func BenchmarkSubstituteDeadline(b *testing.B) {
 			for i := range b.N {
 				s := New(Options{Players: 8, Seed: uint64(200 + i), Quiet: true, Link: lossy,
 					Server: netcore.ServerConfig{SubstituteAfterMS: deadline}})
-				if err := s.Start(); err != nil {
-					b.Fatal(err)
-				}
+				require.NoError(b, s.Start())
 				from := s.Server.Counters().Substituted
-				if err := s.RunTics(s.Peers[0].Client.GameTic()+2000, 600000); err != nil {
-					b.Fatal(err)
-				}
+				require.NoError(b, s.RunTics(s.Peers[0].Client.GameTic()+2000, 600000))
 				substituted += float64(s.Server.Counters().Substituted - from)
 				commands += 8 * 2000
 
 				q := New(Options{Players: 8, Seed: uint64(300 + i), Quiet: true, Link: simnet.Link{LatencyMS: 20, JitterMS: 10},
 					Server: netcore.ServerConfig{SubstituteAfterMS: deadline}})
-				if err := q.Start(); err != nil {
-					b.Fatal(err)
-				}
+				require.NoError(b, q.Start())
 				q.RunTics(300, 60000)
 				q.Peers[5].Node.SetSilent(true)
 				g, _ := ticGaps(q, q.Peers[1], 100)

@@ -3,6 +3,9 @@ package scenario
 import (
 	"fmt"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // The README's 2-player figures, to the byte over the 1 000 tics
@@ -23,9 +26,7 @@ func TestTwoPlayerGamesSendTheBytesPerTicTheREADMEStates(t *testing.T) {
 		var sets int64
 		for i, proto := range []string{"chocolate", "ticnet"} {
 			s, err := simGame(proto, 2, idle)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			b0, h0 := s.Net.Stats.Bytes, s.HostNode.BytesSent()
 			perTic(s, tics)
 			total[i] = s.Net.Stats.Bytes - b0
@@ -37,8 +38,9 @@ func TestTwoPlayerGamesSendTheBytesPerTicTheREADMEStates(t *testing.T) {
 		got := fmt.Sprintf("reference %d, ticnet %d (sets %d, GAMEDATA %d)", total[0], total[1], sets, total[1]-sets)
 		t.Logf("%s, bytes in %d tics: %s; a tic: reference %.1f, ticnet %.1f (sets %.1f, GAMEDATA %.1f)", what, tics, got,
 			float64(total[0])/tics, float64(total[1])/tics, float64(sets)/tics, float64(total[1]-sets)/tics)
-		if total[0] != w.reference || total[1] != w.ticnet || sets != w.sets || total[1]-sets != w.gamedata {
-			t.Errorf("%s: %s; want reference %d, ticnet %d (sets %d, GAMEDATA %d)", what, got, w.reference, w.ticnet, w.sets, w.gamedata)
-		}
+		assert.Equal(t, w.reference, total[0], "%s: reference bytes", what)
+		assert.Equal(t, w.ticnet, total[1], "%s: ticnet bytes", what)
+		assert.Equal(t, w.sets, sets, "%s: ticnet's bytes in sets", what)
+		assert.Equal(t, w.gamedata, total[1]-sets, "%s: ticnet's bytes in GAMEDATA", what)
 	}
 }

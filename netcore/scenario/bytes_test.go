@@ -3,6 +3,9 @@ package scenario
 import (
 	"fmt"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // perTic plays n more tics of s and returns the frames and bytes the
@@ -29,21 +32,15 @@ func TestTicnetSendsNoMoreBytesPerTicThanTheReference(t *testing.T) {
 			var frames, bytes [2]float64
 			for i, proto := range []string{"chocolate", "ticnet"} {
 				s, err := simGame(proto, n, idle)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				frames[i], bytes[i] = perTic(s, 1000)
 			}
 			what := fmt.Sprintf("%d players, idle %v", n, idle)
 			t.Logf("%s: reference %.2f bytes, %.3f frames a tic; ticnet %.2f bytes, %.3f frames", what, bytes[0], frames[0], bytes[1], frames[1])
-			if bytes[1] > bytes[0] {
-				t.Errorf("%s: ticnet sends %.2f bytes a tic, the reference %.2f", what, bytes[1], bytes[0])
-			}
+			assert.LessOrEqual(t, bytes[1], bytes[0], "%s: bytes a tic, ticnet's against the reference's", what)
 			// One set, and one GAMEDATA from each remote client: the
 			// checksums ride on them.
-			if frames[1] != float64(n) {
-				t.Errorf("%s: ticnet sends %.3f frames a tic, want %d", what, frames[1], n)
-			}
+			assert.Equal(t, float64(n), frames[1], "%s: ticnet's frames a tic", what)
 		}
 	}
 }
@@ -53,15 +50,10 @@ func TestTicnetSendsNoMoreBytesPerTicThanTheReference(t *testing.T) {
 // by any amount), and the server's substitutes where it made them.
 func TestASetForOneClientLeavesOutItsCommandsAndItRunsThemAsSent(t *testing.T) {
 	s := start(t, Options{Players: 2, Seed: 41, Link: lossy, LowResTurn: true})
-	if !s.Server.Extended() || !s.Peers[0].Client.Settings().LowResTurn {
-		t.Fatal("not an extension game with one-byte turning")
-	}
-	if err := s.RunTics(3000, 600000); err != nil {
-		t.Fatal(err)
-	}
+	require.True(t, s.Server.Extended(), "not an extension game")
+	require.True(t, s.Peers[0].Client.Settings().LowResTurn, "not a game with one-byte turning")
+	require.NoError(t, s.RunTics(3000, 600000))
 	check(t, s, 3000)
 	noDesync(t, s)
-	if n := s.Server.Counters().Substituted; n == 0 {
-		t.Fatal("no command substituted: the sets' substitutes went untested")
-	}
+	require.NotZero(t, s.Server.Counters().Substituted, "no command substituted: the sets' substitutes went untested")
 }

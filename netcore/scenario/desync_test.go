@@ -7,6 +7,9 @@ import (
 
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // desyncs returns the desync events peer saw (-1: the server).
@@ -29,28 +32,18 @@ func TestReferenceBrokenPeerFailsTheConsistencyCheckAtTheTicItBroke(t *testing.T
 	s := build(t, Options{Players: 4, Seed: 21, Strict: true, Link: simnet.Link{LatencyMS: 20, JitterMS: 10}})
 	broken := s.Peers[2]
 	broken.Game.BreakAt = breakAt
-	if err := s.Start(); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.Start())
 	// The first command whose byte differs is built for tic
 	// breakAt+BackupTics+1; nothing may be said before it runs.
-	if err := s.RunTics(breakAt+netcore.BackupTics+1, 120000); err != nil {
-		t.Fatal(err)
-	}
-	if n := s.Count(netcore.EventDesyncSuspected); n != 0 {
-		t.Fatalf("%d desync events before the first differing byte ran", n)
-	}
-	if err := s.RunTics(breakAt+netcore.BackupTics+200, 120000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(breakAt+netcore.BackupTics+1, 120000))
+	require.Zero(t, s.Count(netcore.EventDesyncSuspected), "desync events before the first differing byte ran")
+	require.NoError(t, s.RunTics(breakAt+netcore.BackupTics+200, 120000))
 	bp := broken.Client.Player()
 	for _, p := range s.Peers {
 		got := desyncs(s, p.Index)
 		var players []int
 		for _, l := range got {
-			if l.Tic != breakAt {
-				t.Errorf("peer %d: %v at tic %d, want tic %d", p.Index, l.Event, l.Tic, breakAt)
-			}
+			assert.Equal(t, uint32(breakAt), l.Tic, "peer %d: the tic of its %v", p.Index, l.Event)
 			players = append(players, l.Player)
 		}
 		slices.Sort(players)
@@ -61,16 +54,11 @@ func TestReferenceBrokenPeerFailsTheConsistencyCheckAtTheTicItBroke(t *testing.T
 			}
 		}
 		slices.Sort(want)
-		if !slices.Equal(players, want) {
-			t.Errorf("peer %d named players %v, want %v", p.Index, players, want)
-		}
-		if c := p.Client.Counters().ConsistencyFailures; c == 0 {
-			t.Errorf("peer %d counted no consistency failure", p.Index)
-		}
+		assert.Equal(t, want, players, "peer %d: the players it named", p.Index)
+		assert.NotZero(t, p.Client.Counters().ConsistencyFailures, "peer %d counted no consistency failure", p.Index)
 	}
-	if _, err := s.CheckSums(); err == nil {
-		t.Fatal("the broken copy's checksums agree with the others'")
-	}
+	_, err := s.CheckSums()
+	require.Error(t, err, "the broken copy's checksums agree with the others'")
 	t.Logf("every copy named the other side at tic %d (player %d broke)", breakAt, bp)
 }
 
@@ -80,22 +68,16 @@ func TestTwoPlayerExtensionDesyncNamesTheTicAndBothPlayers(t *testing.T) {
 	const breakAt = 700
 	s := build(t, Options{Players: 2, Seed: 22, Link: simnet.Link{LatencyMS: 20, JitterMS: 10}})
 	s.Peers[1].Game.BreakAt = breakAt
-	if err := s.Start(); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.RunTics(breakAt+200, 120000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.Start())
+	require.NoError(t, s.RunTics(breakAt+200, 120000))
 	found := desyncs(s, -1)
-	if len(found) != 1 {
-		t.Fatalf("server desync events: %v", found)
-	}
+	require.Len(t, found, 1, "server desync events")
 	e := found[0]
 	players := slices.Clone(e.Players)
 	slices.Sort(players)
-	if e.Tic != breakAt || !slices.Equal(players, []int{0, 1}) || e.Name != "player0, player1" && e.Name != "player1, player0" {
-		t.Fatalf("got tic %d players %v name %q; want tic %d, players [0 1], both names", e.Tic, e.Players, e.Name, breakAt)
-	}
+	require.Equal(t, uint32(breakAt), e.Tic, "the desync's tic")
+	require.Equal(t, []int{0, 1}, players, "the desync's players")
+	require.Contains(t, []string{"player0, player1", "player1, player0"}, e.Name, "the desync's names")
 	t.Logf("server: %v at tic %d, %s", e.Event, e.Tic, e.Name)
 }
 
@@ -103,21 +85,13 @@ func TestBrokenPeerIsNamedByTheServerAtTheTicItDiverged(t *testing.T) {
 	s := build(t, Options{Players: 8, Seed: 14, Link: simnet.Link{LatencyMS: 20, JitterMS: 10}})
 	broken := s.Peers[6]
 	broken.Game.BreakAt = 5000
-	if err := s.Start(); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.RunTics(5200, 300000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.Start())
+	require.NoError(t, s.RunTics(5200, 300000))
 	found := desyncs(s, -1)
-	if len(found) != 1 {
-		t.Fatalf("server desync events: %v", found)
-	}
+	require.Len(t, found, 1, "server desync events")
 	e := found[0]
-	want := fmt.Sprintf("player%d", broken.Index)
-	if e.Tic != 5000 || len(e.Players) != 1 || e.Players[0] != broken.Client.Player() || e.Name != want {
-		t.Fatalf("got tic %d players %v name %q; want tic 5000, player %d, %q",
-			e.Tic, e.Players, e.Name, broken.Client.Player(), want)
-	}
+	require.Equal(t, uint32(5000), e.Tic, "the desync's tic")
+	require.Equal(t, []int{broken.Client.Player()}, e.Players, "the desync's players")
+	require.Equal(t, fmt.Sprintf("player%d", broken.Index), e.Name, "the desync's name")
 	t.Logf("server: %v at tic %d, %s", e.Event, e.Tic, e.Name)
 }

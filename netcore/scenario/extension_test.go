@@ -9,6 +9,8 @@ import (
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/wire"
+
+	"github.com/stretchr/testify/require"
 )
 
 // nominalTicMS is the time between tics at 35 Hz.
@@ -44,24 +46,16 @@ func (w *stallWatch) observe(now int64) {
 
 func noDesync(t *testing.T, s *Scenario) {
 	t.Helper()
-	if n := s.Count(netcore.EventDesyncSuspected); n != 0 {
-		t.Fatalf("%d desync events", n)
-	}
+	require.Zero(t, s.Count(netcore.EventDesyncSuspected), "desync events")
 	for _, p := range s.Peers {
-		if c := p.Client.Counters().ConsistencyFailures; c != 0 {
-			t.Fatalf("peer %d: %d consistency failures", p.Index, c)
-		}
+		require.Zero(t, p.Client.Counters().ConsistencyFailures, "peer %d: consistency failures", p.Index)
 	}
 }
 
 func TestSilentPlayerDoesNotStallOthersAndNobodyDesyncs(t *testing.T) {
 	s := start(t, Options{Players: 8, Seed: 11, Link: simnet.Link{LatencyMS: 20, JitterMS: 10}})
-	if !s.Server.Extended() {
-		t.Fatal("the game does not run the extension")
-	}
-	if err := s.RunTics(300, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.True(t, s.Server.Extended(), "the game does not run the extension")
+	require.NoError(t, s.RunTics(300, 60000))
 	silent := s.Peers[5]
 	before := s.GameTics()
 	silent.Node.SetSilent(true)
@@ -80,39 +74,28 @@ func TestSilentPlayerDoesNotStallOthersAndNobodyDesyncs(t *testing.T) {
 		}
 		rate := float64(after[i]-before[i]) / (3000 / nominalTicMS)
 		t.Logf("peer %d: %.1f %% of the nominal rate, longest stall %d ms", i, 100*rate, w.worst[i])
-		if rate < 0.95 || w.worst[i] > 150 {
-			t.Fatalf("peer %d ran %.1f %% of the nominal rate, longest stall %d ms", i, 100*rate, w.worst[i])
-		}
+		require.GreaterOrEqual(t, rate, 0.95, "peer %d: its share of the nominal rate", i)
+		require.LessOrEqual(t, w.worst[i], int64(150), "peer %d: its longest stall, ms", i)
 	}
 	// It comes back, catches up, and agrees with everyone on every tic.
-	if err := s.RunTics(after[0]+300, 20000); err != nil {
-		t.Fatal(err)
-	}
-	if n := s.Server.Counters().Substituted; n < 90 {
-		t.Fatalf("only %d commands substituted over a 3 s silence", n)
-	}
+	require.NoError(t, s.RunTics(after[0]+300, 20000))
+	require.GreaterOrEqual(t, s.Server.Counters().Substituted, int64(90), "commands substituted over a 3 s silence")
 	check(t, s, int(after[0])+300)
 	noDesync(t, s)
-	if n := s.Count(netcore.EventPlayerLeft); n != 0 {
-		t.Fatalf("%d players left", n)
-	}
+	require.Zero(t, s.Count(netcore.EventPlayerLeft), "players left")
 }
 
 func TestExtensionOnLossyChannelAgreesAtNearlyFullRate(t *testing.T) {
 	s := start(t, Options{Players: 8, Seed: 12, Link: lossy})
 	from, at := s.Peers[0].Client.GameTic(), s.Now()
-	if err := s.RunTics(10000, 600000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(10000, 600000))
 	check(t, s, 10000)
 	noDesync(t, s)
 	rate := float64(s.Peers[0].Client.GameTic()-from) / (float64(s.Now()-at) / nominalTicMS)
 	c := s.Server.Counters()
 	t.Logf("%.1f %% of the nominal rate; %d of %d commands substituted (%.1f %%)", 100*rate,
 		c.Substituted, 8*10000, 100*float64(c.Substituted)/80000)
-	if rate < 0.90 {
-		t.Fatalf("ran at %.1f %% of the nominal rate", 100*rate)
-	}
+	require.GreaterOrEqual(t, rate, 0.90, "share of the nominal rate")
 }
 
 // faults gives a scenario random trouble: loss bursts, silent peers,
@@ -181,9 +164,7 @@ func TestRandomFaultsNeverDesync(t *testing.T) {
 	inParallel(runs, func(i int) { results[i] = faultRun(uint64(1000 + i)) })
 	var worst int64
 	for i, r := range results {
-		if r.err != nil {
-			t.Fatalf("run %d (seed %d): %v", i, 1000+i, r.err)
-		}
+		require.NoError(t, r.err, "run %d (seed %d)", i, 1000+i)
 		worst = max(worst, r.worst)
 	}
 	t.Logf("%d runs of 2000 tics, 8 players: no desync; worst stall at any peer, silenced and cut-off ones included: %d ms", runs, worst)
@@ -230,34 +211,20 @@ func faultRun(seed uint64) struct {
 func TestReferenceOnlyPeerMakesTheGameStrictAndItStillPlays(t *testing.T) {
 	s := start(t, Options{Players: 8, Seed: 13, Link: lossy,
 		Protocols: map[int][]string{4: {wire.ProtocolChocolate}}})
-	if s.Server.Extended() {
-		t.Fatal("a game with a reference-only peer runs the extension")
-	}
+	require.False(t, s.Server.Extended(), "a game with a reference-only peer runs the extension")
 	for _, p := range s.Peers {
-		if p.Client.Extended() {
-			t.Fatalf("peer %d runs the extension in a strict game", p.Index)
-		}
+		require.False(t, p.Client.Extended(), "peer %d runs the extension in a strict game", p.Index)
 	}
-	if got := s.Peers[4].Client.Protocol(); got != wire.ProtocolChocolate {
-		t.Fatalf("the reference peer speaks %q", got)
-	}
-	if got := s.Peers[1].Client.Protocol(); got != wire.ProtocolTicnet {
-		t.Fatalf("a ticnet peer negotiated %q", got)
-	}
-	if err := s.RunTics(10000, 3000000); err != nil {
-		t.Fatal(err)
-	}
+	require.Equal(t, wire.ProtocolChocolate, s.Peers[4].Client.Protocol(), "the reference peer's protocol")
+	require.Equal(t, wire.ProtocolTicnet, s.Peers[1].Client.Protocol(), "a ticnet peer's protocol")
+	require.NoError(t, s.RunTics(10000, 3000000))
 	check(t, s, 10000)
-	if n := s.Server.Counters().Substituted; n != 0 {
-		t.Fatalf("a strict game substituted %d commands", n)
-	}
+	require.Zero(t, s.Server.Counters().Substituted, "commands a strict game substituted")
 }
 
 func TestForgedTicSetsAreDroppedAndCounted(t *testing.T) {
 	s := start(t, Options{Players: 3, Seed: 15, Link: simnet.Link{LatencyMS: 10}})
-	if err := s.RunTics(100, 30000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(100, 30000))
 	victim := s.Peers[1]
 	forge := func(from netcore.Addr, start uint32) {
 		set := wire.TicSet{Start: start, Tics: []wire.SetTic{{ServerTic: wire.ServerTic{InGame: 7}, Substituted: 7}}}
@@ -268,24 +235,16 @@ func TestForgedTicSetsAreDroppedAndCounted(t *testing.T) {
 	forge(0x6666, victim.Client.RecvTic()+1)       // from someone who is not the server
 	forge(ServerUID, victim.Client.RecvTic()+5000) // far outside the window
 	s.RunFor(100)
-	if got := victim.Client.Counters().Unexpected - before; got != 2 {
-		t.Fatalf("%d forged tic sets counted, want 2", got)
-	}
-	if err := s.RunTics(s.Peers[0].Client.GameTic()+200, 30000); err != nil {
-		t.Fatal(err)
-	}
+	require.Equal(t, int64(2), victim.Client.Counters().Unexpected-before, "forged tic sets counted")
+	require.NoError(t, s.RunTics(s.Peers[0].Client.GameTic()+200, 30000))
 	check(t, s, 300)
 	noDesync(t, s)
 }
 
 func TestDroneSeesEveryPlayerAndAgrees(t *testing.T) {
 	s := start(t, Options{Players: 3, Drones: 1, Seed: 16, Strict: true, Link: simnet.Link{LatencyMS: 15}})
-	if err := s.RunTics(500, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(500, 60000))
 	drone := s.Peers[3]
-	if drone.Client.Player() != -1 {
-		t.Fatalf("the drone is player %d", drone.Client.Player())
-	}
+	require.Equal(t, -1, drone.Client.Player(), "the drone's player")
 	check(t, s, 500)
 }

@@ -1,13 +1,15 @@
 package scenario
 
 import (
-	"slices"
 	"testing"
 
 	"github.com/ticnet/ticnet/internal/fingerprint"
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/wire"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // fingerprintGame is one seeded game whose fingerprint is kept: its
@@ -29,9 +31,7 @@ var near = simnet.Link{LatencyMS: 20, JitterMS: 10}
 // runTo plays until every playing peer has run tic n.
 func runTo(t *testing.T, s *Scenario, n uint32) {
 	t.Helper()
-	if err := s.RunTics(n, int64(n)*200); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(n, int64(n)*200))
 }
 
 // played runs the game to tic n.
@@ -54,9 +54,7 @@ func leavesAndComesBack(silent bool) func(*testing.T, *Scenario) {
 		}
 		gone.Paused = true
 		back := s.JoinWith(gone.Token)
-		if !s.RunUntil(func() bool { return playing(back) }, 30000) {
-			t.Fatalf("the copy did not come back: %v", back.Events)
-		}
+		require.True(t, s.RunUntil(func() bool { return playing(back) }, 30000), "the copy did not come back: %v", back.Events)
 		runTo(t, s, s.Peers[0].Client.GameTic()+300)
 	}
 }
@@ -65,9 +63,7 @@ func leavesAndComesBack(silent bool) func(*testing.T, *Scenario) {
 func joinsLate(t *testing.T, s *Scenario) {
 	runTo(t, s, 300)
 	late := s.Join()
-	if !s.RunUntil(func() bool { return playing(late) }, 60000) {
-		t.Fatalf("the late copy did not enter: %v", late.Events)
-	}
+	require.True(t, s.RunUntil(func() bool { return playing(late) }, 60000), "the late copy did not enter: %v", late.Events)
 	runTo(t, s, s.Peers[0].Client.GameTic()+300)
 }
 
@@ -80,18 +76,14 @@ func endsAndPlaysAgain(t *testing.T, s *Scenario) {
 	s.RunFor(500)
 	s.Peers[0].Client.RequestEnd()
 	if !s.RunUntil(func() bool { return s.Server.State() == netcore.ServerWaitingLaunch }, 5000) {
-		t.Fatalf("the server did not go back to its lobby: %s", s.describe())
+		require.FailNow(t, "the server did not go back to its lobby", s.describe())
 	}
 	s.RunFor(1000)
 	checked(t, s) // (the test game keeps one record per tic: the second game's replace the first's)
-	if err := s.Start(); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.Start())
 	runTo(t, s, 150)
 	for _, p := range s.Peers[1:] {
-		if !slices.Equal(p.Game.Sums()[:150], s.Peers[0].Game.Sums()[:150]) {
-			t.Fatalf("the second game: peer %d's checksums differ from peer 0's", p.Index)
-		}
+		require.Equal(t, s.Peers[0].Game.Sums()[:150], p.Game.Sums()[:150], "the second game: peer %d's checksums (peer 0's)", p.Index)
 	}
 }
 
@@ -121,15 +113,12 @@ func breaksAt300(t *testing.T, s *Scenario) {
 // brokeAt300 checks breaksAt300: the commands are right, the copies agree
 // to tic 300, and the server named the desync once.
 func brokeAt300(t *testing.T, s *Scenario) {
-	if _, err := s.CheckCommands(); err != nil {
-		t.Fatal(err)
-	}
-	if n, err := s.CheckSums(); err == nil || n != 300 {
-		t.Fatalf("the broken copy agreed up to tic %d (%v), want 300", n, err)
-	}
-	if n := len(desyncs(s, -1)); n != 1 {
-		t.Fatalf("the server saw %d desyncs, want 1", n)
-	}
+	_, err := s.CheckCommands()
+	require.NoError(t, err)
+	n, err := s.CheckSums()
+	require.Error(t, err, "the broken copy agreed with the others")
+	require.Equal(t, 300, n, "the tics the broken copy agreed up to")
+	require.Len(t, desyncs(s, -1), 1, "the server's desyncs")
 }
 
 // fingerprintGames are the games the scenario package fingerprints: both
@@ -200,18 +189,14 @@ func TestWholeGamesKeepTheirFingerprints(t *testing.T) {
 			o := g.o
 			o.Fingerprint = fp
 			s := New(o)
-			if err := s.Start(); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, s.Start())
 			g.play(t, s)
 			if g.check != nil {
 				g.check(t, s)
 			} else {
 				checked(t, s)
 			}
-			if got := s.Fingerprint(); got != g.want {
-				t.Errorf("fingerprint\n got %q\nwant %q", got, g.want)
-			}
+			assert.Equal(t, g.want, s.Fingerprint(), "fingerprint")
 		})
 	}
 }

@@ -5,6 +5,8 @@ import (
 
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
+
+	"github.com/stretchr/testify/require"
 )
 
 // A copy that served the game, handed it off while hidden and stayed as a
@@ -17,17 +19,13 @@ import (
 // (ReasonReattachRefused) and the copy's game ended.
 func TestACopyResumingWithARosterThatNamesItTheServerKeepsItsPlayer(t *testing.T) {
 	s := start(t, Options{Players: 3, Seed: 21, Link: simnet.Link{LatencyMS: 5}, Quiet: true, Tokens: true})
-	if err := s.RunTics(100, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(100, 60000))
 	heir := s.Peers[1]
 	player := heir.Client.Player()
 	s.StopHost()
 	now := s.Now()
 	roster, ok := heir.Client.Roster()
-	if !ok {
-		t.Fatal("no roster")
-	}
+	require.True(t, ok, "no roster")
 	roster.ServerPlayer = int8(player) // stale: the copy was the server when it was sent
 	srv, _ := resumeAtHeir(t, heir, netcore.Resume{Roster: roster}, netcore.ServerConfig{}, now)
 	var refused []netcore.Event
@@ -39,16 +37,13 @@ func TestACopyResumingWithARosterThatNamesItTheServerKeepsItsPlayer(t *testing.T
 		}
 		srv.Update(ms)
 	}
-	if len(refused) > 0 || srv.Counters().RejoinRefused != 0 {
-		t.Fatalf("the copy's own client was sent away: %+v (refused %d)", refused, srv.Counters().RejoinRefused)
-	}
-	if srv.Resuming() || heir.Client.State() != netcore.ClientInGame || heir.Client.Player() != player {
-		t.Fatalf("after 3 s: server resuming %v; the copy's client %v as player %d, want in game as player %d",
-			srv.Resuming(), heir.Client.State(), heir.Client.Player(), player)
-	}
+	require.Empty(t, refused, "the copy's own client was sent away")
+	require.Zero(t, srv.Counters().RejoinRefused, "reattaches refused")
+	require.False(t, srv.Resuming(), "after 3 s: server resuming")
+	require.Equal(t, netcore.ClientInGame, heir.Client.State(), "after 3 s: the copy's client")
+	require.Equal(t, player, heir.Client.Player(), "after 3 s: the copy's client's player")
 	tl := heir.Client.Timeline()
 	last := tl.Tic(tl.Confirmed() - 1)
-	if last == nil || !last.Playing(player) {
-		t.Fatalf("the copy's player is not in the game's newest tic %d", tl.Confirmed()-1)
-	}
+	require.NotNil(t, last, "the game's newest tic %d", tl.Confirmed()-1)
+	require.True(t, last.Playing(player), "the copy's player is not in the game's newest tic %d", tl.Confirmed()-1)
 }

@@ -4,48 +4,38 @@ import (
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore/simnet"
+
+	"github.com/stretchr/testify/require"
 )
 
 func TestServerRecordsEveryPlayersCommandForEveryReferenceTic(t *testing.T) {
 	s := build(t, Options{Players: 3, Seed: 5, Strict: true, Link: simnet.Link{LatencyMS: 10}})
-	if err := s.Start(); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.RunTics(300, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.Start())
+	require.NoError(t, s.RunTics(300, 60000))
 	recs := s.Records()
-	if len(recs) < 250 {
-		t.Fatalf("%d tics recorded", len(recs))
-	}
+	require.GreaterOrEqual(t, len(recs), 250, "tics recorded")
 	for i, r := range recs {
-		if r.Tic != uint32(i) || r.Players != 0b111 || r.Received != 0b111 {
-			t.Fatalf("record %d: %+v", i, r)
-		}
+		require.Equal(t, uint32(i), r.Tic, "record %d: its tic", i)
+		require.Equal(t, uint8(0b111), r.Players, "record %d: players", i)
+		require.Equal(t, uint8(0b111), r.Received, "record %d: commands received", i)
 	}
 }
 
 func TestServerRecordsWhichCommandsItSubstituted(t *testing.T) {
 	s := build(t, Options{Players: 3, Seed: 6, Link: simnet.Link{LatencyMS: 10}})
-	if err := s.Start(); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.RunTics(100, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.Start())
+	require.NoError(t, s.RunTics(100, 60000))
 	s.Peers[2].Node.SetSilent(true)
 	s.RunFor(1000)
 	substituted := 0
 	recs := s.Records()
 	for i, r := range recs {
-		if r.Tic != uint32(i) || r.Players != 0b111 || r.Received&0b011 != 0b011 {
-			t.Fatalf("record %d: %+v", i, r)
-		}
+		require.Equal(t, uint32(i), r.Tic, "record %d: its tic", i)
+		require.Equal(t, uint8(0b111), r.Players, "record %d: players", i)
+		require.Equal(t, uint8(0b011), r.Received&0b011, "record %d: commands received from players 0 and 1", i)
 		if r.Received&0b100 == 0 {
 			substituted++
 		}
 	}
-	if substituted < 20 {
-		t.Fatalf("%d of %d tics recorded without the silent player's command", substituted, len(recs))
-	}
+	require.GreaterOrEqual(t, substituted, 20, "tics recorded without the silent player's command, of %d", len(recs))
 }

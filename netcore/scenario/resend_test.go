@@ -6,6 +6,9 @@ import (
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore/simnet"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // resendRun is what a 700-tic stretch of a game on a 50-150 ms channel
@@ -25,12 +28,8 @@ const minResendRate = 34.5
 func playResends(t *testing.T, n int, loss float64, seed uint64) resendRun {
 	t.Helper()
 	s := New(Options{Players: n, Seed: seed, Quiet: true, Link: simnet.Link{LatencyMS: 50, JitterMS: 100, Loss: loss}})
-	if err := s.Start(); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.RunTics(60, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.Start())
+	require.NoError(t, s.RunTics(60, 60000))
 	c0, s0 := s.Peers[1].Client.Counters(), s.Server.Counters()
 	gaps, ms := ticGaps(s, s.Peers[n-1], 700)
 	c1, s1 := s.Peers[1].Client.Counters(), s.Server.Counters()
@@ -79,10 +78,10 @@ func TestResendsAdaptToTheChannel(t *testing.T) {
 				}
 			}
 			t.Logf("%s: resends client %d, server %d over 3 × 700 tics; worst stall %d ms; slowest run %.2f tics/s", key, c, s, worst, slowest)
-			if w := want[key]; c != w[0] || s != w[1] || worst != wantWorst[key] || slowest < minResendRate {
-				t.Errorf("%s: resends %d, %d, worst stall %d ms, slowest run %.2f tics/s; want %d, %d, %d ms, every run at least %v",
-					key, c, s, worst, slowest, w[0], w[1], wantWorst[key], minResendRate)
-			}
+			assert.Equal(t, want[key][0], c, "%s: client resends", key)
+			assert.Equal(t, want[key][1], s, "%s: server resends", key)
+			assert.Equal(t, wantWorst[key], worst, "%s: worst stall, ms", key)
+			assert.GreaterOrEqual(t, slowest, minResendRate, "%s: slowest run, tics/s", key)
 		}
 	}
 }

@@ -5,6 +5,9 @@ import (
 
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // firstTicDelay runs a game to its start and returns, for each peer, how
@@ -24,12 +27,8 @@ func firstTicDelay(t *testing.T, o Options) []int64 {
 			}
 		}
 	}
-	if err := s.Start(); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.RunTics(10, 10000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.Start())
+	require.NoError(t, s.RunTics(10, 10000))
 	d := make([]int64, len(s.Peers))
 	for i := range d {
 		d[i] = first[i] - started[i]
@@ -43,13 +42,10 @@ func firstTicDelay(t *testing.T, o Options) []int64 {
 // waits before its first tic, as a real one does while its level loads.
 func TestReferenceClientWaitsBeforeItsFirstTic(t *testing.T) {
 	for i, d := range firstTicDelay(t, Options{Players: 3, Seed: 3, Strict: true, Link: simnet.Link{LatencyMS: 10}}) {
-		if d < netcore.ReferenceStartDelayMS || d > netcore.ReferenceStartDelayMS+20 {
-			t.Errorf("peer %d built its first tic %d ms after GAMESTART, want %d", i, d, netcore.ReferenceStartDelayMS)
-		}
+		assert.GreaterOrEqual(t, d, int64(netcore.ReferenceStartDelayMS), "peer %d: its first tic after GAMESTART, ms", i)
+		assert.LessOrEqual(t, d, int64(netcore.ReferenceStartDelayMS+20), "peer %d: its first tic after GAMESTART, ms", i)
 	}
 	for i, d := range firstTicDelay(t, Options{Players: 3, Seed: 3, Link: simnet.Link{LatencyMS: 10}}) {
-		if d > 20 {
-			t.Errorf("extension game: peer %d built its first tic %d ms after GAMESTART", i, d)
-		}
+		assert.LessOrEqual(t, d, int64(20), "extension game: peer %d: its first tic after GAMESTART, ms", i)
 	}
 }
