@@ -10,6 +10,8 @@ import (
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/testgame"
 	"github.com/ticnet/ticnet/netcore/wire"
+
+	"github.com/stretchr/testify/require"
 )
 
 // idleInputs are the two kinds of command an idle player repeats: Doom's
@@ -37,20 +39,15 @@ func TestIdlePlayersArePredictedExactlyWhateverTheChecksum(t *testing.T) {
 				for _, p := range s.Peers {
 					p.Game.Idle = true
 				}
-				if err := s.Start(); err != nil {
-					t.Fatal(err)
-				}
-				if err := s.RunTics(350, 60000); err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, s.Start())
+				require.NoError(t, s.RunTics(350, 60000))
 				checksumChangesEveryTic(t, s.Peers[0].Game, 350)
 				for i, p := range s.Peers {
 					c, ran := p.Client.PredictCounters(), int64(p.Client.GameTic())
 					t.Logf("peer %d: %d tics confirmed, %d predicted, %d stood, %d rollbacks", i, ran, c.Predicted, c.Stood, c.Rollbacks)
-					if c.Rollbacks != 0 || c.RolledBack != 0 || c.Stood != ran-1 {
-						t.Fatalf("peer %d of idle players rolled back %d times (undoing %d tics), %d of its %d confirmed tics stood as predicted; want 0, 0 and %d",
-							i, c.Rollbacks, c.RolledBack, c.Stood, ran, ran-1)
-					}
+					require.Zero(t, c.Rollbacks, "peer %d of idle players: rollbacks", i)
+					require.Zero(t, c.RolledBack, "peer %d of idle players: tics rolled back", i)
+					require.Equal(t, ran-1, c.Stood, "peer %d of idle players: confirmed tics that stood as predicted, of %d", i, ran)
 				}
 				check(t, s, 340)
 			})
@@ -63,13 +60,9 @@ func TestIdlePlayersArePredictedExactlyWhateverTheChecksum(t *testing.T) {
 func checksumChangesEveryTic(t *testing.T, g *testgame.Game, tics int) {
 	t.Helper()
 	sums := g.Sums()
-	if len(sums) < tics {
-		t.Fatalf("the game ran %d tics, want %d", len(sums), tics)
-	}
+	require.GreaterOrEqual(t, len(sums), tics, "tics the game ran")
 	for tic := 1; tic < tics; tic++ {
-		if sums[tic] == sums[tic-1] {
-			t.Fatalf("the game's checksum after tic %d is the one after tic %d: %08x", tic, tic-1, sums[tic])
-		}
+		require.NotEqual(t, sums[tic-1], sums[tic], "the game's checksum after tic %d is the one after tic %d", tic, tic-1)
 	}
 }
 
@@ -118,12 +111,8 @@ func TestALateIdlePlayerCostsAGameBlindToTheConsistencyByteNoRollback(t *testing
 				for _, p := range s.Peers {
 					p.Game.Idle = true
 				}
-				if err := s.Start(); err != nil {
-					t.Fatal(err)
-				}
-				if err := s.RunTics(300, 60000); err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, s.Start())
+				require.NoError(t, s.RunTics(300, 60000))
 				late := s.Peers[players-1]
 				for range 5 {
 					late.Paused = true
@@ -132,9 +121,7 @@ func TestALateIdlePlayerCostsAGameBlindToTheConsistencyByteNoRollback(t *testing
 					s.RunFor(1000)
 				}
 				subs := s.Server.Counters().Substituted
-				if subs < 5 {
-					t.Fatalf("the server substituted %d commands in 5 stalls, want at least one a stall", subs)
-				}
+				require.GreaterOrEqual(t, subs, int64(5), "commands the server substituted in 5 stalls (at least one a stall)")
 				rollbacks := int64(0)
 				for i, p := range s.Peers {
 					c := p.Client.PredictCounters()
@@ -142,22 +129,19 @@ func TestALateIdlePlayerCostsAGameBlindToTheConsistencyByteNoRollback(t *testing
 					rollbacks += c.Rollbacks
 				}
 				t.Logf("%d commands substituted, %d rollbacks in all", subs, rollbacks)
-				switch {
-				case blind && rollbacks != 0:
-					t.Fatalf("a game blind to the consistency byte rolled back %d times for %d substitutes of an idle player, want 0", rollbacks, subs)
-				case !blind && rollbacks == 0:
-					t.Fatalf("the test game, which reads the consistency byte, never rolled back for %d substitutes", subs)
+				if blind {
+					require.Zero(t, rollbacks, "rollbacks of a game blind to the consistency byte, for %d substitutes of an idle player", subs)
+				} else {
+					require.NotZero(t, rollbacks, "the test game, which reads the consistency byte, never rolled back for %d substitutes", subs)
 				}
 				checksumChangesEveryTic(t, s.Peers[0].Game, 500)
-				if n := substitutesRecorded(t, s); n != int(subs)*players {
-					t.Fatalf("the copies' replays hold %d substitutes, want the server's %d on each of %d copies", n, subs, players)
-				}
+				require.Equal(t, int(subs)*players, substitutesRecorded(t, s), "substitutes the copies' replays hold (the server's %d on each of %d copies)", subs, players)
 				if blind {
 					// The blind game runs commands without their byte: only
 					// the checksums can be compared, not the commands.
-					if n, err := s.CheckSums(); err != nil || n < 490 {
-						t.Fatalf("compared %d tics: %v", n, err)
-					}
+					n, err := s.CheckSums()
+					require.NoError(t, err)
+					require.GreaterOrEqual(t, n, 490, "tics compared")
 				} else {
 					check(t, s, 490)
 				}
@@ -176,16 +160,14 @@ func substitutesRecorded(t *testing.T, s *Scenario) int {
 	found := 0
 	for i, p := range s.Peers {
 		rr, err := wire.NewReplayReader(p.Client.Replay())
-		if err != nil {
-			t.Fatalf("peer %d's replay: %v", i, err)
-		}
+		require.NoError(t, err, "peer %d's replay", i)
 		var rec wire.ReplayRecord
 		var prev wire.ReplayTic
 		for {
 			if err := rr.Next(&rec); errors.Is(err, io.EOF) {
 				break
-			} else if err != nil {
-				t.Fatalf("peer %d's replay: %v", i, err)
+			} else {
+				require.NoError(t, err, "peer %d's replay", i)
 			}
 			if rec.IsSnapshot() {
 				continue
@@ -197,10 +179,8 @@ func substitutesRecorded(t *testing.T, s *Scenario) int {
 				}
 				found++
 				want := (&netcore.InputLayout{}).ClearEvents(prev.Cmds[pl])
-				if prev.Tic+1 != tic.Tic || tic.Cmds[pl] != want {
-					t.Fatalf("peer %d's replay records player %d's substitute at tic %d as %+v, the command of tic %d as %+v",
-						i, pl, tic.Tic, tic.Cmds[pl], prev.Tic, want)
-				}
+				require.Equal(t, prev.Tic+1, tic.Tic, "peer %d's replay: the tic after player %d's substitute's", i, pl)
+				require.Equal(t, want, tic.Cmds[pl], "peer %d's replay: player %d's substitute at tic %d (the command of tic %d)", i, pl, tic.Tic, prev.Tic)
 			}
 			prev = tic
 		}

@@ -7,6 +7,8 @@ import (
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/wire"
+
+	"github.com/stretchr/testify/require"
 )
 
 // layout16 is a game's 16 bytes of opaque input: 14 of held state, then
@@ -27,12 +29,8 @@ func checkEvents(t *testing.T, s *Scenario, maxLate, minCarried int) (Events, in
 	}
 	t.Logf("events: %d built, %d carried (%d tics late in the median, at most %d), %d pending at the end, over %d commands",
 		ev.Built, ev.Carried, median, ev.MaxLate, ev.Pending, ev.Commands)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ev.Carried < minCarried {
-		t.Fatalf("%d event bits carried, want at least %d", ev.Carried, minCarried)
-	}
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, ev.Carried, minCarried, "event bits carried")
 	return ev, median
 }
 
@@ -41,27 +39,21 @@ func checkEvents(t *testing.T, s *Scenario, maxLate, minCarried int) (Events, in
 // in the median and at most.
 func wantEvents(t *testing.T, ev Events, median, built, carried, wantMedian, maxLate int) {
 	t.Helper()
-	if ev.Built != built || ev.Carried != carried || median != wantMedian || ev.MaxLate != maxLate {
-		t.Fatalf("%d event bits built, %d carried, %d tics late in the median, %d at most; want %d, %d, %d, %d",
-			ev.Built, ev.Carried, median, ev.MaxLate, built, carried, wantMedian, maxLate)
-	}
+	require.Equal(t, built, ev.Built, "event bits built")
+	require.Equal(t, carried, ev.Carried, "event bits carried")
+	require.Equal(t, wantMedian, median, "tics late in the median")
+	require.Equal(t, maxLate, ev.MaxLate, "tics late at most")
 }
 
 // Opaque input on a clean channel: every copy runs, byte for byte, the
 // input each player built, and the event bits with it.
 func TestOpaqueInputRunsTheBytesEachPlayerBuilt(t *testing.T) {
 	s := start(t, Options{Players: 4, Seed: 31, Input: layout16, Link: simnet.Link{LatencyMS: 20, JitterMS: 10}})
-	if err := s.RunTics(700, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(700, 60000))
 	c := check(t, s, 690)
-	if c.Commands < 4*690 {
-		t.Fatalf("%d commands checked", c.Commands)
-	}
+	require.GreaterOrEqual(t, c.Commands, 4*690, "commands checked")
 	ev, _ := checkEvents(t, s, 0, 0)
-	if ev.Built < 100 {
-		t.Fatalf("only %d event bits built: the test game does not press enough", ev.Built)
-	}
+	require.GreaterOrEqual(t, ev.Built, 100, "event bits built: the test game must press enough")
 }
 
 // A player silent for 3 s: the server runs its tics with substitutes,
@@ -69,25 +61,17 @@ func TestOpaqueInputRunsTheBytesEachPlayerBuilt(t *testing.T) {
 // silence runs, in its next commands, on every copy.
 func TestNoEventIsLostWhenAPlayerFallsSilent(t *testing.T) {
 	s := start(t, Options{Players: 8, Seed: 11, Input: layout16, Link: simnet.Link{LatencyMS: 20, JitterMS: 10}})
-	if err := s.RunTics(300, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(300, 60000))
 	silent := s.Peers[5]
 	silent.Node.SetSilent(true)
 	s.RunFor(3000)
 	silent.Node.SetSilent(false)
-	if err := s.RunTics(s.Peers[0].Client.GameTic()+300, 20000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(s.Peers[0].Client.GameTic()+300, 20000))
 	c := check(t, s, 700)
 	noDesync(t, s)
-	if c.Substituted < 90 {
-		t.Fatalf("only %d commands substituted over a 3 s silence", c.Substituted)
-	}
+	require.GreaterOrEqual(t, c.Substituted, 90, "commands substituted over a 3 s silence")
 	ev, median := checkEvents(t, s, silentMaxLate, 20)
-	if n := silent.Client.Counters().EventsCarried; n == 0 {
-		t.Fatal("the silent player counted no command whose events it carried")
-	}
+	require.NotZero(t, silent.Client.Counters().EventsCarried, "the silent player counted no command whose events it carried")
 	// 22 bits substituted in the silence, run 88 tics late in the median.
 	wantEvents(t, ev, median, 1420, 22, 88, silentMaxLate)
 }
@@ -104,9 +88,7 @@ func TestNoEventIsLostOnALossyChannel(t *testing.T) {
 	lossier := lossy
 	lossier.Loss = 0.4
 	s := start(t, Options{Players: 8, Seed: 12, Input: layout16, Link: lossier})
-	if err := s.RunTics(3000, 300000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(3000, 300000))
 	check(t, s, 2900)
 	noDesync(t, s)
 	ev, median := checkEvents(t, s, lossyMaxLate, 20)
@@ -132,12 +114,9 @@ func TestOpaqueInputRefusesTheReferenceAndAnotherLayout(t *testing.T) {
 	ref.Client = netcore.NewClient(netcore.ClientConfig{Name: "reference", Protocols: []string{wire.ProtocolChocolate}},
 		ref.Frame, ServerUID, ref.Game, s.Now())
 	s.RunFor(2000)
-	if st := s.Peers[1].Client.State(); st == netcore.ClientWaitingLaunch || st == netcore.ClientInGame {
-		t.Fatalf("a reference-only copy got in: %v", st)
-	}
-	if n := s.Count(netcore.EventRejected); n == 0 {
-		t.Fatal("no rejection")
-	}
+	require.NotEqual(t, netcore.ClientWaitingLaunch, s.Peers[1].Client.State(), "a reference-only copy got in")
+	require.NotEqual(t, netcore.ClientInGame, s.Peers[1].Client.State(), "a reference-only copy got in")
+	require.NotZero(t, s.Count(netcore.EventRejected), "no rejection")
 
 	s = build(t, Options{Players: 3, Seed: 6, Input: layout16})
 	other := layout16
@@ -147,13 +126,7 @@ func TestOpaqueInputRefusesTheReferenceAndAnotherLayout(t *testing.T) {
 	s.RunFor(1500)
 	s.Peers[0].Client.Launch()
 	s.RunFor(1500)
-	if st := p.Client.State(); st != netcore.ClientDisconnected {
-		t.Fatalf("the copy with another layout is %v", st)
-	}
-	if n := s.Count(netcore.EventDisconnected); n != 1 {
-		t.Fatalf("%d disconnects, want the one copy's", n)
-	}
-	if g := s.Peers[1].Client.GameTic(); g < 20 {
-		t.Fatalf("the others did not play on: tic %d", g)
-	}
+	require.Equal(t, netcore.ClientDisconnected, p.Client.State(), "the copy with another layout")
+	require.Equal(t, 1, s.Count(netcore.EventDisconnected), "disconnects: the one copy's")
+	require.GreaterOrEqual(t, s.Peers[1].Client.GameTic(), uint32(20), "the others' gametic: they play on")
 }

@@ -7,6 +7,8 @@ import (
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/transfer"
 	"github.com/ticnet/ticnet/netcore/wire"
+
+	"github.com/stretchr/testify/require"
 )
 
 // joinTap is a peer's transport, watched: it notes when the peer first
@@ -101,7 +103,7 @@ func serverEntered(t *testing.T, s *Scenario, player int) Logged {
 			return l
 		}
 	}
-	t.Fatalf("the server never put player %d in the game", player)
+	require.Failf(t, "no EventPlayerEntered", "the server never put player %d in the game", player)
 	return Logged{}
 }
 
@@ -114,29 +116,18 @@ func TestAJoinerEntersOnlyAfterItSaysItCaughtUp(t *testing.T) {
 	link := simnet.Link{LatencyMS: 20, JitterMS: 10}
 	for seed := uint64(60); seed < 70; seed++ {
 		s := start(t, Options{Players: 3, Seed: seed, Link: link, StateBytes: 64 << 10})
-		if err := s.RunTics(300, 60000); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, s.RunTics(300, 60000))
 		j, tap := s.joinTapped()
-		if !s.RunUntil(func() bool { return playing(j) }, 30000) {
-			t.Fatalf("seed %d: the joiner did not enter: %v", seed, j.Events)
-		}
+		require.True(t, s.RunUntil(func() bool { return playing(j) }, 30000), "seed %d: the joiner did not enter: %v", seed, j.Events)
 		in := serverEntered(t, s, j.Client.Player())
-		if tap.readyAt < 0 {
-			t.Fatalf("seed %d: the server put the joiner in the game at tic %d (%d ms), and it never said it was ready",
-				seed, in.Tic, in.At)
-		}
-		if in.At < tap.readyAt+link.LatencyMS || in.Tic < tap.readyTic {
-			t.Fatalf("seed %d: the server put the joiner in the game at %d ms, tic %d; its JoinReady left at %d ms, saying tic %d",
-				seed, in.At, in.Tic, tap.readyAt, tap.readyTic)
-		}
-		if at := entered(s, j.Client.Player()); at[j.Index] != int64(in.Tic) {
-			t.Fatalf("seed %d: the server says the joiner entered at tic %d, the peers %v", seed, in.Tic, at)
-		}
+		require.GreaterOrEqual(t, tap.readyAt, int64(0),
+			"seed %d: the server put the joiner in the game at tic %d (%d ms), and it never said it was ready", seed, in.Tic, in.At)
+		require.GreaterOrEqual(t, in.At, tap.readyAt+link.LatencyMS, "seed %d: when the server put the joiner in the game, ms (its JoinReady left at %d ms)", seed, tap.readyAt)
+		require.GreaterOrEqual(t, in.Tic, tap.readyTic, "seed %d: the tic the server put the joiner in the game at (its JoinReady's)", seed)
+		at := entered(s, j.Client.Player())
+		require.Equal(t, int64(in.Tic), at[j.Index], "seed %d: the tic the joiner saw itself enter at (the server's; the peers' %v)", seed, at)
 		t.Logf("seed %d: JoinReady sent at %d ms (tic %d), entered at %d ms (tic %d)", seed, tap.readyAt, tap.readyTic, in.At, in.Tic)
-		if err := s.RunTics(in.Tic+300, 60000); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, s.RunTics(in.Tic+300, 60000))
 		check(t, s, int(in.Tic)+300)
 		noDesync(t, s)
 	}
@@ -155,20 +146,12 @@ func TestAJoinerLoadsTheStateAsOfTheTicItsSourceWrote(t *testing.T) {
 		s := build(t, Options{Players: 3, Seed: seed, Dedicated: true, Link: simnet.Link{LatencyMS: 20, JitterMS: 10},
 			StateBytes: 64 << 10})
 		taps := s.tapRemotes(&drop)
-		if err := s.Start(); err != nil {
-			t.Fatal(err)
-		}
-		if err := s.RunTics(300, 60000); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, s.Start())
+		require.NoError(t, s.RunTics(300, 60000))
 		drop = 1
 		j := s.Join()
-		if !s.RunUntil(func() bool { return playing(j) }, 30000) {
-			t.Fatalf("seed %d: the joiner did not enter: %v", seed, j.Events)
-		}
-		if err := s.RunTics(1500, 60000); err != nil {
-			t.Fatal(err)
-		}
+		require.True(t, s.RunUntil(func() bool { return playing(j) }, 30000), "seed %d: the joiner did not enter: %v", seed, j.Events)
+		require.NoError(t, s.RunTics(1500, 60000))
 		check(t, s, 1500)
 		noDesync(t, s)
 		dropped := 0
@@ -189,10 +172,8 @@ func TestAJoinerLoadsTheStateAsOfTheTicItsSourceWrote(t *testing.T) {
 		}
 		// The state is of a later tic than JoinStart's: the joiner's
 		// first tic run is after it.
-		if dropped != 1 || ran <= startTic {
-			t.Fatalf("seed %d: %d requests dropped; JoinStart named tic %d, the joiner first ran tic %d, want a later one",
-				seed, dropped, startTic, ran)
-		}
+		require.Equal(t, 1, dropped, "seed %d: requests dropped", seed)
+		require.Greater(t, ran, startTic, "seed %d: the joiner's first tic run, after the tic JoinStart named", seed)
 		t.Logf("seed %d: JoinStart named tic %d; the state came of tic %d", seed, startTic, ran)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/testgame"
+
+	"github.com/stretchr/testify/require"
 )
 
 // With prediction, a client's game runs every tic it built in the pass
@@ -23,9 +25,7 @@ func TestPredictionRunsLocalInputInTheTicItIsBuilt(t *testing.T) {
 		predict := c.predict
 		t.Run(fmt.Sprintf("predict=%v/delay=%d", predict, c.delay), func(t *testing.T) {
 			s := start(t, Options{Players: 4, Seed: 21, Link: simnet.Link{LatencyMS: 50}, Predict: predict, InputDelay: c.delay})
-			if err := s.RunTics(200, 60000); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, s.RunTics(200, 60000))
 			least, most := uint32(1<<31), uint32(0)
 			for range 600 { // 3 s
 				s.Step()
@@ -36,8 +36,11 @@ func TestPredictionRunsLocalInputInTheTicItIsBuilt(t *testing.T) {
 				}
 			}
 			t.Logf("tics built but not run by the game: %d to %d", least, most)
-			if predict && (least != uint32(c.delay) || most != uint32(c.delay)) || !predict && least < 3 {
-				t.Fatalf("predict %v: the game ran its own commands %d to %d tics after they were built", predict, least, most)
+			if predict {
+				require.Equal(t, uint32(c.delay), least, "predict: the fewest tics after they were built that the game ran its own commands")
+				require.Equal(t, uint32(c.delay), most, "predict: the most tics after they were built that the game ran its own commands")
+			} else {
+				require.GreaterOrEqual(t, least, uint32(3), "no prediction: the fewest tics after they were built that the game ran its own commands")
 			}
 			check(t, s, 250)
 		})
@@ -67,13 +70,10 @@ func TestPredictionConfirmsWhatLockstepRuns(t *testing.T) {
 	})
 	var sum netcore.PredictCounters
 	for i, err := range errs {
-		if err != nil {
-			t.Fatalf("seed %d: %v", i+1, err)
-		}
+		require.NoError(t, err, "seed %d", i+1)
 		c := counters[i]
-		if c.Predicted == 0 || c.Rollbacks == 0 {
-			t.Fatalf("seed %d: no prediction happened: %+v", i+1, c)
-		}
+		require.NotZero(t, c.Predicted, "seed %d: tics predicted", i+1)
+		require.NotZero(t, c.Rollbacks, "seed %d: rollbacks", i+1)
 		sum.Predicted, sum.Stood, sum.Rollbacks, sum.RolledBack = sum.Predicted+c.Predicted, sum.Stood+c.Stood,
 			sum.Rollbacks+c.Rollbacks, sum.RolledBack+c.RolledBack
 	}
@@ -133,9 +133,7 @@ func sameWithPrediction(seed uint64, tics uint32) (netcore.PredictCounters, erro
 // stand, and the game checks.
 func TestALaggingPlayerIsPredictedExactly(t *testing.T) {
 	s := start(t, Options{Players: 4, Seed: 22, Link: simnet.Link{LatencyMS: 30}, Predict: true})
-	if err := s.RunTics(200, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(200, 60000))
 	me := s.Peers[1].Client
 	before := me.PredictCounters()
 	for _, i := range []int{0, 2, 3} {
@@ -148,12 +146,8 @@ func TestALaggingPlayerIsPredictedExactly(t *testing.T) {
 	after := me.PredictCounters()
 	stood, rollbacks := after.Stood-before.Stood, after.Rollbacks-before.Rollbacks
 	t.Logf("in the second the others lagged: %d predicted tics stood, %d rollbacks", stood, rollbacks)
-	if stood < 25 {
-		t.Fatalf("%d predicted tics stood while the others lagged, want most of 35", stood)
-	}
-	if err := s.RunTics(400, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.GreaterOrEqual(t, stood, int64(25), "predicted tics that stood while the others lagged (most of 35)")
+	require.NoError(t, s.RunTics(400, 60000))
 	check(t, s, 350)
 }
 
@@ -166,18 +160,15 @@ func TestASteadyPlayerIsPredictedExactly(t *testing.T) {
 	for _, i := range []int{0, 2, 3} {
 		s.Peers[i].Game.Idle = true
 	}
-	if err := s.RunTics(300, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(300, 60000))
 	me := s.Peers[1].Client
 	before := me.PredictCounters()
 	s.RunFor(2000)
 	after := me.PredictCounters()
 	stood, rollbacks := after.Stood-before.Stood, after.Rollbacks-before.Rollbacks
 	t.Logf("in 2 s beside three idle players: %d predicted tics stood, %d rollbacks", stood, rollbacks)
-	if stood < 70 || rollbacks > 0 {
-		t.Fatalf("%d predicted tics stood and %d rollbacks in 2 s beside idle players, want 70 and none", stood, rollbacks)
-	}
+	require.GreaterOrEqual(t, stood, int64(70), "predicted tics that stood in 2 s beside idle players")
+	require.Zero(t, rollbacks, "rollbacks in 2 s beside idle players")
 	check(t, s, 300)
 }
 
@@ -190,9 +181,7 @@ func TestPredictionAllocatesOnlyTheGamesStates(t *testing.T) {
 	saves := 0
 	wrap := func(g *testgame.Game) netcore.Game { return &countedSaves{Game: g, saves: &saves} }
 	s := start(t, Options{Players: 4, Seed: 1, Link: simnet.Link{LatencyMS: 50}, Predict: true, Quiet: true, WrapGame: wrap})
-	if err := s.RunTics(300, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(300, 60000))
 	var before, after runtime.MemStats
 	saves = 0
 	runtime.ReadMemStats(&before)
@@ -200,9 +189,10 @@ func TestPredictionAllocatesOnlyTheGamesStates(t *testing.T) {
 		s.Step()
 	}
 	runtime.ReadMemStats(&after)
-	if got := after.Mallocs - before.Mallocs; saves == 0 || got < uint64(saves) || got > uint64(saves)+8 {
-		t.Fatalf("2000 steps of a predicting 4-player game: %d allocations, the game's states %d", got, saves)
-	}
+	got := after.Mallocs - before.Mallocs
+	require.NotZero(t, saves, "2000 steps of a predicting 4-player game: the game's states")
+	require.GreaterOrEqual(t, got, uint64(saves), "2000 steps of a predicting 4-player game: allocations, at least the game's states")
+	require.LessOrEqual(t, got, uint64(saves)+8, "2000 steps of a predicting 4-player game: allocations, at most 8 beside the game's states")
 }
 
 // countedSaves counts its game's SaveStates.
