@@ -7,6 +7,8 @@ import (
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/testgame"
 	"github.com/ticnet/ticnet/netcore/wire"
+
+	"github.com/stretchr/testify/require"
 )
 
 // lobby runs a scenario until every client is in the lobby.
@@ -21,34 +23,24 @@ func lobby(t *testing.T, o Options) *Scenario {
 		}
 		return true
 	}, 5000) {
-		t.Fatalf("lobby not reached: %s", s.describe())
+		require.FailNow(t, "lobby not reached", s.describe())
 	}
 	return s
 }
 
 func TestFirstClientIsControllerAndOnlyItCanLaunch(t *testing.T) {
 	s := lobby(t, Options{Players: 3, Seed: 1, Strict: true, Link: simnet.Link{LatencyMS: 10}})
-	if !s.Peers[0].Client.Lobby().IsController {
-		t.Fatal("the first client is not the controller")
-	}
+	require.True(t, s.Peers[0].Client.Lobby().IsController, "the first client is not the controller")
 	for _, p := range s.Peers[1:] {
-		if p.Client.Lobby().IsController {
-			t.Fatalf("peer %d also thinks it is the controller", p.Index)
-		}
+		require.False(t, p.Client.Lobby().IsController, "peer %d also thinks it is the controller", p.Index)
 	}
 	before := s.Server.Counters().Unexpected
 	s.Peers[1].Client.Launch()
 	s.RunFor(2000)
-	if s.Server.State() != netcore.ServerWaitingLaunch {
-		t.Fatalf("a non-controller launched the game: server %v", s.Server.State())
-	}
-	if s.Server.Counters().Unexpected == before {
-		t.Fatal("the refused LAUNCH was not counted")
-	}
+	require.Equal(t, netcore.ServerWaitingLaunch, s.Server.State(), "a non-controller launched the game")
+	require.NotEqual(t, before, s.Server.Counters().Unexpected, "the refused LAUNCH was not counted")
 	s.Peers[0].Client.Launch()
-	if !s.RunUntil(func() bool { return s.Server.State() == netcore.ServerInGame }, 3000) {
-		t.Fatal("the controller could not launch")
-	}
+	require.True(t, s.RunUntil(func() bool { return s.Server.State() == netcore.ServerInGame }, 3000), "the controller could not launch")
 }
 
 // rawPeer is a bare endpoint on the channel, for sending hand-made packets.
@@ -88,9 +80,7 @@ func TestOldMagicIsRejectedWithTheReferenceText(t *testing.T) {
 	raw.Send(ServerUID, syn(wire.OldMagic))
 	want := "You are using an old client version that is not supported by this server. " +
 		"This server is running Chocolate Doom 3.0.0."
-	if got := rejection(t, s, raw); got != want {
-		t.Fatalf("got %q, want %q", got, want)
-	}
+	require.Equal(t, want, rejection(t, s, raw))
 }
 
 func TestFullServerRejectsWithTheReferenceText(t *testing.T) {
@@ -104,21 +94,15 @@ func TestFullServerRejectsWithTheReferenceText(t *testing.T) {
 			}
 		}
 	}
-	if len(rejected) != 1 || rejected[0] != "Server is full!" {
-		t.Fatalf("rejections %q, want one \"Server is full!\"", rejected)
-	}
-	if n := len(s.Server.Players()); n != 2 {
-		t.Fatalf("%d players on a 2-player server", n)
-	}
+	require.Equal(t, []string{"Server is full!"}, rejected, "rejections")
+	require.Len(t, s.Server.Players(), 2, "players on a 2-player server")
 }
 
 func TestGameInProgressRejectsWithTheReferenceText(t *testing.T) {
 	s := start(t, Options{Players: 2, Seed: 4, Strict: true})
 	raw := rawPeer(s, 0x7778)
 	raw.Send(ServerUID, syn(wire.Magic))
-	if got := rejection(t, s, raw); got != "Server is not currently accepting connections" {
-		t.Fatalf("got %q", got)
-	}
+	require.Equal(t, "Server is not currently accepting connections", rejection(t, s, raw))
 }
 
 func TestClientWithoutACommonProtocolIsRejected(t *testing.T) {
@@ -134,9 +118,8 @@ func TestClientWithoutACommonProtocolIsRejected(t *testing.T) {
 	}, 3000)
 	want := "Version mismatch: server version is: Chocolate Doom 3.0.0; client is: Chocolate Doom 3.0.0. " +
 		"No common compatible protocol could be negotiated."
-	if got.Kind != netcore.EventRejected || got.Reason != want {
-		t.Fatalf("got %+v", got)
-	}
+	require.Equal(t, netcore.EventRejected, got.Kind, "got %+v", got)
+	require.Equal(t, want, got.Reason)
 }
 
 // A client asks once a second, as the reference; one that offers the
@@ -158,11 +141,8 @@ func TestClientGivesUpWhenNoServerAnswers(t *testing.T) {
 				last = e
 			}
 		}
-		if last.Kind != netcore.EventDisconnected || last.Reason != netcore.ReasonNoResponse {
-			t.Fatalf("%v: got %+v", tc.protocols, last)
-		}
-		if sent := c.Counters().PacketsSent; sent != tc.want {
-			t.Fatalf("%v: %d SYNs in 5 s, want %d", tc.protocols, sent, tc.want)
-		}
+		require.Equal(t, netcore.EventDisconnected, last.Kind, "%v: got %+v", tc.protocols, last)
+		require.Equal(t, netcore.ReasonNoResponse, last.Reason, "%v: why it disconnected", tc.protocols)
+		require.Equal(t, tc.want, c.Counters().PacketsSent, "%v: SYNs in 5 s", tc.protocols)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/wire"
+
+	"github.com/stretchr/testify/require"
 )
 
 // A quiet game of four copies loses its server with every copy holding
@@ -17,9 +19,7 @@ import (
 // lossy channels shows only as a longer wait: the claim itself is checked.
 func TestEverySurvivorsReattachClaimsExactlyTheTicsItHolds(t *testing.T) {
 	s := start(t, Options{Players: 4, Seed: 24, Link: simnet.Link{LatencyMS: 5}, Quiet: true})
-	if err := s.RunTics(200, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(200, 60000))
 	heir, others := s.Peers[1], []*Peer{s.Peers[2], s.Peers[3]}
 	// The host stops between tics: every copy has what it sent.
 	s.StopHost()
@@ -27,14 +27,10 @@ func TestEverySurvivorsReattachClaimsExactlyTheTicsItHolds(t *testing.T) {
 	now := s.Now()
 	held := heir.Client.Timeline().Confirmed()
 	for _, p := range others {
-		if c := p.Client.Timeline().Confirmed(); c != held {
-			t.Fatalf("copy %d holds tics to %d, the heir to %d: want a quiet game where they agree", p.Index, c, held)
-		}
+		require.Equal(t, held, p.Client.Timeline().Confirmed(), "copy %d: the tics it holds, the heir's: want a quiet game where they agree", p.Index)
 	}
 	roster, ok := heir.Client.Roster()
-	if !ok {
-		t.Fatal("no roster")
-	}
+	require.True(t, ok, "no roster")
 
 	// The heir's server, and its own client reattached through the
 	// loopback, as a session builds them.
@@ -49,34 +45,24 @@ func TestEverySurvivorsReattachClaimsExactlyTheTicsItHolds(t *testing.T) {
 	for _, p := range others {
 		tr := &hand{}
 		trs[p.UID] = tr
-		if !p.Client.Reattach(tr, now) {
-			t.Fatalf("copy %d cannot reattach", p.Index)
-		}
+		require.True(t, p.Client.Reattach(tr, now), "copy %d cannot reattach", p.Index)
 		p.Client.Update(now)
 		claims := 0
 		for _, out := range tr.take() {
 			h, body, err := wire.ParseHeader(out.pkt)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if k, _ := wire.TicnetKind(body); h.Type != wire.TypeTicnet || k != wire.TicnetKindReattach {
 				ch.in = append(ch.in, handPacket{p.UID, out.pkt})
 				continue
 			}
 			var m wire.Reattach
-			if err := m.DecodeBody(body); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, m.DecodeBody(body))
 			claims++
-			if m.Confirmed != held || int(m.Player) != p.Client.Player() {
-				t.Fatalf("copy %d, player %d, holding tics to %d, reattaches as player %d holding tics to %d",
-					p.Index, p.Client.Player(), held, m.Player, m.Confirmed)
-			}
+			require.Equal(t, held, m.Confirmed, "copy %d: the tics its Reattach says it holds", p.Index)
+			require.Equal(t, p.Client.Player(), int(m.Player), "copy %d: the player it reattaches as", p.Index)
 			ch.in = append(ch.in, handPacket{p.UID, out.pkt})
 		}
-		if claims != 1 {
-			t.Fatalf("copy %d sent %d Reattaches in its first pass, want 1", p.Index, claims)
-		}
+		require.Equal(t, 1, claims, "copy %d: Reattaches in its first pass", p.Index)
 	}
 
 	// The server takes them, resumes, and the copies run on, for 100 ms
@@ -100,17 +86,14 @@ func TestEverySurvivorsReattachClaimsExactlyTheTicsItHolds(t *testing.T) {
 			}
 		}
 	}
-	if srv.Resuming() || srv.ResumedAt() != held {
-		t.Fatalf("server resuming %v at tic %d, want resumed at %d", srv.Resuming(), srv.ResumedAt(), held)
-	}
+	require.False(t, srv.Resuming(), "server resuming")
+	require.Equal(t, held, srv.ResumedAt(), "the tic the server resumed at")
 	c := srv.Counters()
-	if c.TicsResent != 0 || c.RejoinRefused != 0 {
-		t.Fatalf("the new server sent %d tics again and refused %d reattaches, want none", c.TicsResent, c.RejoinRefused)
-	}
+	require.Zero(t, c.TicsResent, "tics the new server sent again")
+	require.Zero(t, c.RejoinRefused, "reattaches the new server refused")
 	for _, p := range append(others, heir) {
-		if p.Client.Resuming() || p.Client.State() != netcore.ClientInGame || p.Client.GameTic() <= held {
-			t.Fatalf("copy %d: resuming %v, state %v, at tic %d; want resumed past tic %d",
-				p.Index, p.Client.Resuming(), p.Client.State(), p.Client.GameTic(), held)
-		}
+		require.False(t, p.Client.Resuming(), "copy %d: resuming", p.Index)
+		require.Equal(t, netcore.ClientInGame, p.Client.State(), "copy %d: state", p.Index)
+		require.Greater(t, p.Client.GameTic(), held, "copy %d: gametic, past the tic resumed at", p.Index)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/testgame"
 	"github.com/ticnet/ticnet/netcore/wire"
+
+	"github.com/stretchr/testify/require"
 )
 
 // hand is a transport a test drives by hand: it keeps what its end sends,
@@ -47,16 +49,12 @@ func (h *hand) take() []handPacket {
 func kindOf(t *testing.T, pkt []byte) (wire.Header, uint8) {
 	t.Helper()
 	h, body, err := wire.ParseHeader(pkt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if h.Type != wire.TypeTicnet {
 		return h, 0
 	}
 	k, err := wire.TicnetKind(body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return h, k
 }
 
@@ -85,22 +83,18 @@ func describe(h wire.Header, kind uint8) string {
 // spent on anything else.
 func TestAReattachTakesOneExchange(t *testing.T) {
 	s := start(t, Options{Players: 3, Seed: 21, Link: simnet.Link{LatencyMS: 5}, Quiet: true})
-	if err := s.RunTics(100, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(100, 60000))
 	heir, other := s.Peers[1], s.Peers[2]
 	heir.Paused = true // it holds fewer tics than the other copy
 	s.RunFor(200)
 	s.StopHost()
 	now := s.Now()
 	roster, ok := heir.Client.Roster()
-	if !ok {
-		t.Fatal("no roster")
-	}
+	require.True(t, ok, "no roster")
 	held := other.Client.Timeline().Confirmed()
-	if heirHeld := heir.Client.Timeline().Confirmed(); held-heirHeld < 3 || held-heirHeld > netcore.PushTics {
-		t.Fatalf("the heir holds %d tics, the other copy %d: want a few more", heirHeld, held)
-	}
+	heirHeld := heir.Client.Timeline().Confirmed()
+	require.GreaterOrEqual(t, held-heirHeld, uint32(3), "tics the other copy holds beyond the heir's %d", heirHeld)
+	require.LessOrEqual(t, held-heirHeld, uint32(netcore.PushTics), "tics the other copy holds beyond the heir's %d", heirHeld)
 
 	// The heir's server, and its own client reattached through the
 	// loopback, as a session builds them.
@@ -113,9 +107,7 @@ func TestAReattachTakesOneExchange(t *testing.T) {
 
 	// The other copy's first pass.
 	tr := &hand{}
-	if !other.Client.Reattach(tr, now) {
-		t.Fatal("the other copy cannot reattach")
-	}
+	require.True(t, other.Client.Reattach(tr, now), "the other copy cannot reattach")
 	other.Client.Update(now)
 	sent := tr.take()
 	var kinds []string
@@ -124,23 +116,15 @@ func TestAReattachTakesOneExchange(t *testing.T) {
 		kinds = append(kinds, describe(h, k))
 	}
 	want := []string{"SYN", "reattach", "tic set", "GAMEDATA"}
-	if len(kinds) != len(want) {
-		t.Fatalf("first pass sent %v, want %v", kinds, want)
-	}
-	for i := range want {
-		if kinds[i] != want[i] {
-			t.Fatalf("first pass sent %v, want %v", kinds, want)
-		}
-	}
+	require.Equal(t, want, kinds, "first pass sent")
 	// They cross on the way: the Reattach comes first.
 	sent[0], sent[1] = sent[1], sent[0]
 	for _, p := range sent {
 		ch.in = append(ch.in, handPacket{other.UID, p.pkt})
 	}
 	srv.Update(now)
-	if srv.Resuming() || srv.ResumedAt() != held {
-		t.Fatalf("server resuming %v at tic %d, want resumed at %d", srv.Resuming(), srv.ResumedAt(), held)
-	}
+	require.False(t, srv.Resuming(), "server resuming")
+	require.Equal(t, held, srv.ResumedAt(), "the tic the server resumed at")
 	var resumeCopy, reply, fetches int
 	var late []handPacket
 	back := ch.take()
@@ -159,26 +143,23 @@ func TestAReattachTakesOneExchange(t *testing.T) {
 		}
 		tr.in = append(tr.in, handPacket{ServerUID, p.pkt})
 	}
-	if fetches != 0 || reply != 1 || resumeCopy != 1 {
-		t.Fatalf("server sent %d fetches, %d SYN replies, %d copies of the Resume; want 0, 1, 1", fetches, reply, resumeCopy)
-	}
+	require.Zero(t, fetches, "fetches the server sent")
+	require.Equal(t, 1, reply, "SYN replies the server sent")
+	require.Equal(t, 1, resumeCopy, "copies of the Resume the server sent")
 	// The first tic came out at once, with the other copy's command.
 	first := srv.TicRecords()
-	if len(first) == 0 || first[0].Tic != held {
-		t.Fatalf("server decided %+v, want tic %d at once", first, held)
-	}
-	if first[0].Received&(1<<other.Client.Player()) == 0 {
-		t.Fatalf("tic %d: the other copy's command was substituted", held)
-	}
+	require.NotEmpty(t, first, "the server decided no tic at once")
+	require.Equal(t, held, first[0].Tic, "the first tic the server decided")
+	require.NotZero(t, first[0].Received&(1<<other.Client.Player()), "tic %d: the other copy's command was substituted", held)
 	// Its replay starts where it resumed the game.
-	if r, err := wire.NewReplayReader(srv.Replay()); err != nil || srv.ReplayGame() != 1 || r.Header.Start != held ||
-		len(readAll(t, srv.Replay())) != len(first) {
-		t.Fatalf("the server's replay %d: %v; it decided %d tics from %d", srv.ReplayGame(), err, len(first), held)
-	}
+	r, err := wire.NewReplayReader(srv.Replay())
+	require.NoError(t, err, "the server's replay")
+	require.Equal(t, 1, srv.ReplayGame(), "the server's replay's game")
+	require.Equal(t, held, r.Header.Start, "the server's replay's first tic")
+	require.Len(t, readAll(t, srv.Replay()), len(first), "the server's replay's tics: those it decided")
 	other.Client.Update(now + 5)
-	if other.Client.Resuming() || other.Client.GameTic() != held+1 {
-		t.Fatalf("other copy: resuming %v, gametic %d; want resumed and tic %d run", other.Client.Resuming(), other.Client.GameTic(), held)
-	}
+	require.False(t, other.Client.Resuming(), "other copy: resuming")
+	require.Equal(t, held+1, other.Client.GameTic(), "other copy: gametic")
 	// The reply to its SYN comes late, then the reliable Resume: old
 	// news, taken without complaint.
 	unexpected := other.Client.Counters().Unexpected
@@ -193,13 +174,10 @@ func TestAReattachTakesOneExchange(t *testing.T) {
 			tr.in = append(tr.in, handPacket{ServerUID, p.pkt})
 		}
 	}
-	if len(tr.in) != 1 {
-		t.Fatalf("the server sent %d reliable Resumes once its SYN reply was acknowledged, want 1", len(tr.in))
-	}
+	require.Len(t, tr.in, 1, "reliable Resumes the server sent once its SYN reply was acknowledged")
 	other.Client.Update(now + 15)
-	if n := other.Client.Counters().Unexpected - unexpected; n != 0 || other.Client.State() != netcore.ClientInGame {
-		t.Fatalf("%d packets unexpected; state %v", n, other.Client.State())
-	}
+	require.Zero(t, other.Client.Counters().Unexpected-unexpected, "packets unexpected")
+	require.Equal(t, netcore.ClientInGame, other.Client.State(), "other copy: state")
 }
 
 // A copy that asks to join while the game changes servers is sent away
@@ -208,9 +186,7 @@ func TestAReattachTakesOneExchange(t *testing.T) {
 // the server for gone and serve a game of its own.
 func TestAJoinerSentAwayWhileTheGameChangesServersIsToldWhy(t *testing.T) {
 	s := start(t, Options{Players: 3, Seed: 21, Link: simnet.Link{LatencyMS: 5}, Quiet: true})
-	if err := s.RunTics(100, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(100, 60000))
 	heir := s.Peers[1]
 	s.StopHost()
 	now := s.Now()
@@ -236,12 +212,9 @@ func TestAJoinerSentAwayWhileTheGameChangesServersIsToldWhy(t *testing.T) {
 			}
 		}
 	}
-	if !srv.Resuming() {
-		t.Fatal("the server resumed: the joiner came too late to test")
-	}
-	if len(ended) != 1 || ended[0].Reason != netcore.ReasonResuming {
-		t.Fatalf("the joiner's end: %+v; want one, for %q", ended, netcore.ReasonResuming)
-	}
+	require.True(t, srv.Resuming(), "the server resumed: the joiner came too late to test")
+	require.Len(t, ended, 1, "the joiner's ends")
+	require.Equal(t, netcore.ReasonResuming, ended[0].Reason, "why the joiner's game ended")
 }
 
 // A new server that refuses a reattaching copy (here: it holds tics past
@@ -251,9 +224,7 @@ func TestAJoinerSentAwayWhileTheGameChangesServersIsToldWhy(t *testing.T) {
 // until it gives the game up (10 s; a healed partition waited 14 s).
 func TestARefusedReattachEndsAtOnce(t *testing.T) {
 	s := start(t, Options{Players: 3, Seed: 21, Link: simnet.Link{LatencyMS: 5}, Quiet: true})
-	if err := s.RunTics(100, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(100, 60000))
 	heir, other := s.Peers[1], s.Peers[2]
 	s.StopHost()
 	now := s.Now()
@@ -262,9 +233,7 @@ func TestARefusedReattachEndsAtOnce(t *testing.T) {
 		Leaving: &wire.Leaving{Tic: other.Client.Timeline().Confirmed() - 1, Player: int8(s.Peers[0].Client.Player())}},
 		netcore.ServerConfig{}, now)
 	tr := &hand{}
-	if !other.Client.Reattach(tr, now) {
-		t.Fatal("the other copy cannot reattach")
-	}
+	require.True(t, other.Client.Reattach(tr, now), "the other copy cannot reattach")
 	var ended []netcore.Event
 	for ms := now; ms <= now+100 && len(ended) == 0; ms += 5 {
 		heir.Client.Update(ms)
@@ -283,12 +252,9 @@ func TestARefusedReattachEndsAtOnce(t *testing.T) {
 			}
 		}
 	}
-	if len(ended) != 1 || ended[0].Reason != netcore.ReasonReattachRefused {
-		t.Fatalf("the refused copy's end within 100 ms: %+v; want one, for %q", ended, netcore.ReasonReattachRefused)
-	}
-	if got := srv.Counters().RejoinRefused; got == 0 {
-		t.Fatal("the server refused nothing")
-	}
+	require.Len(t, ended, 1, "the refused copy's ends within 100 ms")
+	require.Equal(t, netcore.ReasonReattachRefused, ended[0].Reason, "why the refused copy's game ended")
+	require.NotZero(t, srv.Counters().RejoinRefused, "the server refused nothing")
 }
 
 // resumeAtHeir builds the server the heir's copy resumes the game with,
@@ -303,8 +269,6 @@ func resumeAtHeir(t *testing.T, heir *Peer, r netcore.Resume, cfg netcore.Server
 	ch := &hand{}
 	srvEnd, cliEnd := netcore.NewLoopback(ServerUID)
 	srv := netcore.NewResumedServer(cfg, &netcore.HostTransport{Channel: ch, Local: srvEnd}, r, now)
-	if !heir.Client.Reattach(cliEnd, now) {
-		t.Fatal("the heir cannot reattach")
-	}
+	require.True(t, heir.Client.Reattach(cliEnd, now), "the heir cannot reattach")
 	return srv, ch
 }

@@ -2,16 +2,14 @@ package scenario
 
 import (
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 func TestTwoPlayersNoLoss(t *testing.T) {
 	s := build(t, Options{Players: 2, Seed: 1})
-	if err := s.Start(); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.RunTics(1000, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.Start())
+	require.NoError(t, s.RunTics(1000, 60000))
 	n := check(t, s, 1000)
 	t.Logf("compared %+v; server %+v", n, s.Server.Counters())
 	for _, p := range s.Peers {

@@ -1,12 +1,13 @@
 package scenario
 
 import (
-	"bytes"
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/wire"
+
+	"github.com/stretchr/testify/require"
 )
 
 // A game launched with a seed and options at 20 tics a second: every copy,
@@ -16,28 +17,20 @@ func TestTheControllersSeedOptionsAndTicRateReachEveryCopy(t *testing.T) {
 	opts := wire.LaunchOptions{Seed: 0xc0ffee, Options: []byte(`{"laps":3}`)}
 	s := start(t, Options{Players: 3, Seed: 41, Link: simnet.Link{LatencyMS: 20, JitterMS: 10}, Tokens: true,
 		Launch: opts, Server: netcore.ServerConfig{TicRate: 20}})
-	if err := s.RunTics(100, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(100, 60000))
 	from, at := s.Peers[1].Client.GameTic(), s.Now()
 	s.RunFor(5000)
 	rate := float64(s.Peers[1].Client.GameTic()-from) * 1000 / float64(s.Now()-at)
 	t.Logf("%.2f tics a second over 5 s", rate)
-	if rate < 19.5 || rate > 20.5 {
-		t.Fatalf("the game ran %.2f tics a second, want 20", rate)
-	}
+	require.InDelta(t, 20, rate, 0.5, "tics a second")
 	late := s.Join()
-	if err := s.RunTics(s.Peers[0].Client.GameTic()+100, 60000); err != nil {
-		t.Fatal(err)
-	}
-	if late.Client.State() != netcore.ClientInGame {
-		t.Fatalf("the late copy is %v", late.Client.State())
-	}
+	require.NoError(t, s.RunTics(s.Peers[0].Client.GameTic()+100, 60000))
+	require.Equal(t, netcore.ClientInGame, late.Client.State(), "the late copy")
 	for _, p := range s.Peers {
 		st := p.Client.Setup()
-		if st.Seed != opts.Seed || !bytes.Equal(st.Options, opts.Options) || p.Client.TicRate() != 20 {
-			t.Fatalf("peer %d has seed %#x, options %q, %d tics a second", p.Index, st.Seed, st.Options, p.Client.TicRate())
-		}
+		require.Equal(t, opts.Seed, st.Seed, "peer %d: seed", p.Index)
+		require.Equal(t, opts.Options, st.Options, "peer %d: options", p.Index)
+		require.Equal(t, 20, p.Client.TicRate(), "peer %d: tics a second", p.Index)
 	}
 	check(t, s, 200)
 }
@@ -47,19 +40,16 @@ func TestTheControllersSeedOptionsAndTicRateReachEveryCopy(t *testing.T) {
 func TestTheReferenceProtocolKeepsThirtyFiveTicsASecond(t *testing.T) {
 	s := start(t, Options{Players: 2, Seed: 42, Strict: true, Launch: wire.LaunchOptions{Seed: 7, Options: []byte{1}},
 		Server: netcore.ServerConfig{TicRate: 20}})
-	if err := s.RunTics(100, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(100, 60000))
 	from, at := s.Peers[1].Client.GameTic(), s.Now()
 	s.RunFor(4000)
 	rate := float64(s.Peers[1].Client.GameTic()-from) * 1000 / float64(s.Now()-at)
-	if rate < 34 || rate > 36 {
-		t.Fatalf("the reference game ran %.2f tics a second, want 35", rate)
-	}
+	require.InDelta(t, 35, rate, 1, "the reference game's tics a second")
 	for _, p := range s.Peers {
-		if st := p.Client.Setup(); st.Seed != 0 || st.Options != nil || p.Client.TicRate() != 35 {
-			t.Fatalf("peer %d has %+v at %d tics a second", p.Index, st, p.Client.TicRate())
-		}
+		st := p.Client.Setup()
+		require.Zero(t, st.Seed, "peer %d: seed", p.Index)
+		require.Nil(t, st.Options, "peer %d: options", p.Index)
+		require.Equal(t, 35, p.Client.TicRate(), "peer %d: tics a second", p.Index)
 	}
 	check(t, s, 100)
 }
@@ -69,15 +59,12 @@ func TestTheReferenceProtocolKeepsThirtyFiveTicsASecond(t *testing.T) {
 func TestAStrictGameGivesItsTicnetCopiesNoSetup(t *testing.T) {
 	s := start(t, Options{Players: 3, Seed: 43, Protocols: map[int][]string{2: {wire.ProtocolChocolate}},
 		Launch: wire.LaunchOptions{Seed: 7, Options: []byte{1}}, Server: netcore.ServerConfig{TicRate: 20}})
-	if err := s.RunTics(50, 60000); err != nil {
-		t.Fatal(err)
-	}
-	if s.Server.Extended() {
-		t.Fatal("the game runs the extension with a reference-only copy in it")
-	}
+	require.NoError(t, s.RunTics(50, 60000))
+	require.False(t, s.Server.Extended(), "the game runs the extension with a reference-only copy in it")
 	for _, p := range s.Peers {
-		if st := p.Client.Setup(); st.Seed != 0 || st.Options != nil || p.Client.TicRate() != 35 {
-			t.Fatalf("peer %d has %+v at %d tics a second", p.Index, st, p.Client.TicRate())
-		}
+		st := p.Client.Setup()
+		require.Zero(t, st.Seed, "peer %d: seed", p.Index)
+		require.Nil(t, st.Options, "peer %d: options", p.Index)
+		require.Equal(t, 35, p.Client.TicRate(), "peer %d: tics a second", p.Index)
 	}
 }
