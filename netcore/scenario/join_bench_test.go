@@ -8,6 +8,8 @@ import (
 
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
+
+	"github.com/stretchr/testify/require"
 )
 
 // joinMeasure is one late join, measured.
@@ -114,13 +116,9 @@ func benchLateJoin(b *testing.B, dedicated bool) {
 				for range b.N {
 					for seed := range uint64(10) {
 						m, err := measureJoin(700+seed, l.link, size, true, dedicated)
-						if err != nil {
-							b.Fatal(err)
-						}
+						require.NoError(b, err)
 						c, err := measureJoin(700+seed, l.link, size, false, dedicated)
-						if err != nil {
-							b.Fatal(err)
-						}
+						require.NoError(b, err)
 						ms, gaps, base = append(ms, m.joinMS), append(gaps, m.gapMS), append(base, c.baseGapMS)
 						sp, jp = max(sp, m.serverPeak), max(jp, m.joinerPeak)
 						tics, wall = tics+m.catchUpTics, wall+m.catchUpWall

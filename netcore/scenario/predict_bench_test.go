@@ -8,6 +8,8 @@ import (
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/testgame"
+
+	"github.com/stretchr/testify/require"
 )
 
 // BenchmarkPrediction plays 4-player games with prediction (window 8) and
@@ -36,17 +38,13 @@ func BenchmarkPrediction(b *testing.B) {
 					wrap := func(g *testgame.Game) netcore.Game { return &timedGame{Game: g, spent: &spent} }
 					s := New(Options{Players: 4, Seed: 1, Link: simnet.Link{LatencyMS: oneWay, JitterMS: oneWay / 10},
 						Predict: r.predict, InputDelay: r.delay, Quiet: true, WrapGame: wrap})
-					if err := s.Start(); err != nil {
-						b.Fatal(err)
-					}
+					require.NoError(b, s.Start())
 					if input == "steady" {
 						for _, i := range []int{0, 2, 3} {
 							s.Peers[i].Game.Idle = true
 						}
 					}
-					if err := s.RunTics(200, 120000); err != nil {
-						b.Fatal(err)
-					}
+					require.NoError(b, s.RunTics(200, 120000))
 					me := s.Peers[1].Client
 					pc0, run0, sub0, t0 := me.PredictCounters(), me.Counters().TicsRun, s.Server.Counters().Substituted, s.Now()
 					spent = 0

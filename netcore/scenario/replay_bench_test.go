@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore"
+
+	"github.com/stretchr/testify/require"
 )
 
 // BenchmarkReplayBytes plays the replay tests' game (8 players, 10 000
@@ -14,12 +16,8 @@ func BenchmarkReplayBytes(b *testing.B) {
 	var replay, wireBytes float64
 	for range b.N {
 		s := New(Options{Players: 8, Seed: 21, Link: lossy, Quiet: true, Replay: netcore.ReplayConfig{Record: true}})
-		if err := s.Start(); err != nil {
-			b.Fatal(err)
-		}
-		if err := s.RunTics(replayTics, replayTics*1000); err != nil {
-			b.Fatal(err)
-		}
+		require.NoError(b, s.Start())
+		require.NoError(b, s.RunTics(replayTics, replayTics*1000))
 		replay += replayBytesPerTic(s, 0) / 8
 		wireBytes += float64(s.Net.Stats.Bytes) / float64(s.Peers[0].Client.GameTic())
 	}

@@ -8,6 +8,9 @@ import (
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/testgame"
 	"github.com/ticnet/ticnet/netcore/wire"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // A predicting 4-player game (three players idle, so that the fourth
@@ -25,46 +28,36 @@ func TestEverySnapshotOfAPredictingGamesReplayIsTheStateBeforeItsTic(t *testing.
 	for _, p := range s.Peers[:3] {
 		p.Game.Idle = true // so that the fourth copy's predictions stand: its snapshots are taken at predicted tics
 	}
-	if err := s.Start(); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.RunTics(tics, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.Start())
+	require.NoError(t, s.RunTics(tics, 60000))
 	check(t, s, tics-10)
 	var stood int64
 	checked, wrong, sums := 0, 0, 0
 	for _, p := range s.Peers {
 		stood += p.Client.PredictCounters().Stood
 		res, err := netcore.VerifyReplaySnapshots(bytes.Clone(p.Client.Replay()), testgame.New(99))
-		if err != nil {
-			t.Fatalf("peer %d: %v", p.Index, err)
-		}
+		require.NoError(t, err, "peer %d", p.Index)
 		for _, r := range res {
 			if r.Tic == 0 {
 				continue // the game's first state: VerifyReplay checks it already
 			}
 			checked++
 			sums += r.Checked
-			if r.Checked != r.Tics || r.Tics == 0 || r.Mismatches != 0 {
+			ok := assert.Equal(t, r.Tics, r.Checked, "peer %d, the snapshot of tic %d: checksums compared, one a tic run from it", p.Index, r.Tic)
+			ok = assert.NotZero(t, r.Tics, "peer %d, the snapshot of tic %d: tics run from it", p.Index, r.Tic) && ok
+			ok = assert.Zero(t, r.Mismatches, "peer %d, the snapshot of tic %d: checksums that differ (first: %v)", p.Index, r.Tic, r.Mismatch) && ok
+			if !ok {
 				wrong++
-				t.Errorf("peer %d, the snapshot of tic %d: %d tics run from it, %d checksums compared, %d differ (first: %v)",
-					p.Index, r.Tic, r.Tics, r.Checked, r.Mismatches, r.Mismatch)
 			}
 		}
 	}
 	t.Logf("%d mid-game snapshots checked, %d wrong; %d checksums compared from them; %d predicted tics stood", checked, wrong, sums, stood)
-	if wrong != 0 {
-		t.Fatalf("%d of %d mid-game snapshots are not the state before their tic", wrong, checked)
-	}
+	require.Zero(t, wrong, "mid-game snapshots, of %d, that are not the state before their tic", checked)
 	// Four copies, each with a snapshot at tics 100 to 700 of a game of
 	// 750-odd tics: 28 seeks, every one checked.
-	if checked != 28 {
-		t.Fatalf("%d mid-game snapshots checked, want 28", checked)
-	}
-	if stood < tics-10 { // the fourth copy's, beside three idle players: nearly every tic
-		t.Fatalf("only %d predicted tics stood: too few for snapshots at predicted tics", stood)
-	}
+	require.Equal(t, 28, checked, "mid-game snapshots checked")
+	// The fourth copy's, beside three idle players: nearly every tic.
+	require.GreaterOrEqual(t, stood, int64(tics-10), "predicted tics that stood: enough for snapshots at predicted tics")
 }
 
 // One byte changed in the state of a replay's third snapshot: a playback
@@ -73,19 +66,13 @@ func TestEverySnapshotOfAPredictingGamesReplayIsTheStateBeforeItsTic(t *testing.
 func TestAChangedMidGameSnapshotIsFoundOnlyBySeekingToIt(t *testing.T) {
 	s := start(t, Options{Players: 2, Seed: 44, Link: simnet.Link{LatencyMS: 20},
 		Replay: netcore.ReplayConfig{Record: true, SnapshotEvery: 100}})
-	if err := s.RunTics(450, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(450, 60000))
 	data := bytes.Clone(s.Peers[0].Client.Replay())
 	r, err := wire.NewReplayReader(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var rec wire.ReplayRecord
 	for snaps := 0; snaps < 3; {
-		if err := r.Next(&rec); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, r.Next(&rec))
 		if rec.IsSnapshot() {
 			snaps++
 		}
@@ -94,22 +81,23 @@ func TestAChangedMidGameSnapshotIsFoundOnlyBySeekingToIt(t *testing.T) {
 	changed := rec.Tic.Tic
 
 	res, err := netcore.VerifyReplay(bytes.Clone(data), testgame.New(1))
-	if err != nil || res.Mismatches != 0 || res.Checked != res.Tics {
-		t.Fatalf("played from the first snapshot: %+v, %v; want every checksum equal", res, err)
-	}
+	require.NoError(t, err, "played from the first snapshot")
+	require.Zero(t, res.Mismatches, "played from the first snapshot: checksums that differ (%v)", res.Mismatch)
+	require.Equal(t, res.Tics, res.Checked, "played from the first snapshot: checksums compared, one a tic")
 	all, err := netcore.VerifyReplaySnapshots(data, testgame.New(1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(all) != 5 {
-		t.Fatalf("%d snapshots verified, want 5 (tics 0 to 400)", len(all))
-	}
+	require.NoError(t, err)
+	require.Len(t, all, 5, "snapshots verified (tics 0 to 400)")
 	for _, sr := range all {
-		wrong := sr.Tic == changed
-		if sr.Tics == 0 || sr.Checked != sr.Tics || (sr.Mismatches == sr.Checked) != wrong || (sr.Mismatches == 0) == wrong ||
-			wrong && (sr.Mismatch == nil || sr.Mismatch.Tic != changed) {
-			t.Fatalf("the snapshot of tic %d (the changed one: %d): %d tics, %d checksums compared, %d differ, first %v",
-				sr.Tic, changed, sr.Tics, sr.Checked, sr.Mismatches, sr.Mismatch)
+		require.NotZero(t, sr.Tics, "the snapshot of tic %d: tics run from it", sr.Tic)
+		require.Equal(t, sr.Tics, sr.Checked, "the snapshot of tic %d: checksums compared, one a tic", sr.Tic)
+		if sr.Tic == changed {
+			require.Equal(t, sr.Checked, sr.Mismatches, "the changed snapshot, of tic %d: checksums that differ, all", sr.Tic)
+			require.NotZero(t, sr.Mismatches, "the changed snapshot, of tic %d: checksums that differ", sr.Tic)
+			require.NotNil(t, sr.Mismatch, "the changed snapshot, of tic %d: its first mismatch", sr.Tic)
+			require.Equal(t, changed, sr.Mismatch.Tic, "the changed snapshot: its first mismatch's tic")
+		} else {
+			require.NotEqual(t, sr.Checked, sr.Mismatches, "the snapshot of tic %d (the changed one: %d): checksums that differ, all", sr.Tic, changed)
+			require.Zero(t, sr.Mismatches, "the snapshot of tic %d (the changed one: %d): checksums that differ (%v)", sr.Tic, changed, sr.Mismatch)
 		}
 	}
 }

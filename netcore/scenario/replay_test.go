@@ -9,6 +9,8 @@ import (
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/testgame"
 	"github.com/ticnet/ticnet/netcore/wire"
+
+	"github.com/stretchr/testify/require"
 )
 
 // replayTics is the length of the recorded game of the replay tests.
@@ -19,9 +21,7 @@ const replayTics = 10000
 func recordLossyGame(t *testing.T, n int) *Scenario {
 	t.Helper()
 	s := start(t, Options{Players: 8, Seed: 21, Link: lossy, Replay: netcore.ReplayConfig{Record: true}})
-	if err := s.RunTics(uint32(n), int64(n)*1000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(uint32(n), int64(n)*1000))
 	check(t, s, n-100)
 	noDesync(t, s)
 	return s
@@ -46,32 +46,24 @@ func TestAReplayOfALossyGamePlaysBackToEveryChecksum(t *testing.T) {
 	size, wireBytes := len(s.Peers[0].Client.Replay()), s.Net.Stats.Bytes
 	t.Logf("replay of %d tics, 8 players: %d bytes, %.2f per tic per player; the channel carried %d bytes, %.1f per tic",
 		ran, size, float64(size)/float64(ran)/8, wireBytes, float64(wireBytes)/float64(ran))
-	if ran != replayTics+4 || size != wantReplayBytes || wireBytes != wantWireBytes {
-		t.Fatalf("%d tics, a replay of %d bytes, %d bytes on the channel; want %d tics, %d and %d bytes",
-			ran, size, wireBytes, replayTics+4, wantReplayBytes, wantWireBytes)
-	}
+	require.Equal(t, uint32(replayTics+4), ran, "tics run")
+	require.Equal(t, wantReplayBytes, size, "replay bytes")
+	require.Equal(t, int64(wantWireBytes), wireBytes, "bytes on the channel")
 
 	data := s.Peers[3].Client.Replay()
 	g := testgame.New(5)
 	pl := mustPlayer(t, data, g)
-	if n := len(pl.Snapshots()); n != replayTics/netcore.DefaultReplaySnapshotTics+1 {
-		t.Fatalf("%d snapshots in %d tics", n, replayTics)
-	}
+	require.Len(t, pl.Snapshots(), replayTics/netcore.DefaultReplaySnapshotTics+1, "snapshots in %d tics", replayTics)
 	sums := s.Peers[3].Game.Sums()
 	for _, tic := range []uint32{7000, 2500, 2101, 9999} {
-		if err := pl.Seek(tic); err != nil {
-			t.Fatalf("seek %d: %v", tic, err)
-		}
-		if got := pl.Tic(); got != tic {
-			t.Fatalf("seek %d: at tic %d", tic, got)
-		}
+		require.NoError(t, pl.Seek(tic), "seek %d", tic)
+		require.Equal(t, tic, pl.Tic(), "seek %d: the tic it is at", tic)
 		if _, err := pl.Run(1); err != nil {
 			t.Fatal(err)
 		}
-		if got := pl.Checked(); got == 0 || pl.Mismatches() != 0 || g.Checksum() != sums[tic] {
-			t.Fatalf("after seeking to %d and running it: checksum %08x, want %08x (%d compared, %d differ)",
-				tic, g.Checksum(), sums[tic], got, pl.Mismatches())
-		}
+		require.NotZero(t, pl.Checked(), "after seeking to %d and running it: checksums compared", tic)
+		require.Zero(t, pl.Mismatches(), "after seeking to %d and running it: checksums that differ", tic)
+		require.Equal(t, sums[tic], g.Checksum(), "after seeking to %d and running it: checksum", tic)
 	}
 }
 
@@ -87,18 +79,13 @@ func checkReplay(t *testing.T, p *Peer) {
 	first := pl.Start()
 	ran := p.Client.GameTic()
 	res, err := netcore.VerifyReplay(data, g)
-	if err != nil {
-		t.Fatalf("peer %d: %v", p.Index, err)
-	}
-	if res.Tics != int(ran-first) || res.Checked != res.Tics || res.Mismatches != 0 {
-		t.Fatalf("peer %d ran tics %d to %d; its replay ran %d, compared %d checksums, %d differ (%v)",
-			p.Index, first, ran, res.Tics, res.Checked, res.Mismatches, res.Mismatch)
-	}
+	require.NoError(t, err, "peer %d", p.Index)
+	require.Equal(t, int(ran-first), res.Tics, "peer %d ran tics %d to %d: tics its replay ran", p.Index, first, ran)
+	require.Equal(t, res.Tics, res.Checked, "peer %d: checksums its replay compared", p.Index)
+	require.Zero(t, res.Mismatches, "peer %d: checksums that differ (%v)", p.Index, res.Mismatch)
 	want, got := p.Game.Ran(), g.Ran()
 	for tic := first; tic < ran; tic++ {
-		if got[tic] != want[tic] {
-			t.Fatalf("peer %d, tic %d: the replay ran %+v, the game %+v", p.Index, tic, got[tic], want[tic])
-		}
+		require.Equal(t, want[tic], got[tic], "peer %d, tic %d: what the replay ran (the game's)", p.Index, tic)
 	}
 }
 
@@ -113,12 +100,8 @@ func TestReplaysFollowPlayersWhoLeaveAndJoin(t *testing.T) {
 	for _, p := range s.Peers[:3] {
 		p.Game.Idle = true // so that predictions of them stand, and of player 3 are rolled back
 	}
-	if err := s.Start(); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.RunTics(400, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.Start())
+	require.NoError(t, s.RunTics(400, 60000))
 	leaver := s.Peers[2]
 	leaver.Client.Leave(s.Now())
 	s.RunFor(1000)
@@ -131,26 +114,23 @@ func TestReplaysFollowPlayersWhoLeaveAndJoin(t *testing.T) {
 		pc := p.Client.PredictCounters()
 		stood, rollbacks = stood+pc.Stood, rollbacks+pc.Rollbacks
 	}
-	if stood < 400 || rollbacks < 1000 {
-		t.Fatalf("too little predicted to test the replays: %d tics stood, %d rollbacks", stood, rollbacks)
-	}
+	require.GreaterOrEqual(t, stood, int64(400), "predicted tics that stood: enough to test the replays")
+	require.GreaterOrEqual(t, rollbacks, int64(1000), "rollbacks: enough to test the replays")
 	// The joiner's replay starts from the snapshot it loaded, then one
 	// every 200 tics of its own.
 	jp := mustPlayer(t, j.Client.Replay(), testgame.New(1))
-	if snaps := jp.Snapshots(); jp.Start() < 400 || snaps[0] != jp.Start() || len(snaps) != int(1600-jp.Start()+199)/200 {
-		t.Fatalf("the joiner's replay starts at tic %d with snapshots at %v", jp.Start(), snaps)
-	}
+	snaps := jp.Snapshots()
+	require.GreaterOrEqual(t, jp.Start(), uint32(400), "the tic the joiner's replay starts at")
+	require.NotEmpty(t, snaps, "the joiner's replay's snapshots")
+	require.Equal(t, jp.Start(), snaps[0], "the joiner's replay's first snapshot")
+	require.Len(t, snaps, int(1600-jp.Start()+199)/200, "the joiner's replay's snapshots (from tic %d)", jp.Start())
 
 	ref := start(t, Options{Players: 3, Seed: 42, Strict: true, Link: link, Replay: netcore.ReplayConfig{Record: true}})
-	if err := ref.RunTics(600, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, ref.RunTics(600, 60000))
 	ref.Peers[1].Client.Leave(ref.Now())
 	ref.RunFor(1000)
 	ref.Peers[1].Paused = true
-	if err := ref.RunTics(1000, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, ref.RunTics(1000, 60000))
 	check(t, ref, 900)
 	for _, p := range ref.Peers {
 		checkReplay(t, p)
@@ -166,9 +146,7 @@ func replayBytesPerTic(s *Scenario, i int) float64 {
 func mustPlayer(t *testing.T, data []byte, g netcore.Game) *netcore.ReplayPlayer {
 	t.Helper()
 	p, err := netcore.NewReplayPlayer(data, g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return p
 }
 
@@ -183,13 +161,11 @@ func TestAReplayNamesTheTicAndPlayerOfAChangedCommand(t *testing.T) {
 	}{{2500, 6}, {1234, 0}, {2999, 3}} {
 		bad, field := flipOneCommandByte(t, data, target.tic, target.player)
 		res, err := netcore.VerifyReplay(bad, testgame.New(1))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		m := res.Mismatch
-		if m == nil || m.Tic != target.tic || len(m.Players) != 1 || m.Players[0] != target.player {
-			t.Fatalf("flipped %s of player %d at tic %d: reported %v", field, target.player, target.tic, m)
-		}
+		require.NotNil(t, m, "flipped %s of player %d at tic %d: no mismatch reported", field, target.player, target.tic)
+		require.Equal(t, target.tic, m.Tic, "flipped %s of player %d at tic %d: the mismatch's tic", field, target.player, target.tic)
+		require.Equal(t, []int{target.player}, m.Players, "flipped %s of player %d at tic %d: the mismatch's players", field, target.player, target.tic)
 		t.Logf("flipped %s of player %d at tic %d: %v", field, target.player, target.tic, m)
 	}
 }
@@ -237,7 +213,7 @@ func flipOneCommandByte(t *testing.T, data []byte, tic uint32, player int) ([]by
 			return bad, field
 		}
 	}
-	t.Fatalf("no byte of player %d's command at tic %d can be flipped alone", player, tic)
+	require.Failf(t, "nothing to flip", "no byte of player %d's command at tic %d can be flipped alone", player, tic)
 	return nil, ""
 }
 
@@ -258,9 +234,7 @@ func describeChange(a, b *wire.TicCmd) string {
 func readAll(t *testing.T, data []byte) []wire.ReplayRecord {
 	t.Helper()
 	recs, err := readAllErr(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return recs
 }
 

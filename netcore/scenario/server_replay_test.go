@@ -9,6 +9,8 @@ import (
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/testgame"
 	"github.com/ticnet/ticnet/netcore/wire"
+
+	"github.com/stretchr/testify/require"
 )
 
 // serverRecording is a dedicated server that records its games.
@@ -22,19 +24,15 @@ func checkServerReplay(t *testing.T, s *Scenario, data []byte) []wire.ReplayTic 
 	t.Helper()
 	var tics []wire.ReplayTic
 	for _, r := range readAll(t, data) {
-		if r.IsSnapshot() || r.Tic.HasSum {
-			t.Fatalf("a server's replay holds a snapshot or a checksum at tic %d", r.Tic.Tic)
-		}
+		require.False(t, r.IsSnapshot(), "a server's replay holds a snapshot at tic %d", r.Tic.Tic)
+		require.False(t, r.Tic.HasSum, "a server's replay holds a checksum at tic %d", r.Tic.Tic)
 		tics = append(tics, r.Tic)
 	}
 	g := testgame.New(99)
 	res, err := netcore.VerifyReplay(data, g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Tics != len(tics) || res.Checked != 0 {
-		t.Fatalf("the replay of %d tics ran %d and compared %d checksums", len(tics), res.Tics, res.Checked)
-	}
+	require.NoError(t, err)
+	require.Equal(t, len(tics), res.Tics, "tics the replay ran")
+	require.Zero(t, res.Checked, "checksums the replay compared")
 	for _, p := range s.Peers {
 		ran := p.Game.Ran()
 		for _, rt := range tics {
@@ -42,15 +40,10 @@ func checkServerReplay(t *testing.T, s *Scenario, data []byte) []wire.ReplayTic 
 				continue // the peer had left, or not run it yet
 			}
 			got, want := g.Ran()[rt.Tic], ran[rt.Tic]
-			if got.InGame != want.InGame || got.Before != want.Before {
-				t.Fatalf("tic %d: the server's replay ran players %08b from state %08x, peer %d players %08b from %08x",
-					rt.Tic, got.InGame, got.Before, p.Index, want.InGame, want.Before)
-			}
+			require.Equal(t, want.InGame, got.InGame, "tic %d: the players the server's replay ran (peer %d's)", rt.Tic, p.Index)
+			require.Equal(t, want.Before, got.Before, "tic %d: the state the server's replay ran from (peer %d's)", rt.Tic, p.Index)
 			for q := range got.Cmds {
-				if got.Cmds[q] != want.Cmds[q] {
-					t.Fatalf("tic %d: the server's replay ran player %d's command %+v, peer %d %+v",
-						rt.Tic, q, got.Cmds[q], p.Index, want.Cmds[q])
-				}
+				require.Equal(t, want.Cmds[q], got.Cmds[q], "tic %d: player %d's command the server's replay ran (peer %d's)", rt.Tic, q, p.Index)
 			}
 		}
 	}
@@ -69,9 +62,7 @@ func TestTheServersReplayPlaysBackWhatEveryCopyRan(t *testing.T) {
 		t.Run(proto.name, func(t *testing.T) {
 			s := start(t, Options{Players: 4, Seed: 61, Link: lossy, Strict: proto.strict, Dedicated: true,
 				Server: serverRecording})
-			if err := s.RunTics(800, 300000); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, s.RunTics(800, 300000))
 			all, remain := uint8(0b1111), uint8(0b1111)
 			if !proto.strict {
 				leaver := s.Peers[3]
@@ -80,30 +71,24 @@ func TestTheServersReplayPlaysBackWhatEveryCopyRan(t *testing.T) {
 				s.RunFor(1000)
 				leaver.Paused = true
 			}
-			if err := s.RunTics(1500, 300000); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, s.RunTics(1500, 300000))
 			check(t, s, 1400)
 
 			data := bytes.Clone(s.Server.Replay())
 			r, err := wire.NewReplayReader(data)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			h := r.Header
-			if h.Protocol != s.Peers[0].Client.Protocol() || h.Start != 0 || h.SumEvery != 0 || len(h.Names) != 4 ||
-				h.Settings.NumPlayers != 4 {
-				t.Fatalf("header %+v", h)
-			}
+			require.Equal(t, s.Peers[0].Client.Protocol(), h.Protocol, "the header's protocol")
+			require.Zero(t, h.Start, "the header's first tic")
+			require.Zero(t, h.SumEvery, "the header's checksum period")
+			require.Len(t, h.Names, 4, "the header's names")
+			require.Equal(t, uint8(4), h.Settings.NumPlayers, "the header's players")
 			for _, p := range s.Peers {
-				if name := h.Names[p.Client.Player()]; name != fmt.Sprintf("player%d", p.Index) {
-					t.Fatalf("player %d is named %q in the replay; it is peer %d", p.Client.Player(), name, p.Index)
-				}
+				require.Equal(t, fmt.Sprintf("player%d", p.Index), h.Names[p.Client.Player()], "player %d's name in the replay", p.Client.Player())
 			}
 			tics := checkServerReplay(t, s, data)
-			if len(tics) < 1400 || int(tics[len(tics)-1].Tic) != len(tics)-1 {
-				t.Fatalf("%d tics recorded, the last %d", len(tics), tics[len(tics)-1].Tic)
-			}
+			require.GreaterOrEqual(t, len(tics), 1400, "tics recorded")
+			require.Equal(t, len(tics)-1, int(tics[len(tics)-1].Tic), "the last tic recorded")
 			left := uint32(len(tics))
 			substituted, cmds := 0, 0
 			for _, rt := range tics {
@@ -113,13 +98,11 @@ func TestTheServersReplayPlaysBackWhatEveryCopyRan(t *testing.T) {
 				substituted += bits.OnesCount8(rt.Substituted)
 				cmds += bits.OnesCount8(rt.InGame)
 			}
-			if tics[len(tics)-1].InGame != remain || left < 800 {
-				t.Fatalf("the last tic's players %04b, want %04b; the first tic without all four: %d",
-					tics[len(tics)-1].InGame, remain, left)
-			}
-			if want := int(s.Server.Counters().Substituted); substituted != want || proto.strict != (want == 0) {
-				t.Fatalf("the replay names %d substitutes, the server made %d", substituted, want)
-			}
+			require.Equal(t, remain, tics[len(tics)-1].InGame, "the last tic's players")
+			require.GreaterOrEqual(t, left, uint32(800), "the first tic without all four")
+			want := int(s.Server.Counters().Substituted)
+			require.Equal(t, want, substituted, "substitutes the replay names (the server's)")
+			require.Equal(t, proto.strict, want == 0, "the server made no substitute")
 			t.Logf("%d tics, all four players until tic %d, %d substitutes; %d bytes, %.2f bytes per tic per player",
 				len(tics), left, substituted, len(data), float64(len(data))/float64(cmds))
 		})
@@ -135,29 +118,20 @@ func TestRecordingAtTheServerChangesNoTraffic(t *testing.T) {
 			var runs [2]*Scenario
 			for i, cfg := range []netcore.ServerConfig{{}, serverRecording} {
 				s := start(t, Options{Players: 3, Seed: 62, Link: lossy, Strict: proto.strict, Dedicated: true, Server: cfg})
-				if err := s.RunTics(600, 300000); err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, s.RunTics(600, 300000))
 				runs[i] = s
 			}
 			off, on := runs[0], runs[1]
-			if off.Server.Replay() != nil || off.Server.ReplayGame() != 0 || on.Server.ReplayGame() != 1 {
-				t.Fatalf("replays: %d bytes, game %d unrecorded; game %d recorded", len(off.Server.Replay()),
-					off.Server.ReplayGame(), on.Server.ReplayGame())
-			}
-			if a, b := off.Server.Counters(), on.Server.Counters(); a != b {
-				t.Fatalf("server counters without recording %+v, with %+v", a, b)
-			}
+			require.Nil(t, off.Server.Replay(), "the unrecorded game's replay")
+			require.Zero(t, off.Server.ReplayGame(), "the unrecorded game's replay game")
+			require.Equal(t, 1, on.Server.ReplayGame(), "the recorded game's replay game")
+			require.Equal(t, off.Server.Counters(), on.Server.Counters(), "server counters, without recording and with")
 			for i := range off.Peers {
-				a, b := off.Peers[i].Client.Counters(), on.Peers[i].Client.Counters()
-				if a != b || off.Peers[i].Client.GameTic() != on.Peers[i].Client.GameTic() {
-					t.Fatalf("peer %d: counters without recording %+v, with %+v", i, a, b)
-				}
+				require.Equal(t, off.Peers[i].Client.Counters(), on.Peers[i].Client.Counters(), "peer %d: counters, without recording and with", i)
+				require.Equal(t, off.Peers[i].Client.GameTic(), on.Peers[i].Client.GameTic(), "peer %d: gametic, without recording and with", i)
 			}
-			if off.Now() != on.Now() || len(on.Server.Replay()) == 0 {
-				t.Fatalf("the games took %d and %d ms; the recorded one's replay has %d bytes", off.Now(), on.Now(),
-					len(on.Server.Replay()))
-			}
+			require.Equal(t, off.Now(), on.Now(), "the games' time, ms, without recording and with")
+			require.NotEmpty(t, on.Server.Replay(), "the recorded game's replay")
 		})
 	}
 }
@@ -167,48 +141,32 @@ func TestTheServerRecordsEachGameInItsOwnReplay(t *testing.T) {
 	// (Not build: the test game keeps the first game's tics, which the
 	// second builds again.)
 	s := New(Options{Players: 2, Seed: 63, Link: lossy, Dedicated: true, Server: serverRecording})
-	if err := s.Start(); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.RunTics(300, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.Start())
+	require.NoError(t, s.RunTics(300, 60000))
 	s.Peers[0].Client.RequestEnd()
 	if !s.RunUntil(func() bool { return s.Server.State() == netcore.ServerWaitingLaunch }, 10000) {
-		t.Fatalf("the game did not end: %s", s.describe())
+		require.FailNow(t, "the game did not end", s.describe())
 	}
 	first := bytes.Clone(s.Server.Replay())
 	end := s.Peers[0].Client.GameTic()
-	if s.Server.ReplayGame() != 1 {
-		t.Fatalf("the first game is game %d", s.Server.ReplayGame())
-	}
-	if err := s.Start(); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.RunTics(200, 60000); err != nil {
-		t.Fatal(err)
-	}
-	if s.Server.ReplayGame() != 2 {
-		t.Fatalf("the second game is game %d", s.Server.ReplayGame())
-	}
-	if tics := readAll(t, first); len(tics) != int(end) {
-		t.Fatalf("the first game ended at tic %d; its replay holds %d tics", end, len(tics))
-	}
+	require.Equal(t, 1, s.Server.ReplayGame(), "the first game's number")
+	require.NoError(t, s.Start())
+	require.NoError(t, s.RunTics(200, 60000))
+	require.Equal(t, 2, s.Server.ReplayGame(), "the second game's number")
+	require.Len(t, readAll(t, first), int(end), "tics the first game's replay holds: it ended at tic %d", end)
 	// The test game goes on from the first game's state: compare the
 	// second game's commands, not its states.
 	second := readAll(t, s.Server.Replay())
-	if len(second) < 150 || second[0].Tic.Tic != 0 {
-		t.Fatalf("the second game's replay holds %d tics from %d", len(second), second[0].Tic.Tic)
-	}
+	require.GreaterOrEqual(t, len(second), 150, "tics the second game's replay holds")
+	require.Zero(t, second[0].Tic.Tic, "the second game's replay's first tic")
 	for _, p := range s.Peers {
 		for _, r := range second {
 			if r.Tic.Tic >= p.Client.GameTic() {
 				break // not run yet
 			}
 			ran := p.Game.Ran()[r.Tic.Tic]
-			if ran.Cmds != r.Tic.Cmds || ran.InGame != r.Tic.InGame {
-				t.Fatalf("second game, tic %d: replay %+v, peer %d ran %+v", r.Tic.Tic, r.Tic, p.Index, ran)
-			}
+			require.Equal(t, r.Tic.Cmds, ran.Cmds, "second game, tic %d: the commands peer %d ran (the replay's)", r.Tic.Tic, p.Index)
+			require.Equal(t, r.Tic.InGame, ran.InGame, "second game, tic %d: the players peer %d ran (the replay's)", r.Tic.Tic, p.Index)
 		}
 	}
 }
@@ -218,13 +176,12 @@ func TestTheServersReplayStopsWholeAtItsSizeBound(t *testing.T) {
 	const bound = 2000
 	s := start(t, Options{Players: 2, Seed: 64, Dedicated: true,
 		Server: netcore.ServerConfig{Replay: netcore.ServerReplayConfig{Record: true, MaxBytes: bound}}})
-	if err := s.RunTics(400, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(400, 60000))
 	data := s.Server.Replay()
 	recs := readAll(t, data)
-	if !s.Server.ReplayStopped() || len(data) <= bound || len(data) > bound+100 || len(recs) >= 400 {
-		t.Fatalf("stopped %v with %d bytes, %d tics, bound %d", s.Server.ReplayStopped(), len(data), len(recs), bound)
-	}
+	require.True(t, s.Server.ReplayStopped(), "the replay did not stop")
+	require.Greater(t, len(data), bound, "replay bytes")
+	require.LessOrEqual(t, len(data), bound+100, "replay bytes")
+	require.Less(t, len(recs), 400, "tics recorded")
 	checkServerReplay(t, s, data)
 }
