@@ -10,6 +10,9 @@ import (
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/testgame"
 	"github.com/ticnet/ticnet/netcore/wire"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // entered returns, for every peer, the tic at which it saw player enter
@@ -44,30 +47,22 @@ func playing(j *Peer) bool {
 func joinAndPlay(t *testing.T, s *Scenario, end uint32) *Peer {
 	t.Helper()
 	j := s.Join()
-	if !s.RunUntil(func() bool { return playing(j) }, 30000) {
-		t.Fatalf("the joiner did not enter the game: %v, events %v", j.Client.State(), j.Events)
-	}
-	if err := s.RunTics(end, 600000); err != nil {
-		t.Fatal(err)
-	}
+	require.True(t, s.RunUntil(func() bool { return playing(j) }, 30000),
+		"the joiner did not enter the game: %v, events %v", j.Client.State(), j.Events)
+	require.NoError(t, s.RunTics(end, 600000))
 	return j
 }
 
 func TestLateJoinerEntersTheGameAtOneTicEverywhereAndAgrees(t *testing.T) {
 	s := start(t, Options{Players: 3, Seed: 31, Link: simnet.Link{LatencyMS: 20, JitterMS: 10}, StateBytes: 64 << 10})
-	if err := s.RunTics(300, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(300, 60000))
 	j := joinAndPlay(t, s, 2000)
 	p := j.Client.Player()
-	if p != 3 {
-		t.Fatalf("the joiner is player %d, want 3 (the first free)", p)
-	}
+	require.Equal(t, 3, p, "the joiner's player (the first free)")
 	at := entered(s, p)
 	for _, tic := range at {
-		if tic != at[0] || tic < 300 {
-			t.Fatalf("peers saw player %d enter at tics %v", p, at)
-		}
+		require.Equal(t, at[0], tic, "the tics at which the peers saw player %d enter: %v", p, at)
+		require.GreaterOrEqual(t, tic, int64(300), "the tics at which the peers saw player %d enter: %v", p, at)
 	}
 	first := -1
 	for tic, r := range j.Game.Ran() {
@@ -90,16 +85,10 @@ func TestLateJoinerEntersTheGameAtOneTicEverywhereAndAgrees(t *testing.T) {
 func TestLateJoinerKeepsTheTicsThatOvertakeItsJoinStart(t *testing.T) {
 	for seed := uint64(40); seed < 50; seed++ {
 		s := start(t, Options{Players: 3, Seed: seed, Link: simnet.Link{LatencyMS: 20, JitterMS: 10}, StateBytes: 16 << 10})
-		if err := s.RunTics(300, 60000); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, s.RunTics(300, 60000))
 		j := s.Join()
-		if !s.RunUntil(func() bool { return playing(j) }, 30000) {
-			t.Fatalf("seed %d: the joiner did not enter: %v", seed, j.Events)
-		}
-		if n := j.Client.Counters().ResendRequests; n != 0 {
-			t.Fatalf("seed %d: the joiner asked for tics again %d times on a channel that loses none", seed, n)
-		}
+		require.True(t, s.RunUntil(func() bool { return playing(j) }, 30000), "seed %d: the joiner did not enter: %v", seed, j.Events)
+		require.Zero(t, j.Client.Counters().ResendRequests, "seed %d: times the joiner asked for tics again on a channel that loses none", seed)
 	}
 }
 
@@ -204,18 +193,14 @@ func TestLateJoinOnTheLossyChannelAgreesFromItsEntryOn(t *testing.T) {
 		var ms []int64
 		var states int64
 		for i, r := range results {
-			if r.err != nil {
-				t.Fatalf("%d bytes, seed %d: %v", size, 500+i, r.err)
-			}
+			require.NoError(t, r.err, "%d bytes, seed %d", size, 500+i)
 			ms = append(ms, r.joinMS)
 			states += r.states
 		}
 		slices.Sort(ms)
 		t.Logf("%d bytes: %d joins, all agree to tic 10000; first SYN to playing: median %d ms, p90 %d ms, max %d ms; %d states sent",
 			size, seeds, ms[len(ms)/2], ms[len(ms)*9/10], ms[len(ms)-1], states)
-		if got := ms[len(ms)/2]; got != wantMedianMS[size] {
-			t.Errorf("%d bytes, %d seeds: median first SYN to playing %d ms, want %d", size, seeds, got, wantMedianMS[size])
-		}
+		assert.Equal(t, wantMedianMS[size], ms[len(ms)/2], "%d bytes, %d seeds: median first SYN to playing, ms", size, seeds)
 	}
 }
 
@@ -224,20 +209,14 @@ func TestLateJoinOnTheLossyChannelAgreesFromItsEntryOn(t *testing.T) {
 func TestLateJoinUnderADedicatedServerTakesTheStateFromAClient(t *testing.T) {
 	s := start(t, Options{Players: 3, Seed: 32, Dedicated: true, Link: simnet.Link{LatencyMS: 20, JitterMS: 10},
 		StateBytes: 256 << 10})
-	if err := s.RunTics(200, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(200, 60000))
 	j := joinAndPlay(t, s, 1500)
-	if got := j.Client.Player(); got != 3 {
-		t.Fatalf("the joiner is player %d, want 3", got)
-	}
+	require.Equal(t, 3, j.Client.Player(), "the joiner's player")
 	sent := int64(0)
 	for _, p := range s.Peers[:3] {
 		sent += p.Client.Transfers().Counters().ChunkBytesSent
 	}
-	if sent < 256<<10 {
-		t.Fatalf("the clients sent %d bytes of state, want the 256 KB snapshot", sent)
-	}
+	require.GreaterOrEqual(t, sent, int64(256<<10), "bytes of state the clients sent: the 256 KB snapshot")
 	check(t, s, 1500)
 	noDesync(t, s)
 }
@@ -246,19 +225,12 @@ func TestLateJoinUnderADedicatedServerTakesTheStateFromAClient(t *testing.T) {
 // run, no player of its own.
 func TestLateJoinerOfAFullGameWatches(t *testing.T) {
 	s := start(t, Options{Players: 3, Seed: 33, Link: simnet.Link{LatencyMS: 20}, Server: netcore.ServerConfig{MaxPlayers: 3}})
-	if err := s.RunTics(200, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(200, 60000))
 	j := s.Join()
-	if !s.RunUntil(func() bool { return j.Client.State() == netcore.ClientInGame && j.Client.GameTic() > 400 }, 30000) {
-		t.Fatalf("the spectator does not follow the game: %v at tic %d", j.Client.State(), j.Client.GameTic())
-	}
-	if p := j.Client.Player(); p != -1 {
-		t.Fatalf("the joiner of a full game is player %d", p)
-	}
-	if err := s.RunTics(1000, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.True(t, s.RunUntil(func() bool { return j.Client.State() == netcore.ClientInGame && j.Client.GameTic() > 400 }, 30000),
+		"the spectator does not follow the game: %v at tic %d", j.Client.State(), j.Client.GameTic())
+	require.Equal(t, -1, j.Client.Player(), "the player of the joiner of a full game")
+	require.NoError(t, s.RunTics(1000, 60000))
 	check(t, s, 1000)
 	noDesync(t, s)
 }
@@ -269,17 +241,14 @@ func TestLateJoinIsRefusedWhereTheReferenceRules(t *testing.T) {
 	s := start(t, Options{Players: 2, Seed: 34})
 	raw := rawPeer(s, 0x7779)
 	raw.Send(ServerUID, syn(wire.Magic)) // offers CHOCOLATE_DOOM_0 only
-	if got := rejection(t, s, raw); got != "Server is not currently accepting connections" {
-		t.Fatalf("a reference peer joining a ticnet game: got %q", got)
-	}
+	require.Equal(t, "Server is not currently accepting connections", rejection(t, s, raw), "a reference peer joining a ticnet game")
 	strict := start(t, Options{Players: 2, Seed: 35, Strict: true})
 	j := strict.Join() // offers TICNET_1 first
-	if !strict.RunUntil(func() bool { return j.Client.State() == netcore.ClientDisconnected }, 5000) {
-		t.Fatalf("a ticnet copy joining a reference game is %v", j.Client.State())
-	}
-	if e := j.Events[len(j.Events)-1]; e.Kind != netcore.EventRejected || e.Reason != "Server is not currently accepting connections" {
-		t.Fatalf("a ticnet copy joining a reference game: %v", e)
-	}
+	require.True(t, strict.RunUntil(func() bool { return j.Client.State() == netcore.ClientDisconnected }, 5000),
+		"a ticnet copy joining a reference game is %v", j.Client.State())
+	e := j.Events[len(j.Events)-1]
+	require.Equal(t, netcore.EventRejected, e.Kind, "a ticnet copy joining a reference game: its last event")
+	require.Equal(t, "Server is not currently accepting connections", e.Reason, "a ticnet copy joining a reference game: why it was rejected")
 }
 
 // A player that leaves, by a clean leave or by going silent past the
@@ -292,9 +261,7 @@ func TestRejoinWithTheTokenGetsThePlayerBack(t *testing.T) {
 		t.Run(how, func(t *testing.T) {
 			s := start(t, Options{Players: 3, Seed: 36, Tokens: true, Link: simnet.Link{LatencyMS: 20, JitterMS: 10},
 				Server: netcore.ServerConfig{RejoinGraceMS: 10000}})
-			if err := s.RunTics(300, 60000); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, s.RunTics(300, 60000))
 			gone := s.Peers[1]
 			if how == "leave" {
 				gone.Client.Leave(s.Now())
@@ -306,25 +273,16 @@ func TestRejoinWithTheTokenGetsThePlayerBack(t *testing.T) {
 			gone.Paused = true
 			other := s.Join() // no token: not player 1, which is held
 			back := s.JoinWith(gone.Token)
-			if !s.RunUntil(func() bool { return playing(other) && playing(back) }, 30000) {
-				t.Fatalf("the joiners did not enter: %v / %v", other.Events, back.Events)
-			}
-			if p := back.Client.Player(); p != 1 {
-				t.Fatalf("the copy that came back is player %d, want 1", p)
-			}
-			if p := other.Client.Player(); p != 3 {
-				t.Fatalf("a new copy took player %d while 1 was held, want 3", p)
-			}
+			require.True(t, s.RunUntil(func() bool { return playing(other) && playing(back) }, 30000),
+				"the joiners did not enter: %v / %v", other.Events, back.Events)
+			require.Equal(t, 1, back.Client.Player(), "the player of the copy that came back")
+			require.Equal(t, 3, other.Client.Player(), "the player a new copy took while 1 was held")
 			var rejoined bool
 			for _, e := range back.Events {
 				rejoined = rejoined || (e.Kind == netcore.EventGameStarted && e.Reason == netcore.ReasonRejoined)
 			}
-			if !rejoined {
-				t.Fatalf("the copy that came back was not told it rejoined: %v", back.Events)
-			}
-			if err := s.RunTics(s.Peers[0].Client.GameTic()+300, 60000); err != nil {
-				t.Fatal(err)
-			}
+			require.True(t, rejoined, "the copy that came back was not told it rejoined: %v", back.Events)
+			require.NoError(t, s.RunTics(s.Peers[0].Client.GameTic()+300, 60000))
 			check(t, s, 600)
 			noDesync(t, s)
 		})
@@ -334,21 +292,13 @@ func TestRejoinWithTheTokenGetsThePlayerBack(t *testing.T) {
 func TestRejoinAfterTheGraceOrWhileTheOwnerPlaysIsANewPlayer(t *testing.T) {
 	s := start(t, Options{Players: 3, Seed: 37, Tokens: true, Link: simnet.Link{LatencyMS: 20},
 		Server: netcore.ServerConfig{RejoinGraceMS: 2000}})
-	if err := s.RunTics(300, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(300, 60000))
 	// The owner of player 2's token is still playing: a copy presenting
 	// it is refused the player, counted, and plays as a new one.
 	twin := s.JoinWith(s.Peers[2].Token)
-	if !s.RunUntil(func() bool { return playing(twin) }, 30000) {
-		t.Fatalf("the twin did not enter: %v", twin.Events)
-	}
-	if p := twin.Client.Player(); p != 3 {
-		t.Fatalf("the twin is player %d, want 3", p)
-	}
-	if n := s.Server.Counters().RejoinRefused; n != 1 {
-		t.Fatalf("%d refused rejoins counted, want 1", n)
-	}
+	require.True(t, s.RunUntil(func() bool { return playing(twin) }, 30000), "the twin did not enter: %v", twin.Events)
+	require.Equal(t, 3, twin.Client.Player(), "the twin's player")
+	require.Equal(t, int64(1), s.Server.Counters().RejoinRefused, "refused rejoins counted")
 	// Past the grace, a departed player's token gets nothing back.
 	gone := s.Peers[1]
 	gone.Client.Leave(s.Now())
@@ -356,17 +306,11 @@ func TestRejoinAfterTheGraceOrWhileTheOwnerPlaysIsANewPlayer(t *testing.T) {
 	gone.Paused = true
 	s.RunFor(2000)
 	late := s.JoinWith(gone.Token)
-	if !s.RunUntil(func() bool { return playing(late) }, 30000) {
-		t.Fatalf("the late copy did not enter: %v", late.Events)
-	}
+	require.True(t, s.RunUntil(func() bool { return playing(late) }, 30000), "the late copy did not enter: %v", late.Events)
 	for _, e := range late.Events {
-		if e.Kind == netcore.EventGameStarted && e.Reason == netcore.ReasonRejoined {
-			t.Fatal("a token past its grace got its player back")
-		}
+		require.False(t, e.Kind == netcore.EventGameStarted && e.Reason == netcore.ReasonRejoined, "a token past its grace got its player back")
 	}
-	if err := s.RunTics(s.Peers[0].Client.GameTic()+200, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(s.Peers[0].Client.GameTic()+200, 60000))
 	check(t, s, 500)
 }
 
@@ -383,15 +327,11 @@ var badStreamPackets = [][]byte{{0x00, 0x70, 4, 1, 2}, {0x00, 0x70, 5, 0}, {0x00
 func TestLateJoinUnderJunkCompletesAndCountsEveryFrame(t *testing.T) {
 	const junk = 100000
 	s := start(t, Options{Players: 4, Seed: 38, Link: simnet.Link{LatencyMS: 20, JitterMS: 10}, StateBytes: 1 << 20})
-	if err := s.RunTics(300, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(300, 60000))
 	j := s.Join()
 	// The junk starts with the transfer: before it, the joiner drops the
 	// tics it hears while it connects, which are not junk.
-	if !s.RunUntil(func() bool { return j.Client.State() == netcore.ClientInGame }, 10000) {
-		t.Fatalf("the joiner was not admitted: %v", j.Events)
-	}
+	require.True(t, s.RunUntil(func() bool { return j.Client.State() == netcore.ClientInGame }, 10000), "the joiner was not admitted: %v", j.Events)
 	baseline := junkCounted(s)
 	h := &hostile{node: s.Net.AddNode(), rng: rand.New(rand.NewPCG(38, 38)), real: []netcore.Addr{ServerUID},
 		bad: append(slices.Clone(undecodable), badStreamPackets...)}
@@ -409,9 +349,7 @@ func TestLateJoinUnderJunkCompletesAndCountsEveryFrame(t *testing.T) {
 		}
 		peak = max(peak, j.Client.Transfers().BytesHeld())
 	}
-	if !s.RunUntil(func() bool { return playing(j) }, 60000) {
-		t.Fatalf("the joiner did not enter under junk: %v", j.Events)
-	}
+	require.True(t, s.RunUntil(func() bool { return playing(j) }, 60000), "the joiner did not enter under junk: %v", j.Events)
 	for h.sent < junk {
 		s.Step()
 	}
@@ -420,18 +358,14 @@ func TestLateJoinUnderJunkCompletesAndCountsEveryFrame(t *testing.T) {
 	s.Step()
 	counted := junkCounted(s) - baseline
 	t.Logf("%d junk frames, %d receptions to drop, %d counted; the joiner held %d bytes at most", h.sent, h.expected, counted, peak)
-	if counted != int64(h.expected) || h.expected != 249435 {
-		t.Fatalf("counted %d drops for %d junk receptions; want 249435 receptions", counted, h.expected)
-	}
+	require.Equal(t, int64(h.expected), counted, "drops counted for the junk receptions")
+	require.Equal(t, 249435, h.expected, "junk receptions")
 	// The state as the test game saves it (its 1 MB world and a 144-byte
 	// header) and the bitset of the chunks received (66 chunks: 16 bytes),
 	// nothing more, not even for a junk stream.
-	if want := int64(1<<20) + 144 + 16; peak != want {
-		t.Fatalf("the joiner held %d bytes of stream at most, want %d: the 1 MB world, the state's header (144) and the bitset of its chunks (16)", peak, want)
-	}
-	if err := s.RunTics(s.Peers[0].Client.GameTic()+300, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.Equal(t, int64(1<<20)+144+16, peak,
+		"bytes of stream the joiner held at most: the 1 MB world, the state's header (144) and the bitset of its chunks (16)")
+	require.NoError(t, s.RunTics(s.Peers[0].Client.GameTic()+300, 60000))
 	check(t, s, 600)
 	noDesync(t, s)
 }
@@ -443,33 +377,26 @@ func TestLateJoinUnderJunkCompletesAndCountsEveryFrame(t *testing.T) {
 func TestAbandonedJoinFreesTheServersStreamWithinTheDeadline(t *testing.T) {
 	const latencyMS = 20
 	s := start(t, Options{Players: 3, Seed: 39, Link: simnet.Link{LatencyMS: latencyMS}, StateBytes: 2 << 20})
-	if err := s.RunTics(200, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(200, 60000))
 	j := s.Join()
 	x := s.Server.Transfers()
 	if !s.RunUntil(func() bool {
 		got, total, ok := j.Client.Transfers().ReceiveProgress(ServerUID, 1)
 		return ok && got > total/2
 	}, 30000) {
-		t.Fatal("the state did not get half way")
+		require.FailNow(t, "the state did not get half way")
 	}
 	j.Node.SetSilent(true)
 	j.Paused = true
 	gone := s.Now()
-	if x.BytesReferenced() == 0 {
-		t.Fatal("the server holds nothing for the stream it is sending")
-	}
+	require.NotZero(t, x.BytesReferenced(), "the server holds nothing for the stream it is sending")
 	deadline := x.Config().StallMS
-	if !s.RunUntil(func() bool { return x.BytesReferenced() == 0 && x.BytesHeld() == 0 }, deadline+1000) {
-		t.Fatalf("the server still holds %d bytes %d ms after the joiner vanished", x.BytesReferenced()+x.BytesHeld(), s.Now()-gone)
-	}
+	require.True(t, s.RunUntil(func() bool { return x.BytesReferenced() == 0 && x.BytesHeld() == 0 }, deadline+1000),
+		"the server still holds %d bytes %d ms after the joiner vanished", x.BytesReferenced()+x.BytesHeld(), s.Now()-gone)
 	freed := s.Now() - gone
 	t.Logf("freed %d ms after the joiner vanished (deadline %d ms)", freed, deadline)
-	if freed != deadline+latencyMS {
-		t.Fatalf("freed %d ms after the joiner vanished, want %d: the deadline, %d ms, after its last acknowledgement arrived",
-			freed, deadline+latencyMS, deadline)
-	}
+	require.Equal(t, deadline+latencyMS, freed,
+		"ms after the joiner vanished that the server freed its stream: the deadline, %d ms, after its last acknowledgement arrived", deadline)
 }
 
 // A copy that comes back with its token gets its player back although
@@ -484,9 +411,7 @@ func TestARejoinWhoseSYNRepliesWereLostGetsThePlayerBack(t *testing.T) {
 	for seed := uint64(1); seed <= 10; seed++ {
 		s := start(t, Options{Players: 3, Seed: seed, Tokens: true, Link: simnet.Link{LatencyMS: 20, JitterMS: 10},
 			Server: netcore.ServerConfig{RejoinGraceMS: 10000}})
-		if err := s.RunTics(200, 60000); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, s.RunTics(200, 60000))
 		gone := s.Peers[1]
 		own := gone.Client.Player()
 		gone.Client.Leave(s.Now())
@@ -496,16 +421,10 @@ func TestARejoinWhoseSYNRepliesWereLostGetsThePlayerBack(t *testing.T) {
 		s.Net.SetLink(s.HostNode, back.Node, simnet.Link{LatencyMS: 20, JitterMS: 10, Loss: 1})
 		s.RunFor(1500)
 		s.Net.SetLink(s.HostNode, back.Node, simnet.Link{LatencyMS: 20, JitterMS: 10})
-		if !s.RunUntil(func() bool { return playing(back) }, 30000) {
-			t.Fatalf("seed %d: the copy did not come back: %v", seed, back.Events)
-		}
-		if p := back.Client.Player(); p != own {
-			t.Fatalf("seed %d: the copy came back as player %d, want %d (its own)", seed, p, own)
-		}
+		require.True(t, s.RunUntil(func() bool { return playing(back) }, 30000), "seed %d: the copy did not come back: %v", seed, back.Events)
+		require.Equal(t, own, back.Client.Player(), "seed %d: the player the copy came back as (its own)", seed)
 		end := s.Peers[0].Client.GameTic() + 100
-		if err := s.RunTics(end, 60000); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, s.RunTics(end, 60000))
 		check(t, s, int(end))
 	}
 }
@@ -523,9 +442,7 @@ func TestARejoinThatVanishesLeavesThePlayerHeldForTheGrace(t *testing.T) {
 		t.Run(when, func(t *testing.T) {
 			s := start(t, Options{Players: 3, Seed: 40, Tokens: true, Link: simnet.Link{LatencyMS: 20, JitterMS: 10},
 				StateBytes: 2 << 20, Server: netcore.ServerConfig{RejoinGraceMS: grace}})
-			if err := s.RunTics(200, 60000); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, s.RunTics(200, 60000))
 			gone := s.Peers[1]
 			own := gone.Client.Player()
 			gone.Client.Leave(s.Now())
@@ -537,11 +454,9 @@ func TestARejoinThatVanishesLeavesThePlayerHeldForTheGrace(t *testing.T) {
 				got, total, ok := first.Client.Transfers().ReceiveProgress(ServerUID, 1)
 				return ok && got > total/2
 			}, 30000) {
-				t.Fatal("the first copy's state did not get half way")
+				require.FailNow(t, "the first copy's state did not get half way")
 			}
-			if p := first.Client.Player(); p != own {
-				t.Fatalf("the first copy back was given player %d, want %d", p, own)
-			}
+			require.Equal(t, own, first.Client.Player(), "the player the first copy back was given")
 			first.Node.SetSilent(true)
 			first.Paused = true
 			vanished := s.Now()
@@ -549,26 +464,23 @@ func TestARejoinThatVanishesLeavesThePlayerHeldForTheGrace(t *testing.T) {
 				l, ok := s.Find(-1, netcore.EventPlayerLeft, vanished)
 				return ok && l.Addr == first.UID
 			}, netcore.BrowserTimeouts.TimeoutMS+1000) {
-				t.Fatal("the server did not let the vanished copy go")
+				require.FailNow(t, "the server did not let the vanished copy go")
 			}
 			if when == "past" {
 				s.RunFor(left + grace + 100 - s.Now())
 			}
 			again := s.JoinWith(gone.Token)
-			if !s.RunUntil(func() bool { return playing(again) }, 30000) {
-				t.Fatalf("the copy did not come back: %v", again.Events)
-			}
+			require.True(t, s.RunUntil(func() bool { return playing(again) }, 30000), "the copy did not come back: %v", again.Events)
 			rejoined := false
 			for _, e := range again.Events {
 				rejoined = rejoined || e.Kind == netcore.EventGameStarted && e.Reason == netcore.ReasonRejoined
 			}
-			if p := again.Client.Player(); rejoined != (when == "within") || rejoined && p != own {
-				t.Fatalf("%s the grace the copy came back as player %d, rejoined %v (its own was %d)", when, p, rejoined, own)
+			require.Equal(t, when == "within", rejoined, "%s the grace: the copy that came back rejoined", when)
+			if rejoined {
+				require.Equal(t, own, again.Client.Player(), "%s the grace: the player the copy came back as (its own)", when)
 			}
 			end := s.Peers[0].Client.GameTic() + 100
-			if err := s.RunTics(end, 60000); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, s.RunTics(end, 60000))
 			check(t, s, int(end))
 			noDesync(t, s)
 		})
@@ -592,17 +504,13 @@ func (c *synCapture) Recv() (netcore.Addr, []byte, bool) { return 0, nil, false 
 // longest heals of TestAPartitionThatHealsLeavesOneGame.)
 func TestAFreshSYNReplacesASlotThatNeverSaidHello(t *testing.T) {
 	s := start(t, Options{Players: 3, Seed: 41, Link: simnet.Link{LatencyMS: 20}})
-	if err := s.RunTics(200, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(200, 60000))
 	// The copy's old connection, on the UID the copy will have.
 	uid := netcore.Addr(0x1000 + len(s.Peers))
 	old := simnet.NewFrameTransport(s.Net.AddNode(), uid)
 	var capture synCapture
 	netcore.NewClient(netcore.ClientConfig{Name: "old", Settings: settings}, &capture, ServerUID, testgame.New(1), s.Now()).Update(s.Now())
-	if len(capture.sent) != 1 {
-		t.Fatalf("a new client sent %d packets, want its SYN", len(capture.sent))
-	}
+	require.Len(t, capture.sent, 1, "packets a new client sent: its SYN")
 	old.Send(ServerUID, capture.sent[0])
 	replied := false
 	s.RunUntil(func() bool {
@@ -614,9 +522,7 @@ func TestAFreshSYNReplacesASlotThatNeverSaidHello(t *testing.T) {
 			replied = replied || from == ServerUID
 		}
 	}, 1000)
-	if !replied {
-		t.Fatal("the server did not reply to the old SYN")
-	}
+	require.True(t, replied, "the server did not reply to the old SYN")
 	old.Send(ServerUID, wire.Encode(nil, &wire.ReliableAck{Ack: 1}, false, 0))
 	states := func() int64 { return s.Peers[0].Client.Transfers().Counters().StreamsStarted }
 	s.RunFor(100)
@@ -625,25 +531,16 @@ func TestAFreshSYNReplacesASlotThatNeverSaidHello(t *testing.T) {
 	// slot began (the state asked for) goes on.
 	old.Send(ServerUID, capture.sent[0])
 	s.RunFor(100)
-	if n := states(); n != 1 {
-		t.Fatalf("the host's copy sent %d states, want 1 (a duplicate SYN restarted the join)", n)
-	}
+	require.Equal(t, int64(1), states(), "states the host's copy sent (more: a duplicate SYN restarted the join)")
 	s.RunFor(netcore.StaleHandshakeMS) // the copy asks again a second after it was sent away
 	j := s.Join()
-	if j.UID != uid {
-		t.Fatalf("the copy has UID %#x, want %#x", j.UID, uid)
-	}
+	require.Equal(t, uid, j.UID, "the copy's UID")
 	joined := s.Now()
-	if !s.RunUntil(func() bool { return playing(j) }, 500) {
-		t.Fatalf("the copy did not join in 500 ms (the old slot times out after %d): %v", netcore.BrowserTimeouts.TimeoutMS, j.Events)
-	}
+	require.True(t, s.RunUntil(func() bool { return playing(j) }, 500),
+		"the copy did not join in 500 ms (the old slot times out after %d): %v", netcore.BrowserTimeouts.TimeoutMS, j.Events)
 	t.Logf("the copy joined in %d ms", s.Now()-joined)
-	if n := states(); n != 2 {
-		t.Fatalf("the host's copy sent %d states, want 2", n)
-	}
+	require.Equal(t, int64(2), states(), "states the host's copy sent")
 	end := s.Peers[0].Client.GameTic() + 100
-	if err := s.RunTics(end, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(end, 60000))
 	check(t, s, int(end))
 }
