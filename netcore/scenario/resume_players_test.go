@@ -1,11 +1,12 @@
 package scenario
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
+
+	"github.com/stretchr/testify/require"
 )
 
 // The players of a game whose server went while one copy was away: the
@@ -22,12 +23,8 @@ const awayPlayer = 3
 func startAwayGame(t *testing.T, seed uint64) *Scenario {
 	t.Helper()
 	s := start(t, Options{Players: 4, Seed: seed, Tokens: true, Link: simnet.Link{LatencyMS: 5}})
-	if err := s.RunTics(100, 60000); err != nil {
-		t.Fatal(err)
-	}
-	if p := s.Peers[awayPlayer].Client.Player(); p != awayPlayer {
-		t.Fatalf("peer %d plays player %d, want %d", awayPlayer, p, awayPlayer)
-	}
+	require.NoError(t, s.RunTics(100, 60000))
+	require.Equal(t, awayPlayer, s.Peers[awayPlayer].Client.Player(), "peer %d's player", awayPlayer)
 	return s
 }
 
@@ -41,18 +38,14 @@ func takeOver(t *testing.T, s *Scenario, heir *Peer, waitMS int64) (*netcore.Ser
 	t.Helper()
 	now := s.Now()
 	roster, ok := heir.Client.Roster()
-	if !ok {
-		t.Fatal("the heir has no roster")
-	}
+	require.True(t, ok, "the heir has no roster")
 	r := netcore.Resume{Settings: heir.Client.Settings(), Connect: heir.Client.Connect(), Timeline: heir.Client.Timeline(),
 		Roster: roster, Setup: heir.Client.Setup(), WaitMS: waitMS}
 	cfg := s.opts.Server
 	cfg.Game = roster.Game
 	srvEnd, cliEnd := netcore.NewLoopback(ServerUID)
 	srv := netcore.NewResumedServer(cfg, &netcore.HostTransport{Channel: simnet.NewFrameTransport(heir.Node, ServerUID), Local: srvEnd}, r, now)
-	if !heir.Client.Reattach(cliEnd, now) {
-		t.Fatal("the heir cannot reattach")
-	}
+	require.True(t, heir.Client.Reattach(cliEnd, now), "the heir cannot reattach")
 	// The host's client may have run tics no survivor holds, which the
 	// new server decides afresh.
 	s.Peers[0].Paused, s.Peers[0].Until = true, heir.Client.Timeline().Confirmed()
@@ -64,9 +57,7 @@ func takeOver(t *testing.T, s *Scenario, heir *Peer, waitMS int64) (*netcore.Ser
 // node.
 func reattach(t *testing.T, s *Scenario, p *Peer) {
 	t.Helper()
-	if !p.Client.Reattach(p.Frame, s.Now()) {
-		t.Fatalf("peer %d cannot reattach", p.Index)
-	}
+	require.True(t, p.Client.Reattach(p.Frame, s.Now()), "peer %d cannot reattach", p.Index)
 }
 
 // resumeWithoutTheAwayCopy stops the host of a game started by
@@ -80,9 +71,7 @@ func resumeWithoutTheAwayCopy(t *testing.T, s *Scenario) (*netcore.Server, int, 
 	s.StopHost()
 	srv, mark := takeOver(t, s, s.Peers[1], 100)
 	reattach(t, s, s.Peers[2])
-	if !s.RunUntil(func() bool { return !srv.Resuming() }, 2000) {
-		t.Fatal("the new server did not resume")
-	}
+	require.True(t, s.RunUntil(func() bool { return !srv.Resuming() }, 2000), "the new server did not resume")
 	return srv, mark, srv.ResumedAt()
 }
 
@@ -96,9 +85,8 @@ func playersIn(t *testing.T, s *Scenario) map[int]int {
 		if p.Paused || pl < 0 || p.Client.State() != netcore.ClientInGame {
 			continue
 		}
-		if q, ok := by[pl]; ok {
-			t.Fatalf("peers %d and %d both play player %d", q, p.Index, pl)
-		}
+		q, ok := by[pl]
+		require.False(t, ok, "peers %d and %d both play player %d", q, p.Index, pl)
 		by[pl] = p.Index
 	}
 	return by
@@ -138,12 +126,9 @@ func TestAResumedServerKeepsAnAwaitedPlayersNumber(t *testing.T) {
 	s := startAwayGame(t, 31)
 	srv, mark, resumedAt := resumeWithoutTheAwayCopy(t, s)
 	newcomer := s.Join()
-	if !s.RunUntil(func() bool { return serverEnteredSince(s, mark, newcomer) }, 3000) {
-		t.Fatalf("the new copy did not enter the game: %v, events %v", newcomer.Client.State(), newcomer.Events)
-	}
-	if got := newcomer.Client.Player(); got != 4 {
-		t.Fatalf("a new copy without a token got player %d while player %d's copy was awaited; want player 4", got, awayPlayer)
-	}
+	require.True(t, s.RunUntil(func() bool { return serverEnteredSince(s, mark, newcomer) }, 3000),
+		"the new copy did not enter the game: %v, events %v", newcomer.Client.State(), newcomer.Events)
+	require.Equal(t, 4, newcomer.Client.Player(), "the player a new copy without a token got while player %d's copy was awaited", awayPlayer)
 
 	// The awaited copy comes back, before its place times out, holding
 	// every tic before the resume and none the new server decided (the
@@ -151,25 +136,17 @@ func TestAResumedServerKeepsAnAwaitedPlayersNumber(t *testing.T) {
 	// TestALateReattachHoldingTheResumeTicIsRefused): it plays its player
 	// again.
 	away := s.Peers[awayPlayer]
-	if held := away.Client.Timeline().Confirmed(); held != resumedAt {
-		t.Fatalf("the away copy holds tics to %d, want to the resume at %d", held, resumedAt)
-	}
+	require.Equal(t, resumedAt, away.Client.Timeline().Confirmed(), "the tics the away copy holds: to the resume")
 	away.Paused = false
 	reattach(t, s, away)
 	refused := srv.Counters().RejoinRefused
-	if err := s.RunTics(s.Peers[1].Client.GameTic()+200, 60000); err != nil {
-		t.Fatal(err)
-	}
-	if n := srv.Counters().RejoinRefused - refused; n != 0 {
-		t.Fatalf("the server refused %d reattaches, want 0", n)
-	}
+	require.NoError(t, s.RunTics(s.Peers[1].Client.GameTic()+200, 60000))
+	require.Zero(t, srv.Counters().RejoinRefused-refused, "reattaches the server refused")
 	by := playersIn(t, s)
-	if by[awayPlayer] != awayPlayer || by[4] != newcomer.Index || len(by) != 4 {
-		t.Fatalf("players by peer: %v; want 1, 2, %d by their copies and 4 by the new copy", by, awayPlayer)
-	}
-	if ev := serverEventsOf(s, mark, awayPlayer); len(ev) != 0 {
-		t.Fatalf("the server's events about player %d: %v; want none (its copy came back in its place)", awayPlayer, ev)
-	}
+	require.Equal(t, awayPlayer, by[awayPlayer], "the peer of player %d: its own copy", awayPlayer)
+	require.Equal(t, newcomer.Index, by[4], "the peer of player 4: the new copy")
+	require.Len(t, by, 4, "players by peer")
+	require.Empty(t, serverEventsOf(s, mark, awayPlayer), "the server's events about player %d (its copy came back in its place)", awayPlayer)
 	check(t, s, 300)
 }
 
@@ -183,20 +160,13 @@ func TestATokenJoinerEndsItsAwaitedPlaceholderAndGetsItsPlayerBack(t *testing.T)
 	srv, mark, resumedAt := resumeWithoutTheAwayCopy(t, s)
 	away := s.Peers[awayPlayer]
 	back := s.JoinWith(away.Token)
-	if !s.RunUntil(func() bool { return serverEnteredSince(s, mark, back) }, 3000) {
-		t.Fatalf("the copy back with its token did not enter the game: %v, events %v", back.Client.State(), back.Events)
-	}
-	if got := back.Client.Player(); got != awayPlayer {
-		t.Fatalf("the copy back with player %d's token got player %d", awayPlayer, got)
-	}
+	require.True(t, s.RunUntil(func() bool { return serverEnteredSince(s, mark, back) }, 3000),
+		"the copy back with its token did not enter the game: %v, events %v", back.Client.State(), back.Events)
+	require.Equal(t, awayPlayer, back.Client.Player(), "the player the copy back with player %d's token got", awayPlayer)
 	// Past the placeholder's timeout (the server's, from the resume).
-	if err := s.RunTics(s.Peers[1].Client.GameTic()+200, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, s.RunTics(s.Peers[1].Client.GameTic()+200, 60000))
 	want := []string{"player left/" + netcore.ReasonLeft, "player joined/" + netcore.ReasonRejoined, "player entered/"}
-	if ev := serverEventsOf(s, mark, awayPlayer); fmt.Sprint(ev) != fmt.Sprint(want) {
-		t.Fatalf("the server's events about player %d: %q; want %q", awayPlayer, ev, want)
-	}
+	require.Equal(t, want, serverEventsOf(s, mark, awayPlayer), "the server's events about player %d", awayPlayer)
 	// Every copy sees it leave, then enter at the tic the server put it
 	// in at.
 	var at uint32
@@ -212,21 +182,18 @@ func TestATokenJoinerEndsItsAwaitedPlaceholderAndGetsItsPlayerBack(t *testing.T)
 				seen = append(seen, e)
 			}
 		}
-		if len(seen) != 2 || seen[0].Kind != netcore.EventPlayerLeft || seen[0].Reason != netcore.ReasonLeft ||
-			seen[1].Kind != netcore.EventPlayerEntered || seen[1].Tic != at || seen[0].Tic >= at {
-			t.Fatalf("peer %d saw player %d: %+v; want it leave, then enter at tic %d", p.Index, awayPlayer, seen, at)
-		}
+		require.Len(t, seen, 2, "peer %d: what it saw of player %d: %+v", p.Index, awayPlayer, seen)
+		require.Equal(t, netcore.EventPlayerLeft, seen[0].Kind, "peer %d: what it saw of player %d first", p.Index, awayPlayer)
+		require.Equal(t, netcore.ReasonLeft, seen[0].Reason, "peer %d: why it saw player %d leave", p.Index, awayPlayer)
+		require.Equal(t, netcore.EventPlayerEntered, seen[1].Kind, "peer %d: what it saw of player %d next", p.Index, awayPlayer)
+		require.Equal(t, at, seen[1].Tic, "peer %d: the tic it saw player %d enter at (the server's)", p.Index, awayPlayer)
+		require.Less(t, seen[0].Tic, at, "peer %d: the tic it saw player %d leave at, before it entered", p.Index, awayPlayer)
 	}
-	if !playing(back) {
-		t.Fatalf("the copy back with its token does not see itself enter: %v", back.Events)
-	}
+	require.True(t, playing(back), "the copy back with its token does not see itself enter: %v", back.Events)
 	by := playersIn(t, s)
-	if by[awayPlayer] != back.Index || len(by) != 3 {
-		t.Fatalf("players by peer: %v; want 1 and 2 by their copies, %d by the copy back", by, awayPlayer)
-	}
-	if n := srv.Counters().RejoinRefused; n != 0 {
-		t.Fatalf("the server refused %d rejoins, want 0", n)
-	}
+	require.Equal(t, back.Index, by[awayPlayer], "the peer of player %d: the copy back", awayPlayer)
+	require.Len(t, by, 3, "players by peer")
+	require.Zero(t, srv.Counters().RejoinRefused, "rejoins the server refused")
 	// The away copy's tics from the resume on, if any, were decided
 	// afresh.
 	away.Until = resumedAt
@@ -243,71 +210,50 @@ func TestALateReattachHoldingTheResumeTicIsRefused(t *testing.T) {
 	s := startAwayGame(t, 33)
 	heir, other, away := s.Peers[1], s.Peers[2], s.Peers[awayPlayer]
 	confirmed := func(p *Peer) uint32 { return p.Client.Timeline().Confirmed() }
-	if !s.RunUntil(func() bool { return confirmed(heir) == confirmed(away) && confirmed(other) == confirmed(away) }, 1000) {
-		t.Fatal("the remote copies never held the same tics")
-	}
+	require.True(t, s.RunUntil(func() bool { return confirmed(heir) == confirmed(away) && confirmed(other) == confirmed(away) }, 1000),
+		"the remote copies never held the same tics")
 	// The old server's next tic reaches the away copy only.
 	for _, p := range []*Peer{heir, other} {
 		s.Net.SetLink(s.HostNode, p.Node, simnet.Link{Down: true})
 	}
 	held := confirmed(heir)
-	if !s.RunUntil(func() bool { return confirmed(away) != held }, 1000) || confirmed(away) != held+1 {
-		t.Fatalf("the away copy holds tics to %d, the others to %d: want one more", confirmed(away), held)
-	}
+	require.True(t, s.RunUntil(func() bool { return confirmed(away) != held }, 1000), "the away copy holds no more tics than the others")
+	require.Equal(t, held+1, confirmed(away), "the tics the away copy holds: one more than the others")
 	s.Peers[awayPlayer].Paused = true
 	s.StopHost()
 	srv, mark := takeOver(t, s, heir, 100)
 	reattach(t, s, other)
-	if !s.RunUntil(func() bool { return !srv.Resuming() }, 2000) {
-		t.Fatal("the new server did not resume")
-	}
+	require.True(t, s.RunUntil(func() bool { return !srv.Resuming() }, 2000), "the new server did not resume")
 	resumedAt := srv.ResumedAt()
-	if resumedAt != held {
-		t.Fatalf("the new server resumed at tic %d, want %d (what the reattached copies hold)", resumedAt, held)
-	}
+	require.Equal(t, held, resumedAt, "the tic the new server resumed at: what the reattached copies hold")
 
 	// The away copy comes back holding tic resumedAt: Confirmed is
 	// resumedAt+1.
 	away.Paused = false
 	reattach(t, s, away)
-	if !s.RunUntil(func() bool { return away.Client.State() == netcore.ClientDisconnected }, 1000) {
-		t.Fatalf("the copy holding tic %d was not refused: %v, player %d, events %v", resumedAt, away.Client.State(), away.Client.Player(), away.Events)
-	}
+	require.True(t, s.RunUntil(func() bool { return away.Client.State() == netcore.ClientDisconnected }, 1000),
+		"the copy holding tic %d was not refused: %v, player %d, events %v", resumedAt, away.Client.State(), away.Client.Player(), away.Events)
 	var reasons []string
 	for _, e := range away.Events {
 		if e.Kind == netcore.EventDisconnected {
 			reasons = append(reasons, e.Reason)
 		}
 	}
-	if len(reasons) != 1 || reasons[0] != netcore.ReasonReattachRefused {
-		t.Fatalf("the away copy's ends: %q; want one, %q", reasons, netcore.ReasonReattachRefused)
-	}
-	if n := srv.Counters().RejoinRefused; n != 1 {
-		t.Fatalf("the server refused %d rejoins, want 1", n)
-	}
-	if ran := away.Game.Ran(); len(ran) != int(resumedAt)+1 {
-		t.Fatalf("the refused copy ran %d tics, want %d (to the one it held)", len(ran), resumedAt+1)
-	}
+	require.Equal(t, []string{netcore.ReasonReattachRefused}, reasons, "the away copy's ends")
+	require.Equal(t, int64(1), srv.Counters().RejoinRefused, "rejoins the server refused")
+	require.Len(t, away.Game.Ran(), int(resumedAt)+1, "tics the refused copy ran: to the one it held")
 
 	// It comes back with its token, as a session's copy does.
 	back := s.JoinWith(away.Token)
-	if !s.RunUntil(func() bool { return serverEnteredSince(s, mark, back) }, 3000) {
-		t.Fatalf("the copy back with its token did not enter the game: %v, events %v", back.Client.State(), back.Events)
-	}
-	if got := back.Client.Player(); got != awayPlayer {
-		t.Fatalf("the copy back with player %d's token got player %d", awayPlayer, got)
-	}
-	if err := s.RunTics(heir.Client.GameTic()+200, 60000); err != nil {
-		t.Fatal(err)
-	}
+	require.True(t, s.RunUntil(func() bool { return serverEnteredSince(s, mark, back) }, 3000),
+		"the copy back with its token did not enter the game: %v, events %v", back.Client.State(), back.Events)
+	require.Equal(t, awayPlayer, back.Client.Player(), "the player the copy back with player %d's token got", awayPlayer)
+	require.NoError(t, s.RunTics(heir.Client.GameTic()+200, 60000))
 	want := []string{"player left/" + netcore.ReasonLeft, "player joined/" + netcore.ReasonRejoined, "player entered/"}
-	if ev := serverEventsOf(s, mark, awayPlayer); fmt.Sprint(ev) != fmt.Sprint(want) {
-		t.Fatalf("the server's events about player %d: %q; want %q", awayPlayer, ev, want)
-	}
+	require.Equal(t, want, serverEventsOf(s, mark, awayPlayer), "the server's events about player %d", awayPlayer)
 	by := playersIn(t, s)
-	if by[awayPlayer] != back.Index || len(by) != 3 {
-		t.Fatalf("players by peer: %v; want 1 and 2 by their copies, %d by the copy back", by, awayPlayer)
-	}
+	require.Equal(t, back.Index, by[awayPlayer], "the peer of player %d: the copy back", awayPlayer)
+	require.Len(t, by, 3, "players by peer")
 	// The refused copy's tic resumedAt is the old server's: not checked.
 	away.Until = resumedAt
 	check(t, s, 300)
