@@ -91,9 +91,8 @@ func endsAndPlaysAgain(t *testing.T, s *Scenario) {
 // agree.
 func checked(t *testing.T, s *Scenario) {
 	t.Helper()
-	if _, err := s.Check(); err != nil {
-		t.Fatal(err)
-	}
+	_, err := s.Check()
+	require.NoError(t, err)
 }
 
 // leavesAt300 is a reference game whose player 2 leaves at tic 300.

@@ -58,9 +58,8 @@ func TestAReplayOfALossyGamePlaysBackToEveryChecksum(t *testing.T) {
 	for _, tic := range []uint32{7000, 2500, 2101, 9999} {
 		require.NoError(t, pl.Seek(tic), "seek %d", tic)
 		require.Equal(t, tic, pl.Tic(), "seek %d: the tic it is at", tic)
-		if _, err := pl.Run(1); err != nil {
-			t.Fatal(err)
-		}
+		_, err := pl.Run(1)
+		require.NoError(t, err, "run tic %d", tic)
 		require.NotZero(t, pl.Checked(), "after seeking to %d and running it: checksums compared", tic)
 		require.Zero(t, pl.Mismatches(), "after seeking to %d and running it: checksums that differ", tic)
 		require.Equal(t, sums[tic], g.Checksum(), "after seeking to %d and running it: checksum", tic)
