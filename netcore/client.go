@@ -117,7 +117,7 @@ type Client struct {
 
 	synFirstMS, synLastMS int64
 	protocol              string
-	extended              bool // the game runs ProtocolTicnet
+	clock                 clock // the protocol of the game (chooseClock)
 	lobby                 Lobby
 	settings              wire.Settings
 	setup                 wire.GameSetup // the extension's part of the game's start
@@ -149,7 +149,7 @@ type Client struct {
 // It sends its first SYN on the first Update.
 func NewClient(cfg ClientConfig, tr Transport, server Addr, game Game, now int64) *Client {
 	cfg.fill()
-	c := &Client{cfg: cfg, tr: tr, server: server, game: game, player: -1}
+	c := &Client{cfg: cfg, tr: tr, server: server, game: game, player: -1, clock: referenceClock{}}
 	c.conn = newConn(server, tr, cfg.Timeouts, now, connConnecting, &c.stats)
 	c.xfer = transfer.New(cfg.Transfer, tr)
 	c.xfer.AcceptFrom(server)
@@ -175,7 +175,10 @@ func (c *Client) Player() int { return c.player }
 func (c *Client) Protocol() string { return c.protocol }
 
 // Extended reports whether the game runs ticnet's extension protocol.
-func (c *Client) Extended() bool { return c.extended }
+func (c *Client) Extended() bool {
+	_, ext := c.clock.(ticnetClock)
+	return ext
+}
 
 // GameTic is the number of tics run so far.
 func (c *Client) GameTic() uint32 { return c.loop.tl.GameTic() }
@@ -222,10 +225,7 @@ func (c *Client) Setup() wire.GameSetup { return c.setup }
 // TicRate is the game's tics per second: its setup's under the extension
 // protocol, the reference's (TicRate) otherwise.
 func (c *Client) TicRate() int {
-	if c.extended && c.setup.TicRate != 0 {
-		return int(c.setup.TicRate)
-	}
-	return TicRate
+	return c.clock.ticRate()
 }
 
 // Leave starts a clean disconnect. The client keeps answering until the
@@ -339,7 +339,7 @@ func (c *Client) receive(now int64, from Addr, pkt []byte) {
 	case wire.TypeGameStart:
 		err2 = c.onGameStart(now, body)
 	case wire.TypeGameData:
-		err2 = c.onGameData(now, body)
+		err2 = c.clock.gameData(c, now, body)
 	case wire.TypeTicnet:
 		err2 = c.onTicnet(now, h, body)
 	case wire.TypeGameDataResend:
@@ -465,14 +465,15 @@ func (c *Client) onGameStart(now int64, body []byte) error {
 	c.settings = s
 	c.player = int(s.ConsolePlayer)
 	c.state = ClientInGame
-	if c.cfg.Input.Opaque() && !c.extended {
-		c.conn.disconnect(now, ReasonNeedsTicnet)
-		c.finish(EventDisconnected, ReasonNeedsTicnet)
+	if reason := c.clock.refuses(&c.cfg.Input); reason != "" {
+		c.conn.disconnect(now, reason)
+		c.finish(EventDisconnected, reason)
 		return nil
 	}
 	c.inSGD.LowResTurn = s.LowResTurn
 	c.inSet.LowResTurn = s.LowResTurn
-	c.outGD.LowResTurn, c.outGD.Ext = s.LowResTurn, c.extended
+	c.outGD.LowResTurn = s.LowResTurn
+	c.clock.encodes(&c.outGD)
 	c.inSet.InputSize, c.outGD.InputSize = c.cfg.Input.Size, c.cfg.Input.Size
 	c.startGame(now)
 	c.emit(Event{Kind: EventGameStarted, Player: c.player, Protocol: c.protocol})
@@ -493,23 +494,12 @@ func (c *Client) onTicnet(now int64, h wire.Header, body []byte) error {
 		if c.state != ClientWaitingStart || c.protocol != wire.ProtocolTicnet {
 			return errUnexpected{}
 		}
-		c.extended = m.Extended
+		c.clock = chooseClock(m.Extended, m.Setup)
 		c.setup = m.Setup
 		if m.Setup.Input != c.cfg.Input {
 			c.conn.disconnect(now, ReasonInputLayout)
 			c.finish(EventDisconnected, ReasonInputLayout)
 		}
-		return nil
-	case kind == wire.TicnetKindTicSet && c.state == ClientInGame && c.extended && c.mig.resuming:
-		// The new server's stream, resumed: kept until its Resume says
-		// where.
-		c.holdTicSet(body)
-		return nil
-	case kind == wire.TicnetKindTicSet && c.state == ClientInGame && c.extended:
-		if err := c.decodeSet(body); err != nil {
-			return err
-		}
-		c.onTicSet(now)
 		return nil
 	case kind == wire.TicnetKindTicSet && c.state == ClientWaitingLaunch && c.protocol == wire.ProtocolTicnet:
 		c.holdTicSet(body) // a game runs: this copy joins it, and its JoinStart is on the way
@@ -521,41 +511,12 @@ func (c *Client) onTicnet(now int64, h wire.Header, body []byte) error {
 		return nil
 	case kind == wire.TicnetKindJoinStart && h.Reliable:
 		return c.onJoinStart(now, body)
-	case kind == wire.TicnetKindGameEnd && h.Reliable:
-		return c.onGameEnd(now, body)
 	case kind == wire.TicnetKindEndAsked && h.Reliable:
 		return c.onEndAsked(body)
-	case kind == wire.TicnetKindSnapshotRequest && h.Reliable:
-		return c.onSnapshotRequest(now, body)
-	case kind == wire.TicnetKindRoster && h.Reliable:
-		var m wire.Roster
-		if err := m.DecodeBody(body); err != nil {
-			return err
-		}
-		if c.state != ClientInGame || !c.extended {
-			return errUnexpected{}
-		}
-		c.mig.roster, c.mig.rostered = m, true
-		return nil
-	case kind == wire.TicnetKindLeaving:
-		var m wire.Leaving
-		if err := m.DecodeBody(body); err != nil {
-			return err
-		}
-		if c.state != ClientInGame || !c.extended || c.mig.resuming {
-			return errUnexpected{}
-		}
-		c.mig.leaving, c.mig.left = m, true
-		// The server is gone: its DISCONNECT, which follows, may be lost,
-		// and the game's next server need not wait for it.
-		c.finish(EventDisconnected, ReasonServerLeft)
-		return nil
 	case kind == wire.TicnetKindResume:
 		return c.onResume(now, body)
-	case kind == wire.TicnetKindTicFetch:
-		return c.onTicFetch(now, body)
 	}
-	return errUnexpected{}
+	return c.clock.inGame(c, now, kind, h, body)
 }
 
 // finish ends the client with an event.

@@ -57,17 +57,6 @@ type recvSide struct {
 	loss lossEstimate
 }
 
-// clockSync is the reference's PID clock synchronisation (spec §11.3): it
-// moves this client's tic clock so that its commands reach the server at
-// the same time as the slowest other player's.
-type clockSync struct {
-	offset      int64 // fixed 16.16 milliseconds
-	cumulError  int64
-	lastError   int64
-	lastLatency int64
-	extOffsetMS int64 // the extension protocol's clock offset
-}
-
 func (c *Client) startGame(now int64) {
 	c.send = sendSide{}
 	c.mig = migrateSide{played: true}
@@ -76,34 +65,13 @@ func (c *Client) startGame(now int64) {
 	c.loop.reset()
 	c.pred = predictSide{}
 	c.rec = recorder{}
-	c.send.firstMS = now
-	if !c.extended {
-		c.send.firstMS += ReferenceStartDelayMS
-	}
+	c.send.firstMS = now + c.clock.startDelayMS()
 	c.send.lastClock = c.clockTic(now) - 1 // build tic 0 on the first pass
 }
 
-// ReferenceStartDelayMS is how long after GAMESTART a client in a reference
-// game builds its first tic. A real Chocolate Doom client reads the network
-// every 100 ms while it waits for GAMESTART, and learns its player number
-// only after the pass that brought it: a tic that reaches it in that same
-// pass is stored as if it were player 0, player 0's command for that tic is
-// dropped, and its game says "Player 1 left the game" at tic 0 (seen with
-// Debian's build, in d_loop.c's D_StartNetGame and D_ReceiveTic). Real
-// clients load their level for about a second before their first tic, so
-// they never do this to each other; a ticnet client waits long enough for
-// every peer to have taken its GAMESTART.
-const ReferenceStartDelayMS = 500
-
 // clockTic is the adjusted clock in network tics.
 func (c *Client) clockTic(now int64) int64 {
-	t := now
-	switch {
-	case c.extended:
-		t += c.sync.extOffsetMS
-	case c.settings.NewSync:
-		t += c.sync.offset / 65536
-	}
+	t := now + c.clock.offsetMS(c)
 	return t * int64(c.TicRate()) / 1000 / int64(c.settings.TicDup)
 }
 
@@ -148,9 +116,7 @@ func (c *Client) buildTics(now int64) {
 		c.send.lastClock = clock - 1
 		return
 	}
-	if c.extended && clock < c.send.lastClock {
-		// The clock moved back: we were building too early. Wait for it
-		// to come back rather than build the same stretch twice.
+	if !c.clock.paced(c, clock) {
 		return
 	}
 	n := clock - c.send.lastClock
@@ -158,15 +124,8 @@ func (c *Client) buildTics(now int64) {
 	if c.player < 0 || c.join.active {
 		return // a drone, a spectator, or not in the game yet
 	}
-	if c.extended && c.send.maketic < c.recv.recvtic {
-		// Those tics are complete already: what we would build for them
-		// could only arrive after its substitute.
-		c.send.maketic = c.recv.recvtic
-	}
-	lead := uint32(MaxClientLeadTics)
-	if c.extended {
-		lead = ExtMaxClientLeadTics
-	}
+	c.clock.skipComplete(c)
+	lead := c.clock.lead()
 	for ; n > 0; n-- {
 		if c.send.maketic-c.loop.tl.GameTic() > lead || c.end.active && c.send.maketic >= c.end.tic {
 			break
@@ -182,24 +141,14 @@ func (c *Client) buildTic(now int64) {
 	if !c.cfg.Input.Opaque() {
 		cmd.Consistency = c.loop.consistency[c.player][m%BackupTics]
 	}
-	var d wire.TicDiff
-	if c.extended {
-		// Every command stands alone, diffed against zero: the server may
-		// replace any of them, so none may serve as another's base.
-		d = wire.Diff(&TicCmd{}, &cmd)
-	} else {
-		d = wire.Diff(&c.send.last, &cmd)
-	}
+	d := wire.Diff(c.clock.diffBase(&c.send.last), &cmd)
 	c.send.queue[m%BackupTics] = sentTic{seq: m, valid: true, timeMS: now, cmd: cmd, diff: d}
 	c.send.last = cmd
 	c.send.maketic++
 	if c.mig.resuming && c.conn.state != connConnected {
 		return // sent once the new server has its connection
 	}
-	extra := uint32(c.settings.ExtraTics)
-	if c.extended {
-		extra = copiesFor(c.recv.loss.rate, extra)
-	}
+	extra := c.clock.copies(c)
 	c.sendTics(now, m-min(m, extra), m)
 }
 
@@ -239,23 +188,6 @@ func (c *Client) sendAck(now int64) {
 	c.send.ackPending = false
 }
 
-// onGameData takes a reference GAMEDATA from the server.
-func (c *Client) onGameData(now int64, body []byte) error {
-	if c.state != ClientInGame || c.extended {
-		return errUnexpected{}
-	}
-	if err := c.inSGD.DecodeBody(body); err != nil {
-		return err
-	}
-	g := &c.inSGD
-	start := wire.ExpandTic(c.recv.start, g.Start)
-	for i := range g.Tics {
-		c.storeTic(now, start+uint32(i), &g.Tics[i], 0, false)
-	}
-	c.afterTics(now, start, len(g.Tics))
-	return nil
-}
-
 // decodeSet decodes a tic set from the server into c.inSet.
 func (c *Client) decodeSet(body []byte) error {
 	s := &c.inSet
@@ -267,18 +199,6 @@ func (c *Client) decodeSet(body []byte) error {
 		return errUnexpected{} // another client's
 	}
 	return nil
-}
-
-// onTicSet takes complete tics under the extension protocol.
-func (c *Client) onTicSet(now int64) {
-	s := &c.inSet
-	for _, t := range s.Timing {
-		if int(t.Player) == c.player {
-			c.adjustClock(int64(t.MarginMS))
-		}
-	}
-	c.storeSet(now, s)
-	c.afterTics(now, s.Start, len(s.Tics))
 }
 
 // storeSet stores the tics of set s. Where s leaves out this client's own
@@ -378,17 +298,6 @@ func (c *Client) lastLatencyOf(tic uint32) int16 {
 	return 0
 }
 
-// adjustClock moves the clock by half of what it takes for the latest
-// command in the server's last report to arrive ExtTargetMarginMS early,
-// and InputDelay tics earlier still: half, because the reports that
-// follow still reflect the old clock.
-func (c *Client) adjustClock(marginMS int64) {
-	target := ExtTargetMarginMS + int64(c.cfg.InputDelay)*1000/int64(c.TicRate())
-	step := (target - marginMS) / 2
-	limit := int64(ExtMaxClientLeadTics) * 1000 / int64(c.TicRate())
-	c.sync.extOffsetMS = max(-limit, min(limit, c.sync.extOffsetMS+step))
-}
-
 // updateClockSync is the reference's PID filter (KP 0.1, KI 0.01, KD 0.02).
 func (c *Client) updateClockSync(now int64, seq uint32, remoteLatency int64) {
 	q := &c.send.queue[seq%BackupTics]
@@ -401,12 +310,7 @@ func (c *Client) updateClockSync(now int64, seq uint32, remoteLatency int64) {
 	default:
 		return
 	}
-	s := &c.sync
-	e := latency - remoteLatency
-	s.cumulError += e
-	s.offset = int64(0.1*float64(65536*e) - 0.01*float64(65536*s.cumulError) + 0.02*65536*float64(s.lastError-e))
-	s.lastError = e
-	s.lastLatency = latency
+	c.sync.update(latency, remoteLatency)
 }
 
 // requestResend asks the server for tics [start, start+count) again.
@@ -451,12 +355,7 @@ func (c *Client) advanceWindow() {
 		ct := ConfirmedTic{Substituted: s.substituted}
 		for p := range MaxPlayers {
 			if !s.tic.Has(p) {
-				if c.extended {
-					// As the server: a player out of the game has no
-					// command to diff against, and one who enters (a
-					// joiner in its place) starts from zero.
-					c.recv.base[p] = TicCmd{}
-				}
+				c.clock.absent(&c.recv.base[p])
 				continue
 			}
 			ct.InGame |= 1 << p
@@ -467,7 +366,7 @@ func (c *Client) advanceWindow() {
 			}
 			c.recv.base[p] = ct.Cmds[p]
 		}
-		c.carryEvents(t, &ct)
+		c.clock.substituted(c, t, &ct)
 		c.loop.tl.Confirm(ct)
 		c.recv.win.forget(t)
 		c.recv.start++
@@ -545,7 +444,7 @@ func (c *Client) reportChecksum(g uint32, sum uint32) {
 // in an ordinary command.
 func (c *Client) carryEvents(t uint32, ct *ConfirmedTic) {
 	p := c.player
-	if !c.extended || p < 0 || ct.Substituted&(1<<p) == 0 {
+	if p < 0 || ct.Substituted&(1<<p) == 0 {
 		return
 	}
 	q := &c.send.queue[t%BackupTics]

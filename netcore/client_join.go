@@ -78,10 +78,11 @@ func (c *Client) onJoinStart(now int64, body []byte) error {
 	c.settings = s
 	c.setup = m.Setup
 	c.player = int(s.ConsolePlayer)
-	c.extended = true
+	c.clock = chooseClock(true, m.Setup)
 	c.state = ClientInGame
 	c.inSet.LowResTurn = s.LowResTurn
-	c.outGD.LowResTurn, c.outGD.Ext = s.LowResTurn, true
+	c.outGD.LowResTurn = s.LowResTurn
+	c.clock.encodes(&c.outGD)
 	c.inSet.InputSize, c.outGD.InputSize = c.cfg.Input.Size, c.cfg.Input.Size
 	c.startGame(now)
 	c.recv.start, c.recv.recvtic, c.recv.highest = m.Start, m.Start, m.Start
@@ -155,7 +156,7 @@ func (c *Client) onSnapshotRequest(now int64, body []byte) error {
 	if err := m.DecodeBody(body); err != nil {
 		return err
 	}
-	if c.state != ClientInGame || !c.extended || c.join.active {
+	if c.state != ClientInGame || c.join.active {
 		return errUnexpected{}
 	}
 	// The state before the tic asked for, or before the next this copy

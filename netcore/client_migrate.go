@@ -38,7 +38,7 @@ func (c *Client) Connect() wire.ConnectData { return c.cfg.Connect }
 // new server: it plays an extension game it has the state of, and knows
 // the game's roster.
 func (c *Client) CanReattach() bool {
-	return c.extended && c.mig.rostered && c.mig.played && c.player >= 0 &&
+	return c.clock.canReattach() && c.mig.rostered && c.mig.played && c.player >= 0 &&
 		(c.state == ClientInGame || c.state == ClientDisconnected) && !c.join.active && !c.loop.tl.Loading()
 }
 
@@ -104,7 +104,7 @@ func (c *Client) onResume(now int64, body []byte) error {
 // DISCONNECT (they are sent together, and may cross on the way): where
 // the stream stopped and whom the server handed the game to still count.
 func (c *Client) lateLeaving(h wire.Header, body []byte) {
-	if !c.extended || c.mig.left || c.mig.resuming || h.Type != wire.TypeTicnet ||
+	if !c.clock.canReattach() || c.mig.left || c.mig.resuming || h.Type != wire.TypeTicnet ||
 		c.conn.reason != ReasonLeft || c.conn.disconnectTries != 0 {
 		return
 	}
@@ -159,7 +159,7 @@ func (c *Client) onTicFetch(now int64, body []byte) error {
 	if err := m.DecodeBody(body); err != nil {
 		return err
 	}
-	if !c.extended || c.state != ClientInGame || c.loop.tl.Tic(m.Start-1) == nil {
+	if c.state != ClientInGame || c.loop.tl.Tic(m.Start-1) == nil {
 		return errUnexpected{}
 	}
 	c.sendConfirmed(now, m.Start, uint32(m.Count))

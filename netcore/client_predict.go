@@ -76,7 +76,7 @@ func (c *Client) PredictedTic() uint32 { return c.loop.tl.GameTic() + uint32(len
 // predicts reports whether this client predicts now.
 func (c *Client) predicts() bool {
 	_, canSave := c.game.(Snapshotter)
-	return c.cfg.Predict && canSave && c.extended && c.player >= 0 && !c.cfg.Drone && c.settings.TicDup == 1 &&
+	return c.cfg.Predict && canSave && c.player >= 0 && !c.cfg.Drone && c.settings.TicDup == 1 &&
 		!c.join.active && !c.mig.resuming
 }
 

@@ -39,22 +39,13 @@ func (c *Client) TicsPerUpdate() int { return cmp.Or(c.loop.maxTics, BackupTics)
 // runTics runs every confirmed tic the game may run now (spec §11.2), at
 // most TicsPerUpdate of them, and, for a client that predicts, the tics
 // ahead of them (client_predict.go).
-func (c *Client) runTics() {
-	if c.predicts() {
-		c.runPredicting()
-		return
-	}
+func (c *Client) runTics() { c.clock.runTics(c) }
+
+// runConfirmed runs the confirmed tics before limit, without prediction.
+func (c *Client) runConfirmed(limit uint32) {
 	c.unpredict() // a prediction left from before a join or a migration
 	if c.state == ClientDisconnected {
 		return
-	}
-	limit := c.loop.tl.Confirmed()
-	if !c.cfg.Drone && !c.extended {
-		// The reference runs a tic only once it has built its own command
-		// for it.
-		if int32(c.send.maketic-limit) < 0 {
-			limit = c.send.maketic
-		}
 	}
 	c.runRequests(c.loop.tl.Requests(limit, c.TicsPerUpdate()))
 }
@@ -82,13 +73,7 @@ func (c *Client) runRequests(reqs []Request) {
 func (c *Client) advance(g uint32, t *ConfirmedTic) {
 	cmds := &c.loop.cmds // the game may keep no pointer into the timeline
 	*cmds = t.Cmds
-	in := t.InGame
-	if !c.cfg.Drone && !c.extended {
-		// The reference never sends a client its own commands: it runs
-		// the ones it built.
-		cmds[c.player] = c.send.queue[g%BackupTics].cmd
-		in |= 1 << c.player
-	}
+	in := c.clock.own(c, g, cmds, t.InGame)
 	c.enterTic(g, in)
 	c.checkConsistency(g, cmds, in, t.Substituted)
 	c.recordBefore(g, cmds, in, t.Substituted, c.saveNow)
@@ -108,9 +93,7 @@ func (c *Client) advance(g uint32, t *ConfirmedTic) {
 	c.recordAfter(g, sum, c.playerSums(in, &c.rec.psums))
 	c.loop.tl.Ran(g, sum)
 	c.stats.TicsRun++
-	if c.extended && c.player >= 0 {
-		c.reportChecksum(g, sum)
-	}
+	c.clock.ran(c, g, sum)
 }
 
 // enterTic notes who is in the game at confirmed tic g, the next this copy

@@ -25,9 +25,7 @@ type endState struct {
 // controller's client it ends the game, on another it asks the controller
 // (EventEndAsked there). It does nothing outside such a game.
 func (c *Client) RequestEnd() {
-	if c.state == ClientInGame && c.extended && !c.end.active {
-		c.conn.sendReliable(&wire.EndRequest{})
-	}
+	c.clock.requestEnd(c)
 }
 
 // onGameEnd takes the server's word that the game ends before m.Tic.
@@ -36,7 +34,7 @@ func (c *Client) onGameEnd(now int64, body []byte) error {
 	if err := m.DecodeBody(body); err != nil {
 		return err
 	}
-	if c.state != ClientInGame || !c.extended {
+	if c.state != ClientInGame {
 		return errUnexpected{}
 	}
 	c.end = endState{active: true, tic: m.Tic}
@@ -55,7 +53,7 @@ func (c *Client) endIfDone(now int64) {
 	c.sendAck(now)
 	tic := c.end.tic
 	c.state = ClientWaitingLaunch
-	c.extended = false
+	c.clock = referenceClock{}
 	c.setup = wire.GameSetup{}
 	c.end = endState{}
 	c.join = joinSide{}
