@@ -34,7 +34,7 @@ type ClientConfig struct {
 	// address, within the server's grace period gets its player back.
 	Token [wire.RejoinTokenLen]byte
 	// Predict makes the client run ahead of the confirmed tics, under the
-	// extension, when its game can save and load (client_predict.go), up
+	// extension, when its game can save and load (runner_predict.go), up
 	// to PredictTics tics (default DefaultPredictTics, at most
 	// MaxPredictTics).
 	Predict     bool
@@ -101,6 +101,12 @@ func (s ClientState) String() string { return clientStateNames[s] }
 
 // Client is a player's (or drone's) end of a game: it connects to a server,
 // sends its commands, receives complete tics and runs them on its Game.
+// It is its components (the handshake, the send and receive sides, the
+// runner, the replay, join, migration and the end of a game, each a type
+// with the methods that change its state) with Update and the dispatch
+// of what arrives; the protocol's part is its clock. A component reaches
+// what the client shares (the connection, the configuration, the game's
+// settings, the events) through its c.
 type Client struct {
 	cfg    ClientConfig
 	tr     Transport
@@ -115,23 +121,22 @@ type Client struct {
 	// the options, a joiner's place) before the game's first callback.
 	starting bool
 
-	synFirstMS, synLastMS int64
-	protocol              string
-	clock                 clock // the protocol of the game (chooseClock)
-	lobby                 Lobby
-	settings              wire.Settings
-	setup                 wire.GameSetup // the extension's part of the game's start
-	player                int            // consoleplayer; -1 for a drone
+	protocol string
+	clock    clock // the protocol of the game (chooseClock)
+	lobby    Lobby
+	settings wire.Settings
+	setup    wire.GameSetup // the extension's part of the game's start
+	player   int            // consoleplayer; -1 for a drone
 
+	hs   handshake // connecting, the lobby, the game's start
 	send sendSide
 	recv recvSide
-	loop loopSide
-	pred predictSide
+	loop runner   // the one caller of the game (runner.go)
 	rec  recorder // the replay (replay_record.go)
 	sync clockSync
 	join joinSide
 	mig  migrateSide
-	end  endState
+	end  clientEnd
 
 	xfer       *transfer.Endpoint
 	xferEvents []transfer.Event
@@ -153,8 +158,8 @@ func NewClient(cfg ClientConfig, tr Transport, server Addr, game Game, now int64
 	c.conn = newConn(server, tr, cfg.Timeouts, now, connConnecting, &c.stats)
 	c.xfer = transfer.New(cfg.Transfer, tr)
 	c.xfer.AcceptFrom(server)
-	c.synFirstMS = now
-	c.synLastMS = now - SYNResendMS - 1
+	c.hs = handshake{c: c, firstMS: now, lastMS: now - SYNResendMS - 1}
+	c.send.c, c.recv.c, c.loop.c, c.rec.c, c.join.c, c.mig.c, c.end.c = c, c, c, c, c, c, c
 	return c
 }
 
@@ -255,9 +260,9 @@ func (c *Client) Update(now int64) []Event {
 	// Streams last: their chunks queue behind the pass's commands.
 	c.xferEvents = c.xfer.Pump(now, c.xferEvents[:0])
 	for _, ev := range c.xferEvents {
-		c.onTransfer(ev)
+		c.join.onTransfer(ev)
 	}
-	c.joinProgress(now)
+	c.join.joinProgress(now)
 	return c.events
 }
 
@@ -286,7 +291,7 @@ func (c *Client) receive(now int64, from Addr, pkt []byte) {
 	c.stats.PacketsReceived++
 	c.stats.BytesReceived += int64(len(pkt))
 	if c.state == ClientDisconnected {
-		c.lateLeaving(h, body)
+		c.mig.lateLeaving(h, body)
 		return
 	}
 	// REJECTED is handled before the connection logic: it comes from a
@@ -302,9 +307,9 @@ func (c *Client) receive(now int64, from Addr, pkt []byte) {
 		}
 		return
 	}
-	kind, resuming := c.resumingKind(h, body)
+	kind, resuming := c.mig.resumingKind(h, body)
 	if c.conn.state == connConnecting && resuming && tookBack(kind) {
-		c.reattached(now) // though the server's reply to its SYN is late
+		c.mig.connect(now) // though the server's reply to its SYN is late
 	}
 	if c.conn.state == connConnecting && c.mig.resuming && h.Type == wire.TypeDisconnect {
 		// A new server that refuses a reattaching copy sends it away in
@@ -315,11 +320,11 @@ func (c *Client) receive(now int64, from Addr, pkt []byte) {
 		return
 	}
 	if c.conn.state == connConnecting && h.Type != wire.TypeSYN {
-		if c.earlyChunk(now, h, body) {
+		if c.join.earlyChunk(now, h, body) {
 			return
 		}
 		if resuming && kind == wire.TicnetKindTicSet {
-			c.holdTicSet(body) // kept until its Resume
+			c.join.holdTicSet(body) // kept until its Resume
 			return
 		}
 		c.stats.Unexpected++
@@ -331,19 +336,19 @@ func (c *Client) receive(now int64, from Addr, pkt []byte) {
 	var err2 error
 	switch h.Type {
 	case wire.TypeSYN:
-		err2 = c.onSYNReply(h, body)
+		err2 = c.hs.onSYNReply(h, body)
 	case wire.TypeWaitingData:
-		err2 = c.onWaitingData(body)
+		err2 = c.hs.onWaitingData(body)
 	case wire.TypeLaunch:
-		err2 = c.onLaunch(body)
+		err2 = c.hs.onLaunch(body)
 	case wire.TypeGameStart:
-		err2 = c.onGameStart(now, body)
+		err2 = c.hs.onGameStart(now, body)
 	case wire.TypeGameData:
 		err2 = c.clock.gameData(c, now, body)
 	case wire.TypeTicnet:
 		err2 = c.onTicnet(now, h, body)
 	case wire.TypeGameDataResend:
-		err2 = c.onResendRequest(now, body)
+		err2 = c.send.onResendRequest(now, body)
 	case wire.TypeConsoleMessage:
 		var m wire.ConsoleMessage
 		if err2 = m.DecodeBody(body); err2 == nil {
@@ -365,120 +370,6 @@ func (c *Client) receive(now int64, from Addr, pkt []byte) {
 type errUnexpected struct{}
 
 func (errUnexpected) Error() string { return "unexpected packet" }
-
-func (c *Client) onSYNReply(h wire.Header, body []byte) error {
-	reattaching := c.mig.resuming && c.conn.state == connConnecting
-	late := c.mig.reattached && c.state == ClientInGame && c.conn.state == connConnected
-	if (c.state != ClientConnecting && !reattaching && !late) || !h.Reliable {
-		return errUnexpected{}
-	}
-	var m wire.SYNReply
-	if err := m.DecodeBody(body); err != nil {
-		return err
-	}
-	if late {
-		return nil // the server's word that it took this client back came first
-	}
-	if reattaching {
-		if m.Protocol != wire.ProtocolTicnet {
-			c.finish(EventDisconnected, ReasonReattachRefused)
-			return nil
-		}
-		c.reattached(c.nowMS)
-		return nil
-	}
-	if !wire.Known(m.Protocol, c.cfg.Protocols) {
-		c.finish(EventDisconnected, ReasonUnknownProto)
-		return nil
-	}
-	c.protocol = m.Protocol
-	if m.Protocol == wire.ProtocolTicnet {
-		c.conn.resendMS = ExtReliableResendMS // as the server does with us
-		c.conn.sendReliable(&wire.Hello{Token: c.cfg.Token})
-	}
-	c.conn.state = connConnected
-	c.state = ClientWaitingLaunch
-	c.emit(Event{Kind: EventConnected, Player: -1, Protocol: m.Protocol, Addr: c.server})
-	return nil
-}
-
-func (c *Client) onWaitingData(body []byte) error {
-	if c.state != ClientWaitingLaunch && c.state != ClientWaitingStart {
-		return errUnexpected{}
-	}
-	var m wire.WaitingData
-	if err := m.DecodeBody(body); err != nil {
-		return err
-	}
-	// The reference's sanity checks.
-	switch {
-	case m.NumPlayers > m.MaxPlayers, m.ReadyPlayers > m.NumPlayers, m.MaxPlayers > MaxPlayers,
-		c.cfg.Drone && m.ConsolePlayer >= 0, !c.cfg.Drone && m.ConsolePlayer < 0,
-		int(m.ConsolePlayer) >= int(m.NumPlayers):
-		return errUnexpected{}
-	}
-	l := Lobby{NumDrones: int(m.NumDrones), ReadyPlayers: int(m.ReadyPlayers), MaxPlayers: int(m.MaxPlayers),
-		IsController: m.IsController, Player: int(m.ConsolePlayer)}
-	for _, p := range m.Players {
-		if len(p.Name) >= wire.MaxPlayerName || len(p.Addr) >= wire.MaxPlayerName {
-			return errUnexpected{}
-		}
-		l.Players = append(l.Players, LobbyPlayer{Name: wire.Printable(p.Name), Addr: wire.Printable(p.Addr)})
-	}
-	if !l.equal(&c.lobby) {
-		c.lobby = l
-		c.emit(Event{Kind: EventLobbyChanged, Player: l.Player})
-	}
-	return nil
-}
-
-func (c *Client) onLaunch(body []byte) error {
-	if c.state != ClientWaitingLaunch {
-		return errUnexpected{}
-	}
-	var m wire.Launch
-	if err := m.DecodeBody(body); err != nil {
-		return err
-	}
-	c.state = ClientWaitingStart
-	s := c.cfg.Settings
-	s.NumPlayers, s.ConsolePlayer = 1, 0
-	s.PlayerClasses = [MaxPlayers]uint8{c.cfg.Connect.PlayerClass}
-	c.conn.sendReliable(&wire.GameStart{Settings: s})
-	c.emit(Event{Kind: EventLaunched, Player: -1})
-	return nil
-}
-
-func (c *Client) onGameStart(now int64, body []byte) error {
-	if c.state != ClientWaitingStart {
-		return errUnexpected{}
-	}
-	var m wire.GameStart
-	if err := m.DecodeBody(body); err != nil {
-		return err
-	}
-	s := m.Settings
-	if s.NumPlayers > MaxPlayers || int(s.ConsolePlayer) >= int(s.NumPlayers) ||
-		c.cfg.Drone != (s.ConsolePlayer < 0) || s.TicDup == 0 {
-		return errUnexpected{}
-	}
-	c.settings = s
-	c.player = int(s.ConsolePlayer)
-	c.state = ClientInGame
-	if reason := c.clock.refuses(&c.cfg.Input); reason != "" {
-		c.conn.disconnect(now, reason)
-		c.finish(EventDisconnected, reason)
-		return nil
-	}
-	c.inSGD.LowResTurn = s.LowResTurn
-	c.inSet.LowResTurn = s.LowResTurn
-	c.outGD.LowResTurn = s.LowResTurn
-	c.clock.encodes(&c.outGD)
-	c.inSet.InputSize, c.outGD.InputSize = c.cfg.Input.Size, c.cfg.Input.Size
-	c.startGame(now)
-	c.emit(Event{Kind: EventGameStarted, Player: c.player, Protocol: c.protocol})
-	return nil
-}
 
 func (c *Client) onTicnet(now int64, h wire.Header, body []byte) error {
 	kind, err := wire.TicnetKind(body)
@@ -502,19 +393,19 @@ func (c *Client) onTicnet(now int64, h wire.Header, body []byte) error {
 		}
 		return nil
 	case kind == wire.TicnetKindTicSet && c.state == ClientWaitingLaunch && c.protocol == wire.ProtocolTicnet:
-		c.holdTicSet(body) // a game runs: this copy joins it, and its JoinStart is on the way
+		c.join.holdTicSet(body) // a game runs: this copy joins it, and its JoinStart is on the way
 		return nil
 	case wire.IsTransferKind(kind):
 		if ev, ok := c.xfer.Handle(now, c.server, body); ok {
-			c.onTransfer(ev)
+			c.join.onTransfer(ev)
 		}
 		return nil
 	case kind == wire.TicnetKindJoinStart && h.Reliable:
-		return c.onJoinStart(now, body)
+		return c.join.onJoinStart(now, body)
 	case kind == wire.TicnetKindEndAsked && h.Reliable:
-		return c.onEndAsked(body)
+		return c.end.onEndAsked(body)
 	case kind == wire.TicnetKindResume:
-		return c.onResume(now, body)
+		return c.mig.onResume(now, body)
 	}
 	return c.clock.inGame(c, now, kind, h, body)
 }
@@ -534,20 +425,20 @@ func (c *Client) run(now int64) {
 		return
 	}
 	if c.conn.state == connConnecting && (c.state == ClientConnecting || c.mig.resuming) {
-		if now-c.synFirstMS > c.cfg.Timeouts.SYNGiveUpMS {
+		if now-c.hs.firstMS > c.cfg.Timeouts.SYNGiveUpMS {
 			c.finish(EventDisconnected, ReasonNoResponse)
 			return
 		}
-		if now-c.synLastMS >= c.synResendMS() {
-			c.sendSYN(now)
+		if now-c.hs.lastMS >= c.hs.synResendMS() {
+			c.hs.sendSYN(now)
 			if c.mig.resuming {
 				c.conn.sendReliableHeadNow(now) // its Reattach
-				c.pushNewest(now)
-				c.sendBuilt(now, c.recv.start, PushTics)
+				c.mig.pushNewest(now)
+				c.send.sendBuilt(now, c.recv.start, PushTics)
 			}
 		}
 		if c.mig.resuming {
-			c.runGame(now) // the tics it holds, while it reattaches
+			c.loop.runGame(now) // the tics it holds, while it reattaches
 		}
 		return
 	}
@@ -575,32 +466,8 @@ func (c *Client) run(now int64) {
 		return
 	}
 	if c.state == ClientInGame {
-		c.runGame(now)
+		c.loop.runGame(now)
 	}
-}
-
-// synResendMS is how often a client asks again to connect: as the
-// reference does, or, when it offers the extension protocol (a copy in a
-// browser, perhaps joining a game in progress under loss), as often as
-// that protocol resends reliable packets. A real server ignores the
-// repeats.
-func (c *Client) synResendMS() int64 {
-	if c.mig.resuming {
-		return ReattachResendMS
-	}
-	if wire.Known(wire.ProtocolTicnet, c.cfg.Protocols) {
-		return ExtReliableResendMS
-	}
-	return SYNResendMS
-}
-
-func (c *Client) sendSYN(now int64) {
-	m := wire.SYN{Magic: wire.Magic, Version: c.cfg.Version, Protocols: c.cfg.Protocols,
-		Connect: c.cfg.Connect, PlayerName: c.cfg.Name}
-	m.Connect.Drone = c.cfg.Drone
-	c.pkt = wire.Encode(c.pkt[:0], &m, false, 0)
-	c.conn.send(now, c.pkt)
-	c.synLastMS = now
 }
 
 // ExtOffsetMS is how far the extension protocol's clock sync has moved this

@@ -59,7 +59,7 @@ func (referenceClock) runTics(c *Client) {
 	if !c.cfg.Drone && int32(c.send.maketic-limit) < 0 {
 		limit = c.send.maketic
 	}
-	c.runConfirmed(limit)
+	c.loop.runConfirmed(limit)
 }
 
 // own: the reference never sends a client its own commands; it runs the
@@ -86,9 +86,9 @@ func (referenceClock) gameData(c *Client, now int64, body []byte) error {
 	g := &c.inSGD
 	start := wire.ExpandTic(c.recv.start, g.Start)
 	for i := range g.Tics {
-		c.storeTic(now, start+uint32(i), &g.Tics[i], 0, false)
+		c.recv.storeTic(now, start+uint32(i), &g.Tics[i], 0, false)
 	}
-	c.afterTics(now, start, len(g.Tics))
+	c.recv.afterTics(now, start, len(g.Tics))
 	return nil
 }
 

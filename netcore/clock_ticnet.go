@@ -57,22 +57,22 @@ func (ticnetClock) copies(c *Client) uint32 {
 func (ticnetClock) absent(base *TicCmd) { *base = TicCmd{} }
 
 func (ticnetClock) runTics(c *Client) {
-	if c.predicts() {
-		c.runPredicting()
+	if c.loop.predicts() {
+		c.loop.runPredicting()
 		return
 	}
-	c.runConfirmed(c.loop.tl.Confirmed())
+	c.loop.runConfirmed(c.loop.tl.Confirmed())
 }
 
 func (ticnetClock) own(_ *Client, _ uint32, _ *[MaxPlayers]TicCmd, in uint8) uint8 { return in }
 
 func (ticnetClock) ran(c *Client, g uint32, sum uint32) {
 	if c.player >= 0 {
-		c.reportChecksum(g, sum)
+		c.send.reportChecksum(g, sum)
 	}
 }
 
-func (ticnetClock) substituted(c *Client, t uint32, ct *ConfirmedTic) { c.carryEvents(t, ct) }
+func (ticnetClock) substituted(c *Client, t uint32, ct *ConfirmedTic) { c.send.carryEvents(t, ct) }
 
 func (ticnetClock) gameData(*Client, int64, []byte) error { return errUnexpected{} }
 
@@ -81,18 +81,18 @@ func (k ticnetClock) inGame(c *Client, now int64, kind uint8, h wire.Header, bod
 	case kind == wire.TicnetKindTicSet && c.state == ClientInGame && c.mig.resuming:
 		// The new server's stream, resumed: kept until its Resume says
 		// where.
-		c.holdTicSet(body)
+		c.join.holdTicSet(body)
 		return nil
 	case kind == wire.TicnetKindTicSet && c.state == ClientInGame:
-		if err := c.decodeSet(body); err != nil {
+		if err := c.recv.decodeSet(body); err != nil {
 			return err
 		}
 		k.onTicSet(c, now)
 		return nil
 	case kind == wire.TicnetKindGameEnd && h.Reliable:
-		return c.onGameEnd(now, body)
+		return c.end.onGameEnd(now, body)
 	case kind == wire.TicnetKindSnapshotRequest && h.Reliable:
-		return c.onSnapshotRequest(now, body)
+		return c.join.onSnapshotRequest(now, body)
 	case kind == wire.TicnetKindRoster && h.Reliable:
 		var m wire.Roster
 		if err := m.DecodeBody(body); err != nil {
@@ -117,7 +117,7 @@ func (k ticnetClock) inGame(c *Client, now int64, kind uint8, h wire.Header, bod
 		c.finish(EventDisconnected, ReasonServerLeft)
 		return nil
 	case kind == wire.TicnetKindTicFetch:
-		return c.onTicFetch(now, body)
+		return c.mig.onTicFetch(now, body)
 	}
 	return errUnexpected{}
 }
@@ -130,8 +130,8 @@ func (k ticnetClock) onTicSet(c *Client, now int64) {
 			k.adjust(c, int64(t.MarginMS))
 		}
 	}
-	c.storeSet(now, s)
-	c.afterTics(now, s.Start, len(s.Tics))
+	c.recv.storeSet(now, s)
+	c.recv.afterTics(now, s.Start, len(s.Tics))
 }
 
 // adjust moves the clock by half of what it takes for the latest command

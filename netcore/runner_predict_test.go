@@ -40,7 +40,7 @@ func TestASaveDueBeforeAPredictedTicThatStandsGoesOut(t *testing.T) {
 		}
 	}
 	confirm(5)
-	c.runTics()
+	c.loop.runTics()
 	if c.GameTic() != 5 || c.PredictedTic() != 13 {
 		t.Fatalf("ran to tic %d, predicted to %d; want 5 and 13", c.GameTic(), c.PredictedTic())
 	}
@@ -50,7 +50,7 @@ func TestASaveDueBeforeAPredictedTicThatStandsGoesOut(t *testing.T) {
 	}
 	c.join.saves = append(c.join.saves, pendingSave{tic: tic, stream: stream})
 	confirm(4) // tics 5-8, as predicted
-	c.runTics()
+	c.loop.runTics()
 	if out, _ := c.xfer.Open(); out != 1 {
 		t.Fatalf("%d streams going out, want the state's", out)
 	}
