@@ -159,7 +159,9 @@ func NewClient(cfg ClientConfig, tr Transport, server Addr, game Game, now int64
 	c.xfer = transfer.New(cfg.Transfer, tr)
 	c.xfer.AcceptFrom(server)
 	c.hs = handshake{c: c, firstMS: now, lastMS: now - SYNResendMS - 1}
-	c.send.c, c.recv.c, c.loop.c, c.rec.c, c.join.c, c.mig.c, c.end.c = c, c, c, c, c, c, c
+	c.send.c, c.recv.c, c.loop.c, c.join.c, c.mig.c, c.end.c = c, c, c, c, c, c
+	_, canSave := game.(Snapshotter)
+	c.rec = recorder{cfg: c.cfg.Replay, canSave: canSave, header: c.hs.replayHeader}
 	return c
 }
 

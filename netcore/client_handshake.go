@@ -161,7 +161,17 @@ func (hs *handshake) startGame(now int64) {
 	c.recv = recvSide{c: c, lastGameDataMS: now}
 	c.loop.reset()
 	c.loop.pred = predictSide{}
-	c.rec = recorder{c: c}
+	c.rec.reset()
 	c.send.firstMS = now + c.clock.startDelayMS()
 	c.send.lastClock = c.send.clockTic(now) - 1 // build tic 0 on the first pass
+}
+
+// replayHeader describes the game that started, for a replay of it.
+func (hs *handshake) replayHeader() wire.ReplayHeader {
+	c := hs.c
+	h := wire.ReplayHeader{Protocol: c.protocol, Settings: c.settings, Setup: c.setup}
+	for _, p := range c.lobby.Players {
+		h.Names = append(h.Names, p.Name)
+	}
+	return h
 }

@@ -49,9 +49,13 @@ func (rc *ReplayConfig) fill() {
 	}
 }
 
-// recorder is the client's replay of its current (or last) game.
+// recorder is the client's replay of its current (or last) game. It knows
+// of the client only what it was given: its configuration, whether the
+// game can save, and where the header of a new replay comes from.
 type recorder struct {
-	c       *Client
+	cfg     ReplayConfig
+	canSave bool                     // the game is a Snapshotter
+	header  func() wire.ReplayHeader // the game's, for a replay that starts now
 	w       *wire.ReplayWriter
 	start   uint32             // the first tic recorded
 	stopped bool               // the file reached MaxBytes
@@ -73,18 +77,18 @@ func (c *Client) Replay() []byte {
 func (c *Client) ReplayStopped() bool { return c.rec.stopped }
 
 // recording reports whether the client records the tics it runs.
-func (rec *recorder) recording() bool { return rec.c.cfg.Replay.Record && !rec.stopped }
+func (rec *recorder) recording() bool { return rec.cfg.Record && !rec.stopped }
+
+// reset forgets the replay, for a new game.
+func (rec *recorder) reset() { *rec = recorder{cfg: rec.cfg, canSave: rec.canSave, header: rec.header} }
 
 // recordStart starts a new replay at tic, with state, the game's state
 // before tic, when it has one.
 func (rec *recorder) recordStart(tic uint32, state []byte) {
-	c := rec.c
-	h := wire.ReplayHeader{Protocol: c.protocol, Settings: c.settings, Setup: c.setup, Start: tic,
-		SumEvery: uint8(c.cfg.Replay.SumEvery)}
-	for _, p := range c.lobby.Players {
-		h.Names = append(h.Names, p.Name)
-	}
-	c.rec = recorder{c: c, w: wire.NewReplayWriter(&h), start: tic}
+	h := rec.header()
+	h.Start, h.SumEvery = tic, uint8(rec.cfg.SumEvery)
+	rec.reset()
+	rec.w, rec.start = wire.NewReplayWriter(&h), tic
 	rec.recordSnapshot(tic, state)
 }
 
@@ -93,19 +97,17 @@ func (rec *recorder) recordStart(tic uint32, state []byte) {
 // replay at the game's first tic, and records a snapshot when one is due.
 // before returns the game's state before g.
 func (rec *recorder) recordBefore(g uint32, cmds *[MaxPlayers]TicCmd, in, substituted uint8, before func() []byte) {
-	c := rec.c
 	if !rec.recording() {
 		return
 	}
-	_, canSave := c.game.(Snapshotter)
 	switch {
 	case rec.w == nil || rec.w.Next() != g:
 		var state []byte
-		if canSave {
+		if rec.canSave {
 			state = before()
 		}
 		rec.recordStart(g, state)
-	case canSave && g != rec.start && (g-rec.start)%uint32(c.cfg.Replay.SnapshotEvery) == 0:
+	case rec.canSave && g != rec.start && (g-rec.start)%uint32(rec.cfg.SnapshotEvery) == 0:
 		rec.recordSnapshot(g, before())
 	}
 	rec.tic = wire.ReplayTic{Tic: g, Cmds: *cmds, InGame: in, Substituted: substituted} // the writer keeps those in
@@ -113,11 +115,10 @@ func (rec *recorder) recordBefore(g uint32, cmds *[MaxPlayers]TicCmd, in, substi
 
 // recordSnapshot records state, the state before tic, unless nil.
 func (rec *recorder) recordSnapshot(tic uint32, state []byte) {
-	c := rec.c
 	if state == nil {
 		return
 	}
-	if rec.w.Len()+len(state) > c.cfg.Replay.MaxBytes {
+	if rec.w.Len()+len(state) > rec.cfg.MaxBytes {
 		rec.stopped = true
 		return
 	}
@@ -127,19 +128,18 @@ func (rec *recorder) recordSnapshot(tic uint32, state []byte) {
 // recordAfter records the tic recordBefore began, g, with the game's
 // checksum after it, and each player's (psums) when the game gives them.
 func (rec *recorder) recordAfter(g uint32, sum uint32, psums *[MaxPlayers]uint16) {
-	c := rec.c
 	t := &rec.tic
 	if !rec.recording() || rec.w == nil || t.Tic != g || rec.w.Next() != g {
 		return
 	}
-	if every := uint32(c.cfg.Replay.SumEvery); (g-rec.start)%every == 0 {
+	if every := uint32(rec.cfg.SumEvery); (g-rec.start)%every == 0 {
 		t.HasSum, t.Sum = true, sum
 		if psums != nil {
 			t.HasPlayerSums, t.PlayerSums = true, *psums
 		}
 	}
 	_ = rec.w.Tic(t) // g is Next
-	if rec.w.Len() > c.cfg.Replay.MaxBytes {
+	if rec.w.Len() > rec.cfg.MaxBytes {
 		rec.stopped = true
 	}
 }
