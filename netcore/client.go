@@ -113,7 +113,7 @@ type Client struct {
 	server Addr
 	game   Game
 	conn   conn
-	state  ClientState
+	phase  phase // where it is in its life (client_phase.go)
 	events []Event
 	stats  Counters
 	// starting: this Update emitted EventGameStarted. The game is not
@@ -166,7 +166,7 @@ func NewClient(cfg ClientConfig, tr Transport, server Addr, game Game, now int64
 }
 
 // State returns the client's state.
-func (c *Client) State() ClientState { return c.state }
+func (c *Client) State() ClientState { return c.phase.state() }
 
 // Lobby returns the lobby as last reported by the server.
 func (c *Client) Lobby() Lobby { return c.lobby }
@@ -215,7 +215,7 @@ func (c *Client) Launch() { c.LaunchWith(0, nil) }
 // in its Setup, under the extension protocol; a reference server gets a
 // plain LAUNCH, and so does any server when both are zero.
 func (c *Client) LaunchWith(seed uint32, options []byte) {
-	if c.state != ClientWaitingLaunch {
+	if c.phase.state() != ClientWaitingLaunch {
 		return
 	}
 	if c.protocol == wire.ProtocolTicnet && (seed != 0 || len(options) > 0) {
@@ -238,7 +238,7 @@ func (c *Client) TicRate() int {
 // Leave starts a clean disconnect. The client keeps answering until the
 // handshake ends, so keep calling Update.
 func (c *Client) Leave(now int64) {
-	if c.state != ClientDisconnected {
+	if c.phase.state() != ClientDisconnected {
 		c.conn.disconnect(now, ReasonLeft)
 	}
 }
@@ -273,7 +273,7 @@ func (c *Client) Transfers() *transfer.Endpoint { return c.xfer }
 
 // Joining reports whether this client is joining a game in progress and
 // is not in it yet.
-func (c *Client) Joining() bool { return c.join.active }
+func (c *Client) Joining() bool { return c.phase.joining() }
 
 func (c *Client) emit(e Event) {
 	c.events = append(c.events, e)
@@ -292,7 +292,7 @@ func (c *Client) receive(now int64, from Addr, pkt []byte) {
 	}
 	c.stats.PacketsReceived++
 	c.stats.BytesReceived += int64(len(pkt))
-	if c.state == ClientDisconnected {
+	if c.phase.state() == ClientDisconnected {
 		c.mig.lateLeaving(h, body)
 		return
 	}
@@ -304,7 +304,7 @@ func (c *Client) receive(now int64, from Addr, pkt []byte) {
 			c.stats.Malformed++
 			return
 		}
-		if c.state == ClientConnecting {
+		if c.phase.state() == ClientConnecting {
 			c.finish(EventRejected, wire.Printable(m.Message))
 		}
 		return
@@ -313,7 +313,7 @@ func (c *Client) receive(now int64, from Addr, pkt []byte) {
 	if c.conn.state == connConnecting && resuming && tookBack(kind) {
 		c.mig.connect(now) // though the server's reply to its SYN is late
 	}
-	if c.conn.state == connConnecting && c.mig.resuming && h.Type == wire.TypeDisconnect {
+	if c.conn.state == connConnecting && c.phase.reattaching() && h.Type == wire.TypeDisconnect {
 		// A new server that refuses a reattaching copy sends it away in
 		// the pass that took its SYN, before its reply to the SYN went
 		// out: the DISCONNECT is the refusal (acknowledged, as any).
@@ -384,7 +384,7 @@ func (c *Client) onTicnet(now int64, h wire.Header, body []byte) error {
 		if err := m.DecodeBody(body); err != nil {
 			return err
 		}
-		if c.state != ClientWaitingStart || c.protocol != wire.ProtocolTicnet {
+		if c.phase.state() != ClientWaitingStart || c.protocol != wire.ProtocolTicnet {
 			return errUnexpected{}
 		}
 		c.clock = chooseClock(m.Extended, m.Setup)
@@ -394,7 +394,7 @@ func (c *Client) onTicnet(now int64, h wire.Header, body []byte) error {
 			c.finish(EventDisconnected, ReasonInputLayout)
 		}
 		return nil
-	case kind == wire.TicnetKindTicSet && c.state == ClientWaitingLaunch && c.protocol == wire.ProtocolTicnet:
+	case kind == wire.TicnetKindTicSet && c.phase.state() == ClientWaitingLaunch && c.protocol == wire.ProtocolTicnet:
 		c.join.holdTicSet(body) // a game runs: this copy joins it, and its JoinStart is on the way
 		return nil
 	case wire.IsTransferKind(kind):
@@ -414,32 +414,32 @@ func (c *Client) onTicnet(now int64, h wire.Header, body []byte) error {
 
 // finish ends the client with an event.
 func (c *Client) finish(kind EventKind, reason string) {
-	if c.state == ClientDisconnected {
+	if c.phase.state() == ClientDisconnected {
 		return
 	}
-	c.state = ClientDisconnected
+	c.phase.move(stepGone)
 	c.conn.state = connDisconnected
 	c.emit(Event{Kind: kind, Player: -1, Reason: reason})
 }
 
 func (c *Client) run(now int64) {
-	if c.state == ClientDisconnected {
+	if c.phase.state() == ClientDisconnected {
 		return
 	}
-	if c.conn.state == connConnecting && (c.state == ClientConnecting || c.mig.resuming) {
+	if c.conn.state == connConnecting && (c.phase.state() == ClientConnecting || c.phase.reattaching()) {
 		if now-c.hs.firstMS > c.cfg.Timeouts.SYNGiveUpMS {
 			c.finish(EventDisconnected, ReasonNoResponse)
 			return
 		}
 		if now-c.hs.lastMS >= c.hs.synResendMS() {
 			c.hs.sendSYN(now)
-			if c.mig.resuming {
+			if c.phase.reattaching() {
 				c.conn.sendReliableHeadNow(now) // its Reattach
 				c.mig.pushNewest(now)
 				c.send.sendBuilt(now, c.recv.start, PushTics)
 			}
 		}
-		if c.mig.resuming {
+		if c.phase.reattaching() {
 			c.loop.runGame(now) // the tics it holds, while it reattaches
 		}
 		return
@@ -451,11 +451,11 @@ func (c *Client) run(now int64) {
 		if reason == ReasonLeft && c.conn.disconnectTries == 0 {
 			reason = ReasonServerLeft // the server sent DISCONNECT
 			switch {
-			case c.mig.resuming:
+			case c.phase.reattaching():
 				// A new server that sends a reattaching copy away
 				// refuses it (a leaving one says Leaving first).
 				reason = ReasonReattachRefused
-			case c.protocol == wire.ProtocolTicnet && c.state == ClientWaitingLaunch && c.lobby.MaxPlayers == 0:
+			case c.protocol == wire.ProtocolTicnet && c.phase.state() == ClientWaitingLaunch && c.lobby.MaxPlayers == 0:
 				// Sent away after its Hello, before any lobby: only
 				// a server taking a game over does that, and it
 				// takes joiners once it has resumed.
@@ -467,7 +467,7 @@ func (c *Client) run(now int64) {
 	case connDisconnecting:
 		return
 	}
-	if c.state == ClientInGame {
+	if c.phase.state() == ClientInGame {
 		c.loop.runGame(now)
 	}
 }

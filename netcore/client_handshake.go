@@ -11,9 +11,9 @@ type handshake struct {
 
 func (hs *handshake) onSYNReply(h wire.Header, body []byte) error {
 	c := hs.c
-	reattaching := c.mig.resuming && c.conn.state == connConnecting
-	late := c.mig.reattached && c.state == ClientInGame && c.conn.state == connConnected
-	if (c.state != ClientConnecting && !reattaching && !late) || !h.Reliable {
+	reattaching := c.phase.reattaching() && c.conn.state == connConnecting
+	late := c.mig.reattached && c.phase.state() == ClientInGame && c.conn.state == connConnected
+	if (c.phase.state() != ClientConnecting && !reattaching && !late) || !h.Reliable {
 		return errUnexpected{}
 	}
 	var m wire.SYNReply
@@ -41,14 +41,14 @@ func (hs *handshake) onSYNReply(h wire.Header, body []byte) error {
 		c.conn.sendReliable(&wire.Hello{Token: c.cfg.Token})
 	}
 	c.conn.state = connConnected
-	c.state = ClientWaitingLaunch
+	c.phase.move(stepConnected)
 	c.emit(Event{Kind: EventConnected, Player: -1, Protocol: m.Protocol, Addr: c.server})
 	return nil
 }
 
 func (hs *handshake) onWaitingData(body []byte) error {
 	c := hs.c
-	if c.state != ClientWaitingLaunch && c.state != ClientWaitingStart {
+	if c.phase.state() != ClientWaitingLaunch && c.phase.state() != ClientWaitingStart {
 		return errUnexpected{}
 	}
 	var m wire.WaitingData
@@ -79,14 +79,14 @@ func (hs *handshake) onWaitingData(body []byte) error {
 
 func (hs *handshake) onLaunch(body []byte) error {
 	c := hs.c
-	if c.state != ClientWaitingLaunch {
+	if c.phase.state() != ClientWaitingLaunch {
 		return errUnexpected{}
 	}
 	var m wire.Launch
 	if err := m.DecodeBody(body); err != nil {
 		return err
 	}
-	c.state = ClientWaitingStart
+	c.phase.move(stepLaunched)
 	s := c.cfg.Settings
 	s.NumPlayers, s.ConsolePlayer = 1, 0
 	s.PlayerClasses = [MaxPlayers]uint8{c.cfg.Connect.PlayerClass}
@@ -97,7 +97,7 @@ func (hs *handshake) onLaunch(body []byte) error {
 
 func (hs *handshake) onGameStart(now int64, body []byte) error {
 	c := hs.c
-	if c.state != ClientWaitingStart {
+	if c.phase.state() != ClientWaitingStart {
 		return errUnexpected{}
 	}
 	var m wire.GameStart
@@ -111,7 +111,7 @@ func (hs *handshake) onGameStart(now int64, body []byte) error {
 	}
 	c.settings = s
 	c.player = int(s.ConsolePlayer)
-	c.state = ClientInGame
+	c.phase.move(stepStarted)
 	if reason := c.clock.refuses(&c.cfg.Input); reason != "" {
 		c.conn.disconnect(now, reason)
 		c.finish(EventDisconnected, reason)
@@ -134,7 +134,7 @@ func (hs *handshake) onGameStart(now int64, body []byte) error {
 // repeats.
 func (hs *handshake) synResendMS() int64 {
 	c := hs.c
-	if c.mig.resuming {
+	if c.phase.reattaching() {
 		return ReattachResendMS
 	}
 	if wire.Known(wire.ProtocolTicnet, c.cfg.Protocols) {

@@ -12,7 +12,6 @@ import (
 // the server asked it for.
 type joinSide struct {
 	c       *Client
-	active  bool   // joining a game in progress: not in it yet
 	stream  uint32 // the snapshot's stream, from the server
 	start   uint32 // the snapshot's tic
 	loaded  bool
@@ -62,7 +61,7 @@ func (js *joinSide) onJoinStart(now int64, body []byte) error {
 		return err
 	}
 	s := m.Settings
-	if c.state != ClientWaitingLaunch || c.protocol != wire.ProtocolTicnet ||
+	if c.phase.state() != ClientWaitingLaunch || c.protocol != wire.ProtocolTicnet ||
 		s.NumPlayers > MaxPlayers || int(s.ConsolePlayer) >= int(s.NumPlayers) || s.TicDup == 0 {
 		return errUnexpected{}
 	}
@@ -80,7 +79,7 @@ func (js *joinSide) onJoinStart(now int64, body []byte) error {
 	c.setup = m.Setup
 	c.player = int(s.ConsolePlayer)
 	c.clock = chooseClock(true, m.Setup)
-	c.state = ClientInGame
+	c.phase.move(stepJoinStarted)
 	c.inSet.LowResTurn = s.LowResTurn
 	c.outGD.LowResTurn = s.LowResTurn
 	c.clock.encodes(&c.outGD)
@@ -97,7 +96,7 @@ func (js *joinSide) onJoinStart(now int64, body []byte) error {
 	c.loop.tl.MaxTics = BackupTics + c.cfg.CatchUpTics
 	c.loop.tl.ResetToLoad(m.Start)
 	early, heard := js.early, js.heard
-	c.join = joinSide{c: c, active: true, stream: m.Stream, start: m.Start, lastPct: -1, progressMS: now, progressGot: -1}
+	c.join = joinSide{c: c, stream: m.Stream, start: m.Start, lastPct: -1, progressMS: now, progressGot: -1}
 	ev := Event{Kind: EventGameStarted, Player: c.player, Protocol: c.protocol, Tic: m.Start}
 	if m.Rejoined {
 		ev.Reason = ReasonRejoined
@@ -160,7 +159,7 @@ func (js *joinSide) onSnapshotRequest(now int64, body []byte) error {
 	if err := m.DecodeBody(body); err != nil {
 		return err
 	}
-	if c.state != ClientInGame || js.active {
+	if c.phase.state() != ClientInGame || c.phase.joining() {
 		return errUnexpected{}
 	}
 	// The state before the tic asked for, or before the next this copy
@@ -210,11 +209,11 @@ func (js *joinSide) earlyChunk(now int64, h wire.Header, body []byte) bool {
 // onTransfer handles the end of a stream.
 func (js *joinSide) onTransfer(ev transfer.Event) {
 	c := js.c
-	if ev.Kind == transfer.Received && (c.state == ClientConnecting || c.state == ClientWaitingLaunch) {
+	if ev.Kind == transfer.Received && (c.phase.state() == ClientConnecting || c.phase.state() == ClientWaitingLaunch) {
 		js.early = &ev
 		return
 	}
-	if !js.active || ev.Outgoing || ev.Stream != js.stream {
+	if !c.phase.joining() || ev.Outgoing || ev.Stream != js.stream {
 		return
 	}
 	switch ev.Kind {
@@ -237,7 +236,7 @@ func (js *joinSide) onTransfer(ev transfer.Event) {
 func (js *joinSide) joinProgress(now int64) {
 	c := js.c
 	j := &c.join
-	if !j.active {
+	if !c.phase.joining() {
 		return
 	}
 	if !j.loaded {
@@ -262,7 +261,8 @@ func (js *joinSide) joinProgress(now int64) {
 	if behind > 0 || j.ready || tl.Confirmed() == j.start || int32(c.recv.highest-tl.Confirmed()) >= 0 {
 		return
 	}
-	j.ready, j.active = true, false
+	j.ready = true
+	c.phase.move(stepJoined)
 	c.conn.sendReliable(&wire.JoinReady{Tic: tl.GameTic()})
 	c.send.maketic = c.recv.recvtic
 	c.send.firstMS = now

@@ -14,7 +14,6 @@ type migrateSide struct {
 	rostered bool
 	leaving  wire.Leaving
 	left     bool // leaving is the server's last word
-	resuming bool // reattaching: its Resume has not come
 	// reattached: the client reattached to a new server, which may
 	// connect it by a copy of its Resume before its reply to the SYN.
 	reattached bool
@@ -30,7 +29,7 @@ func (c *Client) ServerLeaving() (wire.Leaving, bool) { return c.mig.leaving, c.
 
 // Resuming reports whether the client reattaches to a new server and the
 // game has not resumed yet.
-func (c *Client) Resuming() bool { return c.mig.resuming }
+func (c *Client) Resuming() bool { return c.phase.reattaching() }
 
 // Connect is the game this client plays, as it told the server.
 func (c *Client) Connect() wire.ConnectData { return c.cfg.Connect }
@@ -40,7 +39,7 @@ func (c *Client) Connect() wire.ConnectData { return c.cfg.Connect }
 // the game's roster.
 func (c *Client) CanReattach() bool {
 	return c.clock.canReattach() && c.mig.rostered && c.mig.played && c.player >= 0 &&
-		(c.state == ClientInGame || c.state == ClientDisconnected) && !c.join.active && !c.loop.tl.Loading()
+		(c.phase.state() == ClientInGame || c.phase.state() == ClientDisconnected) && !c.phase.joining() && !c.loop.tl.Loading()
 }
 
 // Reattach makes the client a client of the server at the same address
@@ -53,13 +52,13 @@ func (c *Client) Reattach(tr Transport, now int64) bool {
 		return false
 	}
 	c.tr = tr
-	c.state = ClientInGame
+	c.phase.move(stepReattach)
 	c.conn = newConn(c.server, tr, c.cfg.Timeouts, now, connConnecting, &c.stats)
 	c.conn.resendMS = ReattachResendMS
 	c.xfer = transfer.New(c.cfg.Transfer, tr)
 	c.xfer.AcceptFrom(c.server)
 	c.join.saves, c.join.heard, c.join.heardBytes = nil, nil, 0
-	c.mig.resuming, c.mig.left, c.mig.reattached = true, false, true
+	c.mig.left, c.mig.reattached = false, true
 	c.hs.firstMS, c.hs.lastMS = now, now-SYNResendMS-1
 	// What the old server sent beyond the confirmed tics is forgotten:
 	// the new server may decide those tics afresh.
@@ -82,13 +81,13 @@ func (ms *migrateSide) onResume(now int64, body []byte) error {
 	if err := m.DecodeBody(body); err != nil {
 		return err
 	}
-	if !ms.resuming && ms.reattached && m.Tic == ms.resumedAt {
+	if !c.phase.reattaching() && ms.reattached && m.Tic == ms.resumedAt {
 		return nil // a copy of the one taken
 	}
-	if !ms.resuming || c.conn.state != connConnected || int32(c.recv.start-m.Tic) > 0 {
+	if !c.phase.reattaching() || c.conn.state != connConnected || int32(c.recv.start-m.Tic) > 0 {
 		return errUnexpected{}
 	}
-	ms.resuming = false
+	c.phase.move(stepResumed)
 	ms.resumedAt = m.Tic
 	c.conn.resendMS = ExtReliableResendMS
 	if int32(c.send.maketic-m.Tic) < 0 {
@@ -107,7 +106,7 @@ func (ms *migrateSide) onResume(now int64, body []byte) error {
 // the stream stopped and whom the server handed the game to still count.
 func (ms *migrateSide) lateLeaving(h wire.Header, body []byte) {
 	c := ms.c
-	if !c.clock.canReattach() || ms.left || ms.resuming || h.Type != wire.TypeTicnet ||
+	if !c.clock.canReattach() || ms.left || c.phase.reattaching() || h.Type != wire.TypeTicnet ||
 		c.conn.reason != ReasonLeft || c.conn.disconnectTries != 0 {
 		return
 	}
@@ -131,7 +130,7 @@ func (ms *migrateSide) connect(now int64) {
 // came while this client reattaches, before the new server's reply to its
 // SYN; ok is false for any other packet.
 func (ms *migrateSide) resumingKind(h wire.Header, body []byte) (kind uint8, ok bool) {
-	if !ms.resuming || h.Type != wire.TypeTicnet || h.Reliable {
+	if !ms.c.phase.reattaching() || h.Type != wire.TypeTicnet || h.Reliable {
 		return 0, false
 	}
 	kind, err := wire.TicnetKind(body)
@@ -165,7 +164,7 @@ func (ms *migrateSide) onTicFetch(now int64, body []byte) error {
 	if err := m.DecodeBody(body); err != nil {
 		return err
 	}
-	if c.state != ClientInGame || c.loop.tl.Tic(m.Start-1) == nil {
+	if c.phase.state() != ClientInGame || c.loop.tl.Tic(m.Start-1) == nil {
 		return errUnexpected{}
 	}
 	ms.sendConfirmed(now, m.Start, uint32(m.Count))

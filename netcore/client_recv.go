@@ -72,7 +72,7 @@ func (rs *recvSide) inWindow(tic uint32) bool {
 	if tic-rs.start >= BackupTics {
 		return false
 	}
-	if c.join.active {
+	if c.phase.joining() {
 		// A joiner holds what arrives while its snapshot does, as far as
 		// its timeline reaches.
 		return int(tic-c.loop.tl.First()) < c.loop.tl.max()

@@ -44,7 +44,7 @@ const JoinAckDelayMS = 50
 
 func (ss *sendSide) ackDelayMS() int64 {
 	c := ss.c
-	if c.join.active {
+	if c.phase.joining() {
 		return JoinAckDelayMS
 	}
 	return GameDataAckDelayMS
@@ -64,7 +64,7 @@ func (ss *sendSide) buildTics(now int64) {
 	}
 	n := clock - ss.lastClock
 	ss.lastClock = clock
-	if c.player < 0 || c.join.active {
+	if c.player < 0 || c.phase.joining() {
 		return // a drone, a spectator, or not in the game yet
 	}
 	c.clock.skipComplete(c)
@@ -89,7 +89,7 @@ func (ss *sendSide) buildTic(now int64) {
 	ss.queue[m%BackupTics] = sentTic{seq: m, valid: true, timeMS: now, cmd: cmd, diff: d}
 	ss.last = cmd
 	ss.maketic++
-	if c.mig.resuming && c.conn.state != connConnected {
+	if c.phase.reattaching() && c.conn.state != connConnected {
 		return // sent once the new server has its connection
 	}
 	extra := c.clock.copies(c)
@@ -110,7 +110,7 @@ func (ss *sendSide) sendTics(now int64, first, last uint32) {
 		g.Tics = append(g.Tics, wire.ClientTic{Latency: int16(c.sync.lastLatency), Diff: s.diff})
 	}
 	g.Report.Sums = g.Report.Sums[:0]
-	if r := &c.report; len(r.Sums) >= ChecksumReportTics && !c.mig.resuming {
+	if r := &c.report; len(r.Sums) >= ChecksumReportTics && !c.phase.reattaching() {
 		g.Report.Start, g.Report.Sums = r.Start, append(g.Report.Sums, r.Sums...)
 	}
 	c.pkt = wire.Encode(c.pkt[:0], g, false, 0)
@@ -137,7 +137,7 @@ func (ss *sendSide) sendAck(now int64) {
 // onResendRequest answers the server's request with the commands we hold.
 func (ss *sendSide) onResendRequest(now int64, body []byte) error {
 	c := ss.c
-	if c.state != ClientInGame || c.cfg.Drone {
+	if c.phase.state() != ClientInGame || c.cfg.Drone {
 		return errUnexpected{}
 	}
 	var m wire.GameDataResend
@@ -183,7 +183,7 @@ func (ss *sendSide) reportChecksum(g uint32, sum uint32) {
 		r.Start = g
 	}
 	r.Sums = append(r.Sums, wire.Sum16(sum))
-	if c.mig.resuming {
+	if c.phase.reattaching() {
 		// Kept for the new server, as many as a report holds.
 		if len(r.Sums) == wire.MaxChecksums {
 			r.Sums = r.Sums[:0]

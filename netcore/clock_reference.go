@@ -77,7 +77,7 @@ func (referenceClock) ran(*Client, uint32, uint32) {}
 func (referenceClock) substituted(*Client, uint32, *ConfirmedTic) {}
 
 func (referenceClock) gameData(c *Client, now int64, body []byte) error {
-	if c.state != ClientInGame {
+	if c.phase.state() != ClientInGame {
 		return errUnexpected{}
 	}
 	if err := c.inSGD.DecodeBody(body); err != nil {

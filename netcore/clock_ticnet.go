@@ -78,12 +78,12 @@ func (ticnetClock) gameData(*Client, int64, []byte) error { return errUnexpected
 
 func (k ticnetClock) inGame(c *Client, now int64, kind uint8, h wire.Header, body []byte) error {
 	switch {
-	case kind == wire.TicnetKindTicSet && c.state == ClientInGame && c.mig.resuming:
+	case kind == wire.TicnetKindTicSet && c.phase.state() == ClientInGame && c.phase.reattaching():
 		// The new server's stream, resumed: kept until its Resume says
 		// where.
 		c.join.holdTicSet(body)
 		return nil
-	case kind == wire.TicnetKindTicSet && c.state == ClientInGame:
+	case kind == wire.TicnetKindTicSet && c.phase.state() == ClientInGame:
 		if err := c.recv.decodeSet(body); err != nil {
 			return err
 		}
@@ -98,7 +98,7 @@ func (k ticnetClock) inGame(c *Client, now int64, kind uint8, h wire.Header, bod
 		if err := m.DecodeBody(body); err != nil {
 			return err
 		}
-		if c.state != ClientInGame {
+		if c.phase.state() != ClientInGame {
 			return errUnexpected{}
 		}
 		c.mig.roster, c.mig.rostered = m, true
@@ -108,7 +108,7 @@ func (k ticnetClock) inGame(c *Client, now int64, kind uint8, h wire.Header, bod
 		if err := m.DecodeBody(body); err != nil {
 			return err
 		}
-		if c.state != ClientInGame || c.mig.resuming {
+		if c.phase.state() != ClientInGame || c.phase.reattaching() {
 			return errUnexpected{}
 		}
 		c.mig.leaving, c.mig.left = m, true
@@ -149,7 +149,7 @@ func (k ticnetClock) adjust(c *Client, marginMS int64) {
 func (ticnetClock) canReattach() bool { return true }
 
 func (ticnetClock) requestEnd(c *Client) {
-	if c.state == ClientInGame && !c.end.active {
+	if c.phase.state() == ClientInGame && !c.end.active {
 		c.conn.sendReliable(&wire.EndRequest{})
 	}
 }

@@ -41,7 +41,7 @@ func (es *clientEnd) onGameEnd(now int64, body []byte) error {
 	if err := m.DecodeBody(body); err != nil {
 		return err
 	}
-	if c.state != ClientInGame {
+	if c.phase.state() != ClientInGame {
 		return errUnexpected{}
 	}
 	es.endState = endState{active: true, tic: m.Tic}
@@ -55,12 +55,12 @@ func (es *clientEnd) onGameEnd(now int64, body []byte) error {
 // not wait.
 func (es *clientEnd) endIfDone(now int64) {
 	c := es.c
-	if !es.active || c.state != ClientInGame || (c.loop.tl.GameTic() < es.tic && !c.join.active) {
+	if !es.active || c.phase.state() != ClientInGame || (c.loop.tl.GameTic() < es.tic && !c.phase.joining()) {
 		return
 	}
 	c.send.sendAck(now)
 	tic := es.tic
-	c.state = ClientWaitingLaunch
+	c.phase.move(stepEnded)
 	c.clock = referenceClock{}
 	c.setup = wire.GameSetup{}
 	es.endState = endState{}
@@ -77,7 +77,7 @@ func (es *clientEnd) onEndAsked(body []byte) error {
 	if err := m.DecodeBody(body); err != nil {
 		return err
 	}
-	if c.state != ClientInGame {
+	if c.phase.state() != ClientInGame {
 		return errUnexpected{}
 	}
 	c.emit(Event{Kind: EventEndAsked, Player: int(m.Player)})

@@ -52,7 +52,7 @@ func (rn *runner) runTics() { rn.c.clock.runTics(rn.c) }
 func (rn *runner) runConfirmed(limit uint32) {
 	c := rn.c
 	rn.unpredict() // a prediction left from before a join or a migration
-	if c.state == ClientDisconnected {
+	if c.phase.state() == ClientDisconnected {
 		return
 	}
 	rn.runRequests(rn.tl.Requests(limit, c.TicsPerUpdate()))
@@ -70,7 +70,7 @@ func (rn *runner) runRequests(reqs []Request) {
 			rn.save(r.Tic)
 		case RequestLoad:
 			rn.load(r.Tic, r.State)
-			if c.state == ClientDisconnected {
+			if c.phase.state() == ClientDisconnected {
 				return
 			}
 		}
@@ -196,7 +196,7 @@ func (rn *runner) runGame(now int64) {
 		return // the game is called from the next Update on (Client.starting)
 	}
 	c.send.buildTics(now)
-	if c.mig.resuming {
+	if c.phase.reattaching() {
 		// No acknowledgement, no resend request: the server that took
 		// the game over sends what this copy lacks once it resumes.
 		rn.runTics()

@@ -78,7 +78,7 @@ func (rn *runner) predicts() bool {
 	c := rn.c
 	_, canSave := c.game.(Snapshotter)
 	return c.cfg.Predict && canSave && c.player >= 0 && !c.cfg.Drone && c.settings.TicDup == 1 &&
-		!c.join.active && !c.mig.resuming
+		!c.phase.joining() && !c.phase.reattaching()
 }
 
 // runPredicting is runTics for a client that predicts: the confirmed
@@ -102,13 +102,13 @@ func (rn *runner) runPredicting() {
 		// A confirmed tic is not what was predicted: back to before it.
 		p.stats.Rollbacks++
 		rn.unpredict()
-		if c.state == ClientDisconnected {
+		if c.phase.state() == ClientDisconnected {
 			return
 		}
 	}
 	if len(p.tics) == 0 {
 		rn.runRequests(tl.Requests(tl.Confirmed(), c.TicsPerUpdate()))
-		if c.state == ClientDisconnected {
+		if c.phase.state() == ClientDisconnected {
 			return
 		}
 	}

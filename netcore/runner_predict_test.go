@@ -29,7 +29,7 @@ func TestASaveDueBeforeAPredictedTicThatStandsGoesOut(t *testing.T) {
 	g := &tapeGame{}
 	tr := &kept{}
 	c := NewClient(ClientConfig{Predict: true, PredictTics: 8}, tr, 1, g, 0)
-	c.clock, c.state, c.player, c.settings.TicDup = ticnetClock{}, ClientInGame, 0, 1
+	c.clock, c.phase, c.player, c.settings.TicDup = ticnetClock{}, phasePlaying, 0, 1
 	for m := range uint32(20) {
 		c.send.queue[m] = sentTic{seq: m, valid: true} // its commands, built
 	}
