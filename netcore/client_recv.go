@@ -220,7 +220,7 @@ func (rs *recvSide) advanceWindow() {
 			}
 			rs.base[p] = ct.Cmds[p]
 		}
-		c.clock.substituted(c, t, &ct)
+		c.clock.substituted(c, t, ct.Substituted)
 		c.loop.tl.Confirm(ct)
 		rs.win.forget(t)
 		rs.start++

@@ -85,7 +85,8 @@ func (ss *sendSide) buildTic(now int64) {
 	if !c.cfg.Input.Opaque() {
 		cmd.Consistency = c.loop.consistency[c.player][m%BackupTics]
 	}
-	d := wire.Diff(c.clock.diffBase(&ss.last), &cmd)
+	base := c.clock.diffBase(&ss.last)
+	d := wire.Diff(&base, &cmd)
 	ss.queue[m%BackupTics] = sentTic{seq: m, valid: true, timeMS: now, cmd: cmd, diff: d}
 	ss.last = cmd
 	ss.maketic++
@@ -204,10 +205,10 @@ func (ss *sendSide) reportChecksum(g uint32, sum uint32) {
 // client knows a command that never reached the server (lost, or sent
 // while the link was silent); every copy agrees, because the events travel
 // in an ordinary command.
-func (ss *sendSide) carryEvents(t uint32, ct *ConfirmedTic) {
+func (ss *sendSide) carryEvents(t uint32, substituted uint8) {
 	c := ss.c
 	p := c.player
-	if p < 0 || ct.Substituted&(1<<p) == 0 {
+	if p < 0 || substituted&(1<<p) == 0 {
 		return
 	}
 	q := &ss.queue[t%BackupTics]

@@ -34,8 +34,10 @@ type clock interface {
 	skipComplete(c *Client)
 	// lead bounds how far ahead of the game the client builds commands.
 	lead() uint32
-	// diffBase is what a command is diffed against on the wire.
-	diffBase(last *TicCmd) *TicCmd
+	// diffBase is what a command is diffed against on the wire (a
+	// value: a pointer through the interface would escape, an allocation
+	// per command).
+	diffBase(last *TicCmd) TicCmd
 	// copies is how many earlier commands go with each new one.
 	copies(c *Client) uint32
 	// absent is what a player out of a tic leaves as its diff base.
@@ -46,9 +48,9 @@ type clock interface {
 	own(c *Client, g uint32, cmds *[MaxPlayers]TicCmd, in uint8) uint8
 	// ran follows the game's tic g, whose checksum was sum.
 	ran(c *Client, g uint32, sum uint32)
-	// substituted follows a confirmed tic in which the server substituted
-	// commands.
-	substituted(c *Client, t uint32, ct *ConfirmedTic)
+	// substituted follows confirmed tic t, in which the server substituted
+	// the commands of the players in substituted.
+	substituted(c *Client, t uint32, substituted uint8)
 	// gameData takes a reference GAMEDATA.
 	gameData(c *Client, now int64, body []byte) error
 	// inGame takes a TICNET_1 frame of a game in progress.

@@ -46,7 +46,7 @@ func (referenceClock) skipComplete(*Client) {}
 
 func (referenceClock) lead() uint32 { return MaxClientLeadTics }
 
-func (referenceClock) diffBase(last *TicCmd) *TicCmd { return last }
+func (referenceClock) diffBase(last *TicCmd) TicCmd { return *last }
 
 func (referenceClock) copies(c *Client) uint32 { return uint32(c.settings.ExtraTics) }
 
@@ -74,7 +74,7 @@ func (referenceClock) own(c *Client, g uint32, cmds *[MaxPlayers]TicCmd, in uint
 
 func (referenceClock) ran(*Client, uint32, uint32) {}
 
-func (referenceClock) substituted(*Client, uint32, *ConfirmedTic) {}
+func (referenceClock) substituted(*Client, uint32, uint8) {}
 
 func (referenceClock) gameData(c *Client, now int64, body []byte) error {
 	if c.phase.state() != ClientInGame {

@@ -44,7 +44,7 @@ func (ticnetClock) lead() uint32 { return ExtMaxClientLeadTics }
 
 // diffBase: every command stands alone, diffed against zero: the server
 // may replace any of them, so none may serve as another's base.
-func (ticnetClock) diffBase(*TicCmd) *TicCmd { return &TicCmd{} }
+func (ticnetClock) diffBase(*TicCmd) TicCmd { return TicCmd{} }
 
 // copies: each command goes in as many packets as the server's loss
 // takes (copiesFor), the server's own rule for its sets.
@@ -72,7 +72,9 @@ func (ticnetClock) ran(c *Client, g uint32, sum uint32) {
 	}
 }
 
-func (ticnetClock) substituted(c *Client, t uint32, ct *ConfirmedTic) { c.send.carryEvents(t, ct) }
+func (ticnetClock) substituted(c *Client, t uint32, substituted uint8) {
+	c.send.carryEvents(t, substituted)
+}
 
 func (ticnetClock) gameData(*Client, int64, []byte) error { return errUnexpected{} }
 
