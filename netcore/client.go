@@ -34,7 +34,7 @@ type ClientConfig struct {
 	// address, within the server's grace period gets its player back.
 	Token [wire.RejoinTokenLen]byte
 	// Predict makes the client run ahead of the confirmed tics, under the
-	// extension, when its game can save and load (client_predict.go), up
+	// extension, when its game can save and load (runner_predict.go), up
 	// to PredictTics tics (default DefaultPredictTics, at most
 	// MaxPredictTics).
 	Predict     bool
@@ -101,13 +101,19 @@ func (s ClientState) String() string { return clientStateNames[s] }
 
 // Client is a player's (or drone's) end of a game: it connects to a server,
 // sends its commands, receives complete tics and runs them on its Game.
+// It is its components (the handshake, the send and receive sides, the
+// runner, the replay, join, migration and the end of a game, each a type
+// with the methods that change its state) with Update and the dispatch
+// of what arrives; the protocol's part is its clock. A component reaches
+// what the client shares (the connection, the configuration, the game's
+// settings, the events) through its c.
 type Client struct {
 	cfg    ClientConfig
 	tr     Transport
 	server Addr
 	game   Game
 	conn   conn
-	state  ClientState
+	phase  phase // where it is in its life (client_phase.go)
 	events []Event
 	stats  Counters
 	// starting: this Update emitted EventGameStarted. The game is not
@@ -115,23 +121,22 @@ type Client struct {
 	// the options, a joiner's place) before the game's first callback.
 	starting bool
 
-	synFirstMS, synLastMS int64
-	protocol              string
-	extended              bool // the game runs ProtocolTicnet
-	lobby                 Lobby
-	settings              wire.Settings
-	setup                 wire.GameSetup // the extension's part of the game's start
-	player                int            // consoleplayer; -1 for a drone
+	protocol string
+	clock    clock // the protocol of the game (chooseClock)
+	lobby    Lobby
+	settings wire.Settings
+	setup    wire.GameSetup // the extension's part of the game's start
+	player   int            // consoleplayer; -1 for a drone
 
+	hs   handshake // connecting, the lobby, the game's start
 	send sendSide
 	recv recvSide
-	loop loopSide
-	pred predictSide
+	loop runner   // the one caller of the game (runner.go)
 	rec  recorder // the replay (replay_record.go)
 	sync clockSync
 	join joinSide
 	mig  migrateSide
-	end  endState
+	end  clientEnd
 
 	xfer       *transfer.Endpoint
 	xferEvents []transfer.Event
@@ -149,17 +154,19 @@ type Client struct {
 // It sends its first SYN on the first Update.
 func NewClient(cfg ClientConfig, tr Transport, server Addr, game Game, now int64) *Client {
 	cfg.fill()
-	c := &Client{cfg: cfg, tr: tr, server: server, game: game, player: -1}
+	c := &Client{cfg: cfg, tr: tr, server: server, game: game, player: -1, clock: referenceClock{}}
 	c.conn = newConn(server, tr, cfg.Timeouts, now, connConnecting, &c.stats)
 	c.xfer = transfer.New(cfg.Transfer, tr)
 	c.xfer.AcceptFrom(server)
-	c.synFirstMS = now
-	c.synLastMS = now - SYNResendMS - 1
+	c.hs = handshake{c: c, firstMS: now, lastMS: now - SYNResendMS - 1}
+	c.send.c, c.recv.c, c.loop.c, c.join.c, c.mig.c, c.end.c = c, c, c, c, c, c
+	_, canSave := game.(Snapshotter)
+	c.rec = recorder{cfg: c.cfg.Replay, canSave: canSave, header: c.hs.replayHeader}
 	return c
 }
 
 // State returns the client's state.
-func (c *Client) State() ClientState { return c.state }
+func (c *Client) State() ClientState { return c.phase.state() }
 
 // Lobby returns the lobby as last reported by the server.
 func (c *Client) Lobby() Lobby { return c.lobby }
@@ -175,7 +182,10 @@ func (c *Client) Player() int { return c.player }
 func (c *Client) Protocol() string { return c.protocol }
 
 // Extended reports whether the game runs ticnet's extension protocol.
-func (c *Client) Extended() bool { return c.extended }
+func (c *Client) Extended() bool {
+	_, ext := c.clock.(ticnetClock)
+	return ext
+}
 
 // GameTic is the number of tics run so far.
 func (c *Client) GameTic() uint32 { return c.loop.tl.GameTic() }
@@ -205,7 +215,7 @@ func (c *Client) Launch() { c.LaunchWith(0, nil) }
 // in its Setup, under the extension protocol; a reference server gets a
 // plain LAUNCH, and so does any server when both are zero.
 func (c *Client) LaunchWith(seed uint32, options []byte) {
-	if c.state != ClientWaitingLaunch {
+	if c.phase.state() != ClientWaitingLaunch {
 		return
 	}
 	if c.protocol == wire.ProtocolTicnet && (seed != 0 || len(options) > 0) {
@@ -222,16 +232,13 @@ func (c *Client) Setup() wire.GameSetup { return c.setup }
 // TicRate is the game's tics per second: its setup's under the extension
 // protocol, the reference's (TicRate) otherwise.
 func (c *Client) TicRate() int {
-	if c.extended && c.setup.TicRate != 0 {
-		return int(c.setup.TicRate)
-	}
-	return TicRate
+	return c.clock.ticRate()
 }
 
 // Leave starts a clean disconnect. The client keeps answering until the
 // handshake ends, so keep calling Update.
 func (c *Client) Leave(now int64) {
-	if c.state != ClientDisconnected {
+	if c.phase.state() != ClientDisconnected {
 		c.conn.disconnect(now, ReasonLeft)
 	}
 }
@@ -255,9 +262,9 @@ func (c *Client) Update(now int64) []Event {
 	// Streams last: their chunks queue behind the pass's commands.
 	c.xferEvents = c.xfer.Pump(now, c.xferEvents[:0])
 	for _, ev := range c.xferEvents {
-		c.onTransfer(ev)
+		c.join.onTransfer(ev)
 	}
-	c.joinProgress(now)
+	c.join.joinProgress(now)
 	return c.events
 }
 
@@ -266,7 +273,7 @@ func (c *Client) Transfers() *transfer.Endpoint { return c.xfer }
 
 // Joining reports whether this client is joining a game in progress and
 // is not in it yet.
-func (c *Client) Joining() bool { return c.join.active }
+func (c *Client) Joining() bool { return c.phase.joining() }
 
 func (c *Client) emit(e Event) {
 	c.events = append(c.events, e)
@@ -285,8 +292,8 @@ func (c *Client) receive(now int64, from Addr, pkt []byte) {
 	}
 	c.stats.PacketsReceived++
 	c.stats.BytesReceived += int64(len(pkt))
-	if c.state == ClientDisconnected {
-		c.lateLeaving(h, body)
+	if c.phase.state() == ClientDisconnected {
+		c.mig.lateLeaving(h, body)
 		return
 	}
 	// REJECTED is handled before the connection logic: it comes from a
@@ -297,16 +304,16 @@ func (c *Client) receive(now int64, from Addr, pkt []byte) {
 			c.stats.Malformed++
 			return
 		}
-		if c.state == ClientConnecting {
+		if c.phase.state() == ClientConnecting {
 			c.finish(EventRejected, wire.Printable(m.Message))
 		}
 		return
 	}
-	kind, resuming := c.resumingKind(h, body)
+	kind, resuming := c.mig.resumingKind(h, body)
 	if c.conn.state == connConnecting && resuming && tookBack(kind) {
-		c.reattached(now) // though the server's reply to its SYN is late
+		c.mig.connect(now) // though the server's reply to its SYN is late
 	}
-	if c.conn.state == connConnecting && c.mig.resuming && h.Type == wire.TypeDisconnect {
+	if c.conn.state == connConnecting && c.phase.reattaching() && h.Type == wire.TypeDisconnect {
 		// A new server that refuses a reattaching copy sends it away in
 		// the pass that took its SYN, before its reply to the SYN went
 		// out: the DISCONNECT is the refusal (acknowledged, as any).
@@ -315,11 +322,11 @@ func (c *Client) receive(now int64, from Addr, pkt []byte) {
 		return
 	}
 	if c.conn.state == connConnecting && h.Type != wire.TypeSYN {
-		if c.earlyChunk(now, h, body) {
+		if c.join.earlyChunk(now, h, body) {
 			return
 		}
 		if resuming && kind == wire.TicnetKindTicSet {
-			c.holdTicSet(body) // kept until its Resume
+			c.join.holdTicSet(body) // kept until its Resume
 			return
 		}
 		c.stats.Unexpected++
@@ -331,19 +338,19 @@ func (c *Client) receive(now int64, from Addr, pkt []byte) {
 	var err2 error
 	switch h.Type {
 	case wire.TypeSYN:
-		err2 = c.onSYNReply(h, body)
+		err2 = c.hs.onSYNReply(h, body)
 	case wire.TypeWaitingData:
-		err2 = c.onWaitingData(body)
+		err2 = c.hs.onWaitingData(body)
 	case wire.TypeLaunch:
-		err2 = c.onLaunch(body)
+		err2 = c.hs.onLaunch(body)
 	case wire.TypeGameStart:
-		err2 = c.onGameStart(now, body)
+		err2 = c.hs.onGameStart(now, body)
 	case wire.TypeGameData:
-		err2 = c.onGameData(now, body)
+		err2 = c.clock.gameData(c, now, body)
 	case wire.TypeTicnet:
 		err2 = c.onTicnet(now, h, body)
 	case wire.TypeGameDataResend:
-		err2 = c.onResendRequest(now, body)
+		err2 = c.send.onResendRequest(now, body)
 	case wire.TypeConsoleMessage:
 		var m wire.ConsoleMessage
 		if err2 = m.DecodeBody(body); err2 == nil {
@@ -366,119 +373,6 @@ type errUnexpected struct{}
 
 func (errUnexpected) Error() string { return "unexpected packet" }
 
-func (c *Client) onSYNReply(h wire.Header, body []byte) error {
-	reattaching := c.mig.resuming && c.conn.state == connConnecting
-	late := c.mig.reattached && c.state == ClientInGame && c.conn.state == connConnected
-	if (c.state != ClientConnecting && !reattaching && !late) || !h.Reliable {
-		return errUnexpected{}
-	}
-	var m wire.SYNReply
-	if err := m.DecodeBody(body); err != nil {
-		return err
-	}
-	if late {
-		return nil // the server's word that it took this client back came first
-	}
-	if reattaching {
-		if m.Protocol != wire.ProtocolTicnet {
-			c.finish(EventDisconnected, ReasonReattachRefused)
-			return nil
-		}
-		c.reattached(c.nowMS)
-		return nil
-	}
-	if !wire.Known(m.Protocol, c.cfg.Protocols) {
-		c.finish(EventDisconnected, ReasonUnknownProto)
-		return nil
-	}
-	c.protocol = m.Protocol
-	if m.Protocol == wire.ProtocolTicnet {
-		c.conn.resendMS = ExtReliableResendMS // as the server does with us
-		c.conn.sendReliable(&wire.Hello{Token: c.cfg.Token})
-	}
-	c.conn.state = connConnected
-	c.state = ClientWaitingLaunch
-	c.emit(Event{Kind: EventConnected, Player: -1, Protocol: m.Protocol, Addr: c.server})
-	return nil
-}
-
-func (c *Client) onWaitingData(body []byte) error {
-	if c.state != ClientWaitingLaunch && c.state != ClientWaitingStart {
-		return errUnexpected{}
-	}
-	var m wire.WaitingData
-	if err := m.DecodeBody(body); err != nil {
-		return err
-	}
-	// The reference's sanity checks.
-	switch {
-	case m.NumPlayers > m.MaxPlayers, m.ReadyPlayers > m.NumPlayers, m.MaxPlayers > MaxPlayers,
-		c.cfg.Drone && m.ConsolePlayer >= 0, !c.cfg.Drone && m.ConsolePlayer < 0,
-		int(m.ConsolePlayer) >= int(m.NumPlayers):
-		return errUnexpected{}
-	}
-	l := Lobby{NumDrones: int(m.NumDrones), ReadyPlayers: int(m.ReadyPlayers), MaxPlayers: int(m.MaxPlayers),
-		IsController: m.IsController, Player: int(m.ConsolePlayer)}
-	for _, p := range m.Players {
-		if len(p.Name) >= wire.MaxPlayerName || len(p.Addr) >= wire.MaxPlayerName {
-			return errUnexpected{}
-		}
-		l.Players = append(l.Players, LobbyPlayer{Name: wire.Printable(p.Name), Addr: wire.Printable(p.Addr)})
-	}
-	if !l.equal(&c.lobby) {
-		c.lobby = l
-		c.emit(Event{Kind: EventLobbyChanged, Player: l.Player})
-	}
-	return nil
-}
-
-func (c *Client) onLaunch(body []byte) error {
-	if c.state != ClientWaitingLaunch {
-		return errUnexpected{}
-	}
-	var m wire.Launch
-	if err := m.DecodeBody(body); err != nil {
-		return err
-	}
-	c.state = ClientWaitingStart
-	s := c.cfg.Settings
-	s.NumPlayers, s.ConsolePlayer = 1, 0
-	s.PlayerClasses = [MaxPlayers]uint8{c.cfg.Connect.PlayerClass}
-	c.conn.sendReliable(&wire.GameStart{Settings: s})
-	c.emit(Event{Kind: EventLaunched, Player: -1})
-	return nil
-}
-
-func (c *Client) onGameStart(now int64, body []byte) error {
-	if c.state != ClientWaitingStart {
-		return errUnexpected{}
-	}
-	var m wire.GameStart
-	if err := m.DecodeBody(body); err != nil {
-		return err
-	}
-	s := m.Settings
-	if s.NumPlayers > MaxPlayers || int(s.ConsolePlayer) >= int(s.NumPlayers) ||
-		c.cfg.Drone != (s.ConsolePlayer < 0) || s.TicDup == 0 {
-		return errUnexpected{}
-	}
-	c.settings = s
-	c.player = int(s.ConsolePlayer)
-	c.state = ClientInGame
-	if c.cfg.Input.Opaque() && !c.extended {
-		c.conn.disconnect(now, ReasonNeedsTicnet)
-		c.finish(EventDisconnected, ReasonNeedsTicnet)
-		return nil
-	}
-	c.inSGD.LowResTurn = s.LowResTurn
-	c.inSet.LowResTurn = s.LowResTurn
-	c.outGD.LowResTurn, c.outGD.Ext = s.LowResTurn, c.extended
-	c.inSet.InputSize, c.outGD.InputSize = c.cfg.Input.Size, c.cfg.Input.Size
-	c.startGame(now)
-	c.emit(Event{Kind: EventGameStarted, Player: c.player, Protocol: c.protocol})
-	return nil
-}
-
 func (c *Client) onTicnet(now int64, h wire.Header, body []byte) error {
 	kind, err := wire.TicnetKind(body)
 	if err != nil {
@@ -490,103 +384,63 @@ func (c *Client) onTicnet(now int64, h wire.Header, body []byte) error {
 		if err := m.DecodeBody(body); err != nil {
 			return err
 		}
-		if c.state != ClientWaitingStart || c.protocol != wire.ProtocolTicnet {
+		if c.phase.state() != ClientWaitingStart || c.protocol != wire.ProtocolTicnet {
 			return errUnexpected{}
 		}
-		c.extended = m.Extended
+		c.clock = chooseClock(m.Extended, m.Setup)
 		c.setup = m.Setup
 		if m.Setup.Input != c.cfg.Input {
 			c.conn.disconnect(now, ReasonInputLayout)
 			c.finish(EventDisconnected, ReasonInputLayout)
 		}
 		return nil
-	case kind == wire.TicnetKindTicSet && c.state == ClientInGame && c.extended && c.mig.resuming:
-		// The new server's stream, resumed: kept until its Resume says
-		// where.
-		c.holdTicSet(body)
-		return nil
-	case kind == wire.TicnetKindTicSet && c.state == ClientInGame && c.extended:
-		if err := c.decodeSet(body); err != nil {
-			return err
-		}
-		c.onTicSet(now)
-		return nil
-	case kind == wire.TicnetKindTicSet && c.state == ClientWaitingLaunch && c.protocol == wire.ProtocolTicnet:
-		c.holdTicSet(body) // a game runs: this copy joins it, and its JoinStart is on the way
+	case kind == wire.TicnetKindTicSet && c.phase.state() == ClientWaitingLaunch && c.protocol == wire.ProtocolTicnet:
+		c.join.holdTicSet(body) // a game runs: this copy joins it, and its JoinStart is on the way
 		return nil
 	case wire.IsTransferKind(kind):
 		if ev, ok := c.xfer.Handle(now, c.server, body); ok {
-			c.onTransfer(ev)
+			c.join.onTransfer(ev)
 		}
 		return nil
 	case kind == wire.TicnetKindJoinStart && h.Reliable:
-		return c.onJoinStart(now, body)
-	case kind == wire.TicnetKindGameEnd && h.Reliable:
-		return c.onGameEnd(now, body)
+		return c.join.onJoinStart(now, body)
 	case kind == wire.TicnetKindEndAsked && h.Reliable:
-		return c.onEndAsked(body)
-	case kind == wire.TicnetKindSnapshotRequest && h.Reliable:
-		return c.onSnapshotRequest(now, body)
-	case kind == wire.TicnetKindRoster && h.Reliable:
-		var m wire.Roster
-		if err := m.DecodeBody(body); err != nil {
-			return err
-		}
-		if c.state != ClientInGame || !c.extended {
-			return errUnexpected{}
-		}
-		c.mig.roster, c.mig.rostered = m, true
-		return nil
-	case kind == wire.TicnetKindLeaving:
-		var m wire.Leaving
-		if err := m.DecodeBody(body); err != nil {
-			return err
-		}
-		if c.state != ClientInGame || !c.extended || c.mig.resuming {
-			return errUnexpected{}
-		}
-		c.mig.leaving, c.mig.left = m, true
-		// The server is gone: its DISCONNECT, which follows, may be lost,
-		// and the game's next server need not wait for it.
-		c.finish(EventDisconnected, ReasonServerLeft)
-		return nil
+		return c.end.onEndAsked(body)
 	case kind == wire.TicnetKindResume:
-		return c.onResume(now, body)
-	case kind == wire.TicnetKindTicFetch:
-		return c.onTicFetch(now, body)
+		return c.mig.onResume(now, body)
 	}
-	return errUnexpected{}
+	return c.clock.inGame(c, now, kind, h, body)
 }
 
 // finish ends the client with an event.
 func (c *Client) finish(kind EventKind, reason string) {
-	if c.state == ClientDisconnected {
+	if c.phase.state() == ClientDisconnected {
 		return
 	}
-	c.state = ClientDisconnected
+	c.phase.move(stepGone)
 	c.conn.state = connDisconnected
 	c.emit(Event{Kind: kind, Player: -1, Reason: reason})
 }
 
 func (c *Client) run(now int64) {
-	if c.state == ClientDisconnected {
+	if c.phase.state() == ClientDisconnected {
 		return
 	}
-	if c.conn.state == connConnecting && (c.state == ClientConnecting || c.mig.resuming) {
-		if now-c.synFirstMS > c.cfg.Timeouts.SYNGiveUpMS {
+	if c.conn.state == connConnecting && (c.phase.state() == ClientConnecting || c.phase.reattaching()) {
+		if now-c.hs.firstMS > c.cfg.Timeouts.SYNGiveUpMS {
 			c.finish(EventDisconnected, ReasonNoResponse)
 			return
 		}
-		if now-c.synLastMS >= c.synResendMS() {
-			c.sendSYN(now)
-			if c.mig.resuming {
+		if now-c.hs.lastMS >= c.hs.synResendMS() {
+			c.hs.sendSYN(now)
+			if c.phase.reattaching() {
 				c.conn.sendReliableHeadNow(now) // its Reattach
-				c.pushNewest(now)
-				c.sendBuilt(now, c.recv.start, PushTics)
+				c.mig.pushNewest(now)
+				c.send.sendBuilt(now, c.recv.start, PushTics)
 			}
 		}
-		if c.mig.resuming {
-			c.runGame(now) // the tics it holds, while it reattaches
+		if c.phase.reattaching() {
+			c.loop.runGame(now) // the tics it holds, while it reattaches
 		}
 		return
 	}
@@ -597,11 +451,11 @@ func (c *Client) run(now int64) {
 		if reason == ReasonLeft && c.conn.disconnectTries == 0 {
 			reason = ReasonServerLeft // the server sent DISCONNECT
 			switch {
-			case c.mig.resuming:
+			case c.phase.reattaching():
 				// A new server that sends a reattaching copy away
 				// refuses it (a leaving one says Leaving first).
 				reason = ReasonReattachRefused
-			case c.protocol == wire.ProtocolTicnet && c.state == ClientWaitingLaunch && c.lobby.MaxPlayers == 0:
+			case c.protocol == wire.ProtocolTicnet && c.phase.state() == ClientWaitingLaunch && c.lobby.MaxPlayers == 0:
 				// Sent away after its Hello, before any lobby: only
 				// a server taking a game over does that, and it
 				// takes joiners once it has resumed.
@@ -613,33 +467,9 @@ func (c *Client) run(now int64) {
 	case connDisconnecting:
 		return
 	}
-	if c.state == ClientInGame {
-		c.runGame(now)
+	if c.phase.state() == ClientInGame {
+		c.loop.runGame(now)
 	}
-}
-
-// synResendMS is how often a client asks again to connect: as the
-// reference does, or, when it offers the extension protocol (a copy in a
-// browser, perhaps joining a game in progress under loss), as often as
-// that protocol resends reliable packets. A real server ignores the
-// repeats.
-func (c *Client) synResendMS() int64 {
-	if c.mig.resuming {
-		return ReattachResendMS
-	}
-	if wire.Known(wire.ProtocolTicnet, c.cfg.Protocols) {
-		return ExtReliableResendMS
-	}
-	return SYNResendMS
-}
-
-func (c *Client) sendSYN(now int64) {
-	m := wire.SYN{Magic: wire.Magic, Version: c.cfg.Version, Protocols: c.cfg.Protocols,
-		Connect: c.cfg.Connect, PlayerName: c.cfg.Name}
-	m.Connect.Drone = c.cfg.Drone
-	c.pkt = wire.Encode(c.pkt[:0], &m, false, 0)
-	c.conn.send(now, c.pkt)
-	c.synLastMS = now
 }
 
 // ExtOffsetMS is how far the extension protocol's clock sync has moved this

@@ -2,7 +2,6 @@ package netcore
 
 import (
 	"encoding/binary"
-	"strconv"
 
 	"github.com/ticnet/ticnet/netcore/transfer"
 	"github.com/ticnet/ticnet/netcore/wire"
@@ -12,7 +11,7 @@ import (
 // waits for and its progress; as a copy that holds the state, the streams
 // the server asked it for.
 type joinSide struct {
-	active  bool   // joining a game in progress: not in it yet
+	c       *Client
 	stream  uint32 // the snapshot's stream, from the server
 	start   uint32 // the snapshot's tic
 	loaded  bool
@@ -55,13 +54,14 @@ const ReasonCannotLoad = "the game cannot load a saved state, so it cannot join 
 
 // onJoinStart takes the server's word that this copy joins the game in
 // progress.
-func (c *Client) onJoinStart(now int64, body []byte) error {
+func (js *joinSide) onJoinStart(now int64, body []byte) error {
+	c := js.c
 	var m wire.JoinStart
 	if err := m.DecodeBody(body); err != nil {
 		return err
 	}
 	s := m.Settings
-	if c.state != ClientWaitingLaunch || c.protocol != wire.ProtocolTicnet ||
+	if c.phase.state() != ClientWaitingLaunch || c.protocol != wire.ProtocolTicnet ||
 		s.NumPlayers > MaxPlayers || int(s.ConsolePlayer) >= int(s.NumPlayers) || s.TicDup == 0 {
 		return errUnexpected{}
 	}
@@ -78,12 +78,13 @@ func (c *Client) onJoinStart(now int64, body []byte) error {
 	c.settings = s
 	c.setup = m.Setup
 	c.player = int(s.ConsolePlayer)
-	c.extended = true
-	c.state = ClientInGame
+	c.clock = chooseClock(true, m.Setup)
+	c.phase.move(stepJoinStarted)
 	c.inSet.LowResTurn = s.LowResTurn
-	c.outGD.LowResTurn, c.outGD.Ext = s.LowResTurn, true
+	c.outGD.LowResTurn = s.LowResTurn
+	c.clock.encodes(&c.outGD)
 	c.inSet.InputSize, c.outGD.InputSize = c.cfg.Input.Size, c.cfg.Input.Size
-	c.startGame(now)
+	c.hs.startGame(now)
 	c.recv.start, c.recv.recvtic, c.recv.highest = m.Start, m.Start, m.Start
 	for p := range MaxPlayers {
 		c.recv.base[p] = TicCmd{}
@@ -94,16 +95,16 @@ func (c *Client) onJoinStart(now int64, body []byte) error {
 	c.send.maketic = m.Start
 	c.loop.tl.MaxTics = BackupTics + c.cfg.CatchUpTics
 	c.loop.tl.ResetToLoad(m.Start)
-	early, heard := c.join.early, c.join.heard
-	c.join = joinSide{active: true, stream: m.Stream, start: m.Start, lastPct: -1, progressMS: now, progressGot: -1}
+	early, heard := js.early, js.heard
+	c.join = joinSide{c: c, stream: m.Stream, start: m.Start, lastPct: -1, progressMS: now, progressGot: -1}
 	ev := Event{Kind: EventGameStarted, Player: c.player, Protocol: c.protocol, Tic: m.Start}
 	if m.Rejoined {
 		ev.Reason = ReasonRejoined
 	}
 	c.emit(ev)
-	c.takeHeard(now, heard)
+	js.takeHeard(now, heard)
 	if early != nil {
-		c.onTransfer(*early)
+		js.onTransfer(*early)
 	}
 	return nil
 }
@@ -111,20 +112,21 @@ func (c *Client) onJoinStart(now int64, body []byte) error {
 // takeHeard takes the tic sets that came before JoinStart: all of their
 // tics first, then the gap before the newest, if one is left, is asked for
 // (they came in any order).
-func (c *Client) takeHeard(now int64, heard [][]byte) {
+func (js *joinSide) takeHeard(now int64, heard [][]byte) {
+	c := js.c
 	var start, end uint32
 	for _, body := range heard {
 		m := &c.inSet
-		if c.decodeSet(body) != nil || len(m.Tics) == 0 {
+		if c.recv.decodeSet(body) != nil || len(m.Tics) == 0 {
 			continue
 		}
-		c.storeSet(now, m)
+		c.recv.storeSet(now, m)
 		if e := m.Start + uint32(len(m.Tics)); end == 0 || int32(e-end) > 0 {
 			start, end = m.Start, e
 		}
 	}
 	if end != 0 {
-		c.afterTics(now, start, int(end-start))
+		c.recv.afterTics(now, start, int(end-start))
 	}
 }
 
@@ -136,7 +138,8 @@ const MaxHeardTicBytes = 64 << 10
 
 // holdTicSet keeps a tic set that came before JoinStart, dropping the
 // oldest kept when they would pass MaxHeardTicBytes.
-func (c *Client) holdTicSet(body []byte) {
+func (js *joinSide) holdTicSet(body []byte) {
+	c := js.c
 	j := &c.join
 	if len(body) > MaxHeardTicBytes {
 		return
@@ -150,12 +153,13 @@ func (c *Client) holdTicSet(body []byte) {
 }
 
 // onSnapshotRequest takes the server's request for the state before a tic.
-func (c *Client) onSnapshotRequest(now int64, body []byte) error {
+func (js *joinSide) onSnapshotRequest(now int64, body []byte) error {
+	c := js.c
 	var m wire.SnapshotRequest
 	if err := m.DecodeBody(body); err != nil {
 		return err
 	}
-	if c.state != ClientInGame || !c.extended || c.join.active {
+	if c.phase.state() != ClientInGame || c.phase.joining() {
 		return errUnexpected{}
 	}
 	// The state before the tic asked for, or before the next this copy
@@ -165,24 +169,19 @@ func (c *Client) onSnapshotRequest(now int64, body []byte) error {
 		c.xfer.Refuse(now, c.server, m.Stream, wire.TransferReasonNoSnapshot)
 		return nil
 	}
-	c.join.saves = append(c.join.saves, pendingSave{tic: tic, stream: m.Stream})
+	js.saves = append(js.saves, pendingSave{tic: tic, stream: m.Stream})
 	return nil
-}
-
-// save runs a RequestSave: the state goes to the server as the stream it
-// asked for.
-func (c *Client) save(tic uint32) {
-	c.sendState(tic, c.game.(Snapshotter).SaveState())
 }
 
 // sendState sends state, the state before tic, to the server as the
 // stream it asked for.
-func (c *Client) sendState(tic uint32, state []byte) {
-	for i, ps := range c.join.saves {
+func (js *joinSide) sendState(tic uint32, state []byte) {
+	c := js.c
+	for i, ps := range js.saves {
 		if ps.tic != tic {
 			continue
 		}
-		c.join.saves = append(c.join.saves[:i], c.join.saves[i+1:]...)
+		js.saves = append(js.saves[:i], js.saves[i+1:]...)
 		stream := binary.BigEndian.AppendUint32(make([]byte, 0, 4+len(state)), tic)
 		stream = append(stream, state...)
 		if err := c.xfer.Send(c.nowMS, c.server, ps.stream, stream); err != nil {
@@ -192,53 +191,29 @@ func (c *Client) sendState(tic uint32, state []byte) {
 	}
 }
 
-// load runs a RequestLoad.
-func (c *Client) load(tic uint32, state []byte) {
-	if !c.loadState(tic, state) {
-		return
-	}
-	c.join.loaded = true
-	if c.recording() {
-		c.recordStart(tic, state)
-	}
-	c.join.start = tic
-	c.loop.started = false // who is in the game: from the first tic run
-	c.loop.firstRun = tic
-}
-
-// loadState has the game load state, the state before tic; if it cannot,
-// the client leaves the game and reports false.
-func (c *Client) loadState(tic uint32, state []byte) bool {
-	err := c.game.(Snapshotter).LoadState(state)
-	if err != nil {
-		reason := "the game could not load the state of tic " + strconv.FormatUint(uint64(tic), 10) + ": " + err.Error()
-		c.conn.disconnect(c.nowMS, reason)
-		c.finish(EventDisconnected, reason)
-	}
-	return err == nil
-}
-
 // earlyChunk takes a bulk-stream packet from the server that came before
 // the SYN reply: the snapshot of a late join starts with our SYN, and its
 // first chunks may overtake the reply. It reports whether it took the
 // packet.
-func (c *Client) earlyChunk(now int64, h wire.Header, body []byte) bool {
+func (js *joinSide) earlyChunk(now int64, h wire.Header, body []byte) bool {
+	c := js.c
 	if h.Type != wire.TypeTicnet || h.Reliable || len(body) == 0 || !wire.IsTransferKind(body[0]) {
 		return false
 	}
 	if ev, ok := c.xfer.Handle(now, c.server, body); ok {
-		c.onTransfer(ev)
+		js.onTransfer(ev)
 	}
 	return true
 }
 
 // onTransfer handles the end of a stream.
-func (c *Client) onTransfer(ev transfer.Event) {
-	if ev.Kind == transfer.Received && (c.state == ClientConnecting || c.state == ClientWaitingLaunch) {
-		c.join.early = &ev
+func (js *joinSide) onTransfer(ev transfer.Event) {
+	c := js.c
+	if ev.Kind == transfer.Received && (c.phase.state() == ClientConnecting || c.phase.state() == ClientWaitingLaunch) {
+		js.early = &ev
 		return
 	}
-	if !c.join.active || ev.Outgoing || ev.Stream != c.join.stream {
+	if !c.phase.joining() || ev.Outgoing || ev.Stream != js.stream {
 		return
 	}
 	switch ev.Kind {
@@ -258,15 +233,16 @@ func (c *Client) onTransfer(ev transfer.Event) {
 // joinProgress reports a joiner's progress, and says it is ready once it
 // has run every tic it holds: it enters the game at the next tic the
 // server sends, and builds commands from the next it receives.
-func (c *Client) joinProgress(now int64) {
+func (js *joinSide) joinProgress(now int64) {
+	c := js.c
 	j := &c.join
-	if !j.active {
+	if !c.phase.joining() {
 		return
 	}
 	if !j.loaded {
 		got, total, ok := c.xfer.ReceiveProgress(c.server, j.stream)
 		if ok && total > 0 {
-			c.catchUp(int64(got), int64(total), "bytes")
+			js.catchUp(int64(got), int64(total), "bytes")
 		}
 		switch {
 		case ok && got != j.progressGot, !c.loop.tl.Loading():
@@ -280,27 +256,29 @@ func (c *Client) joinProgress(now int64) {
 	}
 	tl := &c.loop.tl
 	behind := int64(tl.Confirmed() - tl.GameTic())
-	c.catchUp(int64(tl.GameTic()-j.start), int64(tl.GameTic()-j.start)+behind, "tics")
+	js.catchUp(int64(tl.GameTic()-j.start), int64(tl.GameTic()-j.start)+behind, "tics")
 	// Caught up: every tic received is run, and none is known missing.
 	if behind > 0 || j.ready || tl.Confirmed() == j.start || int32(c.recv.highest-tl.Confirmed()) >= 0 {
 		return
 	}
-	j.ready, j.active = true, false
+	j.ready = true
+	c.phase.move(stepJoined)
 	c.conn.sendReliable(&wire.JoinReady{Tic: tl.GameTic()})
 	c.send.maketic = c.recv.recvtic
 	c.send.firstMS = now
-	c.send.lastClock = c.clockTic(now) - 1
+	c.send.lastClock = c.send.clockTic(now) - 1
 }
 
 // catchUp emits progress when it moved by a percent or more.
-func (c *Client) catchUp(done, total int64, unit string) {
+func (js *joinSide) catchUp(done, total int64, unit string) {
+	c := js.c
 	pct := 100 * done / max(total, 1)
 	if unit == "tics" {
 		pct += 1000 // a new phase
 	}
-	if pct == c.join.lastPct {
+	if pct == js.lastPct {
 		return
 	}
-	c.join.lastPct = pct
-	c.emit(Event{Kind: EventCatchUp, Player: c.player, Tic: c.join.start, Done: done, Total: total, Unit: unit})
+	js.lastPct = pct
+	c.emit(Event{Kind: EventCatchUp, Player: c.player, Tic: js.start, Done: done, Total: total, Unit: unit})
 }

@@ -9,11 +9,11 @@ import (
 // what its server said of the game, and whether it is reattaching to the
 // server that took the game over.
 type migrateSide struct {
+	c        *Client
 	roster   wire.Roster
 	rostered bool
 	leaving  wire.Leaving
 	left     bool // leaving is the server's last word
-	resuming bool // reattaching: its Resume has not come
 	// reattached: the client reattached to a new server, which may
 	// connect it by a copy of its Resume before its reply to the SYN.
 	reattached bool
@@ -29,7 +29,7 @@ func (c *Client) ServerLeaving() (wire.Leaving, bool) { return c.mig.leaving, c.
 
 // Resuming reports whether the client reattaches to a new server and the
 // game has not resumed yet.
-func (c *Client) Resuming() bool { return c.mig.resuming }
+func (c *Client) Resuming() bool { return c.phase.reattaching() }
 
 // Connect is the game this client plays, as it told the server.
 func (c *Client) Connect() wire.ConnectData { return c.cfg.Connect }
@@ -38,8 +38,8 @@ func (c *Client) Connect() wire.ConnectData { return c.cfg.Connect }
 // new server: it plays an extension game it has the state of, and knows
 // the game's roster.
 func (c *Client) CanReattach() bool {
-	return c.extended && c.mig.rostered && c.mig.played && c.player >= 0 &&
-		(c.state == ClientInGame || c.state == ClientDisconnected) && !c.join.active && !c.loop.tl.Loading()
+	return c.clock.canReattach() && c.mig.rostered && c.mig.played && c.player >= 0 &&
+		(c.phase.state() == ClientInGame || c.phase.state() == ClientDisconnected) && !c.phase.joining() && !c.loop.tl.Loading()
 }
 
 // Reattach makes the client a client of the server at the same address
@@ -52,14 +52,14 @@ func (c *Client) Reattach(tr Transport, now int64) bool {
 		return false
 	}
 	c.tr = tr
-	c.state = ClientInGame
+	c.phase.move(stepReattach)
 	c.conn = newConn(c.server, tr, c.cfg.Timeouts, now, connConnecting, &c.stats)
 	c.conn.resendMS = ReattachResendMS
 	c.xfer = transfer.New(c.cfg.Transfer, tr)
 	c.xfer.AcceptFrom(c.server)
 	c.join.saves, c.join.heard, c.join.heardBytes = nil, nil, 0
-	c.mig.resuming, c.mig.left, c.mig.reattached = true, false, true
-	c.synFirstMS, c.synLastMS = now, now-SYNResendMS-1
+	c.mig.left, c.mig.reattached = false, true
+	c.hs.firstMS, c.hs.lastMS = now, now-SYNResendMS-1
 	// What the old server sent beyond the confirmed tics is forgotten:
 	// the new server may decide those tics afresh.
 	c.recv.win = ticWindow{}
@@ -75,36 +75,38 @@ func (c *Client) Reattach(tr Transport, now int64) bool {
 
 // onResume takes the new server's word that the game goes on from m.Tic:
 // the client sends it the commands it built meanwhile.
-func (c *Client) onResume(now int64, body []byte) error {
+func (ms *migrateSide) onResume(now int64, body []byte) error {
+	c := ms.c
 	var m wire.Resume
 	if err := m.DecodeBody(body); err != nil {
 		return err
 	}
-	if !c.mig.resuming && c.mig.reattached && m.Tic == c.mig.resumedAt {
+	if !c.phase.reattaching() && ms.reattached && m.Tic == ms.resumedAt {
 		return nil // a copy of the one taken
 	}
-	if !c.mig.resuming || c.conn.state != connConnected || int32(c.recv.start-m.Tic) > 0 {
+	if !c.phase.reattaching() || c.conn.state != connConnected || int32(c.recv.start-m.Tic) > 0 {
 		return errUnexpected{}
 	}
-	c.mig.resuming = false
-	c.mig.resumedAt = m.Tic
+	c.phase.move(stepResumed)
+	ms.resumedAt = m.Tic
 	c.conn.resendMS = ExtReliableResendMS
 	if int32(c.send.maketic-m.Tic) < 0 {
 		c.send.maketic = m.Tic // those tics are decided
 	}
-	c.sendBuilt(now, m.Tic, ExtMaxClientLeadTics)
+	c.send.sendBuilt(now, m.Tic, ExtMaxClientLeadTics)
 	c.emit(Event{Kind: EventResumed, Player: c.player, Tic: m.Tic})
 	heard := c.join.heard
 	c.join.heard, c.join.heardBytes = nil, 0
-	c.takeHeard(now, heard)
+	c.join.takeHeard(now, heard)
 	return nil
 }
 
 // lateLeaving takes the server's Leaving when it comes after its
 // DISCONNECT (they are sent together, and may cross on the way): where
 // the stream stopped and whom the server handed the game to still count.
-func (c *Client) lateLeaving(h wire.Header, body []byte) {
-	if !c.extended || c.mig.left || c.mig.resuming || h.Type != wire.TypeTicnet ||
+func (ms *migrateSide) lateLeaving(h wire.Header, body []byte) {
+	c := ms.c
+	if !c.clock.canReattach() || ms.left || c.phase.reattaching() || h.Type != wire.TypeTicnet ||
 		c.conn.reason != ReasonLeft || c.conn.disconnectTries != 0 {
 		return
 	}
@@ -112,22 +114,23 @@ func (c *Client) lateLeaving(h wire.Header, body []byte) {
 	if kind, err := wire.TicnetKind(body); err != nil || kind != wire.TicnetKindLeaving || m.DecodeBody(body) != nil {
 		return
 	}
-	c.mig.leaving, c.mig.left = m, true
+	ms.leaving, ms.left = m, true
 }
 
-// reattached connects the client to the new server, which has its
+// connect connects the client to the new server, which has its
 // connection: the commands it built since its last confirmed tic go at
 // once (its Reattach went with its SYN).
-func (c *Client) reattached(now int64) {
+func (ms *migrateSide) connect(now int64) {
+	c := ms.c
 	c.conn.state = connConnected
-	c.sendBuilt(now, c.recv.start, ExtMaxClientLeadTics)
+	c.send.sendBuilt(now, c.recv.start, ExtMaxClientLeadTics)
 }
 
 // resumingKind returns the TICNET_1 kind of an unreliable packet that
 // came while this client reattaches, before the new server's reply to its
 // SYN; ok is false for any other packet.
-func (c *Client) resumingKind(h wire.Header, body []byte) (kind uint8, ok bool) {
-	if !c.mig.resuming || h.Type != wire.TypeTicnet || h.Reliable {
+func (ms *migrateSide) resumingKind(h wire.Header, body []byte) (kind uint8, ok bool) {
+	if !ms.c.phase.reattaching() || h.Type != wire.TypeTicnet || h.Reliable {
 		return 0, false
 	}
 	kind, err := wire.TicnetKind(body)
@@ -146,23 +149,25 @@ func tookBack(kind uint8) bool {
 // first tics need them. The first few go with its Reattach, so that the
 // game resumes at once; those it may lead by when the server has its
 // connection, and again when the game resumes.
-func (c *Client) sendBuilt(now int64, from, n uint32) {
-	if c.player >= 0 && int32(c.send.maketic-from) > 0 {
-		c.sendTics(now, from, from+min(c.send.maketic-from, n)-1)
+func (ss *sendSide) sendBuilt(now int64, from, n uint32) {
+	c := ss.c
+	if c.player >= 0 && int32(ss.maketic-from) > 0 {
+		ss.sendTics(now, from, from+min(ss.maketic-from, n)-1)
 	}
 }
 
 // onTicFetch sends the new server the confirmed tics it asks for, those
 // this client holds.
-func (c *Client) onTicFetch(now int64, body []byte) error {
+func (ms *migrateSide) onTicFetch(now int64, body []byte) error {
+	c := ms.c
 	var m wire.TicFetch
 	if err := m.DecodeBody(body); err != nil {
 		return err
 	}
-	if !c.extended || c.state != ClientInGame || c.loop.tl.Tic(m.Start-1) == nil {
+	if c.phase.state() != ClientInGame || c.loop.tl.Tic(m.Start-1) == nil {
 		return errUnexpected{}
 	}
-	c.sendConfirmed(now, m.Start, uint32(m.Count))
+	ms.sendConfirmed(now, m.Start, uint32(m.Count))
 	return nil
 }
 
@@ -172,19 +177,21 @@ func (c *Client) onTicFetch(now int64, body []byte) error {
 const PushTics = 16
 
 // pushNewest sends the new server this client's newest confirmed tics.
-func (c *Client) pushNewest(now int64) {
+func (ms *migrateSide) pushNewest(now int64) {
+	c := ms.c
 	tl := &c.loop.tl
 	end := tl.Confirmed()
 	n := min(end-tl.First(), PushTics+1) // the tics, and the one before them
 	if n >= 2 {
-		c.sendConfirmed(now, end-n+1, n-1)
+		ms.sendConfirmed(now, end-n+1, n-1)
 	}
 }
 
 // sendConfirmed sends the server the confirmed tics [start, start+count)
 // this client holds, as a tic set: tic start-1 must be held, the base of
 // the first diff.
-func (c *Client) sendConfirmed(now int64, start, count uint32) {
+func (ms *migrateSide) sendConfirmed(now int64, start, count uint32) {
+	c := ms.c
 	tl := &c.loop.tl
 	set := wire.TicSet{LowResTurn: c.settings.LowResTurn, InputSize: c.cfg.Input.Size, Start: start}
 	prev := tl.Tic(start - 1)

@@ -21,26 +21,31 @@ type endState struct {
 	untilMS int64  // server: back to the lobby by then at the latest
 }
 
+// clientEnd is a client's part in the end of a game.
+type clientEnd struct {
+	c *Client
+	endState
+}
+
 // RequestEnd asks to end the game under the extension protocol: on the
 // controller's client it ends the game, on another it asks the controller
 // (EventEndAsked there). It does nothing outside such a game.
 func (c *Client) RequestEnd() {
-	if c.state == ClientInGame && c.extended && !c.end.active {
-		c.conn.sendReliable(&wire.EndRequest{})
-	}
+	c.clock.requestEnd(c)
 }
 
 // onGameEnd takes the server's word that the game ends before m.Tic.
-func (c *Client) onGameEnd(now int64, body []byte) error {
+func (es *clientEnd) onGameEnd(now int64, body []byte) error {
+	c := es.c
 	var m wire.GameEnd
 	if err := m.DecodeBody(body); err != nil {
 		return err
 	}
-	if c.state != ClientInGame || !c.extended {
+	if c.phase.state() != ClientInGame {
 		return errUnexpected{}
 	}
-	c.end = endState{active: true, tic: m.Tic}
-	c.endIfDone(now)
+	es.endState = endState{active: true, tic: m.Tic}
+	es.endIfDone(now)
 	return nil
 }
 
@@ -48,29 +53,31 @@ func (c *Client) onGameEnd(now int64, body []byte) error {
 // of the game that ended, or at once if it was still joining it; its
 // acknowledgement of the last tics goes first, so that the server need
 // not wait.
-func (c *Client) endIfDone(now int64) {
-	if !c.end.active || c.state != ClientInGame || (c.loop.tl.GameTic() < c.end.tic && !c.join.active) {
+func (es *clientEnd) endIfDone(now int64) {
+	c := es.c
+	if !es.active || c.phase.state() != ClientInGame || (c.loop.tl.GameTic() < es.tic && !c.phase.joining()) {
 		return
 	}
-	c.sendAck(now)
-	tic := c.end.tic
-	c.state = ClientWaitingLaunch
-	c.extended = false
+	c.send.sendAck(now)
+	tic := es.tic
+	c.phase.move(stepEnded)
+	c.clock = referenceClock{}
 	c.setup = wire.GameSetup{}
-	c.end = endState{}
-	c.join = joinSide{}
-	c.mig = migrateSide{}
-	c.pred = predictSide{}
+	es.endState = endState{}
+	c.join = joinSide{c: c}
+	c.mig = migrateSide{c: c}
+	c.loop.pred = predictSide{}
 	c.emit(Event{Kind: EventGameEnded, Player: -1, Tic: tic})
 }
 
 // onEndAsked tells the controller that a player asks to end the game.
-func (c *Client) onEndAsked(body []byte) error {
+func (es *clientEnd) onEndAsked(body []byte) error {
+	c := es.c
 	var m wire.EndAsked
 	if err := m.DecodeBody(body); err != nil {
 		return err
 	}
-	if c.state != ClientInGame {
+	if c.phase.state() != ClientInGame {
 		return errUnexpected{}
 	}
 	c.emit(Event{Kind: EventEndAsked, Player: int(m.Player)})

@@ -49,21 +49,18 @@ func (rc *ReplayConfig) fill() {
 	}
 }
 
-// recorder is the client's replay of its current (or last) game.
+// recorder is the client's replay of its current (or last) game. It knows
+// of the client only what it was given: its configuration, whether the
+// game can save, and where the header of a new replay comes from.
 type recorder struct {
+	cfg     ReplayConfig
+	canSave bool                     // the game is a Snapshotter
+	header  func() wire.ReplayHeader // the game's, for a replay that starts now
 	w       *wire.ReplayWriter
 	start   uint32             // the first tic recorded
 	stopped bool               // the file reached MaxBytes
 	tic     wire.ReplayTic     // the tic being recorded
 	psums   [MaxPlayers]uint16 // its players' checksums
-}
-
-// saveNow returns the game's state now, for a game that can save.
-func (c *Client) saveNow() []byte {
-	if s, ok := c.game.(Snapshotter); ok {
-		return s.SaveState()
-	}
-	return nil
 }
 
 // Replay returns the replay file of this client's game so far (or of its
@@ -80,88 +77,69 @@ func (c *Client) Replay() []byte {
 func (c *Client) ReplayStopped() bool { return c.rec.stopped }
 
 // recording reports whether the client records the tics it runs.
-func (c *Client) recording() bool { return c.cfg.Replay.Record && !c.rec.stopped }
+func (rec *recorder) recording() bool { return rec.cfg.Record && !rec.stopped }
+
+// reset forgets the replay, for a new game.
+func (rec *recorder) reset() { *rec = recorder{cfg: rec.cfg, canSave: rec.canSave, header: rec.header} }
 
 // recordStart starts a new replay at tic, with state, the game's state
 // before tic, when it has one.
-func (c *Client) recordStart(tic uint32, state []byte) {
-	h := wire.ReplayHeader{Protocol: c.protocol, Settings: c.settings, Setup: c.setup, Start: tic,
-		SumEvery: uint8(c.cfg.Replay.SumEvery)}
-	for _, p := range c.lobby.Players {
-		h.Names = append(h.Names, p.Name)
-	}
-	c.rec = recorder{w: wire.NewReplayWriter(&h), start: tic}
-	c.recordSnapshot(tic, state)
+func (rec *recorder) recordStart(tic uint32, state []byte) {
+	h := rec.header()
+	h.Start, h.SumEvery = tic, uint8(rec.cfg.SumEvery)
+	rec.reset()
+	rec.w, rec.start = wire.NewReplayWriter(&h), tic
+	rec.recordSnapshot(tic, state)
 }
 
 // recordBefore is called before the game runs confirmed tic g, the next
 // to record, with cmds and in as the game is given them: it starts the
 // replay at the game's first tic, and records a snapshot when one is due.
 // before returns the game's state before g.
-func (c *Client) recordBefore(g uint32, cmds *[MaxPlayers]TicCmd, in, substituted uint8, before func() []byte) {
-	if !c.recording() {
+func (rec *recorder) recordBefore(g uint32, cmds *[MaxPlayers]TicCmd, in, substituted uint8, before func() []byte) {
+	if !rec.recording() {
 		return
 	}
-	_, canSave := c.game.(Snapshotter)
 	switch {
-	case c.rec.w == nil || c.rec.w.Next() != g:
+	case rec.w == nil || rec.w.Next() != g:
 		var state []byte
-		if canSave {
+		if rec.canSave {
 			state = before()
 		}
-		c.recordStart(g, state)
-	case canSave && g != c.rec.start && (g-c.rec.start)%uint32(c.cfg.Replay.SnapshotEvery) == 0:
-		c.recordSnapshot(g, before())
+		rec.recordStart(g, state)
+	case rec.canSave && g != rec.start && (g-rec.start)%uint32(rec.cfg.SnapshotEvery) == 0:
+		rec.recordSnapshot(g, before())
 	}
-	c.rec.tic = wire.ReplayTic{Tic: g, Cmds: *cmds, InGame: in, Substituted: substituted} // the writer keeps those in
+	rec.tic = wire.ReplayTic{Tic: g, Cmds: *cmds, InGame: in, Substituted: substituted} // the writer keeps those in
 }
 
 // recordSnapshot records state, the state before tic, unless nil.
-func (c *Client) recordSnapshot(tic uint32, state []byte) {
+func (rec *recorder) recordSnapshot(tic uint32, state []byte) {
 	if state == nil {
 		return
 	}
-	if c.rec.w.Len()+len(state) > c.cfg.Replay.MaxBytes {
-		c.rec.stopped = true
+	if rec.w.Len()+len(state) > rec.cfg.MaxBytes {
+		rec.stopped = true
 		return
 	}
-	_ = c.rec.w.Snapshot(tic, state) // tic is Next: it is recorded before the tic
+	_ = rec.w.Snapshot(tic, state) // tic is Next: it is recorded before the tic
 }
 
 // recordAfter records the tic recordBefore began, g, with the game's
 // checksum after it, and each player's (psums) when the game gives them.
-func (c *Client) recordAfter(g uint32, sum uint32, psums *[MaxPlayers]uint16) {
-	t := &c.rec.tic
-	if !c.recording() || c.rec.w == nil || t.Tic != g || c.rec.w.Next() != g {
+func (rec *recorder) recordAfter(g uint32, sum uint32, psums *[MaxPlayers]uint16) {
+	t := &rec.tic
+	if !rec.recording() || rec.w == nil || t.Tic != g || rec.w.Next() != g {
 		return
 	}
-	if every := uint32(c.cfg.Replay.SumEvery); (g-c.rec.start)%every == 0 {
+	if every := uint32(rec.cfg.SumEvery); (g-rec.start)%every == 0 {
 		t.HasSum, t.Sum = true, sum
 		if psums != nil {
 			t.HasPlayerSums, t.PlayerSums = true, *psums
 		}
 	}
-	_ = c.rec.w.Tic(t) // g is Next
-	if c.rec.w.Len() > c.cfg.Replay.MaxBytes {
-		c.rec.stopped = true
+	_ = rec.w.Tic(t) // g is Next
+	if rec.w.Len() > rec.cfg.MaxBytes {
+		rec.stopped = true
 	}
-}
-
-// playerSums returns each player's own checksum now, when the game gives
-// them and the client records; nil otherwise.
-func (c *Client) playerSums(in uint8, dst *[MaxPlayers]uint16) *[MaxPlayers]uint16 {
-	if !c.recording() {
-		return nil
-	}
-	pc, ok := c.game.(PlayerChecksummer)
-	if !ok {
-		return nil
-	}
-	*dst = [MaxPlayers]uint16{}
-	for p := range MaxPlayers {
-		if in&(1<<p) != 0 {
-			dst[p] = uint16(pc.PlayerChecksum(p))
-		}
-	}
-	return dst
 }

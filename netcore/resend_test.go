@@ -44,17 +44,17 @@ func TestClientAsksAgainForTicsStillMissing(t *testing.T) {
 	c := NewClient(ClientConfig{}, tr, 1, nil, 0)
 	c.recv.start = 1000
 	c.recv.lastGameDataMS = 1 << 40 // no deadlock to break
-	c.requestResend(1, 1005, 2)
-	c.requestResend(1, 1000+BackupTics-3, 3) // the window's last tics
+	c.recv.requestResend(1, 1005, 2)
+	c.recv.requestResend(1, 1000+BackupTics-3, 3) // the window's last tics
 	if got := tr.resends(t); !slices.Equal(got, [][2]uint32{{1005, 2}, {1000 + BackupTics - 3, 3}}) {
 		t.Fatalf("first requests %v", got)
 	}
-	c.requestMissing(1 + ResendRetryMS)
+	c.recv.requestMissing(1 + ResendRetryMS)
 	if got := tr.resends(t); len(got) != 0 {
 		t.Fatalf("asked again before ResendRetryMS: %v", got)
 	}
 	c.recv.win.arrive(1006) // it came
-	c.requestMissing(2 + ResendRetryMS)
+	c.recv.requestMissing(2 + ResendRetryMS)
 	if got := tr.resends(t); !slices.Equal(got, [][2]uint32{{1005, 1}, {1000 + BackupTics - 3, 3}}) {
 		t.Fatalf("asked again for %v, want 1005 and the window's last three", got)
 	}
@@ -86,7 +86,7 @@ func TestClientAndServerAskForALongRunInRequestsOf255(t *testing.T) {
 	tr := &kept{}
 	c := NewClient(ClientConfig{}, tr, 1, nil, 0)
 	c.recv.start = 100
-	c.requestResend(1, 100, 300)
+	c.recv.requestResend(1, 100, 300)
 	if got := tr.resends(t); !slices.Equal(got, want) {
 		t.Fatalf("client: %v, want %v", got, want)
 	}

@@ -66,57 +66,60 @@ type PredictCounters struct {
 }
 
 // PredictCounters returns what prediction counted.
-func (c *Client) PredictCounters() PredictCounters { return c.pred.stats }
+func (c *Client) PredictCounters() PredictCounters { return c.loop.pred.stats }
 
 // PredictedTic is the first tic the game has not run, predictions
 // included: what the game shows is the state before it. Without
 // prediction it is GameTic.
-func (c *Client) PredictedTic() uint32 { return c.loop.tl.GameTic() + uint32(len(c.pred.tics)) }
+func (c *Client) PredictedTic() uint32 { return c.loop.tl.GameTic() + uint32(len(c.loop.pred.tics)) }
 
 // predicts reports whether this client predicts now.
-func (c *Client) predicts() bool {
+func (rn *runner) predicts() bool {
+	c := rn.c
 	_, canSave := c.game.(Snapshotter)
-	return c.cfg.Predict && canSave && c.extended && c.player >= 0 && !c.cfg.Drone && c.settings.TicDup == 1 &&
-		!c.join.active && !c.mig.resuming
+	return c.cfg.Predict && canSave && c.player >= 0 && !c.cfg.Drone && c.settings.TicDup == 1 &&
+		!c.phase.joining() && !c.phase.reattaching()
 }
 
 // runPredicting is runTics for a client that predicts: the confirmed
 // tics, as predicted or again, then the prediction ahead of them.
-func (c *Client) runPredicting() {
-	tl := &c.loop.tl
-	p := &c.pred
+func (rn *runner) runPredicting() {
+	c := rn.c
+	tl := &rn.tl
+	p := &rn.pred
 	stood := 0
 	for stood < len(p.tics) && int32(tl.Confirmed()-p.tics[stood].tic) > 0 {
 		pt := &p.tics[stood]
 		ct := tl.Tic(pt.tic)
-		if !c.sameCmds(&pt.cmds, &ct.Cmds) || ct.InGame != pt.ingame {
+		if !rn.sameCmds(&pt.cmds, &ct.Cmds) || ct.InGame != pt.ingame {
 			break
 		}
-		c.confirmPredicted(pt, ct)
+		rn.confirmPredicted(pt, ct)
 		stood++
 	}
-	p.tics = p.tics[:copy(p.tics, p.tics[stood:])]
+	p.stood(stood)
 	if len(p.tics) > 0 && int32(tl.Confirmed()-p.tics[0].tic) > 0 {
 		// A confirmed tic is not what was predicted: back to before it.
 		p.stats.Rollbacks++
-		c.unpredict()
-		if c.state == ClientDisconnected {
+		rn.unpredict()
+		if c.phase.state() == ClientDisconnected {
 			return
 		}
 	}
 	if len(p.tics) == 0 {
-		c.runRequests(tl.Requests(tl.Confirmed(), c.TicsPerUpdate()))
-		if c.state == ClientDisconnected {
+		rn.runRequests(tl.Requests(tl.Confirmed(), c.TicsPerUpdate()))
+		if c.phase.state() == ClientDisconnected {
 			return
 		}
 	}
-	c.predictAhead()
+	rn.predictAhead()
 }
 
 // sameCmds reports whether a predicted tic's commands are the confirmed
 // ones as far as the game can tell: a game blind to the consistency byte
 // (ConsistencyBlind) cannot tell two that differ only there.
-func (c *Client) sameCmds(predicted, confirmed *[MaxPlayers]TicCmd) bool {
+func (rn *runner) sameCmds(predicted, confirmed *[MaxPlayers]TicCmd) bool {
+	c := rn.c
 	if *predicted == *confirmed {
 		return true
 	}
@@ -135,52 +138,64 @@ func (c *Client) sameCmds(predicted, confirmed *[MaxPlayers]TicCmd) bool {
 
 // confirmPredicted makes predicted tic pt, which the confirmed tic ct
 // matches, a tic this copy ran: as advance does for a tic it runs.
-func (c *Client) confirmPredicted(pt *predictedTic, ct *ConfirmedTic) {
-	c.enterTic(pt.tic, ct.InGame)
+func (rn *runner) confirmPredicted(pt *predictedTic, ct *ConfirmedTic) {
+	c := rn.c
+	rn.enterTic(pt.tic, ct.InGame)
 	slot := pt.tic % BackupTics
-	c.checkConsistencyBytes(pt.tic, &ct.Cmds, ct.InGame, ct.Substituted)
+	rn.checkConsistencyBytes(pt.tic, &ct.Cmds, ct.InGame, ct.Substituted)
 	for q := range MaxPlayers {
 		if ct.Playing(q) {
-			c.loop.consistency[q][slot] = pt.consistency[q]
+			rn.consistency[q][slot] = pt.consistency[q]
 		}
 	}
-	if c.loop.tl.saveDue(pt.tic) {
+	if rn.tl.saveDue(pt.tic) {
 		// The server asked for the state before it, and the predicted
 		// tic stands: that state is the one saved before it ran.
-		c.sendState(pt.tic, pt.before)
+		c.join.sendState(pt.tic, pt.before)
 	}
-	c.recordBefore(pt.tic, &ct.Cmds, pt.ingame, ct.Substituted, func() []byte { return pt.before })
+	c.rec.recordBefore(pt.tic, &ct.Cmds, pt.ingame, ct.Substituted, func() []byte { return pt.before })
 	var psums *[MaxPlayers]uint16
 	if pt.hasPsums {
 		psums = &pt.psums
 	}
-	c.recordAfter(pt.tic, pt.sum, psums)
-	c.loop.tl.Ran(pt.tic, pt.sum)
+	c.rec.recordAfter(pt.tic, pt.sum, psums)
+	rn.tl.Ran(pt.tic, pt.sum)
 	c.stats.TicsRun++
-	c.pred.stats.Stood++
-	c.reportChecksum(pt.tic, pt.sum)
+	rn.pred.stats.Stood++
+	c.send.reportChecksum(pt.tic, pt.sum)
 }
 
 // unpredict undoes every predicted tic: the game loads the state before
 // the first.
-func (c *Client) unpredict() {
-	p := &c.pred
+func (rn *runner) unpredict() {
+	if state, ok := rn.pred.undo(); ok {
+		rn.loadState(rn.tl.GameTic(), state)
+	}
+}
+
+// undo forgets every predicted tic and returns the game's state before
+// the first; false when none was predicted.
+func (p *predictSide) undo() (state []byte, ok bool) {
 	if len(p.tics) == 0 {
-		return
+		return nil, false
 	}
 	p.stats.RolledBack += int64(len(p.tics))
-	state := p.tics[0].before
+	state = p.tics[0].before
 	p.tics = p.tics[:0]
-	c.loadState(c.loop.tl.GameTic(), state)
+	return state, true
 }
+
+// stood forgets the first n predicted tics, which stood.
+func (p *predictSide) stood(n int) { p.tics = p.tics[:copy(p.tics, p.tics[n:])] }
 
 // predictAhead runs tics ahead of confirmation, as far as this copy has
 // built its own commands, up to the window.
-func (c *Client) predictAhead() {
-	tl := &c.loop.tl
-	p := &c.pred
+func (rn *runner) predictAhead() {
+	c := rn.c
+	tl := &rn.tl
+	p := &rn.pred
 	if tl.Loading() || tl.GameTic() != tl.Confirmed() || tl.SavesPending() {
-		c.unpredict() // a snapshot is due of a confirmed state
+		rn.unpredict() // a snapshot is due of a confirmed state
 		return
 	}
 	last := tl.Tic(tl.Confirmed() - 1)
@@ -204,13 +219,13 @@ func (c *Client) predictAhead() {
 				// On time, it sends the consistency byte of the state
 				// BackupTics tics before: the one this copy recorded
 				// (opaque input sends none: its byte stays 0).
-				pt.cmds[pl].Consistency = c.loop.consistency[pl][t%BackupTics]
+				pt.cmds[pl].Consistency = rn.consistency[pl][t%BackupTics]
 			}
 		}
 		if last.Playing(c.player) {
 			pt.cmds[c.player] = q.cmd
 		}
-		pt.consistency = c.consistencyBytes()
+		pt.consistency = rn.consistencyBytes()
 		for pl := range p.ingame {
 			p.ingame[pl] = pt.ingame&(1<<pl) != 0
 		}
@@ -220,7 +235,7 @@ func (c *Client) predictAhead() {
 		}
 		c.game.RunTic(t, &p.cmds, &p.ingame)
 		pt.sum = c.game.Checksum()
-		pt.hasPsums = c.playerSums(pt.ingame, &pt.psums) != nil
+		pt.hasPsums = rn.playerSums(pt.ingame, &pt.psums) != nil
 		p.tics = append(p.tics, pt)
 		p.stats.Predicted++
 	}

@@ -29,7 +29,7 @@ func TestASaveDueBeforeAPredictedTicThatStandsGoesOut(t *testing.T) {
 	g := &tapeGame{}
 	tr := &kept{}
 	c := NewClient(ClientConfig{Predict: true, PredictTics: 8}, tr, 1, g, 0)
-	c.extended, c.state, c.player, c.settings.TicDup = true, ClientInGame, 0, 1
+	c.clock, c.phase, c.player, c.settings.TicDup = ticnetClock{}, phasePlaying, 0, 1
 	for m := range uint32(20) {
 		c.send.queue[m] = sentTic{seq: m, valid: true} // its commands, built
 	}
@@ -40,7 +40,7 @@ func TestASaveDueBeforeAPredictedTicThatStandsGoesOut(t *testing.T) {
 		}
 	}
 	confirm(5)
-	c.runTics()
+	c.loop.runTics()
 	if c.GameTic() != 5 || c.PredictedTic() != 13 {
 		t.Fatalf("ran to tic %d, predicted to %d; want 5 and 13", c.GameTic(), c.PredictedTic())
 	}
@@ -50,7 +50,7 @@ func TestASaveDueBeforeAPredictedTicThatStandsGoesOut(t *testing.T) {
 	}
 	c.join.saves = append(c.join.saves, pendingSave{tic: tic, stream: stream})
 	confirm(4) // tics 5-8, as predicted
-	c.runTics()
+	c.loop.runTics()
 	if out, _ := c.xfer.Open(); out != 1 {
 		t.Fatalf("%d streams going out, want the state's", out)
 	}

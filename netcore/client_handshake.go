@@ -1,0 +1,177 @@
+package netcore
+
+import "github.com/ticnet/ticnet/netcore/wire"
+
+// handshake is a client's way into a game: its SYN until the server
+// answers, the lobby, the launch and the game's start.
+type handshake struct {
+	c               *Client
+	firstMS, lastMS int64 // the first SYN, the last
+}
+
+func (hs *handshake) onSYNReply(h wire.Header, body []byte) error {
+	c := hs.c
+	reattaching := c.phase.reattaching() && c.conn.state == connConnecting
+	late := c.mig.reattached && c.phase.state() == ClientInGame && c.conn.state == connConnected
+	if (c.phase.state() != ClientConnecting && !reattaching && !late) || !h.Reliable {
+		return errUnexpected{}
+	}
+	var m wire.SYNReply
+	if err := m.DecodeBody(body); err != nil {
+		return err
+	}
+	if late {
+		return nil // the server's word that it took this client back came first
+	}
+	if reattaching {
+		if m.Protocol != wire.ProtocolTicnet {
+			c.finish(EventDisconnected, ReasonReattachRefused)
+			return nil
+		}
+		c.mig.connect(c.nowMS)
+		return nil
+	}
+	if !wire.Known(m.Protocol, c.cfg.Protocols) {
+		c.finish(EventDisconnected, ReasonUnknownProto)
+		return nil
+	}
+	c.protocol = m.Protocol
+	if m.Protocol == wire.ProtocolTicnet {
+		c.conn.resendMS = ExtReliableResendMS // as the server does with us
+		c.conn.sendReliable(&wire.Hello{Token: c.cfg.Token})
+	}
+	c.conn.state = connConnected
+	c.phase.move(stepConnected)
+	c.emit(Event{Kind: EventConnected, Player: -1, Protocol: m.Protocol, Addr: c.server})
+	return nil
+}
+
+func (hs *handshake) onWaitingData(body []byte) error {
+	c := hs.c
+	if c.phase.state() != ClientWaitingLaunch && c.phase.state() != ClientWaitingStart {
+		return errUnexpected{}
+	}
+	var m wire.WaitingData
+	if err := m.DecodeBody(body); err != nil {
+		return err
+	}
+	// The reference's sanity checks.
+	switch {
+	case m.NumPlayers > m.MaxPlayers, m.ReadyPlayers > m.NumPlayers, m.MaxPlayers > MaxPlayers,
+		c.cfg.Drone && m.ConsolePlayer >= 0, !c.cfg.Drone && m.ConsolePlayer < 0,
+		int(m.ConsolePlayer) >= int(m.NumPlayers):
+		return errUnexpected{}
+	}
+	l := Lobby{NumDrones: int(m.NumDrones), ReadyPlayers: int(m.ReadyPlayers), MaxPlayers: int(m.MaxPlayers),
+		IsController: m.IsController, Player: int(m.ConsolePlayer)}
+	for _, p := range m.Players {
+		if len(p.Name) >= wire.MaxPlayerName || len(p.Addr) >= wire.MaxPlayerName {
+			return errUnexpected{}
+		}
+		l.Players = append(l.Players, LobbyPlayer{Name: wire.Printable(p.Name), Addr: wire.Printable(p.Addr)})
+	}
+	if !l.equal(&c.lobby) {
+		c.lobby = l
+		c.emit(Event{Kind: EventLobbyChanged, Player: l.Player})
+	}
+	return nil
+}
+
+func (hs *handshake) onLaunch(body []byte) error {
+	c := hs.c
+	if c.phase.state() != ClientWaitingLaunch {
+		return errUnexpected{}
+	}
+	var m wire.Launch
+	if err := m.DecodeBody(body); err != nil {
+		return err
+	}
+	c.phase.move(stepLaunched)
+	s := c.cfg.Settings
+	s.NumPlayers, s.ConsolePlayer = 1, 0
+	s.PlayerClasses = [MaxPlayers]uint8{c.cfg.Connect.PlayerClass}
+	c.conn.sendReliable(&wire.GameStart{Settings: s})
+	c.emit(Event{Kind: EventLaunched, Player: -1})
+	return nil
+}
+
+func (hs *handshake) onGameStart(now int64, body []byte) error {
+	c := hs.c
+	if c.phase.state() != ClientWaitingStart {
+		return errUnexpected{}
+	}
+	var m wire.GameStart
+	if err := m.DecodeBody(body); err != nil {
+		return err
+	}
+	s := m.Settings
+	if s.NumPlayers > MaxPlayers || int(s.ConsolePlayer) >= int(s.NumPlayers) ||
+		c.cfg.Drone != (s.ConsolePlayer < 0) || s.TicDup == 0 {
+		return errUnexpected{}
+	}
+	c.settings = s
+	c.player = int(s.ConsolePlayer)
+	c.phase.move(stepStarted)
+	if reason := c.clock.refuses(&c.cfg.Input); reason != "" {
+		c.conn.disconnect(now, reason)
+		c.finish(EventDisconnected, reason)
+		return nil
+	}
+	c.inSGD.LowResTurn = s.LowResTurn
+	c.inSet.LowResTurn = s.LowResTurn
+	c.outGD.LowResTurn = s.LowResTurn
+	c.clock.encodes(&c.outGD)
+	c.inSet.InputSize, c.outGD.InputSize = c.cfg.Input.Size, c.cfg.Input.Size
+	hs.startGame(now)
+	c.emit(Event{Kind: EventGameStarted, Player: c.player, Protocol: c.protocol})
+	return nil
+}
+
+// synResendMS is how often a client asks again to connect: as the
+// reference does, or, when it offers the extension protocol (a copy in a
+// browser, perhaps joining a game in progress under loss), as often as
+// that protocol resends reliable packets. A real server ignores the
+// repeats.
+func (hs *handshake) synResendMS() int64 {
+	c := hs.c
+	if c.phase.reattaching() {
+		return ReattachResendMS
+	}
+	if wire.Known(wire.ProtocolTicnet, c.cfg.Protocols) {
+		return ExtReliableResendMS
+	}
+	return SYNResendMS
+}
+
+func (hs *handshake) sendSYN(now int64) {
+	c := hs.c
+	m := wire.SYN{Magic: wire.Magic, Version: c.cfg.Version, Protocols: c.cfg.Protocols,
+		Connect: c.cfg.Connect, PlayerName: c.cfg.Name}
+	m.Connect.Drone = c.cfg.Drone
+	c.pkt = wire.Encode(c.pkt[:0], &m, false, 0)
+	c.conn.send(now, c.pkt)
+	hs.lastMS = now
+}
+
+func (hs *handshake) startGame(now int64) {
+	c := hs.c
+	c.send = sendSide{c: c}
+	c.mig = migrateSide{c: c, played: true}
+	c.report.Sums = c.report.Sums[:0]
+	c.recv = recvSide{c: c, lastGameDataMS: now}
+	c.loop.reset()
+	c.loop.pred = predictSide{}
+	c.rec.reset()
+	c.send.firstMS = now + c.clock.startDelayMS()
+	c.send.lastClock = c.send.clockTic(now) - 1 // build tic 0 on the first pass
+}
+
+// replayHeader describes the game that started, for a replay of it.
+func (hs *handshake) replayHeader() wire.ReplayHeader {
+	c := hs.c
+	h := wire.ReplayHeader{Protocol: c.protocol, Settings: c.settings, Setup: c.setup}
+	for _, p := range c.lobby.Players {
+		h.Names = append(h.Names, p.Name)
+	}
+	return h
+}

@@ -1,0 +1,229 @@
+package netcore
+
+import "github.com/ticnet/ticnet/netcore/wire"
+
+// recvTic is a tic received, in the receive window.
+type recvTic struct {
+	tic         wire.ServerTic
+	substituted uint8
+	own         bool // the set left out this client's own command: see storeSet
+}
+
+// recvSide is the client's incoming half: the receive window.
+type recvSide struct {
+	c              *Client
+	start          uint32 // first tic not yet received in order
+	recvtic        uint32 // complete tics received (== start)
+	win            ticWindow
+	tics           [BackupTics]recvTic // the tics win says have arrived
+	base           [MaxPlayers]TicCmd  // each player's command of the tic before
+	lastGameDataMS int64
+	highest        uint32 // the latest tic received
+	// The round trip of this client's commands (from one built to its tic
+	// back: see afterTics), and the jitter of the server's tics' arrival
+	// (from the newest of each packet, jitterTic): when to ask again, and
+	// how long a gap may be reordering.
+	rtt       rttEstimate
+	jit       jitter
+	jitterTic uint32
+	// loss is the share of the server's packets lost on the way: under the
+	// extension this client sends each command in as many packets as that
+	// takes (copiesFor), the server's own rule for its sets.
+	loss lossEstimate
+}
+
+// decodeSet decodes a tic set from the server into c.inSet.
+func (rs *recvSide) decodeSet(body []byte) error {
+	c := rs.c
+	s := &c.inSet
+	s.Near = rs.start
+	if err := s.DecodeBody(body); err != nil {
+		return err
+	}
+	if s.LeavesOutRecipient && int(s.Recipient) != c.player {
+		return errUnexpected{} // another client's
+	}
+	return nil
+}
+
+// storeSet stores the tics of set s. Where s leaves out this client's own
+// commands, a tic whose command this client no longer holds cannot be
+// completed: it is dropped, as if lost (the server leaves them out only
+// from the client that sent them, which holds them until it has run them).
+func (rs *recvSide) storeSet(now int64, s *wire.TicSet) {
+	c := rs.c
+	for i := range s.Tics {
+		t, tic := &s.Tics[i], s.Start+uint32(i)
+		own := s.LeavesOutRecipient && t.Has(c.player) && t.Substituted&(1<<c.player) == 0
+		if own {
+			if q := &c.send.queue[tic%BackupTics]; !q.valid || q.seq != tic {
+				c.stats.Unexpected++
+				continue
+			}
+		}
+		rs.storeTic(now, tic, &t.ServerTic, t.Substituted, own)
+	}
+}
+
+// inWindow reports whether tic fits the receive window: not received yet,
+// and not so far ahead that the loop could not hold it.
+func (rs *recvSide) inWindow(tic uint32) bool {
+	c := rs.c
+	if tic-rs.start >= BackupTics {
+		return false
+	}
+	if c.phase.joining() {
+		// A joiner holds what arrives while its snapshot does, as far as
+		// its timeline reaches.
+		return int(tic-c.loop.tl.First()) < c.loop.tl.max()
+	}
+	return tic-c.loop.tl.GameTic() < BackupTics
+}
+
+// cmdFormat is how this game's commands travel.
+func (rs *recvSide) cmdFormat() wire.CmdFormat {
+	c := rs.c
+	return wire.CmdFormat{LowResTurn: c.settings.LowResTurn, InputSize: c.cfg.Input.Size}
+}
+
+// storeTic stores a tic received; own says that it leaves out this client's
+// own command, which the client has.
+func (rs *recvSide) storeTic(now int64, tic uint32, t *wire.ServerTic, substituted uint8, own bool) {
+	c := rs.c
+	if !rs.inWindow(tic) {
+		if rs.start-tic <= BackupTics {
+			c.stats.Duplicates++ // a copy of a tic we have: extratics at work
+		} else {
+			c.stats.Unexpected++ // beyond the window: dropped
+		}
+		return
+	}
+	if int32(tic-rs.highest) > 0 {
+		rs.highest = tic
+	}
+	rs.win.arrive(tic)
+	rs.tics[tic%BackupTics] = recvTic{tic: *t, substituted: substituted, own: own}
+	rs.lastGameDataMS = now
+}
+
+// afterTics runs after a packet of n tics from start: clock sync on its last
+// tic, gap detection, ack timer, window advance.
+func (rs *recvSide) afterTics(now int64, start uint32, n int) {
+	c := rs.c
+	if n == 0 {
+		return
+	}
+	last := start + uint32(n) - 1
+	rs.updateClockSync(now, last, int64(rs.lastLatencyOf(last)))
+	rs.loss.add(last)
+	if int32(last-rs.jitterTic) > 0 {
+		// The newest tic yet: its arrival times the stream, and, if this
+		// client built its command, a round trip (less the input delay
+		// the command was built ahead by; with the few ms it waited at
+		// the server: a little long).
+		rs.jitterTic = last
+		rs.jit.add(now - rs.scheduleMS(last))
+		if q := &c.send.queue[last%BackupTics]; q.valid && q.seq == last {
+			rs.rtt.add(max(0, now-q.timeMS-int64(c.cfg.InputDelay)*1000/int64(c.TicRate())))
+		}
+	}
+	// Gap detection: the run of missing tics just before start is asked
+	// for if it stays missing (requestMissing).
+	if start-rs.start < BackupTics && start > rs.start {
+		if t := rs.win.gapBefore(rs.start, start, rs.inWindow); t < start {
+			rs.win.noteGap(now, rs.start, t, start-t)
+		}
+	}
+	if !c.send.ackPending {
+		c.send.ackPending = true
+		c.send.ackSinceMS = now
+	}
+	rs.advanceWindow()
+}
+
+func (rs *recvSide) lastLatencyOf(tic uint32) int16 {
+	if rs.win.has(tic) {
+		return rs.tics[tic%BackupTics].tic.Latency
+	}
+	return 0
+}
+
+// updateClockSync is the reference's PID filter (KP 0.1, KI 0.01, KD 0.02).
+func (rs *recvSide) updateClockSync(now int64, seq uint32, remoteLatency int64) {
+	c := rs.c
+	q := &c.send.queue[seq%BackupTics]
+	var latency int64
+	switch {
+	case q.valid && q.seq == seq:
+		latency = now - q.timeMS
+	case !q.valid || seq > q.seq:
+		latency = 0 // the tic came back before we built ours
+	default:
+		return
+	}
+	c.sync.update(latency, remoteLatency)
+}
+
+// requestResend asks the server for tics [start, start+count) again.
+func (rs *recvSide) requestResend(now int64, start, count uint32) {
+	rs.win.ask(now, rs.start, start, count, rs.sendResendRequest)
+}
+
+func (rs *recvSide) sendResendRequest(start uint32, count uint8) {
+	c := rs.c
+	c.pkt = wire.Encode(c.pkt[:0], &wire.GameDataResend{Start: start, Count: count}, false, 0)
+	c.conn.send(c.nowMS, c.pkt)
+	c.stats.ResendRequests++
+}
+
+// scheduleMS is when tic t is due on the game's clock, from tic 0.
+func (rs *recvSide) scheduleMS(t uint32) int64 {
+	c := rs.c
+	return int64(t) * 1000 * int64(c.settings.TicDup) / int64(c.TicRate())
+}
+
+// requestMissing asks for the tics that stayed missing for a reorder
+// window, again for those still missing a resend timeout after they were
+// asked for (ResendRetryMS until a round trip is measured), and breaks the
+// start-of-game deadlock (spec §9.5).
+func (rs *recvSide) requestMissing(now int64) {
+	if rs.win.askOverdue(now, rs.start, rs.jit.reorderMS(), rs.rtt.Timeout(ResendRetryMS), rs.sendResendRequest) {
+		rs.rtt.backOff()
+	}
+	if !rs.win.expected(rs.start) && now-rs.lastGameDataMS > DeadlockMS {
+		rs.requestResend(now, rs.start, 1)
+		rs.lastGameDataMS = now
+	}
+}
+
+// advanceWindow confirms every tic received in order: it moves them to the
+// timeline.
+func (rs *recvSide) advanceWindow() {
+	c := rs.c
+	for c.loop.tl.Room() > 0 {
+		t := rs.start
+		if !rs.win.has(t) {
+			return
+		}
+		s := &rs.tics[t%BackupTics]
+		ct := ConfirmedTic{Substituted: s.substituted}
+		for p := range MaxPlayers {
+			if !s.tic.Has(p) {
+				c.clock.absent(&rs.base[p])
+				continue
+			}
+			ct.InGame |= 1 << p
+			if s.own && p == c.player {
+				ct.Cmds[p] = rs.cmdFormat().AsSent(c.send.queue[t%BackupTics].cmd)
+			} else {
+				ct.Cmds[p] = wire.Patch(&rs.base[p], &s.tic.Cmds[p])
+			}
+			rs.base[p] = ct.Cmds[p]
+		}
+		c.clock.substituted(c, t, ct.Substituted)
+		c.loop.tl.Confirm(ct)
+		rs.win.forget(t)
+		rs.start++
+		rs.recvtic = rs.start
+	}
+}

@@ -1,0 +1,157 @@
+package netcore
+
+import "github.com/ticnet/ticnet/netcore/wire"
+
+// ticnetClock is the extension protocol on the client: the clock moves by
+// the server's reports of how early each command arrived (its margin), no
+// command serves as another's base (the server may substitute any), tic
+// sets bring complete tics, and the game gets the extension's features:
+// prediction, events carried past a substituted command, checksum
+// reports, reattachment, the end of a game.
+type ticnetClock struct {
+	rate int // the setup's tics per second; 0: TicRate
+}
+
+func (k ticnetClock) ticRate() int {
+	if k.rate != 0 {
+		return k.rate
+	}
+	return TicRate
+}
+
+func (ticnetClock) refuses(*InputLayout) string { return "" }
+
+func (ticnetClock) startDelayMS() int64 { return 0 }
+
+func (ticnetClock) encodes(g *wire.ClientGameData) { g.Ext = true }
+
+func (ticnetClock) offsetMS(c *Client) int64 { return c.sync.extOffsetMS }
+
+// paced: the clock moved back, the client was building too early. It
+// waits for the clock to come back rather than build the same stretch
+// twice.
+func (ticnetClock) paced(c *Client, clock int64) bool { return clock >= c.send.lastClock }
+
+// skipComplete: what the client would build for a complete tic could
+// only arrive after its substitute.
+func (ticnetClock) skipComplete(c *Client) {
+	if c.send.maketic < c.recv.recvtic {
+		c.send.maketic = c.recv.recvtic
+	}
+}
+
+func (ticnetClock) lead() uint32 { return ExtMaxClientLeadTics }
+
+// diffBase: every command stands alone, diffed against zero: the server
+// may replace any of them, so none may serve as another's base.
+func (ticnetClock) diffBase(*TicCmd) TicCmd { return TicCmd{} }
+
+// copies: each command goes in as many packets as the server's loss
+// takes (copiesFor), the server's own rule for its sets.
+func (ticnetClock) copies(c *Client) uint32 {
+	return copiesFor(c.recv.loss.rate, uint32(c.settings.ExtraTics))
+}
+
+// absent: as the server, a player out of the game has no command to diff
+// against, and one who enters (a joiner in its place) starts from zero.
+func (ticnetClock) absent(base *TicCmd) { *base = TicCmd{} }
+
+func (ticnetClock) runTics(c *Client) {
+	if c.loop.predicts() {
+		c.loop.runPredicting()
+		return
+	}
+	c.loop.runConfirmed(c.loop.tl.Confirmed())
+}
+
+func (ticnetClock) own(_ *Client, _ uint32, _ *[MaxPlayers]TicCmd, in uint8) uint8 { return in }
+
+func (ticnetClock) ran(c *Client, g uint32, sum uint32) {
+	if c.player >= 0 {
+		c.send.reportChecksum(g, sum)
+	}
+}
+
+func (ticnetClock) substituted(c *Client, t uint32, substituted uint8) {
+	c.send.carryEvents(t, substituted)
+}
+
+func (ticnetClock) gameData(*Client, int64, []byte) error { return errUnexpected{} }
+
+func (k ticnetClock) inGame(c *Client, now int64, kind uint8, h wire.Header, body []byte) error {
+	switch {
+	case kind == wire.TicnetKindTicSet && c.phase.state() == ClientInGame && c.phase.reattaching():
+		// The new server's stream, resumed: kept until its Resume says
+		// where.
+		c.join.holdTicSet(body)
+		return nil
+	case kind == wire.TicnetKindTicSet && c.phase.state() == ClientInGame:
+		if err := c.recv.decodeSet(body); err != nil {
+			return err
+		}
+		k.onTicSet(c, now)
+		return nil
+	case kind == wire.TicnetKindGameEnd && h.Reliable:
+		return c.end.onGameEnd(now, body)
+	case kind == wire.TicnetKindSnapshotRequest && h.Reliable:
+		return c.join.onSnapshotRequest(now, body)
+	case kind == wire.TicnetKindRoster && h.Reliable:
+		var m wire.Roster
+		if err := m.DecodeBody(body); err != nil {
+			return err
+		}
+		if c.phase.state() != ClientInGame {
+			return errUnexpected{}
+		}
+		c.mig.roster, c.mig.rostered = m, true
+		return nil
+	case kind == wire.TicnetKindLeaving:
+		var m wire.Leaving
+		if err := m.DecodeBody(body); err != nil {
+			return err
+		}
+		if c.phase.state() != ClientInGame || c.phase.reattaching() {
+			return errUnexpected{}
+		}
+		c.mig.leaving, c.mig.left = m, true
+		// The server is gone: its DISCONNECT, which follows, may be lost,
+		// and the game's next server need not wait for it.
+		c.finish(EventDisconnected, ReasonServerLeft)
+		return nil
+	case kind == wire.TicnetKindTicFetch:
+		return c.mig.onTicFetch(now, body)
+	}
+	return errUnexpected{}
+}
+
+// onTicSet takes complete tics: the server's margin report first.
+func (k ticnetClock) onTicSet(c *Client, now int64) {
+	s := &c.inSet
+	for _, t := range s.Timing {
+		if int(t.Player) == c.player {
+			k.adjust(c, int64(t.MarginMS))
+		}
+	}
+	c.recv.storeSet(now, s)
+	c.recv.afterTics(now, s.Start, len(s.Tics))
+}
+
+// adjust moves the clock by half of what it takes for the latest command
+// in the server's last report to arrive ExtTargetMarginMS early, and
+// InputDelay tics earlier still: half, because the reports that follow
+// still reflect the old clock.
+func (k ticnetClock) adjust(c *Client, marginMS int64) {
+	rate := int64(k.ticRate())
+	target := ExtTargetMarginMS + int64(c.cfg.InputDelay)*1000/rate
+	step := (target - marginMS) / 2
+	limit := int64(ExtMaxClientLeadTics) * 1000 / rate
+	c.sync.extOffsetMS = max(-limit, min(limit, c.sync.extOffsetMS+step))
+}
+
+func (ticnetClock) canReattach() bool { return true }
+
+func (ticnetClock) requestEnd(c *Client) {
+	if c.phase.state() == ClientInGame && !c.end.active {
+		c.conn.sendReliable(&wire.EndRequest{})
+	}
+}

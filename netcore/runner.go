@@ -1,0 +1,276 @@
+package netcore
+
+import (
+	"cmp"
+	"strconv"
+)
+
+// runner runs the game from the timeline: the one place the client calls
+// its Game, in tic order, after the packets of a pass are handled. It
+// answers the timeline's requests (advance, save, load), predicts
+// (runner_predict.go), checks the consistency bytes and feeds the replay.
+type runner struct {
+	c           *Client
+	pred        predictSide // the tics run ahead of confirmation (runner_predict.go)
+	tl          Timeline
+	consistency [MaxPlayers][BackupTics]uint8 // each player's byte, by tic
+	wasInGame   uint8
+	firstRun    uint32             // the first tic this copy ran (a joiner's snapshot tic)
+	entered     [MaxPlayers]uint32 // the tic each player last entered the game
+	reported    [MaxPlayers]bool   // a consistency failure was reported
+	cmds        [MaxPlayers]TicCmd
+	ingame      [MaxPlayers]bool
+	started     bool
+	// maxTics bounds the tics one Update runs (0: BackupTics), so that
+	// catching up still returns to the caller to render.
+	maxTics int
+}
+
+// reset starts a new game: the timeline and the bound on tics per Update
+// stay.
+func (rn *runner) reset() {
+	tl, maxTics := rn.tl, rn.maxTics
+	tl.Reset(0)
+	*rn = runner{c: rn.c, tl: tl, maxTics: maxTics}
+}
+
+// SetTicsPerUpdate bounds the tics one Update runs: at least 1, at most
+// (and by default) BackupTics. A driver that measures how long the game
+// takes per tic sets it so that a copy catching up thousands of tics does
+// them in batches and its page stays responsive.
+func (c *Client) SetTicsPerUpdate(n int) { c.loop.maxTics = min(max(n, 1), BackupTics) }
+
+// TicsPerUpdate is the bound SetTicsPerUpdate set.
+func (c *Client) TicsPerUpdate() int { return cmp.Or(c.loop.maxTics, BackupTics) }
+
+// runTics runs every confirmed tic the game may run now (spec §11.2), at
+// most TicsPerUpdate of them, and, for a client that predicts, the tics
+// ahead of them (runner_predict.go).
+func (rn *runner) runTics() { rn.c.clock.runTics(rn.c) }
+
+// runConfirmed runs the confirmed tics before limit, without prediction.
+func (rn *runner) runConfirmed(limit uint32) {
+	c := rn.c
+	rn.unpredict() // a prediction left from before a join or a migration
+	if c.phase.state() == ClientDisconnected {
+		return
+	}
+	rn.runRequests(rn.tl.Requests(limit, c.TicsPerUpdate()))
+}
+
+// runRequests does what the timeline asks of the game, in order.
+func (rn *runner) runRequests(reqs []Request) {
+	c := rn.c
+	for i := range reqs {
+		r := &reqs[i]
+		switch r.Kind {
+		case RequestAdvance:
+			rn.advance(r.Tic, r.Confirmed)
+		case RequestSave:
+			rn.save(r.Tic)
+		case RequestLoad:
+			rn.load(r.Tic, r.State)
+			if c.phase.state() == ClientDisconnected {
+				return
+			}
+		}
+	}
+}
+
+// advance runs tic g on the game: the checks of what it is about to run,
+// the game's tic, then this copy's checksum report.
+func (rn *runner) advance(g uint32, t *ConfirmedTic) {
+	c := rn.c
+	cmds := &rn.cmds // the game may keep no pointer into the timeline
+	*cmds = t.Cmds
+	in := c.clock.own(c, g, cmds, t.InGame)
+	rn.enterTic(g, in)
+	rn.checkConsistency(g, cmds, in, t.Substituted)
+	c.rec.recordBefore(g, cmds, in, t.Substituted, rn.saveNow)
+	dup := uint32(c.settings.TicDup)
+	for k := range dup {
+		if k > 0 {
+			for p := range cmds {
+				cmds[p] = c.cfg.Input.ClearEvents(cmds[p])
+			}
+		}
+		if sa, ok := c.game.(SubstituteAware); ok {
+			sa.Substitutes(g*dup+k, t.Substituted)
+		}
+		c.game.RunTic(g*dup+k, cmds, &rn.ingame)
+	}
+	sum := c.game.Checksum()
+	c.rec.recordAfter(g, sum, rn.playerSums(in, &c.rec.psums))
+	rn.tl.Ran(g, sum)
+	c.stats.TicsRun++
+	c.clock.ran(c, g, sum)
+}
+
+// enterTic notes who is in the game at confirmed tic g, the next this copy
+// runs: the players who left or entered since the tic before.
+func (rn *runner) enterTic(g uint32, in uint8) {
+	c := rn.c
+	if !rn.started {
+		rn.started = true
+		rn.wasInGame = in
+		rn.firstRun = g
+		for p := range rn.entered {
+			rn.entered[p] = g
+		}
+	}
+	for p := range MaxPlayers {
+		was, is := rn.wasInGame&(1<<p) != 0, in&(1<<p) != 0
+		switch {
+		case was && !is:
+			c.emit(Event{Kind: EventPlayerLeft, Player: p, Tic: g, Reason: ReasonLeft})
+		case !was && is:
+			rn.entered[p] = g
+			c.emit(Event{Kind: EventPlayerEntered, Player: p, Tic: g})
+		}
+		rn.ingame[p] = is
+	}
+	rn.wasInGame = in
+}
+
+// checkConsistency compares each player's consistency byte for tic g with
+// what this copy recorded BackupTics tics earlier (spec §11.4), then
+// records this copy's own for the tic. The game's state is still the state
+// before g.
+func (rn *runner) checkConsistency(g uint32, cmds *[MaxPlayers]TicCmd, in, substituted uint8) {
+	rn.checkConsistencyBytes(g, cmds, in, substituted)
+	own := rn.consistencyBytes()
+	for p := range MaxPlayers {
+		if in&(1<<p) != 0 {
+			rn.consistency[p][g%BackupTics] = own[p]
+		}
+	}
+}
+
+// consistencyBytes is each player's consistency byte of the game's state
+// now: the game's own (PlayerConsistency), or the checksum's low byte.
+func (rn *runner) consistencyBytes() (b [MaxPlayers]uint8) {
+	c := rn.c
+	pc, perPlayer := c.game.(PlayerConsistency)
+	sum := uint8(c.game.Checksum())
+	for p := range b {
+		b[p] = sum
+		if perPlayer {
+			b[p] = pc.Consistency(p)
+		}
+	}
+	return b
+}
+
+// checkConsistencyBytes is checkConsistency without the recording.
+func (rn *runner) checkConsistencyBytes(g uint32, cmds *[MaxPlayers]TicCmd, in, substituted uint8) {
+	c := rn.c
+	if c.cfg.Input.Opaque() {
+		return // opaque input carries no consistency byte: checksum reports serve
+	}
+	slot := g % BackupTics
+	for p := range MaxPlayers {
+		if in&(1<<p) == 0 {
+			continue
+		}
+		recorded := &rn.consistency[p][slot]
+		// A byte is checked once both ends had run the tic it is about: the
+		// player since it entered, this copy since its first tic.
+		checked := g > rn.entered[p]+BackupTics && g > rn.firstRun+BackupTics
+		if checked && substituted&(1<<p) == 0 && *recorded != cmds[p].Consistency {
+			c.stats.ConsistencyFailures++
+			if !rn.reported[p] {
+				rn.reported[p] = true
+				// The byte is the sender's state before tic g-BackupTics,
+				// the result of tic g-BackupTics-1: the tic whose result
+				// differs, as the server names it under the extension.
+				c.emit(Event{Kind: EventDesyncSuspected, Player: p, Tic: g - BackupTics - 1, Players: []int{p},
+					Reason: "consistency byte differs"})
+			}
+		}
+	}
+}
+
+func (rn *runner) runGame(now int64) {
+	c := rn.c
+	if c.starting {
+		return // the game is called from the next Update on (Client.starting)
+	}
+	c.send.buildTics(now)
+	if c.phase.reattaching() {
+		// No acknowledgement, no resend request: the server that took
+		// the game over sends what this copy lacks once it resumes.
+		rn.runTics()
+		return
+	}
+	c.recv.requestMissing(now)
+	c.recv.advanceWindow()
+	if c.send.ackPending && now-c.send.ackSinceMS > c.send.ackDelayMS() {
+		c.send.sendAck(now)
+	}
+	rn.runTics()
+	c.end.endIfDone(now)
+}
+
+// save runs a RequestSave: the state goes to the server as the stream it
+// asked for.
+func (rn *runner) save(tic uint32) {
+	c := rn.c
+	c.join.sendState(tic, c.game.(Snapshotter).SaveState())
+}
+
+// load runs a RequestLoad.
+func (rn *runner) load(tic uint32, state []byte) {
+	c := rn.c
+	if !rn.loadState(tic, state) {
+		return
+	}
+	c.join.loaded = true
+	if c.rec.recording() {
+		c.rec.recordStart(tic, state)
+	}
+	c.join.start = tic
+	rn.started = false // who is in the game: from the first tic run
+	rn.firstRun = tic
+}
+
+// loadState has the game load state, the state before tic; if it cannot,
+// the client leaves the game and reports false.
+func (rn *runner) loadState(tic uint32, state []byte) bool {
+	c := rn.c
+	err := c.game.(Snapshotter).LoadState(state)
+	if err != nil {
+		reason := "the game could not load the state of tic " + strconv.FormatUint(uint64(tic), 10) + ": " + err.Error()
+		c.conn.disconnect(c.nowMS, reason)
+		c.finish(EventDisconnected, reason)
+	}
+	return err == nil
+}
+
+// saveNow returns the game's state now, for a game that can save.
+func (rn *runner) saveNow() []byte {
+	c := rn.c
+	if s, ok := c.game.(Snapshotter); ok {
+		return s.SaveState()
+	}
+	return nil
+}
+
+// playerSums returns each player's own checksum now, when the game gives
+// them and the client records; nil otherwise.
+func (rn *runner) playerSums(in uint8, dst *[MaxPlayers]uint16) *[MaxPlayers]uint16 {
+	c := rn.c
+	if !c.rec.recording() {
+		return nil
+	}
+	pc, ok := c.game.(PlayerChecksummer)
+	if !ok {
+		return nil
+	}
+	*dst = [MaxPlayers]uint16{}
+	for p := range MaxPlayers {
+		if in&(1<<p) != 0 {
+			dst[p] = uint16(pc.PlayerChecksum(p))
+		}
+	}
+	return dst
+}
