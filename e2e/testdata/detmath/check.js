@@ -1,0 +1,93 @@
+// The determinism check of js/detmath.js: each function for N seeded
+// arguments, a hash of the results' bits, the largest difference from
+// Math.* in ulps, and Math.*'s own results (raw, for the test to compare
+// across engines). The arguments come from detmath's own PRNG and exp, so
+// that every engine computes the same ones.
+import * as dm from "./detmath.js";
+
+const N = 100000;
+const engine = new URLSearchParams(location.search).get("engine") || "unknown";
+const s = dm.random(20261127);
+const uniform = (lo, hi) => lo + dm.nextFloat(s) * (hi - lo);
+// logUniform: |x| spread evenly over the orders of magnitude in [lo, hi].
+const logUniform = (lo, hi) => dm.exp(dm.log(lo) + dm.nextFloat(s) * (dm.log(hi) - dm.log(lo)));
+const sign = () => ((dm.nextUint32(s) & 1) === 0 ? 1 : -1);
+
+// The functions and their arguments (the ranges docs/guide.md states).
+const cases = [
+  ["sin", () => [sign() * logUniform(1e-8, 1e6)]],
+  ["cos", () => [sign() * logUniform(1e-8, 1e6)]],
+  ["tan", () => [sign() * logUniform(1e-8, 1e6)]],
+  ["atan2", () => [sign() * logUniform(1e-6, 1e6), sign() * logUniform(1e-6, 1e6)]],
+  ["asin", () => [uniform(-1, 1)]],
+  ["acos", () => [uniform(-1, 1)]],
+  ["exp", () => [uniform(-745, 709.78)]],
+  ["log", () => [logUniform(1e-300, 1e300)]],
+  ["pow", () => [logUniform(1e-4, 1e4), uniform(-70, 70)]],
+  ["hypot", () => [sign() * logUniform(1e-3, 1e3), sign() * logUniform(1e-3, 1e3)]],
+  ["cbrt", () => [sign() * logUniform(1e-300, 1e300)]],
+];
+
+const bits = new DataView(new ArrayBuffer(8));
+
+// ordered maps a double to an integer that counts ulps: adjacent doubles
+// differ by one.
+function ordered(x) {
+  bits.setFloat64(0, x, true);
+  const b = bits.getBigInt64(0, true);
+  return b < 0n ? -(b & 0x7fffffffffffffffn) : b;
+}
+
+function ulps(a, b) {
+  if (Object.is(a, b)) return 0;
+  if (a !== a || b !== b) return Infinity;
+  const d = ordered(a) - ordered(b);
+  return Number(d < 0n ? -d : d);
+}
+
+// fnv1a hashes a Float64Array's bytes (32-bit FNV-1a, hex).
+function fnv1a(f64) {
+  const bytes = new Uint8Array(f64.buffer);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 16777619);
+  return (h >>> 0).toString(16).padStart(8, "0");
+}
+
+async function post(kind, body) {
+  await fetch(`/report/${kind}?engine=${engine}`, { method: "POST", body });
+}
+
+async function main() {
+  const summary = { engine, userAgent: navigator.userAgent, n: N, functions: {} };
+  const mathAll = new Float64Array(N * cases.length);
+  const t0 = performance.now();
+  cases.forEach(([name, args], c) => {
+    const ours = new Float64Array(N);
+    const argBits = new Float64Array(N * 2);
+    let maxUlps = 0;
+    let maxAt = null;
+    let differ = 0;
+    for (let i = 0; i < N; i++) {
+      const a = args();
+      argBits[2 * i] = a[0];
+      argBits[2 * i + 1] = a.length > 1 ? a[1] : 0;
+      const r = dm[name](...a);
+      const m = Math[name](...a);
+      ours[i] = r;
+      mathAll[c * N + i] = m;
+      const u = ulps(r, m);
+      if (u > 0) differ++;
+      if (u > maxUlps) {
+        maxUlps = u;
+        maxAt = a;
+      }
+    }
+    summary.functions[name] = { hash: fnv1a(ours), argsHash: fnv1a(argBits), maxUlps, maxAt, differFromMath: differ };
+  });
+  summary.ms = Math.round(performance.now() - t0);
+  document.getElementById("out").textContent = JSON.stringify(summary, null, 1);
+  await post("math", mathAll.buffer);
+  await post("summary", JSON.stringify(summary));
+}
+
+main().catch((e) => post("error", String(e && e.stack || e)));
