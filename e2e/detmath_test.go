@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 )
@@ -37,7 +38,22 @@ type detmathSummary struct {
 		MaxAt          []float64 `json:"maxAt"`
 		DifferFromMath int       `json:"differFromMath"`
 	} `json:"functions"`
+	Helpers struct {
+		FirstOutputs []uint32 `json:"firstOutputs"`
+		DrawsHash    string   `json:"drawsHash"`
+		OutOfRange   int      `json:"outOfRange"`
+		Dice         []int    `json:"dice"`
+		FxChecked    int      `json:"fxChecked"`
+		FxWrong      int      `json:"fxWrong"`
+		FxFirstWrong string   `json:"fxFirstWrong"`
+		DivByZero    bool     `json:"divByZero"`
+	} `json:"helpers"`
 }
+
+// xoshiro128StarStar1234 are the first outputs of xoshiro128** 1.1 from
+// the state [1, 2, 3, 4]: Blackman and Vigna's reference C code, compiled
+// and run.
+var xoshiro128StarStar1234 = []uint32{11520, 0, 5927040, 70819200, 2031721883, 1637235492, 1287239034, 3734860849}
 
 // TestDetMathAgreesAcrossEngines runs e2e/testdata/detmath in Chromium,
 // Firefox and WebKit: every function of js/detmath.js gives the same bits
@@ -80,6 +96,28 @@ func TestDetMathAgreesAcrossEngines(t *testing.T) {
 		t.Logf("%s (%s): %d ms for %d functions × %d arguments", e.name, s.UserAgent, s.MS, len(detmathFunctions), s.N)
 		sums = append(sums, s)
 		maths = append(maths, m)
+	}
+
+	for _, s := range sums {
+		h := s.Helpers
+		t.Logf("%s: PRNG draws hash %s, dice %v; fxMul and fxDiv: %d of %d differ from BigInt", s.Engine, h.DrawsHash, h.Dice, h.FxWrong, h.FxChecked)
+		if !slices.Equal(h.FirstOutputs, xoshiro128StarStar1234) {
+			t.Errorf("%s: xoshiro128** from [1 2 3 4] gives %v, the reference %v", s.Engine, h.FirstOutputs, xoshiro128StarStar1234)
+		}
+		if h.DrawsHash != sums[0].Helpers.DrawsHash {
+			t.Errorf("%s: PRNG draws hash to %s, %s's to %s", s.Engine, h.DrawsHash, sums[0].Engine, sums[0].Helpers.DrawsHash)
+		}
+		if h.OutOfRange != 0 {
+			t.Errorf("%s: %d draws out of their range", s.Engine, h.OutOfRange)
+		}
+		for face, n := range h.Dice {
+			if n < 9700 || n > 10300 { // 10 000 ± 300 (3.3 σ) of 60 000 fair dice
+				t.Errorf("%s: face %d of 60 000 dice came %d times", s.Engine, face, n)
+			}
+		}
+		if h.FxChecked < 2*100000 || h.FxWrong != 0 || !h.DivByZero {
+			t.Errorf("%s: fixed point: %d of %d wrong (first: %s), fxDiv(1, 0) throws a RangeError: %v", s.Engine, h.FxWrong, h.FxChecked, h.FxFirstWrong, h.DivByZero)
+		}
 	}
 
 	mathDiffers := map[string]int{}

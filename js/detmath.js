@@ -601,12 +601,8 @@ export function fxDiv(a, b) {
   a |= 0;
   b |= 0;
   if (b === 0) throw new RangeError("fxDiv: division by zero");
-  const n = a * FX_ONE; // exact: |n| <= 2^47
-  let q = Math.floor(n / b);
-  // The rounded quotient can be one off the true floor: correct it
-  // exactly (q * b is an integer near n, below 2^48).
-  const r = n - q * b;
-  if (b > 0 ? r < 0 : r > 0) q -= 1;
-  else if (b > 0 ? r >= b : r <= b) q += 1;
-  return q | 0;
+  // Exact: n / b rounds by at most 2^-53 * 2^47 / |b| = 2^-6 / |b|, less
+  // than its distance 1 / |b| to the next integer, so the floor of the
+  // rounded quotient is the floor of the true one.
+  return Math.floor((a * FX_ONE) / b) | 0;
 }

@@ -53,6 +53,52 @@ function fnv1a(f64) {
   return (h >>> 0).toString(16).padStart(8, "0");
 }
 
+// helpers checks the PRNG and the fixed-point helpers: xoshiro128**'s
+// first outputs from the state [1, 2, 3, 4] (the test holds them to the
+// reference C code's), a hash of 100 000 draws, the faces of 60 000 dice,
+// and fxMul and fxDiv against exact BigInt arithmetic for 100 000 seeded
+// int32 pairs and the edges.
+function helpers() {
+  const ref = Uint32Array.of(1, 2, 3, 4);
+  const firstOutputs = Array.from({ length: 8 }, () => dm.nextUint32(ref));
+  const r = dm.random(7);
+  const draws = new Float64Array(N);
+  let outOfRange = 0;
+  for (let i = 0; i < N; i++) {
+    draws[i] = i % 2 === 0 ? dm.nextFloat(r) : dm.nextInt(r, 1000003);
+    if (i % 2 === 0 ? !(draws[i] >= 0 && draws[i] < 1) : !(draws[i] >= 0 && draws[i] < 1000003 && Number.isInteger(draws[i]))) outOfRange++;
+  }
+  const dice = [0, 0, 0, 0, 0, 0];
+  for (let i = 0; i < 60000; i++) dice[dm.nextInt(r, 6)]++;
+
+  const floorDiv = (n, d) => {
+    const q = n / d;
+    return (n % d !== 0n) && ((n < 0n) !== (d < 0n)) ? q - 1n : q;
+  };
+  const edges = [0, 1, -1, 65536, -65536, 2147483647, -2147483648, 2147483646, -2147483647, 98304, -98304, 3];
+  const pairs = [];
+  for (const a of edges) for (const b of edges) pairs.push([a, b]);
+  for (let i = 0; i < N; i++) pairs.push([dm.nextUint32(r) | 0, (dm.nextUint32(r) | 0) >> (dm.nextUint32(r) % 24)]);
+  let fxChecked = 0;
+  let fxWrong = 0;
+  let fxFirstWrong = null;
+  for (const [a, b] of pairs) {
+    const mul = Number(BigInt.asIntN(32, floorDiv(BigInt(a) * BigInt(b), 65536n)));
+    const checks = [["fxMul", dm.fxMul(a, b), mul]];
+    if (b !== 0) checks.push(["fxDiv", dm.fxDiv(a, b), Number(BigInt.asIntN(32, floorDiv(BigInt(a) * 65536n, BigInt(b))))]);
+    for (const [name, got, want] of checks) {
+      fxChecked++;
+      if (got !== want) {
+        fxWrong++;
+        fxFirstWrong = fxFirstWrong || `${name}(${a}, ${b}) = ${got}, want ${want}`;
+      }
+    }
+  }
+  let divByZero = false;
+  try { dm.fxDiv(1, 0); } catch (e) { divByZero = e instanceof RangeError; }
+  return { firstOutputs, drawsHash: fnv1a(draws), outOfRange, dice, fxChecked, fxWrong, fxFirstWrong, divByZero };
+}
+
 async function post(kind, body) {
   await fetch(`/report/${kind}?engine=${engine}`, { method: "POST", body });
 }
@@ -85,6 +131,7 @@ async function main() {
     summary.functions[name] = { hash: fnv1a(ours), argsHash: fnv1a(argBits), maxUlps, maxAt, differFromMath: differ };
   });
   summary.ms = Math.round(performance.now() - t0);
+  summary.helpers = helpers();
   document.getElementById("out").textContent = JSON.stringify(summary, null, 1);
   await post("math", mathAll.buffer);
   await post("summary", JSON.stringify(summary));
