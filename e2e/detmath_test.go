@@ -48,6 +48,10 @@ type detmathSummary struct {
 		FxFirstWrong string   `json:"fxFirstWrong"`
 		DivByZero    bool     `json:"divByZero"`
 	} `json:"helpers"`
+	Specials struct {
+		Checked int      `json:"checked"`
+		Wrong   []string `json:"wrong"`
+	} `json:"specials"`
 }
 
 // xoshiro128StarStar1234 are the first outputs of xoshiro128** 1.1 from
@@ -114,6 +118,10 @@ func TestDetMathAgreesAcrossEngines(t *testing.T) {
 			if n < 9700 || n > 10300 { // 10 000 ± 300 (3.3 σ) of 60 000 fair dice
 				t.Errorf("%s: face %d of 60 000 dice came %d times", s.Engine, face, n)
 			}
+		}
+		t.Logf("%s: %d special cases, %d differ from Math.*", s.Engine, s.Specials.Checked, len(s.Specials.Wrong))
+		if s.Specials.Checked < 200 || len(s.Specials.Wrong) != 0 {
+			t.Errorf("%s: of %d special cases these differ from Math.*: %v", s.Engine, s.Specials.Checked, s.Specials.Wrong)
 		}
 		if h.FxChecked < 2*100000 || h.FxWrong != 0 || !h.DivByZero {
 			t.Errorf("%s: fixed point: %d of %d wrong (first: %s), fxDiv(1, 0) throws a RangeError: %v", s.Engine, h.FxWrong, h.FxChecked, h.FxFirstWrong, h.DivByZero)

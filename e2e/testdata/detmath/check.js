@@ -99,6 +99,30 @@ function helpers() {
   return { firstOutputs, drawsHash: fnv1a(draws), outOfRange, dice, fxChecked, fxWrong, fxFirstWrong, divByZero };
 }
 
+// specials lists the special arguments for which detmath and Math.*
+// differ while either result is NaN, ±0 or ±Infinity.
+function specials() {
+  const vals = [0, -0, 1, -1, 2, -2, 0.5, -0.5, Infinity, -Infinity, NaN, 5e-324, -5e-324, 1e308, -1e308];
+  const special = (v) => v !== v || v === 0 || !Number.isFinite(v);
+  let checked = 0;
+  const wrong = [];
+  for (const [name] of cases) {
+    const two = Math[name].length === 2 || name === "hypot";
+    for (const a of vals) {
+      for (const b of two ? vals : [0]) {
+        const args = two ? [a, b] : [a];
+        const r = dm[name](...args);
+        // sin, cos and tan return NaN beyond their range (docs/guide.md).
+        const m = ["sin", "cos", "tan"].includes(name) && Math.abs(a) > dm.TRIG_EXACT_RANGE ? NaN : Math[name](...args);
+        if (!special(r) && !special(m)) continue;
+        checked++;
+        if (!Object.is(r, m)) wrong.push(`${name}(${args.join(", ")}) = ${r}, Math: ${m}`);
+      }
+    }
+  }
+  return { checked, wrong };
+}
+
 async function post(kind, body) {
   await fetch(`/report/${kind}?engine=${engine}`, { method: "POST", body });
 }
@@ -132,6 +156,7 @@ async function main() {
   });
   summary.ms = Math.round(performance.now() - t0);
   summary.helpers = helpers();
+  summary.specials = specials();
   document.getElementById("out").textContent = JSON.stringify(summary, null, 1);
   await post("math", mathAll.buffer);
   await post("summary", JSON.stringify(summary));
