@@ -144,6 +144,8 @@ const LN2_DD_LO = 2.3190468138462996e-17;
 const INV_LN2 = 1.4426950408889634;
 const TWO_THIRDS_HI = 0.6666666666666666;
 const TWO_THIRDS_LO = 3.700743415417188e-17;
+const P600 = fromWords((600 + 1023) << 20, 0);
+const M600 = fromWords((-600 + 1023) << 20, 0);
 
 // Past this |x| the reduction's n * PIO2_1 is no longer exact.
 export const TRIG_EXACT_RANGE = 1647099; // 2^20 * π/2, rounded down
@@ -190,11 +192,23 @@ function horner(z, terms) {
 // Taylor coefficients of sin after x: -1/3!, 1/5!, ... 1/17!.
 const SIN_TERMS = [3, 5, 7, 9, 11, 13, 15, 17].map((n, i) => (i % 2 === 0 ? -1 : 1) * inverseFactorial(n));
 
+// The kernels return their result rounded and leave it unrounded in
+// (kernHi, kernLo) as well, for tan's division.
+let kernHi = 0;
+let kernLo = 0;
+
+// kernel sets (kernHi, kernLo) to a + b, |a| >= |b|, and returns kernHi.
+function kernel(a, b) {
+  kernHi = a + b;
+  kernLo = b - (kernHi - a);
+  return kernHi;
+}
+
 // sinKernel is sin(x + y) for |x + y| <= π/4, |y| < ulp(x).
 function sinKernel(x, y) {
   const z = x * x;
   const v = z * x;
-  return x + (v * horner(z, SIN_TERMS) + (y - 0.5 * z * y));
+  return kernel(x, v * horner(z, SIN_TERMS) + (y - 0.5 * z * y));
 }
 
 // Taylor coefficients of cos after 1 - x²/2: 1/4!, -1/6!, ... -1/18!.
@@ -207,7 +221,7 @@ function cosKernel(x, y) {
   const hz = 0.5 * z;
   const w = 1 - hz;
   // (1 - w) - hz is the rounding error of w, exactly.
-  return w + (((1 - w) - hz) + (z * z * q - x * y));
+  return kernel(w, ((1 - w) - hz) + (z * z * q - x * y));
 }
 
 // sin, cos and tan take |x| <= TRIG_EXACT_RANGE and return NaN beyond it,
@@ -242,9 +256,22 @@ export function tan(x) {
   if (!(Math.abs(x) <= TRIG_EXACT_RANGE)) return NaN;
   if (Math.abs(x) < 7.450580596923828e-9) return x;
   const n = reduce(x);
-  const s = sinKernel(redHi, redLo);
-  const c = cosKernel(redHi, redLo);
-  return (n & 1) === 0 ? s / c : -c / s;
+  sinKernel(redHi, redLo);
+  const sh = kernHi;
+  const sl = kernLo;
+  cosKernel(redHi, redLo);
+  const ch = kernHi;
+  const cl = kernLo;
+  // The quotient of the two unrounded values, corrected once:
+  // q + (num - q * den) / den.
+  return (n & 1) === 0 ? ddDiv(sh, sl, ch, cl) : -ddDiv(ch, cl, sh, sl);
+}
+
+// ddDiv is (ah + al) / (bh + bl), rounded, to about an ulp's tenth.
+function ddDiv(ah, al, bh, bl) {
+  const q = ah / bh;
+  twoProd(q, bh);
+  return q + (((ah - ddHi) - ddLo + al) - q * bl) / bh;
 }
 
 // ---------- atan, atan2, asin, acos ----------
@@ -258,15 +285,17 @@ function atanSmall(t) {
   return t * z * horner(z, ATAN_TERMS);
 }
 
-// atanPos is atan(x) for x >= 0 (or +Infinity): atan(x) = c + atan(t),
-// with c = atan of a breakpoint and |t| <= 7/16.
-function atanPos(x) {
+// atanPos is atan(x + dx) for x >= 0 (or +Infinity), |dx| <= ulp(x):
+// atan(x) = c + atan(t), with c = atan of a breakpoint and |t| <= 7/16,
+// and atan(x + dx) = atan(x) + dx / (1 + x²).
+function atanPos(x, dx) {
   let chi;
   let clo;
   let t;
+  const d = dx / (1 + x * x);
   if (x < 0.4375) {
-    if (x < 7.450580596923828e-9) return x;
-    return x + atanSmall(x);
+    if (x < 7.450580596923828e-9) return x + dx;
+    return x + (atanSmall(x) + d);
   } else if (x < 0.6875) {
     chi = ATAN_HALF_HI; clo = ATAN_HALF_LO; t = (2 * x - 1) / (2 + x);
   } else if (x < 1.1875) {
@@ -277,12 +306,24 @@ function atanPos(x) {
     if (x > 9007199254740992) return PIO2_HI + PIO2_LO; // 2^53: atan(x) rounds to π/2
     chi = PIO2_HI; clo = PIO2_LO; t = -1 / x;
   }
-  return chi + ((atanSmall(t) + clo) + t);
+  return chi + ((atanSmall(t) + (clo + d)) + t);
+}
+
+// atanRatio is atan((nh + nl) / (dh + dl)) for a positive ratio: the
+// quotient and its remainder, exactly, passed on to atanPos.
+function atanRatio(nh, nl, dh, dl) {
+  if (nh > 1e300 || dh > 1e300) { // twoProd's split would overflow
+    nh *= M600; nl *= M600; dh *= M600; dl *= M600;
+  }
+  const q = nh / dh;
+  if (q === Infinity) return PIO2_HI;
+  twoProd(q, dh);
+  return atanPos(q, ((((nh - ddHi) - ddLo) + nl) - q * dl) / dh);
 }
 
 export function atan(x) {
   if (x !== x) return NaN;
-  return x < 0 ? -atanPos(-x) : atanPos(x);
+  return x < 0 ? -atanPos(-x, 0) : atanPos(x, 0);
 }
 
 export function atan2(y, x) {
@@ -302,21 +343,51 @@ export function atan2(y, x) {
   } else if (ay === Infinity) {
     r = PIO2_HI;
   } else {
-    const a = atanPos(ay / ax);
+    const a = atanRatio(ay, 0, ax, 0);
     r = nx ? PI_HI - (a - PI_LO) : a;
   }
   return ny ? -r : r;
 }
 
-export function asin(x) {
-  if (!(Math.abs(x) <= 1)) return NaN;
-  if (x === 0) return x;
-  return atan2(x, Math.sqrt((1 - x) * (1 + x)));
+// rootOneMinusSquare sets (ddHi, ddLo) to √(1 - x²), |x| <= 1, with the
+// square and the difference exact and √ corrected by one Newton step.
+function rootOneMinusSquare(x) {
+  twoProd(x, x);
+  const e = ddLo;
+  twoSum(1, -ddHi);
+  const wh = ddHi;
+  const wl = ddLo - e;
+  const r = Math.sqrt(wh);
+  if (r === 0) {
+    ddHi = 0;
+    ddLo = 0;
+    return;
+  }
+  twoProd(r, r);
+  const rl = (((wh - ddHi) - ddLo) + wl) / (2 * r);
+  ddHi = r + rl;
+  ddLo = rl - (ddHi - r);
 }
 
+// asin(x) = atan(x / √(1 - x²)).
+export function asin(x) {
+  const a = Math.abs(x);
+  if (!(a <= 1)) return NaN;
+  if (a < 7.450580596923828e-9) return x;
+  rootOneMinusSquare(a);
+  const r = atanRatio(a, 0, ddHi, ddLo);
+  return x < 0 ? -r : r;
+}
+
+// acos(x) = atan(√(1 - x²) / x), from π for x < 0.
 export function acos(x) {
-  if (!(Math.abs(x) <= 1)) return NaN;
-  return atan2(Math.sqrt((1 - x) * (1 + x)), x);
+  const a = Math.abs(x);
+  if (!(a <= 1)) return NaN;
+  if (x === 0) return PIO2_HI;
+  rootOneMinusSquare(a);
+  if (ddHi === 0) return x > 0 ? 0 : PI_HI;
+  const r = atanRatio(ddHi, ddLo, a, 0);
+  return x < 0 ? PI_HI - (r - PI_LO) : r;
 }
 
 // ---------- exp, log, pow ----------
@@ -458,9 +529,6 @@ export function pow(x, y) {
 }
 
 // ---------- hypot, cbrt ----------
-
-const P600 = fromWords((600 + 1023) << 20, 0);
-const M600 = fromWords((-600 + 1023) << 20, 0);
 
 // hypot is √(x² + y²) without overflow or underflow on the way, the sum
 // of squares in double-double and √ corrected by one Newton step.
