@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"net"
@@ -206,15 +207,15 @@ type report struct {
 	body         []byte
 }
 
-// reportServer serves dir on 127.0.0.1 and takes the pages' reports: a
-// POST to /report/KIND?engine=NAME.
-func reportServer(t *testing.T, dir string) (string, <-chan report) {
+// reportServer serves dir on 127.0.0.1, and extra's files by their path
+// over it, and takes the pages' reports: a POST to /report/KIND?engine=NAME.
+func reportServer(t *testing.T, dir string, extra map[string][]byte) (string, <-chan report) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	reports := make(chan report, 64)
+	reports := make(chan report, 256)
 	files := http.FileServer(http.Dir(dir))
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
@@ -227,6 +228,10 @@ func reportServer(t *testing.T, dir string) (string, <-chan report) {
 			reports <- report{strings.TrimPrefix(r.URL.Path, "/report/"), r.URL.Query().Get("engine"), body}
 			return
 		}
+		if data, ok := extra[r.URL.Path]; ok {
+			http.ServeContent(w, r, r.URL.Path, time.Time{}, bytes.NewReader(data))
+			return
+		}
 		files.ServeHTTP(w, r)
 	})}
 	go srv.Serve(ln)
@@ -236,13 +241,13 @@ func reportServer(t *testing.T, dir string) (string, <-chan report) {
 
 // runInEngine opens url?engine=NAME in the engine, collects the reports the
 // page sends until it sends one of kind last, ends the engine and returns
-// them by kind.
-func runInEngine(t *testing.T, e engine, url string, reports <-chan report, last string, limit time.Duration) map[string][]byte {
+// them in order. A report of kind "error" fails the test with its body.
+func runInEngine(t *testing.T, e engine, url string, reports <-chan report, last string, limit time.Duration) []report {
 	t.Helper()
 	t.Logf("%s: opening %s", e.name, url)
 	start := time.Now()
 	cmd := e.open(t, fmt.Sprintf("%s?engine=%s", url, e.name), t.TempDir())
-	got := map[string][]byte{}
+	var got []report
 	deadline := time.After(limit)
 	for {
 		select {
@@ -250,10 +255,10 @@ func runInEngine(t *testing.T, e engine, url string, reports <-chan report, last
 			if r.engine != e.name {
 				t.Fatalf("a report for %q while %s runs", r.engine, e.name)
 			}
-			got[r.kind] = r.body
 			if r.kind == "error" {
 				t.Fatalf("%s: the page failed: %s", e.name, r.body)
 			}
+			got = append(got, r)
 			if r.kind == last {
 				syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 				t.Logf("%s: reported in %v", e.name, time.Since(start).Round(time.Millisecond))
@@ -263,4 +268,14 @@ func runInEngine(t *testing.T, e engine, url string, reports <-chan report, last
 			t.Fatalf("%s: no %q report within %v", e.name, last, limit)
 		}
 	}
+}
+
+// lastOf is the body of the last report of kind, nil if none.
+func lastOf(reps []report, kind string) []byte {
+	for i := len(reps) - 1; i >= 0; i-- {
+		if reps[i].kind == kind {
+			return reps[i].body
+		}
+	}
+	return nil
 }
