@@ -239,14 +239,18 @@ func reportServer(t *testing.T, dir string, extra map[string][]byte) (string, <-
 	return "http://" + ln.Addr().String(), reports
 }
 
-// runInEngine opens url?engine=NAME in the engine, collects the reports the
+// runInEngine opens url with engine=NAME in its query in the engine, collects the reports the
 // page sends until it sends one of kind last, ends the engine and returns
 // them in order. A report of kind "error" fails the test with its body.
 func runInEngine(t *testing.T, e engine, url string, reports <-chan report, last string, limit time.Duration) []report {
 	t.Helper()
 	t.Logf("%s: opening %s", e.name, url)
 	start := time.Now()
-	cmd := e.open(t, fmt.Sprintf("%s?engine=%s", url, e.name), t.TempDir())
+	sep := "?"
+	if strings.Contains(url, "?") {
+		sep = "&"
+	}
+	cmd := e.open(t, url+sep+"engine="+e.name, t.TempDir())
 	var got []report
 	deadline := time.After(limit)
 	for {
