@@ -4,8 +4,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -66,19 +64,11 @@ var xoshiro128StarStar1234 = []uint32{11520, 0, 5927040, 70819200, 2031721883, 1
 func TestDetMathAgreesAcrossEngines(t *testing.T) {
 	engines := allEngines(t)
 	dir := t.TempDir()
-	for src, dst := range map[string]string{
+	copyFromRepo(t, dir, map[string]string{
 		"js/detmath.js":                   "detmath.js",
 		"e2e/testdata/detmath/index.html": "index.html",
 		"e2e/testdata/detmath/check.js":   "check.js",
-	} {
-		data, err := os.ReadFile(filepath.Join(repoRoot(t), src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, dst), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	url, reports := reportServer(t, dir, nil)
 
 	var sums []detmathSummary

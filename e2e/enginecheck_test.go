@@ -51,7 +51,6 @@ func firstParting(runs []engineSums, game string) (int, []uint32) {
 // TICNET_GAME set it checks that game the same way.
 func TestAFloatGameAgreesAcrossEnginesOnlyWithDetmath(t *testing.T) {
 	engines := allEngines(t)
-	root := repoRoot(t)
 	dir := t.TempDir()
 	files := map[string]string{"js/detmath.js": "detmath.js"}
 	for _, f := range []string{"index.html", "check.js", "floatgame.js", "game-math.js", "game-detmath.js"} {
@@ -68,15 +67,7 @@ func TestAFloatGameAgreesAcrossEnginesOnlyWithDetmath(t *testing.T) {
 		}
 		games += ",yours/" + filepath.Base(abs)
 	}
-	for src, dst := range files {
-		data, err := os.ReadFile(filepath.Join(root, src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, dst), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	copyFromRepo(t, dir, files)
 	url, reports := reportServer(t, dir, nil)
 	var runs []engineSums
 	for _, e := range engines {

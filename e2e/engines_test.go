@@ -274,6 +274,21 @@ func runInEngine(t *testing.T, e engine, url string, reports <-chan report, last
 	}
 }
 
+// copyFromRepo copies the repository's files (by their path in it) into
+// dir under the names files maps them to.
+func copyFromRepo(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for src, dst := range files {
+		data, err := os.ReadFile(filepath.Join(repoRoot(t), src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, dst), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // lastOf is the body of the last report of kind, nil if none.
 func lastOf(reps []report, kind string) []byte {
 	for i := len(reps) - 1; i >= 0; i-- {
