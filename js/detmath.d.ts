@@ -1,8 +1,6 @@
 // Types of detmath.js: math that returns the same bits in every browser
 // engine (docs/guide.md, "Determinism"). `import * as dm from "ticnet/detmath.js"`.
 
-/** sin, cos and tan take |x| <= TRIG_EXACT_RANGE (2^20·π/2) and return NaN beyond. */
-export const TRIG_EXACT_RANGE: number;
 export function sin(x: number): number;
 export function cos(x: number): number;
 export function tan(x: number): number;

@@ -12,7 +12,8 @@
 // order computed.
 //
 // The algorithms: range reduction to a small interval (Cody-Waite, with
-// the constant split into parts whose products are exact), then a
+// the constant split into parts whose products are exact; Payne-Hanek
+// for sin, cos and tan past 2^20·π/2), then a
 // truncated Taylor series evaluated by Horner's rule, its first terms kept
 // apart so that their rounding stays below half an ulp; pow, hypot and cbrt
 // carry their intermediate in double-double (two doubles, ~106 bits). The
@@ -147,8 +148,21 @@ const TWO_THIRDS_LO = 3.700743415417188e-17;
 const P600 = fromWords((600 + 1023) << 20, 0);
 const M600 = fromWords((-600 + 1023) << 20, 0);
 
-// Past this |x| the reduction's n * PIO2_1 is no longer exact.
-export const TRIG_EXACT_RANGE = 1647099; // 2^20 * π/2, rounded down
+// Past this |x| Cody-Waite's n * PIO2_1 is no longer exact, and reduce
+// multiplies by 2/π's bits instead (Payne-Hanek).
+const CODY_WAITE_LIMIT = 1647099; // 2^20 * π/2, rounded down
+
+// 2/π in 24-bit digits: 2/π = Σ TWO_OVER_PI_24[k] * 2^(-24(k+1)), from a
+// 2000-bit value; enough for every finite double.
+const TWO_OVER_PI_24 = [
+  10680707, 7228996, 1387004, 2578385, 16069853, 12639074, 9804092, 4427841, 16666979, 11263675,
+  12935607, 2387514, 4345298, 14681673, 3074569, 13734428, 16653803, 1880361, 10960616, 8533493,
+  3062596, 8710556, 7349940, 6258241, 3772886, 3769171, 3798172, 8675211, 12450088, 3874808,
+  9961438, 366607, 15675153, 9132554, 7151469, 3571407, 2607881, 12013382, 4155038, 6285869,
+  7677882, 13102053, 15825725, 473591, 9065106, 15363067, 6271263, 9264392, 5636912, 4652155,
+  7056368, 13614112, 10155062, 1944035, 9527646, 15080200, 6658437, 6231200, 6832269, 16767104,
+  5075751, 3212806, 1398474, 7579849, 6349435, 12618859,
+];
 
 // ---------- sin, cos, tan ----------
 
@@ -161,6 +175,13 @@ function reduce(x) {
     redHi = x;
     redLo = 0;
     return 0;
+  }
+  if (Math.abs(x) > CODY_WAITE_LIMIT) {
+    const n = reduceLarge(Math.abs(x));
+    if (x > 0) return n;
+    redHi = -redHi;
+    redLo = -redLo;
+    return (4 - n) % 4;
   }
   const n = Math.floor(x * TWO_OVER_PI + 0.5);
   const t = x - n * PIO2_1; // exact: n * PIO2_1 is exact and close to x
@@ -187,6 +208,41 @@ function horner(z, terms) {
   let p = terms[terms.length - 1];
   for (let i = terms.length - 2; i >= 0; i--) p = terms[i] + z * p;
   return p;
+}
+
+// reduceLarge is reduce for x > CODY_WAITE_LIMIT: x * 2/π mod 4 from x's
+// three 24-bit digits times 2/π's, each product exact (< 2^48), the
+// digits whose weight makes them multiples of 4 skipped, the rest summed
+// mod 4 in double-double; then the fraction times π/2.
+function reduceLarge(x) {
+  const e0 = ((highWord(x) >> 20) & 0x7ff) - 1023 - 23;
+  let z = x * pow2(-e0); // in [2^23, 2^24)
+  const x0 = Math.floor(z);
+  z = (z - x0) * 16777216;
+  const x1 = Math.floor(z);
+  const x2 = (z - x1) * 16777216; // an integer: x has 53 bits
+  let hi = 0;
+  let lo = 0;
+  let taken = 0;
+  for (let i = 0; taken < 8; i++) {
+    const w = e0 - 24 * (i + 1); // the digit's weight: 2^w
+    if (w >= 2) continue; // a multiple of 4
+    taken++;
+    let q = x0 * TWO_OVER_PI_24[i];
+    if (i >= 1) q += x1 * TWO_OVER_PI_24[i - 1];
+    if (i >= 2) q += x2 * TWO_OVER_PI_24[i - 2];
+    let t = q * pow2(w);
+    t -= 4 * Math.floor(t / 4);
+    ddAdd(hi, lo, t, 0);
+    hi = ddHi - 4 * Math.floor(ddHi / 4);
+    lo = ddLo;
+  }
+  const n = Math.floor(hi + lo + 0.5);
+  twoSum(hi - n, lo);
+  ddMul(ddHi, ddLo, PIO2_HI, PIO2_LO);
+  redHi = ddHi;
+  redLo = ddLo;
+  return n % 4;
 }
 
 // Taylor coefficients of sin after x: -1/3!, 1/5!, ... 1/17!.
@@ -224,12 +280,8 @@ function cosKernel(x, y) {
   return kernel(w, ((1 - w) - hz) + (z * z * q - x * y));
 }
 
-// sin, cos and tan take |x| <= TRIG_EXACT_RANGE and return NaN beyond it,
-// where a reduction exact to the last bit would need thousands of bits of
-// π: keep angles reduced (an angle that grows without bound has lost its
-// fraction's bits long before).
 export function sin(x) {
-  if (!(Math.abs(x) <= TRIG_EXACT_RANGE)) return NaN;
+  if (!Number.isFinite(x)) return NaN;
   if (Math.abs(x) < 7.450580596923828e-9) return x; // 2^-27: sin x rounds to x
   const n = reduce(x);
   switch (n) {
@@ -241,7 +293,7 @@ export function sin(x) {
 }
 
 export function cos(x) {
-  if (!(Math.abs(x) <= TRIG_EXACT_RANGE)) return NaN;
+  if (!Number.isFinite(x)) return NaN;
   if (Math.abs(x) < 7.450580596923828e-9) return 1;
   const n = reduce(x);
   switch (n) {
@@ -253,7 +305,7 @@ export function cos(x) {
 }
 
 export function tan(x) {
-  if (!(Math.abs(x) <= TRIG_EXACT_RANGE)) return NaN;
+  if (!Number.isFinite(x)) return NaN;
   if (Math.abs(x) < 7.450580596923828e-9) return x;
   const n = reduce(x);
   sinKernel(redHi, redLo);
