@@ -28,7 +28,8 @@ import (
 type engine struct {
 	name string
 	// open starts the engine on url with a throwaway profile under dir
-	// and returns the commands it started, the first the browser.
+	// and returns the browser's command; its process group (and any
+	// helper's, as WebKit's Xvfb) ends with the test.
 	open func(t *testing.T, url, dir string) *exec.Cmd
 }
 
