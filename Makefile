@@ -10,6 +10,8 @@ WEB      := $(BUILD)/web
 NPM_PKG  := $(BUILD)/npm
 NPM_DIR  := .npm-local
 # What a page needs beside it: ticnet.js loads the others from beside itself.
+# (detmath.js, the deterministic math, is in $(RUNTIME) for a game that
+# imports it to copy into its folder.)
 PAGE_RUNTIME := ticnet.js shim.js wasm_exec.js ticnet.wasm
 # The demo's page (web/): its files, and its example games' folders.
 DEMO     := index.html hooks.js main.js game.js draw.js replay.html replay.js synctest.html synctest.js \
@@ -23,11 +25,12 @@ build: web
 	$(GO) build ./...
 
 # runtime builds what a page needs into $(RUNTIME): ticnet.wasm, Go's
-# loader wasm_exec.js, the shim, the API module and its types.
+# loader wasm_exec.js, the shim, the API module and its types, and the
+# deterministic math module and its types.
 runtime:
 	@mkdir -p $(RUNTIME)
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags=-s -o $(RUNTIME)/ticnet.wasm ./wasm
-	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" js/shim.js js/ticnet.js js/ticnet.d.ts $(RUNTIME)/
+	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" js/shim.js js/ticnet.js js/ticnet.d.ts js/detmath.js js/detmath.d.ts $(RUNTIME)/
 
 # web assembles the demo in $(WEB), beside the runtime, and each example
 # game in $(WEB)/examples/NAME/, a game folder with the runtime beside it.
@@ -63,7 +66,7 @@ endif
 # `npm install ./ticnet-VERSION.tgz` installs.
 npm: runtime
 	rm -rf $(NPM_PKG) && mkdir -p $(NPM_PKG) $(DIST)
-	cp js/package.json README.md $(addprefix $(RUNTIME)/,$(PAGE_RUNTIME) ticnet.d.ts) $(NPM_PKG)/
+	cp js/package.json README.md $(addprefix $(RUNTIME)/,$(PAGE_RUNTIME) ticnet.d.ts detmath.js detmath.d.ts) $(NPM_PKG)/
 	cd $(NPM_PKG) && npm pack --pack-destination "$(abspath $(DIST))"
 
 # test is what CI runs (.ci/run): formatting, vet, every unit and

@@ -18,9 +18,10 @@ import (
 )
 
 // pagePackageFiles are what the npm package holds: what a page needs
-// (the module, the shim, Go's loader, the wasm), the types, and what npm
-// always packs (package.json, the README); nothing from the tests.
-var pagePackageFiles = []string{"README.md", "package.json", "shim.js", "ticnet.d.ts", "ticnet.js", "ticnet.wasm", "wasm_exec.js"}
+// (the module, the shim, Go's loader, the wasm), the deterministic math
+// module, the types, and what npm always packs (package.json, the
+// README); nothing from the tests.
+var pagePackageFiles = []string{"README.md", "detmath.d.ts", "detmath.js", "package.json", "shim.js", "ticnet.d.ts", "ticnet.js", "ticnet.wasm", "wasm_exec.js"}
 
 // npmOnce packs the npm package and installs it into a scratch project,
 // once per test run.
@@ -162,8 +163,9 @@ func TestTheNpmPackageHoldsWhatAPageNeeds(t *testing.T) {
 		t.Fatal(err)
 	}
 	dot, _ := pkg.Exports["."].(map[string]any)
+	detmath, _ := pkg.Exports["./detmath.js"].(map[string]any)
 	if pkg.Name != "ticnet" || pkg.Type != "module" || pkg.Types != "./ticnet.d.ts" || dot["types"] != "./ticnet.d.ts" ||
-		dot["default"] != "./ticnet.js" || pkg.Exports["./shim.js"] != "./shim.js" {
+		dot["default"] != "./ticnet.js" || pkg.Exports["./shim.js"] != "./shim.js" || detmath["types"] != "./detmath.d.ts" || detmath["default"] != "./detmath.js" {
 		t.Fatalf("package.json: %s", manifest)
 	}
 	t.Logf("%s: %v", filepath.Base(tgz), names)

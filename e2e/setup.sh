@@ -1,6 +1,10 @@
 #!/bin/sh
 # Installs what the end-to-end tests need, when it is missing: Debian's
-# chromium (browser tests) and brotli (browser benchmarks), the real
+# chromium (browser tests), firefox-esr and webkit2gtk-driver (WebKitGTK's
+# WebKitWebDriver and MiniBrowser) with xvfb for MiniBrowser's display
+# (the tests in other engines, e2e/engines_test.go; Debian has no
+# geckodriver, so the pages report to the test over HTTP instead of being
+# driven by WebDriver), brotli (browser benchmarks), the real
 # Chocolate Doom, freedoom and tcpdump (interop tests, e2e/setup-chocolate.sh),
 # and npm's @webxdc/webxdc-dev, typescript (make types) and esbuild (the
 # npm package's bundler test) into a project-local folder ($1).
@@ -10,6 +14,9 @@ here=$(dirname "$0")
 need=""
 command -v chromium >/dev/null 2>&1 || need="$need chromium"
 command -v brotli >/dev/null 2>&1 || need="$need brotli"
+command -v firefox-esr >/dev/null 2>&1 || need="$need firefox-esr"
+command -v WebKitWebDriver >/dev/null 2>&1 || need="$need webkit2gtk-driver"
+command -v Xvfb >/dev/null 2>&1 || need="$need xvfb"
 if [ -n "$need" ]; then
   echo "e2e/setup.sh: installing$need"
   if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
