@@ -9,6 +9,15 @@
 // and rejoins (server_join.go, server_rejoin.go), host migration
 // (server_migrate*.go) and the replay (server_replay.go).
 //
+// The client is components too: its phase, moved by one function
+// (client_phase.go), the handshake (client_handshake.go), the send and
+// receive windows (client_send.go, client_recv.go), the clock of the
+// protocol the game runs, chosen when it starts (clock.go:
+// clock_reference.go, clock_ticnet.go), the runner, the one caller of the
+// Game, with prediction (runner.go, runner_predict.go), late join
+// (client_join.go), host migration (client_migrate.go), the game's end
+// (end.go) and the replay (replay_record.go).
+//
 // It is sans-IO. Nothing here reads a clock, sleeps, starts a goroutine or
 // touches syscall/js: every entry point takes the current time in
 // milliseconds from its caller, packets come and go through a Transport, and
