@@ -3,6 +3,9 @@ package netcore
 import (
 	"fmt"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 var phaseNames = [...]string{"connecting", "lobby", "launched", "joining", "playing", "reattaching",
@@ -43,13 +46,12 @@ var phaseMoves = []struct {
 func TestEachPhaseMoveGoesWhereItShould(t *testing.T) {
 	for _, m := range phaseMoves {
 		t.Run(fmt.Sprintf("%s-%s", phaseNames[m.from], stepNames[m.s]), func(t *testing.T) {
-			if to, ok := m.from.next(m.s); !ok || to != m.to {
-				t.Fatalf("next: %s, %v; want %s, true", phaseNames[to], ok, phaseNames[m.to])
-			}
+			to, ok := m.from.next(m.s)
+			require.True(t, ok, "next: no move to %s", phaseNames[m.to])
+			require.Equal(t, m.to, to, "next: %s; want %s", phaseNames[to], phaseNames[m.to])
 			p := m.from
-			if p.move(m.s); p != m.to {
-				t.Fatalf("move: %s; want %s", phaseNames[p], phaseNames[m.to])
-			}
+			p.move(m.s)
+			require.Equal(t, m.to, p, "move: %s; want %s", phaseNames[p], phaseNames[m.to])
 		})
 	}
 }
@@ -67,15 +69,13 @@ func TestAStepThatIsNoMoveLeavesThePhase(t *testing.T) {
 			if valid[[2]int{int(p), int(s)}] {
 				continue
 			}
-			if to, ok := p.next(s); ok || to != p {
-				t.Errorf("%s-%s: %s, %v; want no move", phaseNames[p], stepNames[s], phaseNames[to], ok)
-			}
+			to, ok := p.next(s)
+			assert.False(t, ok, "%s-%s: a move", phaseNames[p], stepNames[s])
+			assert.Equal(t, p, to, "%s-%s: %s; want no move", phaseNames[p], stepNames[s], phaseNames[to])
 			refused++
 		}
 	}
-	if want := len(phaseNames)*len(stepNames) - len(phaseMoves); refused != want {
-		t.Errorf("%d steps refused; want %d (a move listed twice?)", refused, want)
-	}
+	assert.Equal(t, len(phaseNames)*len(stepNames)-len(phaseMoves), refused, "steps refused (a move listed twice?)")
 }
 
 // What callers see: joining and reattaching are in the game, and a client
@@ -87,14 +87,8 @@ func TestAPhaseIsSeenAsItsClientState(t *testing.T) {
 		phaseGone: ClientDisconnected, phaseGoneJoining: ClientDisconnected, phaseGoneReattaching: ClientDisconnected,
 	}
 	for p, st := range want {
-		if p.state() != st {
-			t.Errorf("%s is seen as %s; want %s", phaseNames[p], p.state(), st)
-		}
-		if got := p == phaseJoining || p == phaseGoneJoining; p.joining() != got {
-			t.Errorf("%s: joining %v", phaseNames[p], p.joining())
-		}
-		if got := p == phaseReattaching || p == phaseGoneReattaching; p.reattaching() != got {
-			t.Errorf("%s: reattaching %v", phaseNames[p], p.reattaching())
-		}
+		assert.Equal(t, st, p.state(), "%s is seen as", phaseNames[p])
+		assert.Equal(t, p == phaseJoining || p == phaseGoneJoining, p.joining(), "%s: joining", phaseNames[p])
+		assert.Equal(t, p == phaseReattaching || p == phaseGoneReattaching, p.reattaching(), "%s: reattaching", phaseNames[p])
 	}
 }

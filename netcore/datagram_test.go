@@ -7,6 +7,8 @@ import (
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/testgame"
 	"github.com/ticnet/ticnet/netcore/wire"
+
+	"github.com/stretchr/testify/require"
 )
 
 // hub is a lossless unicast network for a few endpoints that notes the
@@ -96,9 +98,7 @@ func TestReferenceGameDataFitsARealPeersReceiveBuffer(t *testing.T) {
 	runUntil := func(what string, done func() bool) {
 		t.Helper()
 		for end := now + 60000; !done(); step() {
-			if now > end {
-				t.Fatalf("%s: not by t=%d ms", what, now)
-			}
+			require.LessOrEqual(t, now, end, "%s: not by t=%d ms", what, end)
 		}
 	}
 	runUntil("lobby", func() bool { return drone.State() == netcore.ClientWaitingLaunch })
@@ -112,18 +112,15 @@ func TestReferenceGameDataFitsARealPeersReceiveBuffer(t *testing.T) {
 	h.cut = 0
 	behind := clients[0].GameTic() - drone.GameTic()
 	runUntil("the drone catches up", func() bool { return drone.GameTic() >= clients[0].GameTic() })
-	if n := srv.Counters().TicsResent; behind < 30 || n < 30 {
-		t.Fatalf("the drone fell %d tics behind and the server resent %d tics: no big resend", behind, n)
-	}
+	require.GreaterOrEqual(t, behind, uint32(30), "tics the drone fell behind: no big resend")
+	require.GreaterOrEqual(t, srv.Counters().TicsResent, int64(30), "tics the server resent: no big resend")
 
 	// The server asks player 3 for the last 128 tics it built.
 	c := clients[3]
 	h.inbox[13] = append(h.inbox[13], hubPacket{from: srvAddr,
 		b: wire.Encode(nil, &wire.GameDataResend{Start: c.MakeTic() - 128, Count: 128}, false, 0)})
 	step()
-	if n := c.Counters().TicsResent; n != 128 {
-		t.Fatalf("client resent %d tics, want 128", n)
-	}
+	require.Equal(t, int64(128), c.Counters().TicsResent, "tics the client resent")
 
 	runUntil("tic 600", func() bool {
 		for _, c := range clients {
@@ -133,17 +130,11 @@ func TestReferenceGameDataFitsARealPeersReceiveBuffer(t *testing.T) {
 		}
 		return true
 	})
-	if h.longest > netcore.MaxDatagram {
-		t.Fatalf("longest packet %d bytes > %d (by type: %v)", h.longest, netcore.MaxDatagram, h.sizes)
-	}
-	if h.biggestBurst <= 2*netcore.MaxDatagram {
-		t.Fatalf("at most %d bytes of GAMEDATA sent at once: the test did not exercise splitting", h.biggestBurst)
-	}
+	require.LessOrEqual(t, h.longest, netcore.MaxDatagram, "longest packet's bytes (by type: %v)", h.sizes)
+	require.Greater(t, h.biggestBurst, 2*netcore.MaxDatagram, "most bytes of GAMEDATA sent at once: the test did not exercise splitting")
 	for tic := range 600 {
 		for i := 1; i < 9; i++ {
-			if games[i].Sums()[tic] != games[0].Sums()[tic] {
-				t.Fatalf("tic %d: peer %d differs", tic, i)
-			}
+			require.Equal(t, games[0].Sums()[tic], games[i].Sums()[tic], "tic %d: peer %d differs", tic, i)
 		}
 	}
 }

@@ -1,10 +1,11 @@
 package netcore
 
 import (
-	"slices"
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore/wire"
+
+	"github.com/stretchr/testify/require"
 )
 
 // kept is a transport that keeps what its end sends and receives nothing.
@@ -20,16 +21,12 @@ func (k *kept) resends(t *testing.T) [][2]uint32 {
 	var out [][2]uint32
 	for _, p := range k.pkts {
 		h, body, err := wire.ParseHeader(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if h.Type != wire.TypeGameDataResend {
 			continue
 		}
 		var m wire.GameDataResend
-		if err := m.DecodeBody(body); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, m.DecodeBody(body))
 		out = append(out, [2]uint32{m.Start, uint32(m.Count)})
 	}
 	k.pkts = nil
@@ -46,18 +43,12 @@ func TestClientAsksAgainForTicsStillMissing(t *testing.T) {
 	c.recv.lastGameDataMS = 1 << 40 // no deadlock to break
 	c.recv.requestResend(1, 1005, 2)
 	c.recv.requestResend(1, 1000+BackupTics-3, 3) // the window's last tics
-	if got := tr.resends(t); !slices.Equal(got, [][2]uint32{{1005, 2}, {1000 + BackupTics - 3, 3}}) {
-		t.Fatalf("first requests %v", got)
-	}
+	require.Equal(t, [][2]uint32{{1005, 2}, {1000 + BackupTics - 3, 3}}, tr.resends(t), "first requests")
 	c.recv.requestMissing(1 + ResendRetryMS)
-	if got := tr.resends(t); len(got) != 0 {
-		t.Fatalf("asked again before ResendRetryMS: %v", got)
-	}
+	require.Empty(t, tr.resends(t), "asked again before ResendRetryMS")
 	c.recv.win.arrive(1006) // it came
 	c.recv.requestMissing(2 + ResendRetryMS)
-	if got := tr.resends(t); !slices.Equal(got, [][2]uint32{{1005, 1}, {1000 + BackupTics - 3, 3}}) {
-		t.Fatalf("asked again for %v, want 1005 and the window's last three", got)
-	}
+	require.Equal(t, [][2]uint32{{1005, 1}, {1000 + BackupTics - 3, 3}}, tr.resends(t), "asked again: want 1005 and the window's last three")
 }
 
 // A server asks a player again, once ResendRetryMS have passed, for the
@@ -69,14 +60,10 @@ func TestServerAsksAgainForCommandsStillMissing(t *testing.T) {
 	s.requestResend(1, sc, 5000+BackupTics-1, 1)
 	tr.resends(t)
 	s.requestMissing(1 + ResendRetryMS)
-	if got := tr.resends(t); len(got) != 0 {
-		t.Fatalf("asked again before ResendRetryMS: %v", got)
-	}
+	require.Empty(t, tr.resends(t), "asked again before ResendRetryMS")
 	s.cmds.win[2].arrive(5011) // it came
 	s.requestMissing(2 + ResendRetryMS)
-	if got := tr.resends(t); !slices.Equal(got, [][2]uint32{{5010, 1}, {5012, 2}, {5000 + BackupTics - 1, 1}}) {
-		t.Fatalf("asked again for %v", got)
-	}
+	require.Equal(t, [][2]uint32{{5010, 1}, {5012, 2}, {5000 + BackupTics - 1, 1}}, tr.resends(t), "asked again")
 }
 
 // Client and server ask for a long run of tics alike: in requests of
@@ -87,19 +74,13 @@ func TestClientAndServerAskForALongRunInRequestsOf255(t *testing.T) {
 	c := NewClient(ClientConfig{}, tr, 1, nil, 0)
 	c.recv.start = 100
 	c.recv.requestResend(1, 100, 300)
-	if got := tr.resends(t); !slices.Equal(got, want) {
-		t.Fatalf("client: %v, want %v", got, want)
-	}
+	require.Equal(t, want, tr.resends(t), "client")
 	s, sc := serverWithPlayer2(tr, 100)
 	s.requestResend(1, sc, 100, 300)
-	if got := tr.resends(t); !slices.Equal(got, want) {
-		t.Fatalf("server: %v, want %v", got, want)
-	}
+	require.Equal(t, want, tr.resends(t), "server")
 	// Only the window's tics are marked as asked for: the 128 from 100.
 	for tic := uint32(100); tic < 400; tic++ {
-		if asked := s.cmds.win[2].expected(tic); asked != (tic < 100+BackupTics) {
-			t.Fatalf("tic %d asked for: %v", tic, asked)
-		}
+		require.Equal(t, tic < 100+BackupTics, s.cmds.win[2].expected(tic), "tic %d asked for", tic)
 	}
 }
 
@@ -137,24 +118,19 @@ func TestSetsToEveryoneCarryATicAClientLacks(t *testing.T) {
 	s.ext.sendSeq = 20
 	lagging := cls[0]
 	lagging.acked, cls[1].acked = 5, 20
-	if !s.ext.broadcasting() {
-		t.Fatal("two remote clients, BroadcastTics: want sets to everyone")
-	}
+	require.True(t, s.ext.broadcasting(), "two remote clients, BroadcastTics: want sets to everyone")
 	s.ext.pushMissing(1000, lagging)
-	if !lagging.repairing || lagging.repairTic != 5 || s.stats.TicsResent != 15 {
-		t.Fatalf("after the push: repairing %v from %d, %d tics resent; want from 5, 15 (5-19)",
-			lagging.repairing, lagging.repairTic, s.stats.TicsResent)
-	}
-	if from := s.ext.repairFrom(20, 18); from != 5 || s.stats.TicsResent != 28 || lagging.resentEnd != 21 {
-		t.Fatalf("the set to tic 20 starts at %d, %d tics resent, acks timed from %d; want 5, 28, 21",
-			from, s.stats.TicsResent, lagging.resentEnd)
-	}
+	require.True(t, lagging.repairing, "after the push: repairing")
+	require.Equal(t, uint32(5), lagging.repairTic, "after the push: repairing from")
+	require.Equal(t, int64(15), s.stats.TicsResent, "after the push: tics resent (5-19)")
+	require.Equal(t, uint32(5), s.ext.repairFrom(20, 18), "the set to tic 20 starts at")
+	require.Equal(t, int64(28), s.stats.TicsResent, "the set to tic 20: tics resent")
+	require.Equal(t, uint32(21), lagging.resentEnd, "the set to tic 20: acks timed from")
 	lagging.acked = 6
-	if from := s.ext.repairFrom(21, 19); from != 19 || lagging.repairing {
-		t.Fatalf("acknowledged: the set starts at %d, repairing %v; want 19, false", from, lagging.repairing)
-	}
+	require.Equal(t, uint32(19), s.ext.repairFrom(21, 19), "acknowledged: the set starts at")
+	require.False(t, lagging.repairing, "acknowledged: repairing")
 	lagging.acked, lagging.repairing, lagging.repairTic = 6, true, 6
-	if from := s.ext.repairFrom(6+MaxRepairTics, 6+MaxRepairTics-2); from != 6+MaxRepairTics-2 || lagging.repairing {
-		t.Fatalf("%d tics behind: the set starts at %d, repairing %v; want no reach back", MaxRepairTics+1, from, lagging.repairing)
-	}
+	require.Equal(t, uint32(6+MaxRepairTics-2), s.ext.repairFrom(6+MaxRepairTics, 6+MaxRepairTics-2),
+		"%d tics behind: the set starts at, want no reach back", MaxRepairTics+1)
+	require.False(t, lagging.repairing, "%d tics behind: repairing", MaxRepairTics+1)
 }

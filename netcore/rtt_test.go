@@ -1,44 +1,32 @@
 package netcore
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
 
 // The estimate follows RFC 6298: the first sample sets srtt and half of it
 // as rttvar; later ones move them by 1/8 and 1/4.
 func TestRTTEstimateFollowsRFC6298(t *testing.T) {
 	var e rttEstimate
-	if got := e.Timeout(250); got != 250 {
-		t.Fatalf("before any sample: %d, want the default 250", got)
-	}
+	require.Equal(t, int64(250), e.Timeout(250), "before any sample: want the default")
 	e.add(100) // srtt 100, rttvar 50
-	if got := e.Timeout(250); got != 300 {
-		t.Fatalf("after 100 ms: %d, want 100 + 4·50", got)
-	}
+	require.Equal(t, int64(300), e.Timeout(250), "after 100 ms: want 100 + 4·50")
 	e.add(200) // rttvar 50 + (100-50)/4 = 62.5; srtt 100 + 100/8 = 112.5
-	if got := e.Timeout(300); got != 363 {
-		t.Fatalf("after 100 and 200 ms: %d, want 112.5 + 4·62.5 = 362.5, rounded", got)
-	}
+	require.Equal(t, int64(363), e.Timeout(300), "after 100 and 200 ms: want 112.5 + 4·62.5 = 362.5, rounded")
 	e.backOff()
-	if got := e.Timeout(300); got != 726 {
-		t.Fatalf("backed off once: %d, want twice 363", got)
-	}
+	require.Equal(t, int64(726), e.Timeout(300), "backed off once: want twice 363")
 	e.backOff() // at most maxBackoff doublings
-	if got := e.Timeout(300); got != 726 {
-		t.Fatalf("backed off twice: %d, want 726 still", got)
-	}
+	require.Equal(t, int64(726), e.Timeout(300), "backed off twice: want 726 still")
 	e.add(112) // a sample ends the backing off
-	if got := e.Timeout(300); got >= 726 {
-		t.Fatalf("a sample did not end the backing off: %d", got)
-	}
+	require.Less(t, e.Timeout(300), int64(726), "a sample did not end the backing off")
 	var fast rttEstimate
 	fast.add(1)
-	if got := fast.Timeout(300); got != MinResendMS {
-		t.Fatalf("a 1 ms round trip: %d, want the floor %d", got, MinResendMS)
-	}
+	require.Equal(t, int64(MinResendMS), fast.Timeout(300), "a 1 ms round trip: want the floor")
 	var slow rttEstimate
 	slow.add(5000)
-	if got := slow.Timeout(300); got != MaxResendMS {
-		t.Fatalf("a 5 s round trip: %d, want the ceiling %d", got, MaxResendMS)
-	}
+	require.Equal(t, int64(MaxResendMS), slow.Timeout(300), "a 5 s round trip: want the ceiling")
 }
 
 // The jitter is RFC 3550's: transit differences smoothed by 1/16. A steady
@@ -49,18 +37,13 @@ func TestJitterFollowsRFC3550AndSetsTheReorderWindow(t *testing.T) {
 	for range 100 {
 		j.add(40)
 	}
-	if j.j != 0 || j.reorderMS() != MinReorderMS {
-		t.Fatalf("steady: jitter %v, window %d", j.j, j.reorderMS())
-	}
+	require.Equal(t, 0.0, j.j, "steady: jitter")
+	require.Equal(t, int64(MinReorderMS), j.reorderMS(), "steady: window")
 	j.add(56) // |56-40| = 16: j = 16/16 = 1
-	if j.j != 1 {
-		t.Fatalf("jitter %v, want 1", j.j)
-	}
+	require.Equal(t, 1.0, j.j, "jitter")
 	var swing jitter
 	for i := range 2000 {
 		swing.add(int64(50 + 100*(i%2))) // every difference is 100 ms
 	}
-	if w := swing.reorderMS(); w != MaxReorderMS {
-		t.Fatalf("a 100 ms swing: window %d, want the ceiling %d (4 × ~100)", w, MaxReorderMS)
-	}
+	require.Equal(t, int64(MaxReorderMS), swing.reorderMS(), "a 100 ms swing: window, want the ceiling (4 × ~100)")
 }

@@ -7,6 +7,8 @@ import (
 
 	"github.com/ticnet/ticnet/netcore/transfer"
 	"github.com/ticnet/ticnet/netcore/wire"
+
+	"github.com/stretchr/testify/require"
 )
 
 // tapeGame's state is the tics it ran, a byte each, in order.
@@ -41,30 +43,23 @@ func TestASaveDueBeforeAPredictedTicThatStandsGoesOut(t *testing.T) {
 	}
 	confirm(5)
 	c.loop.runTics()
-	if c.GameTic() != 5 || c.PredictedTic() != 13 {
-		t.Fatalf("ran to tic %d, predicted to %d; want 5 and 13", c.GameTic(), c.PredictedTic())
-	}
+	require.Equal(t, uint32(5), c.GameTic(), "ran to tic")
+	require.Equal(t, uint32(13), c.PredictedTic(), "predicted to tic")
 	const tic, stream = 7, 9
-	if !c.loop.tl.SaveBefore(tic) {
-		t.Fatal("SaveBefore refused a tic ahead of the game")
-	}
+	require.True(t, c.loop.tl.SaveBefore(tic), "SaveBefore refused a tic ahead of the game")
 	c.join.saves = append(c.join.saves, pendingSave{tic: tic, stream: stream})
 	confirm(4) // tics 5-8, as predicted
 	c.loop.runTics()
-	if out, _ := c.xfer.Open(); out != 1 {
-		t.Fatalf("%d streams going out, want the state's", out)
-	}
+	out, _ := c.xfer.Open()
+	require.Equal(t, 1, out, "streams going out, want the state's")
 	data := tr.chunkSent(t, c.xfer)
-	if got, want := data, binary.BigEndian.AppendUint32(nil, tic); len(got) < 4 || !slices.Equal(got[:4], want) ||
-		!slices.Equal(got[4:], []byte{0, 1, 2, 3, 4, 5, 6}) {
-		t.Fatalf("the stream is %v, want tic %d and the state before it, tics 0-6", got, tic)
-	}
-	if c.loop.tl.SavesPending() || len(c.join.saves) != 0 {
-		t.Fatalf("a save is still pending: %v, %v", c.loop.tl.saves, c.join.saves)
-	}
-	if c.GameTic() != 9 || c.PredictedTic() != 17 {
-		t.Fatalf("ran to tic %d, predicted to %d; want 9 and 17", c.GameTic(), c.PredictedTic())
-	}
+	require.GreaterOrEqual(t, len(data), 4, "the stream is %v, want tic %d and the state before it", data, tic)
+	require.Equal(t, binary.BigEndian.AppendUint32(nil, tic), data[:4], "the stream's tic")
+	require.Equal(t, []byte{0, 1, 2, 3, 4, 5, 6}, data[4:], "the stream's state: the one before tic %d, tics 0-6", tic)
+	require.False(t, c.loop.tl.SavesPending(), "a save is still pending in the timeline: %v", c.loop.tl.saves)
+	require.Empty(t, c.join.saves, "a save is still pending")
+	require.Equal(t, uint32(9), c.GameTic(), "ran to tic")
+	require.Equal(t, uint32(17), c.PredictedTic(), "predicted to tic")
 }
 
 // chunkSent pumps x and returns the data of the one chunk it sends: the
@@ -76,16 +71,12 @@ func (k *kept) chunkSent(t *testing.T, x *transfer.Endpoint) []byte {
 	var chunks [][]byte
 	for _, p := range k.pkts {
 		h, body, err := wire.ParseHeader(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		var m wire.TransferChunk
 		if h.Type == wire.TypeTicnet && m.DecodeBody(body) == nil {
 			chunks = append(chunks, m.Data)
 		}
 	}
-	if len(chunks) != 1 {
-		t.Fatalf("%d chunks went out, want one", len(chunks))
-	}
+	require.Len(t, chunks, 1, "chunks that went out")
 	return chunks[0]
 }

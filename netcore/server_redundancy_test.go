@@ -3,6 +3,9 @@ package netcore
 import (
 	"math"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // The loss estimate is the share of a client's GAMEDATA that never came,
@@ -20,18 +23,14 @@ func TestLossEstimateCountsTheGapsInAClientsNewestTic(t *testing.T) {
 		l.add(tic)     // a copy
 		l.add(tic - 3) // a late one
 	}
-	if math.Abs(l.rate-0.2) > 0.03 {
-		t.Fatalf("loss %.3f, want about 0.2", l.rate)
-	}
+	require.InDelta(t, 0.2, l.rate, 0.03, "loss")
 	var clean lossEstimate
 	for i := range uint32(5000) {
 		clean.add(i)
 	}
 	clean.add(100000)                  // far away: a new start, not 95 000 lost
 	clean.add(100000 + MaxLossRun + 2) // a pause, not MaxLossRun+1 lost
-	if clean.rate != 0 {
-		t.Fatalf("no loss: %v", clean.rate)
-	}
+	require.Equal(t, 0.0, clean.rate, "no loss")
 }
 
 // Each tic goes in as many sets as it takes for a client to miss all of
@@ -45,11 +44,11 @@ func TestCopiesForALossRate(t *testing.T) {
 		{0, 1, 1}, {0.001, 1, 1}, {0.01, 1, 1}, {0.05, 1, 3}, {0.2, 1, 5}, {0.5, 1, MaxRedundantTics},
 		{0.01, 3, 3}, {1, 1, MaxRedundantTics},
 	} {
-		if got := copiesFor(c.loss, c.least); got != c.want {
-			t.Errorf("copiesFor(%v, %d) = %d, want %d", c.loss, c.least, got, c.want)
-		}
-		if got := copiesFor(c.loss, c.least); got > c.least && math.Pow(c.loss, float64(got)) <= 1.0/TargetMissTics {
-			t.Errorf("loss %v: %d copies would do, %d chosen", c.loss, got, got+1)
+		got := copiesFor(c.loss, c.least)
+		assert.Equal(t, c.want, got, "copiesFor(%v, %d)", c.loss, c.least)
+		if got > c.least { // more than asked for: one fewer would not do
+			assert.Greater(t, math.Pow(c.loss, float64(got)), float64(1.0/TargetMissTics),
+				"loss %v: %d copies would do, %d chosen", c.loss, got, got+1)
 		}
 	}
 }

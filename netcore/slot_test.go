@@ -1,6 +1,11 @@
 package netcore
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
 
 var allSlotPhases = []slotPhase{slotWaiting, slotReady, slotJoining, slotPlaying, slotPlaceholder}
 
@@ -24,12 +29,12 @@ func TestASlotMovesOnlyAlongItsLife(t *testing.T) {
 			}
 			sc := &serverClient{phase: from}
 			why, want := moves[[2]slotPhase{from, to}]
-			if got := sc.to(to); got != want {
-				t.Errorf("%v -> %v: moved %v, want %v (%s)", from, to, got, want, why)
+			assert.Equal(t, want, sc.to(to), "%v -> %v: moved (%s)", from, to, why)
+			wantPhase := from // a refused move leaves it where it was
+			if want {
+				wantPhase = to
 			}
-			if want && sc.phase != to || !want && sc.phase != from {
-				t.Errorf("%v -> %v: the slot is %v", from, to, sc.phase)
-			}
+			assert.Equal(t, wantPhase, sc.phase, "%v -> %v: the slot's phase", from, to)
 		}
 	}
 }
@@ -40,9 +45,10 @@ func TestAMoveToTheSamePhaseKeepsTheSlotAsItIs(t *testing.T) {
 	for _, p := range allSlotPhases {
 		j := &joiner{started: true}
 		sc := &serverClient{phase: p, join: j, readyDue: true}
-		if !sc.to(p) || sc.phase != p || sc.join != j || !sc.readyDue {
-			t.Errorf("%v -> %v: phase %v, joiner kept %v, readyDue %v", p, p, sc.phase, sc.join == j, sc.readyDue)
-		}
+		assert.True(t, sc.to(p), "%v -> %v: moved", p, p)
+		assert.Equal(t, p, sc.phase, "%v -> %v: phase", p, p)
+		assert.Same(t, j, sc.join, "%v -> %v: joiner kept", p, p)
+		assert.True(t, sc.readyDue, "%v -> %v: readyDue", p, p)
 	}
 }
 
@@ -51,23 +57,17 @@ func TestAMoveToTheSamePhaseKeepsTheSlotAsItIs(t *testing.T) {
 func TestAJoinerLivesExactlyAsLongAsItsSlotJoins(t *testing.T) {
 	sc := &serverClient{}
 	sc.to(slotJoining)
-	if sc.join == nil || *sc.join != (joiner{}) {
-		t.Fatalf("joining: joiner %+v, want a fresh one", sc.join)
-	}
+	require.NotNil(t, sc.join, "joining: want a fresh joiner")
+	require.Equal(t, joiner{}, *sc.join, "joining: want a fresh joiner")
 	sc.join.started, sc.readyDue = true, true
 	sc.to(slotPlaying)
-	if sc.join != nil || !sc.readyDue {
-		t.Fatalf("entered: joiner %+v, readyDue %v; want none, true (its JoinReady is still to come)", sc.join, sc.readyDue)
-	}
+	require.Nil(t, sc.join, "entered: want no joiner")
+	require.True(t, sc.readyDue, "entered: readyDue, want true (its JoinReady is still to come)")
 	sc.to(slotWaiting)
-	if sc.readyDue {
-		t.Fatal("back in the lobby: a JoinReady is still due")
-	}
+	require.False(t, sc.readyDue, "back in the lobby: a JoinReady is still due")
 	sc.to(slotJoining)
 	sc.to(slotWaiting)
-	if sc.join != nil {
-		t.Fatalf("join dropped: joiner %+v, want none", sc.join)
-	}
+	require.Nil(t, sc.join, "join dropped: want no joiner")
 }
 
 // In the game are the players at its start, entered or reattached, and
@@ -84,8 +84,7 @@ func TestAPhaseSaysWhetherTheSlotIsInTheGameAndIsSentTics(t *testing.T) {
 		{slotPlaceholder, true, true},
 	} {
 		sc := &serverClient{phase: c.p}
-		if sc.inGame() != c.inGame || sc.takesTics() != c.takes {
-			t.Errorf("%v: in game %v, sent tics %v; want %v, %v", c.p, sc.inGame(), sc.takesTics(), c.inGame, c.takes)
-		}
+		assert.Equal(t, c.inGame, sc.inGame(), "%v: in game", c.p)
+		assert.Equal(t, c.takes, sc.takesTics(), "%v: sent tics", c.p)
 	}
 }

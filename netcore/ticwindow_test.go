@@ -1,6 +1,11 @@
 package netcore
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
 
 // A gap is the run just before a tic that has neither arrived nor been
 // asked for, down to the window's start and as far as ok accepts.
@@ -19,18 +24,14 @@ func TestTicWindowGapBeforeStopsAtWhatArrivedOrWasAskedFor(t *testing.T) {
 		{10, 11, 11, nil}, // nothing missing
 	}
 	for _, c := range cases {
-		if got := w.gapBefore(c.from, c.end, c.ok); got != c.want {
-			t.Errorf("gapBefore(%d, %d) = %d, want %d", c.from, c.end, got, c.want)
-		}
+		assert.Equal(t, c.want, w.gapBefore(c.from, c.end, c.ok), "gapBefore(%d, %d)", c.from, c.end)
 	}
 	// A place reused BackupTics later is a different tic.
-	if w.has(10+BackupTics) || !w.has(10) {
-		t.Fatal("a mark names the wrong tic")
-	}
+	require.False(t, w.has(10+BackupTics), "a mark names the wrong tic: %d", 10+BackupTics)
+	require.True(t, w.has(10), "a mark names the wrong tic: 10 lost")
 	w.forget(10)
-	if w.has(10) || w.expected(10) {
-		t.Fatal("a forgotten tic is still there")
-	}
+	require.False(t, w.has(10), "a forgotten tic is still there")
+	require.False(t, w.expected(10), "a forgotten tic is still asked for")
 }
 
 // A gap is asked for once it stays missing for the reorder window, not
@@ -41,19 +42,17 @@ func TestTicWindowAsksForAGapAfterTheReorderWindowThenRetries(t *testing.T) {
 	var asked [][2]uint32
 	send := func(first uint32, n uint8) { asked = append(asked, [2]uint32{first, uint32(n)}) }
 	w.noteGap(1000, 50, 52, 3) // 52-54 missing at 1000
-	if w.askOverdue(1039, 50, 40, 300, send); len(asked) != 0 {
-		t.Fatalf("asked within the reorder window: %v", asked)
-	}
+	w.askOverdue(1039, 50, 40, 300, send)
+	require.Empty(t, asked, "asked within the reorder window")
 	w.arrive(53) // it was on its way
-	if again := w.askOverdue(1040, 50, 40, 300, send); again || len(asked) != 2 || asked[0] != [2]uint32{52, 1} || asked[1] != [2]uint32{54, 1} {
-		t.Fatalf("asked %v (again %v), want 52 and 54, once each", asked, again)
-	}
+	again := w.askOverdue(1040, 50, 40, 300, send)
+	require.False(t, again, "a first request counted as asking again")
+	require.Equal(t, [][2]uint32{{52, 1}, {54, 1}}, asked, "want 52 and 54, once each")
 	asked = nil
-	if w.askOverdue(1340, 50, 40, 300, send); len(asked) != 0 {
-		t.Fatalf("asked again before the retry timeout: %v", asked)
-	}
+	w.askOverdue(1340, 50, 40, 300, send)
+	require.Empty(t, asked, "asked again before the retry timeout")
 	w.arrive(52)
-	if again := w.askOverdue(1341, 50, 40, 300, send); !again || len(asked) != 1 || asked[0] != [2]uint32{54, 1} {
-		t.Fatalf("asked %v (again %v), want 54 again", asked, again)
-	}
+	again = w.askOverdue(1341, 50, 40, 300, send)
+	require.True(t, again, "a retry not counted as asking again")
+	require.Equal(t, [][2]uint32{{54, 1}}, asked, "want 54 again")
 }

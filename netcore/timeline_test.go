@@ -1,6 +1,10 @@
 package netcore
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
 
 func confirmN(t *testing.T, tl *Timeline, from, n uint32) {
 	t.Helper()
@@ -8,65 +12,49 @@ func confirmN(t *testing.T, tl *Timeline, from, n uint32) {
 		var ct ConfirmedTic
 		ct.InGame = 1
 		ct.Cmds[0].AngleTurn = int16(from + i)
-		if !tl.Confirm(ct) {
-			t.Fatalf("tic %d refused with %d room", from+i, tl.Room())
-		}
+		require.True(t, tl.Confirm(ct), "tic %d refused with %d room", from+i, tl.Room())
 	}
 }
 
 func TestTimelineRunsConfirmedTicsInOrderOnce(t *testing.T) {
 	var tl Timeline
 	tl.Reset(1000)
-	if r := tl.Requests(2000, 10); len(r) != 0 {
-		t.Fatalf("%d requests with nothing confirmed", len(r))
-	}
+	require.Empty(t, tl.Requests(2000, 10), "requests with nothing confirmed")
 	confirmN(t, &tl, 1000, 5)
 	reqs := tl.Requests(1003, 10) // run up to 1003 only
-	if len(reqs) != 3 {
-		t.Fatalf("%d requests, want 3", len(reqs))
-	}
+	require.Len(t, reqs, 3, "requests")
 	for i, r := range reqs {
-		if r.Kind != RequestAdvance || r.Tic != 1000+uint32(i) || r.Confirmed.Cmds[0].AngleTurn != int16(r.Tic) {
-			t.Fatalf("request %d: %v tic %d cmd %+v", i, r.Kind, r.Tic, r.Confirmed.Cmds[0])
-		}
+		require.Equal(t, RequestAdvance, r.Kind, "request %d: kind", i)
+		require.Equal(t, 1000+uint32(i), r.Tic, "request %d: tic", i)
+		require.Equal(t, int16(r.Tic), r.Confirmed.Cmds[0].AngleTurn, "request %d: cmd %+v", i, r.Confirmed.Cmds[0])
 		tl.Ran(r.Tic, 7*r.Tic)
 	}
-	if tl.GameTic() != 1003 {
-		t.Fatalf("gametic %d", tl.GameTic())
-	}
-	if got := tl.Requests(1002, 10); len(got) != 0 {
-		t.Fatalf("a limit behind the game gave %d requests", len(got))
-	}
+	require.Equal(t, uint32(1003), tl.GameTic(), "gametic")
+	require.Empty(t, tl.Requests(1002, 10), "requests from a limit behind the game")
 	reqs = tl.Requests(5000, 1)
-	if len(reqs) != 1 || reqs[0].Tic != 1003 {
-		t.Fatalf("at most one request: %+v", reqs)
-	}
-	if c := tl.Tic(1001); c == nil || !c.Ran || c.Sum != 7*1001 {
-		t.Fatalf("tic 1001 held as %+v", c)
-	}
+	require.Len(t, reqs, 1, "at most one request")
+	require.Equal(t, uint32(1003), reqs[0].Tic, "the one request's tic")
+	c := tl.Tic(1001)
+	require.NotNil(t, c, "tic 1001 not held")
+	require.True(t, c.Ran, "tic 1001 held as not run: %+v", c)
+	require.Equal(t, uint32(7*1001), c.Sum, "tic 1001's sum")
 }
 
 func TestTimelineKeepsItsBoundsAndGrowsInPlace(t *testing.T) {
 	tl := Timeline{KeepTics: 10, MaxTics: 40}
 	tl.Reset(0)
 	confirmN(t, &tl, 0, 40)
-	if tl.Room() != 0 || tl.Confirm(ConfirmedTic{}) {
-		t.Fatal("a full timeline took a tic")
-	}
+	require.Zero(t, tl.Room(), "a full timeline's room")
+	require.False(t, tl.Confirm(ConfirmedTic{}), "a full timeline took a tic")
 	for _, r := range tl.Requests(100, 100) {
-		if tl.Tic(r.Tic).Cmds[0].AngleTurn != int16(r.Tic) {
-			t.Fatalf("tic %d moved when the ring grew", r.Tic)
-		}
+		require.Equal(t, int16(r.Tic), tl.Tic(r.Tic).Cmds[0].AngleTurn, "tic %d moved when the ring grew", r.Tic)
 		tl.Ran(r.Tic, 0)
 	}
-	if tl.Room() != 30 || tl.First() != 30 {
-		t.Fatalf("room %d, first %d after running everything; want 30 and 30", tl.Room(), tl.First())
-	}
-	if tl.Tic(29) != nil || tl.Tic(30) == nil || tl.Tic(40) != nil {
-		t.Fatal("held tics are not [30, 40)")
-	}
+	require.Equal(t, 30, tl.Room(), "room after running everything")
+	require.Equal(t, uint32(30), tl.First(), "first after running everything")
+	require.Nil(t, tl.Tic(29), "held tics are not [30, 40)")
+	require.NotNil(t, tl.Tic(30), "held tics are not [30, 40)")
+	require.Nil(t, tl.Tic(40), "held tics are not [30, 40)")
 	confirmN(t, &tl, 40, 30)
-	if len(tl.ring) > 64 {
-		t.Fatalf("ring of %d for at most 40 tics", len(tl.ring))
-	}
+	require.LessOrEqual(t, len(tl.ring), 64, "ring for at most 40 tics")
 }

@@ -12,6 +12,9 @@ import (
 	"time"
 
 	"github.com/ticnet/ticnet/netcore/wire"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // checkNoLeak fails the test if it ends with more goroutines than it began
@@ -24,18 +27,14 @@ func checkNoLeak(t *testing.T) {
 		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
 			time.Sleep(10 * time.Millisecond)
 		}
-		if after := runtime.NumGoroutine(); after > before {
-			t.Errorf("goroutines leaked: %d before, %d after", before, after)
-		}
+		assert.LessOrEqual(t, runtime.NumGoroutine(), before, "goroutines leaked: the count after the test, then before it")
 	})
 }
 
 func listen(t *testing.T) *UDP {
 	t.Helper()
 	u, err := ListenUDP("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	t.Cleanup(func() { u.Close() })
 	return u
 }
@@ -50,7 +49,7 @@ func recvWithin(t *testing.T, u *UDP, limit time.Duration) (Addr, []byte) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	t.Fatalf("nothing received within %v", limit)
+	require.FailNowf(t, "nothing received", "nothing received within %v", limit)
 	return 0, nil
 }
 
@@ -59,12 +58,8 @@ func TestUDPNamesAddressesAsTheReference(t *testing.T) {
 	u := listen(t)
 	def, _ := u.Peer(netip.MustParseAddrPort("127.0.0.1:2342"))
 	other, _ := u.Peer(netip.MustParseAddrPort("127.0.0.1:40123"))
-	if got := u.AddrString(def); got != "127.0.0.1" {
-		t.Errorf("default port shown as %q, want 127.0.0.1", got)
-	}
-	if got := u.AddrString(other); got != "127.0.0.1:40123" {
-		t.Errorf("other port shown as %q, want 127.0.0.1:40123", got)
-	}
+	assert.Equal(t, "127.0.0.1", u.AddrString(def), "default port shown as")
+	assert.Equal(t, "127.0.0.1:40123", u.AddrString(other), "other port shown as")
 	var _ AddrNamer = u
 }
 
@@ -72,36 +67,32 @@ func TestUDPGivesEachAddressOneStableAddr(t *testing.T) {
 	checkNoLeak(t)
 	a, b, c := listen(t), listen(t), listen(t)
 	toA, _ := b.Peer(a.LocalAddr())
-	if again, _ := b.Peer(a.LocalAddr()); again != toA {
-		t.Fatalf("the same address got %v, then %v", toA, again)
-	}
+	again, _ := b.Peer(a.LocalAddr())
+	require.Equal(t, toA, again, "the same address, asked again")
 	b.Send(toA, []byte("one"))
 	fromB, p := recvWithin(t, a, 2*time.Second)
-	if string(p) != "one" {
-		t.Fatalf("got %q", p)
-	}
+	require.Equal(t, "one", string(p))
 	c.Send(mustPeer(t, c, a.LocalAddr()), []byte("two"))
 	fromC, _ := recvWithin(t, a, 2*time.Second)
 	b.Send(toA, []byte("three"))
 	fromB2, p := recvWithin(t, a, 2*time.Second)
-	if fromB == fromC || fromB2 != fromB || string(p) != "three" {
-		t.Fatalf("b is %v then %v, c is %v", fromB, fromB2, fromC)
-	}
-	if ap, _ := a.AddrPort(fromB); ap != b.LocalAddr() {
-		t.Fatalf("b's Addr stands for %v, b is %v", ap, b.LocalAddr())
-	}
+	require.NotEqual(t, fromB, fromC, "b and c got one Addr")
+	require.Equal(t, fromB, fromB2, "b's Addr the second time")
+	require.Equal(t, "three", string(p))
+	// netip.AddrPort compared as Go compares it: Equal's DeepEqual would
+	// follow the interned zone's pointer.
+	ap, _ := a.AddrPort(fromB)
+	require.True(t, ap == b.LocalAddr(), "b's Addr stands for %v, b is %v", ap, b.LocalAddr())
 	a.Send(fromB, []byte("back"))
-	if from, p := recvWithin(t, b, 2*time.Second); from != toA || string(p) != "back" {
-		t.Fatalf("b got %q from %v", p, from)
-	}
+	from, p := recvWithin(t, b, 2*time.Second)
+	require.Equal(t, toA, from, "b's answer came from")
+	require.Equal(t, "back", string(p))
 }
 
 func mustPeer(t *testing.T, u *UDP, ap netip.AddrPort) Addr {
 	t.Helper()
 	a, ok := u.Peer(ap)
-	if !ok {
-		t.Fatal("address table full")
-	}
+	require.True(t, ok, "address table full")
 	return a
 }
 
@@ -110,20 +101,17 @@ func TestUDPReceivesDatagramsUpTo64KiB(t *testing.T) {
 	a, b := listen(t), listen(t)
 	big := bytes.Repeat([]byte{0xa5, 0x5a, 0x01}, 65000/3)
 	b.Send(mustPeer(t, b, a.LocalAddr()), big)
-	if _, p := recvWithin(t, a, 2*time.Second); !bytes.Equal(p, big) {
-		t.Fatalf("received %d bytes, sent %d", len(p), len(big))
-	}
-	if s := b.Stats(); s.Oversize != 1 {
-		t.Fatalf("a %d-byte datagram not counted as oversize: %+v", len(big), s)
-	}
+	// bytes.Equal under True: Equal's diff of 65 000 bytes would bury the lengths.
+	_, p := recvWithin(t, a, 2*time.Second)
+	require.True(t, bytes.Equal(p, big), "received %d bytes, sent %d", len(p), len(big))
+	s := b.Stats()
+	require.Equal(t, int64(1), s.Oversize, "a %d-byte datagram not counted as oversize: %+v", len(big), s)
 }
 
 func TestUDPCountsDatagramsDroppedWhenItsQueueIsFull(t *testing.T) {
 	checkNoLeak(t)
 	conn, err := net.ListenUDP("udp4", net.UDPAddrFromAddrPort(netip.MustParseAddrPort("127.0.0.1:0")))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	a := newUDP(conn, 4)
 	t.Cleanup(func() { a.Close() })
 	b := listen(t)
@@ -142,14 +130,13 @@ func TestUDPCountsDatagramsDroppedWhenItsQueueIsFull(t *testing.T) {
 		if !ok {
 			break
 		}
-		if int(p[0]) != got {
-			t.Fatalf("datagram %d arrived as number %d", p[0], got)
-		}
+		require.Equal(t, got, int(p[0]), "datagram arrived as number %d", got)
 		got++
 	}
-	if s := a.Stats(); got != 4 || s.Dropped != n-4 || s.Received != 4 {
-		t.Fatalf("received %d, stats %+v; want 4 received and %d dropped", got, s, n-4)
-	}
+	s := a.Stats()
+	require.Equal(t, 4, got, "datagrams received, stats %+v", s)
+	require.Equal(t, int64(n-4), s.Dropped, "datagrams dropped, stats %+v", s)
+	require.Equal(t, int64(4), s.Received, "datagrams received as counted, stats %+v", s)
 }
 
 func TestUDPSendsNothingToAnUnknownAddr(t *testing.T) {
@@ -157,9 +144,9 @@ func TestUDPSendsNothingToAnUnknownAddr(t *testing.T) {
 	u := listen(t)
 	u.Send(Broadcast, []byte("x"))
 	u.Send(7, []byte("x"))
-	if s := u.Stats(); s.Unroutable != 2 || s.Sent != 0 {
-		t.Fatalf("stats %+v", s)
-	}
+	s := u.Stats()
+	require.Equal(t, int64(2), s.Unroutable, "unroutable sends, stats %+v", s)
+	require.Zero(t, s.Sent, "sends, stats %+v", s)
 }
 
 func TestUDPCloseStopsItsReader(t *testing.T) {
@@ -167,18 +154,12 @@ func TestUDPCloseStopsItsReader(t *testing.T) {
 	var us []*UDP
 	for range 5 {
 		u, err := ListenUDP("127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		us = append(us, u)
 	}
-	if n := runtime.NumGoroutine(); n < before+5 {
-		t.Fatalf("%d goroutines with 5 transports open, %d before", n, before)
-	}
+	require.GreaterOrEqual(t, runtime.NumGoroutine(), before+5, "goroutines with 5 transports open, %d before", before)
 	for _, u := range us {
-		if err := u.Close(); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, u.Close())
 		u.Close() // twice is harmless
 	}
 	// Close waits for each reader to say it is done; the goroutine ends
@@ -189,9 +170,7 @@ func TestUDPCloseStopsItsReader(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 		n = runtime.NumGoroutine()
 	}
-	if n > before {
-		t.Fatalf("%d goroutines 2 s after Close, %d before", n, before)
-	}
+	require.LessOrEqual(t, n, before, "goroutines 2 s after Close, before")
 }
 
 // walker is a small deterministic game for games over real sockets.
@@ -263,17 +242,11 @@ func TestEngineOverUDPPlaysInStep(t *testing.T) {
 				time.Sleep(2 * time.Millisecond)
 			}
 			for i, c := range clients {
-				if c.GameTic() < 105 {
-					t.Fatalf("client %d at tic %d (%v), server %v", i, c.GameTic(), c.State(), srv.State())
-				}
-				if c.Extended() != (protos == nil) {
-					t.Fatalf("client %d: extended %v with protocols %v", i, c.Extended(), protos)
-				}
+				require.GreaterOrEqual(t, c.GameTic(), uint32(105), "client %d's tic (%v), server %v", i, c.State(), srv.State())
+				require.Equal(t, protos == nil, c.Extended(), "client %d: extended with protocols %v", i, protos)
 			}
 			for tic := range 105 {
-				if games[0].sums[tic] != games[1].sums[tic] {
-					t.Fatalf("tic %d: checksums %08x and %08x", tic, games[0].sums[tic], games[1].sums[tic])
-				}
+				require.Equal(t, games[0].sums[tic], games[1].sums[tic], "tic %d: checksums %08x and %08x", tic, games[0].sums[tic], games[1].sums[tic])
 			}
 		})
 	}
