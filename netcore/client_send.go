@@ -16,14 +16,9 @@ type sendSide struct {
 	c         *Client
 	maketic   uint32
 	lastClock int64 // last adjusted clock tic seen
-	// slew is how many tics the clock moved back that building has still
-	// to absorb, and skipped whether the tic before was one it absorbed
-	// (ticnetClock.paced).
-	slew    int64
-	skipped bool
-	firstMS int64 // the first tic is built at this time
-	queue   [BackupTics]sentTic
-	last    TicCmd // the command built before, the reference's diff base
+	firstMS   int64 // the first tic is built at this time
+	queue     [BackupTics]sentTic
+	last      TicCmd // the command built before, the reference's diff base
 	// carry holds the events of this client's commands that the server
 	// substituted (they came too late, or never): they go into the next
 	// commands it builds, so that no one-off input is lost. An event that
@@ -75,14 +70,6 @@ func (ss *sendSide) buildTics(now int64) {
 	c.clock.skipComplete(c)
 	lead := c.clock.lead()
 	for ; n > 0; n-- {
-		if ss.slew > 0 && !ss.skipped {
-			// Every other tic absorbs a step back, so no two commands
-			// are more than two tics apart.
-			ss.slew--
-			ss.skipped = true
-			continue
-		}
-		ss.skipped = false
 		if ss.maketic-c.loop.tl.GameTic() > lead || c.end.active && ss.maketic >= c.end.tic {
 			break
 		}

@@ -27,19 +27,10 @@ func (ticnetClock) encodes(g *wire.ClientGameData) { g.Ext = true }
 
 func (ticnetClock) offsetMS(c *Client) int64 { return c.sync.extOffsetMS }
 
-// paced: the clock moved back, the client was building too early.
-// Waiting for the clock to come back would freeze this player's input as
-// long as the step (a server's tab that stalled 600 ms froze its clients'
-// input 525 ms); the step is absorbed instead, one tic of every two built
-// (sendSide.slew), and no stretch is built twice.
-func (ticnetClock) paced(c *Client, clock int64) bool {
-	if clock < c.send.lastClock {
-		c.send.slew += c.send.lastClock - clock
-		c.send.lastClock = clock
-		return false
-	}
-	return true
-}
+// paced: the clock moved back, the client was building too early. It
+// waits for the clock to come back rather than build the same stretch
+// twice.
+func (ticnetClock) paced(c *Client, clock int64) bool { return clock >= c.send.lastClock }
 
 // skipComplete: what the client would build for a complete tic could
 // only arrive after its substitute.
