@@ -434,10 +434,17 @@ func playTogetherAt(t testing.TB, url string, n int) (context.Context, []context
 // (hookedTab).
 func playTogetherWith(t testing.TB, url string, n int, hook string) (context.Context, []context.Context, string) {
 	t.Helper()
+	return playTogetherQuery(t, url, n, hook, "")
+}
+
+// playTogetherQuery is playTogetherWith with more of the demo's query
+// (such as "&draw=0") in every tab's address.
+func playTogetherQuery(t testing.TB, url string, n int, hook, query string) (context.Context, []context.Context, string) {
+	t.Helper()
 	bctx := browser(t)
 	var tabs []context.Context
 	for i := range n {
-		tabs = append(tabs, hookedTab(t, bctx, fmt.Sprintf("%s/?bot=%d&name=tab%d", url, 1000+i, i), hook))
+		tabs = append(tabs, hookedTab(t, bctx, fmt.Sprintf("%s/?bot=%d&name=tab%d%s", url, 1000+i, i, query), hook))
 	}
 	launch(t, tabs, waitFor(t, tabs, "one server and every tab in its lobby", 20*time.Second, oneServerOneLobby(n)))
 	return bctx, tabs, url
