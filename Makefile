@@ -75,7 +75,7 @@ npm: runtime
 # they measure real time in real browsers, which a busy CPU would skew.
 test: lint e2e-setup web types
 	$(GO) test -count=1 -timeout 25m $$($(GO) list ./... | grep -v /e2e)
-	$(GO) test -count=1 -timeout 15m ./e2e/...
+	$(GO) test -count=1 -timeout 20m ./e2e/...
 
 # types checks the examples against js/ticnet.d.ts (tsc from npm, which
 # e2e-setup installs into $(NPM_DIR)), and a game in strict TypeScript
