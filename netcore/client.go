@@ -305,7 +305,7 @@ func (c *Client) receive(now int64, from Addr, pkt []byte) {
 			return
 		}
 		if c.phase.state() == ClientConnecting {
-			c.finish(EventRejected, wire.Printable(m.Message))
+			c.finish(CauseRejected, wire.Printable(m.Message))
 		}
 		return
 	}
@@ -318,7 +318,7 @@ func (c *Client) receive(now int64, from Addr, pkt []byte) {
 		// the pass that took its SYN, before its reply to the SYN went
 		// out: the DISCONNECT is the refusal (acknowledged, as any).
 		c.conn.handle(now, h, body)
-		c.finish(EventDisconnected, ReasonReattachRefused)
+		c.finish(CauseReattachRefused, ReasonReattachRefused)
 		return
 	}
 	if c.conn.state == connConnecting && h.Type != wire.TypeSYN {
@@ -391,7 +391,7 @@ func (c *Client) onTicnet(now int64, h wire.Header, body []byte) error {
 		c.setup = m.Setup
 		if m.Setup.Input != c.cfg.Input {
 			c.conn.disconnect(now, ReasonInputLayout)
-			c.finish(EventDisconnected, ReasonInputLayout)
+			c.finish(CauseIncompatible, ReasonInputLayout)
 		}
 		return nil
 	case kind == wire.TicnetKindTicSet && c.phase.state() == ClientWaitingLaunch && c.protocol == wire.ProtocolTicnet:
@@ -412,14 +412,19 @@ func (c *Client) onTicnet(now int64, h wire.Header, body []byte) error {
 	return c.clock.inGame(c, now, kind, h, body)
 }
 
-// finish ends the client with an event.
-func (c *Client) finish(kind EventKind, reason string) {
+// finish ends the client with an event: EventRejected for a refusal,
+// EventDisconnected otherwise; cause is why, reason says it to people.
+func (c *Client) finish(cause Cause, reason string) {
 	if c.phase.state() == ClientDisconnected {
 		return
 	}
 	c.phase.move(stepGone)
 	c.conn.state = connDisconnected
-	c.emit(Event{Kind: kind, Player: -1, Reason: reason})
+	kind := EventDisconnected
+	if cause == CauseRejected {
+		kind = EventRejected
+	}
+	c.emit(Event{Kind: kind, Player: -1, Reason: reason, Cause: cause})
 }
 
 func (c *Client) run(now int64) {
@@ -428,7 +433,7 @@ func (c *Client) run(now int64) {
 	}
 	if c.conn.state == connConnecting && (c.phase.state() == ClientConnecting || c.phase.reattaching()) {
 		if now-c.hs.firstMS > c.cfg.Timeouts.SYNGiveUpMS {
-			c.finish(EventDisconnected, ReasonNoResponse)
+			c.finish(CauseNoResponse, ReasonNoResponse)
 			return
 		}
 		if now-c.hs.lastMS >= c.hs.synResendMS() {
@@ -447,22 +452,25 @@ func (c *Client) run(now int64) {
 	c.conn.run(now)
 	switch c.conn.state {
 	case connDisconnected, connDisconnectedSleep:
-		reason := c.conn.reason
-		if reason == ReasonLeft && c.conn.disconnectTries == 0 {
-			reason = ReasonServerLeft // the server sent DISCONNECT
+		cause, reason := CauseLeft, c.conn.reason
+		switch {
+		case c.serverDisconnected():
+			cause, reason = CauseServerLeft, ReasonServerLeft
 			switch {
 			case c.phase.reattaching():
 				// A new server that sends a reattaching copy away
 				// refuses it (a leaving one says Leaving first).
-				reason = ReasonReattachRefused
+				cause, reason = CauseReattachRefused, ReasonReattachRefused
 			case c.protocol == wire.ProtocolTicnet && c.phase.state() == ClientWaitingLaunch && c.lobby.MaxPlayers == 0:
 				// Sent away after its Hello, before any lobby: only
 				// a server taking a game over does that, and it
 				// takes joiners once it has resumed.
-				reason = ReasonResuming
+				cause, reason = CauseResuming, ReasonResuming
 			}
+		case c.conn.reason == ReasonTimeout:
+			cause = CauseTimeout
 		}
-		c.finish(EventDisconnected, reason)
+		c.finish(cause, reason)
 		return
 	case connDisconnecting:
 		return
@@ -470,6 +478,13 @@ func (c *Client) run(now int64) {
 	if c.phase.state() == ClientInGame {
 		c.loop.runGame(now)
 	}
+}
+
+// serverDisconnected reports whether the connection ended by the
+// server's DISCONNECT: the connection records that as the peer's
+// ReasonLeft, before this client sent a DISCONNECT of its own.
+func (c *Client) serverDisconnected() bool {
+	return c.conn.reason == ReasonLeft && c.conn.disconnectTries == 0
 }
 
 // ExtOffsetMS is how far the extension protocol's clock sync has moved this

@@ -25,14 +25,14 @@ func (hs *handshake) onSYNReply(h wire.Header, body []byte) error {
 	}
 	if reattaching {
 		if m.Protocol != wire.ProtocolTicnet {
-			c.finish(EventDisconnected, ReasonReattachRefused)
+			c.finish(CauseReattachRefused, ReasonReattachRefused)
 			return nil
 		}
 		c.mig.connect(c.nowMS)
 		return nil
 	}
 	if !wire.Known(m.Protocol, c.cfg.Protocols) {
-		c.finish(EventDisconnected, ReasonUnknownProto)
+		c.finish(CauseUnknownProtocol, ReasonUnknownProto)
 		return nil
 	}
 	c.protocol = m.Protocol
@@ -114,7 +114,7 @@ func (hs *handshake) onGameStart(now int64, body []byte) error {
 	c.phase.move(stepStarted)
 	if reason := c.clock.refuses(&c.cfg.Input); reason != "" {
 		c.conn.disconnect(now, reason)
-		c.finish(EventDisconnected, reason)
+		c.finish(CauseIncompatible, reason)
 		return nil
 	}
 	c.inSGD.LowResTurn = s.LowResTurn

@@ -67,12 +67,12 @@ func (js *joinSide) onJoinStart(now int64, body []byte) error {
 	}
 	if m.Setup.Input != c.cfg.Input {
 		c.conn.disconnect(now, ReasonInputLayout)
-		c.finish(EventDisconnected, ReasonInputLayout)
+		c.finish(CauseIncompatible, ReasonInputLayout)
 		return nil
 	}
 	if _, ok := c.game.(Snapshotter); !ok {
 		c.conn.disconnect(now, ReasonCannotLoad)
-		c.finish(EventDisconnected, ReasonCannotLoad)
+		c.finish(CauseIncompatible, ReasonCannotLoad)
 		return nil
 	}
 	c.settings = s
@@ -221,12 +221,12 @@ func (js *joinSide) onTransfer(ev transfer.Event) {
 		if len(ev.Data) < 4 || !c.loop.tl.Load(Snapshot{Tic: binary.BigEndian.Uint32(ev.Data), State: ev.Data[4:]}) {
 			reason := "the game state that arrived is not of a tic this copy can start from"
 			c.conn.disconnect(c.nowMS, reason)
-			c.finish(EventDisconnected, reason)
+			c.finish(CauseJoinFailed, reason)
 		}
 	case transfer.Dropped:
 		reason := "the game state did not arrive (" + ev.Reason.String() + ")"
 		c.conn.disconnect(c.nowMS, reason)
-		c.finish(EventDisconnected, reason)
+		c.finish(CauseJoinFailed, reason)
 	}
 }
 
@@ -250,7 +250,7 @@ func (js *joinSide) joinProgress(now int64) {
 		case now-j.progressMS > c.xfer.Config().StallMS:
 			reason := "the game state did not arrive"
 			c.conn.disconnect(now, reason)
-			c.finish(EventDisconnected, reason)
+			c.finish(CauseJoinFailed, reason)
 		}
 		return
 	}

@@ -12,8 +12,7 @@ type migrateSide struct {
 	c        *Client
 	roster   wire.Roster
 	rostered bool
-	leaving  wire.Leaving
-	left     bool // leaving is the server's last word
+	left     bool // the server said it leaves (EventServerLeaving)
 	// reattached: the client reattached to a new server, which may
 	// connect it by a copy of its Resume before its reply to the SYN.
 	reattached bool
@@ -23,9 +22,6 @@ type migrateSide struct {
 
 // Roster is the last roster the server sent, and whether one came.
 func (c *Client) Roster() (wire.Roster, bool) { return c.mig.roster, c.mig.rostered }
-
-// ServerLeaving is the server's last word, if it said it leaves.
-func (c *Client) ServerLeaving() (wire.Leaving, bool) { return c.mig.leaving, c.mig.left }
 
 // Resuming reports whether the client reattaches to a new server and the
 // game has not resumed yet.
@@ -106,15 +102,27 @@ func (ms *migrateSide) onResume(now int64, body []byte) error {
 // the stream stopped and whom the server handed the game to still count.
 func (ms *migrateSide) lateLeaving(h wire.Header, body []byte) {
 	c := ms.c
-	if !c.clock.canReattach() || ms.left || c.phase.reattaching() || h.Type != wire.TypeTicnet ||
-		c.conn.reason != ReasonLeft || c.conn.disconnectTries != 0 {
+	if !c.clock.canReattach() || ms.left || c.phase.reattaching() || h.Type != wire.TypeTicnet || !c.serverDisconnected() {
 		return
 	}
 	var m wire.Leaving
 	if kind, err := wire.TicnetKind(body); err != nil || kind != wire.TicnetKindLeaving || m.DecodeBody(body) != nil {
 		return
 	}
-	ms.leaving, ms.left = m, true
+	ms.took(m)
+}
+
+// took takes the server's Leaving, once, and reports it
+// (EventServerLeaving): the copy above moves the game on as it says.
+func (ms *migrateSide) took(m wire.Leaving) {
+	ms.left = true
+	ms.c.emit(Event{Kind: EventServerLeaving, Player: int(m.Player), Addr: Addr(m.Successor), Tic: m.Tic})
+}
+
+// Leaving is an EventServerLeaving's word as the server sent it, for the
+// server that takes the game over (Resume.Leaving).
+func (e Event) Leaving() wire.Leaving {
+	return wire.Leaving{Tic: e.Tic, Player: int8(e.Player), Successor: uint32(e.Addr)}
 }
 
 // connect connects the client to the new server, which has its

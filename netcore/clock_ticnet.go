@@ -113,10 +113,10 @@ func (k ticnetClock) inGame(c *Client, now int64, kind uint8, h wire.Header, bod
 		if c.phase.state() != ClientInGame || c.phase.reattaching() {
 			return errUnexpected{}
 		}
-		c.mig.leaving, c.mig.left = m, true
+		c.mig.took(m)
 		// The server is gone: its DISCONNECT, which follows, may be lost,
 		// and the game's next server need not wait for it.
-		c.finish(EventDisconnected, ReasonServerLeft)
+		c.finish(CauseServerLeft, ReasonServerLeft)
 		return nil
 	case kind == wire.TicnetKindTicFetch:
 		return c.mig.onTicFetch(now, body)

@@ -21,9 +21,11 @@ const (
 	// Tic (the first tic whose result differs, as far as the check can
 	// tell). Players lists the players whose copy differs, where known.
 	EventDesyncSuspected
-	// EventDisconnected: this endpoint's connection ended; Reason says why.
+	// EventDisconnected: this endpoint's connection ended; Cause says why,
+	// Reason says it to people.
 	EventDisconnected
-	// EventRejected: the server refused the client; Reason is its message.
+	// EventRejected: the server refused the client (Cause: CauseRejected);
+	// Reason is its message.
 	EventRejected
 	// EventConsoleMessage: the server sent text (Reason).
 	EventConsoleMessage
@@ -47,6 +49,13 @@ const (
 	// the copy is back in the lobby, from which the controller may launch
 	// again.
 	EventGameEnded
+	// EventServerLeaving: the server said it leaves (its Leaving, which
+	// goes with its DISCONNECT and may come after it): the stream stopped
+	// before Tic, Player leaves the game (-1: none), and Addr is the copy
+	// it handed the game to (0: none, the next is elected). The client's
+	// EventDisconnected (CauseServerLeft) follows, unless its DISCONNECT
+	// came first.
+	EventServerLeaving
 )
 
 var eventNames = [...]string{
@@ -55,7 +64,7 @@ var eventNames = [...]string{
 	EventDesyncSuspected: "desync suspected", EventDisconnected: "disconnected",
 	EventRejected: "rejected", EventConsoleMessage: "console message", EventLaunched: "launched",
 	EventPlayerEntered: "player entered", EventCatchUp: "catch up", EventResumed: "resumed",
-	EventEndAsked: "end asked", EventGameEnded: "game ended",
+	EventEndAsked: "end asked", EventGameEnded: "game ended", EventServerLeaving: "server leaving",
 }
 
 func (k EventKind) String() string {
@@ -71,7 +80,8 @@ type Event struct {
 	Player   int    // player number, where one is concerned (-1: none)
 	Addr     Addr   // peer concerned, where one is
 	Name     string // player name, where one is concerned
-	Reason   string
+	Reason   string // for people, never for code: why, or the server's text
+	Cause    Cause  // why the engine ended (EventDisconnected, EventRejected)
 	Tic      uint32
 	Players  []int // players concerned (desync)
 	Protocol string

@@ -241,7 +241,7 @@ func (rn *runner) loadState(tic uint32, state []byte) bool {
 	if err != nil {
 		reason := "the game could not load the state of tic " + strconv.FormatUint(uint64(tic), 10) + ": " + err.Error()
 		c.conn.disconnect(c.nowMS, reason)
-		c.finish(EventDisconnected, reason)
+		c.finish(CauseLoadFailed, reason)
 	}
 	return err == nil
 }

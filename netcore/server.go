@@ -400,7 +400,7 @@ func (s *Server) clientGone(now int64, sc *serverClient) {
 				o.conn.sendReliable(&wire.ConsoleMessage{Text: "Game startup aborted because player '" + sc.name + "' disconnected."})
 			}
 		}
-		s.endGame(now, ReasonGameAborted)
+		s.endGame(now, CauseGameAborted, ReasonGameAborted)
 		return
 	}
 	if s.state == ServerWaitingLaunch {
@@ -411,13 +411,13 @@ func (s *Server) clientGone(now int64, sc *serverClient) {
 // maybeEndGame ends the game once no player is left.
 func (s *Server) maybeEndGame(now int64) {
 	if len(s.players()) == 0 && (s.state != ServerWaitingLaunch || s.lobby.modeSet) {
-		s.endGame(now, ReasonGameEnded)
+		s.endGame(now, CauseGameEnded, ReasonGameEnded)
 	}
 }
 
 // endGame returns to the lobby and sends every remaining client away, as
-// the reference does.
-func (s *Server) endGame(now int64, reason string) {
+// the reference does; cause is why, reason says it to people.
+func (s *Server) endGame(now int64, cause Cause, reason string) {
 	wasPlaying := s.state != ServerWaitingLaunch
 	s.state = ServerWaitingLaunch
 	s.lobby.modeSet = false
@@ -431,7 +431,7 @@ func (s *Server) endGame(now int64, reason string) {
 		}
 	}
 	if wasPlaying {
-		s.emit(Event{Kind: EventDisconnected, Player: -1, Reason: reason})
+		s.emit(Event{Kind: EventDisconnected, Player: -1, Reason: reason, Cause: cause})
 	}
 }
 

@@ -3,30 +3,34 @@ package session
 import (
 	"github.com/ticnet/ticnet/election"
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/wire"
 )
 
-// The server's departure, as this copy's client sees it: the engine ends
-// with a reason, and the session decides whether the game moves on to
-// another server (migrate.go, handoff.go), the client tries again, or a
-// DISCONNECT that came without a Leaving waits for it a little.
+// The server's departure, as this copy's client reports it: the server's
+// Leaving, if it said one (netcore.EventServerLeaving), then the engine's
+// end with its cause (netcore.Cause; the reason is for people only). The
+// session decides whether the game moves on to another server
+// (migrate.go, handoff.go), the client tries again, or a DISCONNECT that
+// came without a Leaving waits for it a little.
 
 // engineEnded handles the engine's end: a client whose server vanished
-// tells the election, which elects a new one.
-func (s *Session) engineEnded(now int64, reason string) {
+// tells the election, which elects a new one. (A client's engine never
+// ends for CauseGameEnded: that is its server's end.)
+func (s *Session) engineEnded(now int64, ev netcore.Event) {
 	if s.left || s.el.Role() != election.Client {
 		return
 	}
-	switch reason {
-	case netcore.ReasonTimeout, netcore.ReasonServerLeft, netcore.ReasonGameEnded:
-		if _, said := s.eng.client.ServerLeaving(); reason == netcore.ReasonServerLeft && !said && s.canMigrate() {
+	switch ev.Cause {
+	case netcore.CauseTimeout, netcore.CauseServerLeft:
+		if ev.Cause == netcore.CauseServerLeft && s.eng.leaving == nil && s.canMigrate() {
 			// A DISCONNECT without a Leaving: an extension server that
 			// leaves says Leaving first, but those may be lost, or
 			// overtaken on the way (sentAway).
 			s.awaitLeaving.start(now, s.el.JustWoke(now))
 			return
 		}
-		s.serverLeft(now, reason)
-	case netcore.ReasonReattachRefused:
+		s.serverLeft(now, ev.Reason)
+	case netcore.CauseReattachRefused:
 		// The new server cannot take it back as it is: it joins again,
 		// once what that server sent its reattaching connection (a SYN
 		// reply resent, say) has died out: a new connection under the
@@ -36,7 +40,7 @@ func (s *Session) engineEnded(now int64, reason string) {
 		s.retryMS = now + RetryMS
 	default:
 		// Refused, sent away while the server takes a game over
-		// (ReasonResuming), or a join that did not complete: the server
+		// (CauseResuming), or a join that did not complete: the server
 		// is there; try again.
 		s.retryMS = now + RetryMS
 	}
@@ -57,25 +61,36 @@ func (s *Session) serverLeft(now int64, reason string) {
 // stopped.
 const LeavingWaitMS = 200
 
-// sentAway settles a DISCONNECT that came without a Leaving. If the
-// Leaving comes after all, the game migrates as it says. A copy that had
-// just woken may have fallen behind and been sent away by a server that
-// serves on: if the server is heard after the DISCONNECT, the copy joins
-// its game again with its token. Otherwise, after LeavingWaitMS (two
-// beacon periods for a copy that woke), the server left and its Leavings
-// were lost: the game migrates.
+// serverLeaving takes the server's Leaving, which the engine keeps for
+// serverHandedOff and resumeAsServer. If it comes after the DISCONNECT
+// (sentAway waits for it), the game migrates as it says.
+func (s *Session) serverLeaving(now int64, l wire.Leaving) {
+	s.eng.leaving = &l
+	w := &s.awaitLeaving
+	if !w.pending() {
+		return
+	}
+	w.stop()
+	if !s.left && s.el.Role() == election.Client {
+		s.serverLeft(now, netcore.ReasonServerLeft)
+	}
+}
+
+// sentAway settles a DISCONNECT that came without a Leaving, while no
+// Leaving comes (serverLeaving). A copy that had just woken may have
+// fallen behind and been sent away by a server that serves on: if the
+// server is heard after the DISCONNECT, the copy joins its game again
+// with its token. Otherwise, after LeavingWaitMS (two beacon periods for
+// a copy that woke), the server left and its Leavings were lost: the game
+// migrates.
 func (s *Session) sentAway(now int64) {
 	w := &s.awaitLeaving
 	if !w.pending() {
 		return
 	}
-	_, said := s.eng.client.ServerLeaving()
 	switch {
 	case s.left || s.el.Role() != election.Client:
 		w.stop()
-	case said:
-		w.stop()
-		s.serverLeft(now, netcore.ReasonServerLeft)
 	case w.serverHeardAfter(s.el.ServerHeardMS()):
 		w.stop()
 		s.mig = nil

@@ -3,6 +3,7 @@ package session
 import (
 	"github.com/ticnet/ticnet/election"
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/wire"
 )
 
 // frame is one game frame waiting for the engine.
@@ -93,6 +94,10 @@ type engine struct {
 	server *netcore.Server // nil unless this copy serves
 	client *netcore.Client
 	ch     *channel
+	// leaving is what client's server said when it left, if it did
+	// (netcore.EventServerLeaving): where the stream stopped, and the
+	// copy it handed the game to.
+	leaving *wire.Leaving
 }
 
 // startEngine builds the engine for role; the old one, if any, is dropped.
@@ -186,14 +191,16 @@ func (s *Session) fromClient(now int64, ev netcore.Event) {
 		s.lobby.reset() // back in the lobby: report it again, though it is the same
 	case netcore.EventResumed:
 		s.resumed(now, ev.Tic)
+	case netcore.EventServerLeaving:
+		s.serverLeaving(now, ev.Leaving())
 	case netcore.EventRejected:
 		s.emit(Event{Kind: "rejected", Reason: ev.Reason})
-		s.engineEnded(now, ev.Reason)
+		s.engineEnded(now, ev)
 	case netcore.EventDisconnected:
 		// A game that goes on under a new server says "migrating" instead.
-		if !s.migratesOn(ev.Reason) {
+		if !s.migratesOn(ev.Cause) {
 			s.emit(Event{Kind: "disconnect", Reason: ev.Reason})
 		}
-		s.engineEnded(now, ev.Reason)
+		s.engineEnded(now, ev)
 	}
 }

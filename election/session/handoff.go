@@ -43,8 +43,8 @@ func (s *Session) handOffIfHidden(now int64) {
 // game over, if it named one (its Leaving), and moves the election on:
 // this copy takes the game over if it is that copy, or waits for it.
 func (s *Session) serverHandedOff(now int64) bool {
-	l, ok := s.eng.client.ServerLeaving()
-	if !ok || l.Successor == 0 || s.mig == nil {
+	l := s.eng.leaving
+	if l == nil || l.Successor == 0 || s.mig == nil {
 		return false
 	}
 	if l.Successor == uint32(s.gameUID()) {

@@ -23,11 +23,11 @@ type migration struct {
 	fromMS int64 // when its server was lost
 }
 
-// migratesOn reports whether this copy's client, disconnected for reason,
+// migratesOn reports whether this copy's client, disconnected for cause,
 // goes on with its game under a new server (engineEnded then migrates).
-func (s *Session) migratesOn(reason string) bool {
-	switch reason {
-	case netcore.ReasonTimeout, netcore.ReasonServerLeft, netcore.ReasonGameEnded:
+func (s *Session) migratesOn(cause netcore.Cause) bool {
+	switch cause {
+	case netcore.CauseTimeout, netcore.CauseServerLeft:
 		return !s.left && s.el.Role() == election.Client && s.canMigrate()
 	}
 	return false
@@ -60,10 +60,8 @@ func (s *Session) migrate(now int64, reason string) bool {
 func (s *Session) resumeAsServer(now int64) {
 	c := s.eng.client
 	roster, _ := c.Roster()
-	r := netcore.Resume{Settings: c.Settings(), Connect: c.Connect(), Timeline: c.Timeline(), Roster: roster, Setup: c.Setup()}
-	if l, ok := c.ServerLeaving(); ok {
-		r.Leaving = &l
-	}
+	r := netcore.Resume{Settings: c.Settings(), Connect: c.Connect(), Timeline: c.Timeline(), Roster: roster, Setup: c.Setup(),
+		Leaving: s.eng.leaving}
 	ch := &channel{s: s}
 	srvEnd, cliEnd := netcore.NewLoopback(ServerUID)
 	srv := netcore.NewResumedServer(s.cfg.serverConfig(roster.Game, s.el), &netcore.HostTransport{Channel: ch, Local: srvEnd}, r, now)

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"math/rand/v2"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/scenario"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/testgame"
 	"github.com/ticnet/ticnet/netcore/wire"
@@ -47,6 +49,18 @@ type copyOf struct {
 	longest   int64
 	wentBack  bool
 	newClient int // clients after the first that started a game
+	// holdLeavingsMS: the server's Leavings reach the copy that much
+	// later than the frames sent with them (held); leavingMS is when the
+	// first held one came.
+	holdLeavingsMS int64
+	held           []heldFrame
+	leavingMS      int64
+}
+
+// heldFrame is a frame held back until atMS.
+type heldFrame struct {
+	atMS  int64
+	frame []byte
 }
 
 type channelSim struct {
@@ -115,7 +129,16 @@ func (c *channelSim) step() {
 		}
 		p.lastRunMS = now
 		for f, ok := p.node.Receive(); ok; f, ok = p.node.Receive() {
+			if p.holdLeavingsMS > 0 && scenario.IsLeaving(f) {
+				p.held = append(p.held, heldFrame{atMS: now + p.holdLeavingsMS, frame: bytes.Clone(f)})
+				continue
+			}
 			p.s.Deliver(f)
+		}
+		for len(p.held) > 0 && p.held[0].atMS <= now {
+			p.s.Deliver(p.held[0].frame)
+			p.held = p.held[1:]
+			p.leavingMS = cmp.Or(p.leavingMS, now)
 		}
 		var before int64
 		if cl := p.s.Client(); cl != nil {

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"runtime"
@@ -205,6 +206,7 @@ func TestCleanLeaveIsReportedByEveryPeerWithinASecond(t *testing.T) {
 	l, ok := s.Find(leaver.Index, netcore.EventDisconnected, at)
 	require.True(t, ok, "the leaver did not end its connection")
 	require.Equal(t, netcore.ReasonLeft, l.Reason, "why the leaver ended its connection")
+	require.Equal(t, netcore.CauseLeft, l.Cause, "why the leaver ended its connection")
 	player := leaver.Client.Player()
 	for _, who := range []int{-1, 0, 2, 3} {
 		l, ok := s.Find(who, netcore.EventPlayerLeft, at)
@@ -227,6 +229,7 @@ func TestServerLeavingDisconnectsEveryClient(t *testing.T) {
 		l, ok := s.Find(p.Index, netcore.EventDisconnected, at)
 		require.True(t, ok, "peer %d not disconnected", p.Index)
 		require.Equal(t, netcore.ReasonServerLeft, l.Reason, "peer %d: why it disconnected", p.Index)
+		require.Equal(t, netcore.CauseServerLeft, l.Cause, "peer %d: why it disconnected", p.Index)
 	}
 }
 
@@ -240,6 +243,7 @@ func TestServerThatVanishesTimesOutEveryClient(t *testing.T) {
 		l, ok := s.Find(p.Index, netcore.EventDisconnected, at)
 		require.True(t, ok, "peer %d not disconnected", p.Index)
 		require.Equal(t, netcore.ReasonTimeout, l.Reason, "peer %d: why it disconnected", p.Index)
+		require.Equal(t, netcore.CauseTimeout, l.Cause, "peer %d: why it disconnected", p.Index)
 	}
 }
 
@@ -299,8 +303,11 @@ func TestHandOffNamesTheClientThatHoldsTheMostOfTheGame(t *testing.T) {
 		l, ok := s.Find(p.Index, netcore.EventDisconnected, at)
 		require.True(t, ok, "peer %d not disconnected", p.Index)
 		require.Equal(t, netcore.ReasonServerLeft, l.Reason, "peer %d: why it disconnected", p.Index)
-		m, said := p.Client.ServerLeaving()
-		require.True(t, said, "peer %d heard no leaving message", p.Index)
+		require.Equal(t, netcore.CauseServerLeft, l.Cause, "peer %d: why it disconnected", p.Index)
+		said, ok := s.Find(p.Index, netcore.EventServerLeaving, at)
+		require.True(t, ok, "peer %d heard no leaving message", p.Index)
+		require.LessOrEqual(t, said.At, l.At, "peer %d: its leaving message came after its end", p.Index)
+		m := said.Leaving()
 		require.Equal(t, uint32(succ), m.Successor, "peer %d: the successor it heard", p.Index)
 		require.Equal(t, wire.NoPlayer, m.Player, "peer %d: the player it heard stays", p.Index)
 		require.GreaterOrEqual(t, m.Tic, uint32(100), "peer %d: the tic the stream stopped at", p.Index)
@@ -309,6 +316,55 @@ func TestHandOffNamesTheClientThatHoldsTheMostOfTheGame(t *testing.T) {
 	require.NoError(t, ref.RunTics(50, 60000))
 	a, ok := ref.Server.Successor()
 	require.False(t, ok, "a reference game names successor %x", a)
+}
+
+// A server's Leaving goes with its DISCONNECT and may come after it: the
+// client, already disconnected (the server left), still reports it, once,
+// though the server says it three times: where the stream stopped and
+// whom the game was handed to still count.
+func TestALeavingThatComesAfterTheDisconnectIsReported(t *testing.T) {
+	s := start(t, Options{Players: 3, Seed: 9, Link: simnet.Link{LatencyMS: 30}})
+	require.NoError(t, s.RunTics(100, 60000))
+	late := s.Peers[2]
+	succ, ok := s.Server.Successor()
+	require.True(t, ok, "no successor")
+	late.Paused = true // what the server sends it waits in its inbox
+	at := s.Now()
+	s.Server.HandOff(at, succ)
+	s.RunFor(100)
+	// The frames it was sent come again from a relay, the Leavings 50 ms
+	// after the rest.
+	relay := s.Net.AddNode()
+	var leavings [][]byte
+	for f, ok := late.Node.Receive(); ok; f, ok = late.Node.Receive() {
+		if IsLeaving(f) {
+			leavings = append(leavings, bytes.Clone(f))
+			continue
+		}
+		relay.Broadcast(f)
+	}
+	require.Len(t, leavings, 3, "the Leavings the server sent the late copy")
+	late.Paused = false
+	s.RunFor(50)
+	for _, f := range leavings {
+		relay.Broadcast(f)
+	}
+	s.RunFor(200)
+	end, ok := s.Find(late.Index, netcore.EventDisconnected, at)
+	require.True(t, ok, "the late copy did not disconnect: %v", late.Events)
+	require.Equal(t, netcore.CauseServerLeft, end.Cause, "why the late copy disconnected")
+	var said []Logged
+	for _, l := range s.Log {
+		if l.Peer == late.Index && l.Kind == netcore.EventServerLeaving {
+			said = append(said, l)
+		}
+	}
+	require.Len(t, said, 1, "the late copy's reports of the Leaving")
+	require.GreaterOrEqual(t, said[0].At, end.At+50, "when the Leaving was reported: after the end, ms")
+	m := said[0].Leaving()
+	require.Equal(t, uint32(succ), m.Successor, "the successor the late copy heard")
+	require.Equal(t, wire.NoPlayer, m.Player, "the player the late copy heard leaves")
+	require.GreaterOrEqual(t, m.Tic, uint32(100), "the tic the stream stopped at")
 }
 
 // Under the reference protocol clients stand at different tics, so a

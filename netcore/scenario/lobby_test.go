@@ -119,6 +119,7 @@ func TestClientWithoutACommonProtocolIsRejected(t *testing.T) {
 	want := "Version mismatch: server version is: Chocolate Doom 3.0.0; client is: Chocolate Doom 3.0.0. " +
 		"No common compatible protocol could be negotiated."
 	require.Equal(t, netcore.EventRejected, got.Kind, "got %+v", got)
+	require.Equal(t, netcore.CauseRejected, got.Cause, "got %+v", got)
 	require.Equal(t, want, got.Reason)
 }
 
@@ -143,6 +144,7 @@ func TestClientGivesUpWhenNoServerAnswers(t *testing.T) {
 		}
 		require.Equal(t, netcore.EventDisconnected, last.Kind, "%v: got %+v", tc.protocols, last)
 		require.Equal(t, netcore.ReasonNoResponse, last.Reason, "%v: why it disconnected", tc.protocols)
+		require.Equal(t, netcore.CauseNoResponse, last.Cause, "%v: why it disconnected", tc.protocols)
 		require.Equal(t, tc.want, c.Counters().PacketsSent, "%v: SYNs in 5 s", tc.protocols)
 	}
 }

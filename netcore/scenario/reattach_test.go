@@ -215,6 +215,7 @@ func TestAJoinerSentAwayWhileTheGameChangesServersIsToldWhy(t *testing.T) {
 	require.True(t, srv.Resuming(), "the server resumed: the joiner came too late to test")
 	require.Len(t, ended, 1, "the joiner's ends")
 	require.Equal(t, netcore.ReasonResuming, ended[0].Reason, "why the joiner's game ended")
+	require.Equal(t, netcore.CauseResuming, ended[0].Cause, "why the joiner's game ended")
 }
 
 // A new server that refuses a reattaching copy (here: it holds tics past
@@ -254,6 +255,7 @@ func TestARefusedReattachEndsAtOnce(t *testing.T) {
 	}
 	require.Len(t, ended, 1, "the refused copy's ends within 100 ms")
 	require.Equal(t, netcore.ReasonReattachRefused, ended[0].Reason, "why the refused copy's game ended")
+	require.Equal(t, netcore.CauseReattachRefused, ended[0].Cause, "why the refused copy's game ended")
 	require.NotZero(t, srv.Counters().RejoinRefused, "the server refused nothing")
 }
 

@@ -234,12 +234,14 @@ func TestALateReattachHoldingTheResumeTicIsRefused(t *testing.T) {
 	require.True(t, s.RunUntil(func() bool { return away.Client.State() == netcore.ClientDisconnected }, 1000),
 		"the copy holding tic %d was not refused: %v, player %d, events %v", resumedAt, away.Client.State(), away.Client.Player(), away.Events)
 	var reasons []string
+	var causes []netcore.Cause
 	for _, e := range away.Events {
 		if e.Kind == netcore.EventDisconnected {
-			reasons = append(reasons, e.Reason)
+			reasons, causes = append(reasons, e.Reason), append(causes, e.Cause)
 		}
 	}
 	require.Equal(t, []string{netcore.ReasonReattachRefused}, reasons, "the away copy's ends")
+	require.Equal(t, []netcore.Cause{netcore.CauseReattachRefused}, causes, "the away copy's ends")
 	require.Equal(t, int64(1), srv.Counters().RejoinRefused, "rejoins the server refused")
 	require.Len(t, away.Game.Ran(), int(resumedAt)+1, "tics the refused copy ran: to the one it held")
 
