@@ -12,7 +12,9 @@ import (
 // Host migration, under the extension protocol: the game outlives its
 // server. While it runs, the server tells every client the roster (the
 // game's id, its own player, a hash of each player's rejoin token) and,
-// when it goes, where it stopped (wire.Leaving). The copy that takes over
+// when it goes, where it stopped (wire.Leaving, which each client reports
+// as EventServerLeaving when it comes, even after the server's
+// DISCONNECT: the copy above moves the game on). The copy that takes over
 // builds a server from its own client's timeline (NewResumedServer); the
 // others reattach to it with their player, token and first tic they do not
 // hold (wire.Reattach). The new server fetches the tics it lacks from
