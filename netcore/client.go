@@ -1,6 +1,7 @@
 package netcore
 
 import (
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/transfer"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
@@ -76,7 +77,7 @@ func (c *ClientConfig) fill() {
 		c.CatchUpTics = DefaultCatchUpTics
 	}
 	if c.Connect.MaxPlayers == 0 {
-		c.Connect.MaxPlayers = MaxPlayers
+		c.Connect.MaxPlayers = tic.MaxPlayers
 	}
 	if c.Connect.GameMode == 0 && c.Connect.GameMission == 0 {
 		c.Connect.GameMode = wire.ModeCommercial
@@ -111,7 +112,7 @@ type Client struct {
 	cfg    ClientConfig
 	tr     Transport
 	server Addr
-	game   Game
+	game   tic.Game
 	conn   conn
 	phase  phase // where it is in its life (client_phase.go)
 	events []Event
@@ -152,7 +153,7 @@ type Client struct {
 
 // NewClient returns a client of the server at server, talking through tr.
 // It sends its first SYN on the first Update.
-func NewClient(cfg ClientConfig, tr Transport, server Addr, game Game, now int64) *Client {
+func NewClient(cfg ClientConfig, tr Transport, server Addr, game tic.Game, now int64) *Client {
 	cfg.fill()
 	c := &Client{cfg: cfg, tr: tr, server: server, game: game, player: -1, clock: referenceClock{}}
 	c.conn = newConn(server, tr, cfg.Timeouts, now, connConnecting, &c.stats)
@@ -160,7 +161,7 @@ func NewClient(cfg ClientConfig, tr Transport, server Addr, game Game, now int64
 	c.xfer.AcceptFrom(server)
 	c.hs = handshake{c: c, firstMS: now, lastMS: now - SYNResendMS - 1}
 	c.send.c, c.recv.c, c.loop.c, c.join.c, c.mig.c, c.end.c = c, c, c, c, c, c
-	_, canSave := game.(Snapshotter)
+	_, canSave := game.(tic.Snapshotter)
 	c.rec = recorder{cfg: c.cfg.Replay, canSave: canSave, header: c.hs.replayHeader}
 	return c
 }

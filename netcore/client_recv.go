@@ -1,6 +1,9 @@
 package netcore
 
-import "github.com/ticnet/ticnet/netcore/wire"
+import (
+	"github.com/ticnet/ticnet/netcore/tic"
+	"github.com/ticnet/ticnet/netcore/wire"
+)
 
 // recvTic is a tic received, in the receive window.
 type recvTic struct {
@@ -15,8 +18,8 @@ type recvSide struct {
 	start          uint32 // first tic not yet received in order
 	recvtic        uint32 // complete tics received (== start)
 	win            ticWindow
-	tics           [BackupTics]recvTic // the tics win says have arrived
-	base           [MaxPlayers]TicCmd  // each player's command of the tic before
+	tics           [BackupTics]recvTic     // the tics win says have arrived
+	base           [tic.MaxPlayers]tic.Cmd // each player's command of the tic before
 	lastGameDataMS int64
 	highest        uint32 // the latest tic received
 	// The round trip of this client's commands (from one built to its tic
@@ -207,7 +210,7 @@ func (rs *recvSide) advanceWindow() {
 		}
 		s := &rs.tics[t%BackupTics]
 		ct := ConfirmedTic{Substituted: s.substituted}
-		for p := range MaxPlayers {
+		for p := range tic.MaxPlayers {
 			if !s.tic.Has(p) {
 				c.clock.absent(&rs.base[p])
 				continue

@@ -1,6 +1,6 @@
 // Package netcore is ticnet's lockstep engine: connections with the
 // reference's reliable sub-protocol, the server, the client (send and
-// receive windows, clock sync), and the game loop that feeds a Game its tics.
+// receive windows, clock sync), and the game loop that feeds a tic.Game its tics.
 //
 // The server is components: the lobby (server_lobby.go), the slots and the
 // phase of each (slot.go, slot_phase.go), the players' commands

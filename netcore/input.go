@@ -1,6 +1,7 @@
 package netcore
 
 import (
+	"github.com/ticnet/ticnet/netcore/tic"
 	"slices"
 	"strconv"
 
@@ -51,11 +52,11 @@ func fillTicRate(rate *int) {
 
 // ownCommand is the command a client sends for what its game built: for
 // opaque input only the layout's bytes, every other field zero.
-func ownCommand(l *InputLayout, cmd TicCmd) TicCmd {
+func ownCommand(l *InputLayout, cmd tic.Cmd) tic.Cmd {
 	if !l.Opaque() {
 		return cmd
 	}
-	var c TicCmd
+	var c tic.Cmd
 	copy(c.Input[:l.Size], cmd.Input[:l.Size])
 	return c
 }

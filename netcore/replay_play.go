@@ -2,6 +2,7 @@ package netcore
 
 import (
 	"errors"
+	"github.com/ticnet/ticnet/netcore/tic"
 	"io"
 	"strconv"
 
@@ -31,7 +32,7 @@ func (m *ReplayMismatch) String() string {
 // tic from a snapshot at or before it, for a game that can load.
 type ReplayPlayer struct {
 	r     *wire.ReplayReader
-	game  Game
+	game  tic.Game
 	snaps []replaySnapshot // every snapshot in the file, by tic
 	end   uint32           // one past the last tic recorded
 	tic   uint32           // the next tic to run
@@ -40,8 +41,8 @@ type ReplayPlayer struct {
 	mismatch   *ReplayMismatch
 	checked    int // checksums compared
 	mismatches int // checksums that differed
-	cmds       [MaxPlayers]TicCmd
-	ingame     [MaxPlayers]bool
+	cmds       [tic.MaxPlayers]tic.Cmd
+	ingame     [tic.MaxPlayers]bool
 }
 
 type replaySnapshot struct {
@@ -57,7 +58,7 @@ var ErrReplayNeedsLoad = errors.New("replay: it starts from a snapshot, and the 
 // that is malformed or cut short), and sets game at its first tic: as it
 // is, for a game that starts there, or from the file's first snapshot.
 // The player keeps data: do not change it.
-func NewReplayPlayer(data []byte, game Game) (*ReplayPlayer, error) {
+func NewReplayPlayer(data []byte, game tic.Game) (*ReplayPlayer, error) {
 	r, err := wire.NewReplayReader(data)
 	if err != nil {
 		return nil, err
@@ -82,7 +83,7 @@ func NewReplayPlayer(data []byte, game Game) (*ReplayPlayer, error) {
 	if h := &r.Header; h.Settings.TicDup == 0 {
 		h.Settings.TicDup = 1
 	}
-	_, canLoad := game.(Snapshotter)
+	_, canLoad := game.(tic.Snapshotter)
 	switch {
 	case len(p.snaps) > 0 && p.snaps[0].tic == r.Header.Start && canLoad:
 		if err := p.load(p.snaps[0]); err != nil {
@@ -150,7 +151,7 @@ func (p *ReplayPlayer) Run(n int) (int, error) {
 // checks its checksum.
 func (p *ReplayPlayer) advance(t *wire.ReplayTic) {
 	p.cmds = t.Cmds
-	for q := range MaxPlayers {
+	for q := range tic.MaxPlayers {
 		p.ingame[q] = t.InGame&(1<<q) != 0
 	}
 	layout := &p.r.Header.Setup.Input
@@ -161,7 +162,7 @@ func (p *ReplayPlayer) advance(t *wire.ReplayTic) {
 				p.cmds[q] = layout.ClearEvents(p.cmds[q])
 			}
 		}
-		if sa, ok := p.game.(SubstituteAware); ok {
+		if sa, ok := p.game.(tic.SubstituteAware); ok {
 			sa.Substitutes(t.Tic*dup+k, t.Substituted)
 		}
 		p.game.RunTic(t.Tic*dup+k, &p.cmds, &p.ingame)
@@ -179,8 +180,8 @@ func (p *ReplayPlayer) advance(t *wire.ReplayTic) {
 		return
 	}
 	m := &ReplayMismatch{Tic: t.Tic, Want: t.Sum, Got: got}
-	if pc, ok := p.game.(PlayerChecksummer); ok && t.HasPlayerSums {
-		for q := range MaxPlayers {
+	if pc, ok := p.game.(tic.PlayerChecksummer); ok && t.HasPlayerSums {
+		for q := range tic.MaxPlayers {
 			if p.ingame[q] && uint16(pc.PlayerChecksum(q)) != t.PlayerSums[q] {
 				m.Players = append(m.Players, q)
 			}
@@ -192,26 +193,26 @@ func (p *ReplayPlayer) advance(t *wire.ReplayTic) {
 // Seek sets the game at tic, the state before it: from the newest
 // snapshot at or before tic, or from where it is when that is nearer, it
 // runs the tics up to it. It cannot go back without a snapshot.
-func (p *ReplayPlayer) Seek(tic uint32) error {
-	if tic < p.Start() || tic > p.end {
-		return errors.New("replay: tic " + strconv.FormatUint(uint64(tic), 10) + " is outside the recording, [" + strconv.FormatUint(uint64(p.Start()), 10) + ", " + strconv.FormatUint(uint64(p.end), 10) + "]")
+func (p *ReplayPlayer) Seek(t uint32) error {
+	if t < p.Start() || t > p.end {
+		return errors.New("replay: tic " + strconv.FormatUint(uint64(t), 10) + " is outside the recording, [" + strconv.FormatUint(uint64(p.Start()), 10) + ", " + strconv.FormatUint(uint64(p.end), 10) + "]")
 	}
 	var best *replaySnapshot
-	if _, canLoad := p.game.(Snapshotter); canLoad {
+	if _, canLoad := p.game.(tic.Snapshotter); canLoad {
 		for i := range p.snaps {
-			if p.snaps[i].tic <= tic {
+			if p.snaps[i].tic <= t {
 				best = &p.snaps[i]
 			}
 		}
 	}
-	if best != nil && (tic < p.tic || best.tic > p.tic) {
+	if best != nil && (t < p.tic || best.tic > p.tic) {
 		if err := p.load(*best); err != nil {
 			return err
 		}
-	} else if tic < p.tic {
-		return errors.New("replay: no snapshot at or before tic " + strconv.FormatUint(uint64(tic), 10) + " to go back to")
+	} else if t < p.tic {
+		return errors.New("replay: no snapshot at or before tic " + strconv.FormatUint(uint64(t), 10) + " to go back to")
 	}
-	_, err := p.Run(int(tic - p.tic))
+	_, err := p.Run(int(t - p.tic))
 	return err
 }
 
@@ -223,7 +224,7 @@ func (p *ReplayPlayer) load(s replaySnapshot) error {
 	if err := p.r.Next(&p.rec); err != nil {
 		return err
 	}
-	if err := p.game.(Snapshotter).LoadState(p.rec.State); err != nil {
+	if err := p.game.(tic.Snapshotter).LoadState(p.rec.State); err != nil {
 		return text.Wrap("replay: the game could not load the state of tic "+strconv.FormatUint(uint64(s.tic), 10)+": ", err)
 	}
 	p.tic = s.tic
@@ -240,7 +241,7 @@ type ReplayResult struct {
 
 // VerifyReplay plays replay file data into game from its first tic to its
 // last and compares every recorded checksum.
-func VerifyReplay(data []byte, game Game) (ReplayResult, error) {
+func VerifyReplay(data []byte, game tic.Game) (ReplayResult, error) {
 	p, err := NewReplayPlayer(data, game)
 	if err != nil {
 		return ReplayResult{}, err
@@ -265,8 +266,8 @@ type SnapshotResult struct {
 // where a playback from the first snapshot (VerifyReplay) never loads it.
 // It returns one result per snapshot, in the file's order; game must be
 // able to load (Snapshotter).
-func VerifyReplaySnapshots(data []byte, game Game) ([]SnapshotResult, error) {
-	if _, ok := game.(Snapshotter); !ok {
+func VerifyReplaySnapshots(data []byte, game tic.Game) ([]SnapshotResult, error) {
+	if _, ok := game.(tic.Snapshotter); !ok {
 		return nil, errors.New("replay: the game cannot load a snapshot")
 	}
 	p, err := NewReplayPlayer(data, game)

@@ -1,16 +1,9 @@
 package netcore
 
 import (
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
-
-// PlayerChecksummer is optional beside Game: a game that implements it
-// gives a hash of each player's own part of its state after the last
-// RunTic. A replay records it beside Checksum, so that playing a replay
-// back names the players whose state went wrong first.
-type PlayerChecksummer interface {
-	PlayerChecksum(player int) uint32
-}
 
 // ReplayConfig makes a client record its game as a replay file
 // (wire.ReplayWriter): every tic it runs once confirmed, with its
@@ -57,10 +50,10 @@ type recorder struct {
 	canSave bool                     // the game is a Snapshotter
 	header  func() wire.ReplayHeader // the game's, for a replay that starts now
 	w       *wire.ReplayWriter
-	start   uint32             // the first tic recorded
-	stopped bool               // the file reached MaxBytes
-	tic     wire.ReplayTic     // the tic being recorded
-	psums   [MaxPlayers]uint16 // its players' checksums
+	start   uint32                 // the first tic recorded
+	stopped bool                   // the file reached MaxBytes
+	tic     wire.ReplayTic         // the tic being recorded
+	psums   [tic.MaxPlayers]uint16 // its players' checksums
 }
 
 // Replay returns the replay file of this client's game so far (or of its
@@ -96,7 +89,7 @@ func (rec *recorder) recordStart(tic uint32, state []byte) {
 // to record, with cmds and in as the game is given them: it starts the
 // replay at the game's first tic, and records a snapshot when one is due.
 // before returns the game's state before g.
-func (rec *recorder) recordBefore(g uint32, cmds *[MaxPlayers]TicCmd, in, substituted uint8, before func() []byte) {
+func (rec *recorder) recordBefore(g uint32, cmds *[tic.MaxPlayers]tic.Cmd, in, substituted uint8, before func() []byte) {
 	if !rec.recording() {
 		return
 	}
@@ -127,7 +120,7 @@ func (rec *recorder) recordSnapshot(tic uint32, state []byte) {
 
 // recordAfter records the tic recordBefore began, g, with the game's
 // checksum after it, and each player's (psums) when the game gives them.
-func (rec *recorder) recordAfter(g uint32, sum uint32, psums *[MaxPlayers]uint16) {
+func (rec *recorder) recordAfter(g uint32, sum uint32, psums *[tic.MaxPlayers]uint16) {
 	t := &rec.tic
 	if !rec.recording() || rec.w == nil || t.Tic != g || rec.w.Next() != g {
 		return

@@ -2,6 +2,7 @@ package netcore
 
 import (
 	"encoding/binary"
+	"github.com/ticnet/ticnet/netcore/tic"
 	"slices"
 	"testing"
 
@@ -14,8 +15,8 @@ import (
 // tapeGame's state is the tics it ran, a byte each, in order.
 type tapeGame struct{ ran []byte }
 
-func (*tapeGame) BuildTiccmd(uint32) TicCmd { return TicCmd{} }
-func (g *tapeGame) RunTic(tic uint32, _ *[MaxPlayers]TicCmd, _ *[MaxPlayers]bool) {
+func (*tapeGame) BuildTiccmd(uint32) tic.Cmd { return tic.Cmd{} }
+func (g *tapeGame) RunTic(tic uint32, _ *[tic.MaxPlayers]tic.Cmd, _ *[tic.MaxPlayers]bool) {
 	g.ran = append(g.ran, byte(tic))
 }
 func (g *tapeGame) Checksum() uint32         { return uint32(len(g.ran)) }

@@ -1,6 +1,7 @@
 package netcore
 
 import (
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/transfer"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
@@ -84,8 +85,8 @@ func (c *ServerConfig) fill() {
 	fillCommon(&c.Version, &c.Protocols, &c.Timeouts)
 	fillInput(&c.Input, &c.Protocols)
 	fillTicRate(&c.TicRate)
-	if c.MaxPlayers <= 0 || c.MaxPlayers > MaxPlayers {
-		c.MaxPlayers = MaxPlayers
+	if c.MaxPlayers <= 0 || c.MaxPlayers > tic.MaxPlayers {
+		c.MaxPlayers = tic.MaxPlayers
 	}
 	if c.Description == "" {
 		c.Description = "Unnamed server"

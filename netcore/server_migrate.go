@@ -3,6 +3,7 @@ package netcore
 import (
 	"cmp"
 	"crypto/sha256"
+	"github.com/ticnet/ticnet/netcore/tic"
 	"slices"
 	"strconv"
 
@@ -74,7 +75,7 @@ const FetchEveryMS = 50
 type migration struct {
 	s         *Server
 	resume    *resumeState
-	awaiting  [MaxPlayers]*serverClient
+	awaiting  [tic.MaxPlayers]*serverClient
 	rosterOut wire.Roster // scratch for sendRosters
 	// silent is the old server's player when it went without a Leaving
 	// (wire.NoPlayer otherwise): taken for gone, so that no one waits for
@@ -127,7 +128,7 @@ func NewResumedServer(cfg ServerConfig, tr Transport, r Resume, now int64) *Serv
 	if r.Timeline.Confirmed() == r.Timeline.First() {
 		in = r.Roster.Present &^ r.Roster.Held // no tic yet: who the roster says plays
 	}
-	for p := range MaxPlayers {
+	for p := range tic.MaxPlayers {
 		hash := r.Roster.Hashes[p]
 		hashed := r.Roster.Present&(1<<p) != 0
 		switch {

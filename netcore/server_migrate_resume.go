@@ -1,6 +1,9 @@
 package netcore
 
-import "github.com/ticnet/ticnet/netcore/wire"
+import (
+	"github.com/ticnet/ticnet/netcore/tic"
+	"github.com/ticnet/ticnet/netcore/wire"
+)
 
 // resumeStep fetches what the server lacks and resumes the game once it
 // may: when it holds every tic the old server sent, or every player's copy
@@ -75,7 +78,7 @@ func (mg *migration) onFetchedTics(sc *serverClient, body []byte) error {
 		}
 		st := &r.in.Tics[i]
 		ct := ConfirmedTic{InGame: st.InGame, Substituted: st.Substituted}
-		for p := range MaxPlayers {
+		for p := range tic.MaxPlayers {
 			if st.Has(p) {
 				ct.Cmds[p] = wire.Patch(&x.auth[p], &st.Cmds[p])
 			}
@@ -137,7 +140,7 @@ func (mg *migration) reattachFirst(now int64, from Addr, h wire.Header, body []b
 	}
 	var m wire.Reattach
 	if kind, err := wire.TicnetKind(body); err != nil || kind != wire.TicnetKindReattach || m.DecodeBody(body) != nil ||
-		m.Game != s.cfg.Game || m.Player < 0 || int(m.Player) >= MaxPlayers || !mg.mayReattach(int(m.Player)) {
+		m.Game != s.cfg.Game || m.Player < 0 || int(m.Player) >= tic.MaxPlayers || !mg.mayReattach(int(m.Player)) {
 		return nil
 	}
 	syn := wire.SYN{Version: s.cfg.Version, Connect: wire.ConnectData{GameMode: s.lobby.mode, GameMission: s.lobby.mission}}

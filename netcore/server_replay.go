@@ -1,6 +1,7 @@
 package netcore
 
 import (
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
@@ -30,7 +31,7 @@ type serverRecorder struct {
 	stopped bool // the file reached MaxBytes
 	// base is, under the reference protocol, each player's command as
 	// relayed, which its next diff patches (as every reference peer does).
-	base [MaxPlayers]TicCmd
+	base [tic.MaxPlayers]tic.Cmd
 	tic  wire.ReplayTic
 }
 
@@ -77,11 +78,11 @@ func (s *Server) recordStart(tic uint32) {
 // relayed returns the commands of tic row, in the window of the reference
 // protocol, as its peers run them: each player's diff patched onto its
 // command of the tic before. It is nil when the server does not record.
-func (r *serverRecorder) relayed(row *[MaxPlayers]recvCmd, in uint8) *[MaxPlayers]TicCmd {
+func (r *serverRecorder) relayed(row *[tic.MaxPlayers]recvCmd, in uint8) *[tic.MaxPlayers]tic.Cmd {
 	if !r.recording() {
 		return nil
 	}
-	for p := range MaxPlayers {
+	for p := range tic.MaxPlayers {
 		if in&(1<<p) != 0 {
 			r.base[p] = wire.Patch(&r.base[p], &row[p].diff)
 		}
@@ -92,7 +93,7 @@ func (r *serverRecorder) relayed(row *[MaxPlayers]recvCmd, in uint8) *[MaxPlayer
 // add appends a tic the server let go: the commands cmds of the players
 // in, of which those in substituted were the server's; the recording
 // stops once the file passes maxBytes.
-func (r *serverRecorder) add(tic uint32, in, substituted uint8, cmds *[MaxPlayers]TicCmd, maxBytes int) {
+func (r *serverRecorder) add(tic uint32, in, substituted uint8, cmds *[tic.MaxPlayers]tic.Cmd, maxBytes int) {
 	if !r.recording() || cmds == nil || r.w.Next() != tic {
 		return
 	}

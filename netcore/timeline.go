@@ -1,10 +1,13 @@
 package netcore
 
-import "strconv"
+import (
+	"github.com/ticnet/ticnet/netcore/tic"
+	"strconv"
+)
 
 // ConfirmedTic is one tic of the confirmed history: what every copy runs.
 type ConfirmedTic struct {
-	Cmds        [MaxPlayers]TicCmd
+	Cmds        [tic.MaxPlayers]tic.Cmd
 	InGame      uint8 // bit p: player p is in the game
 	Substituted uint8 // bit p: Cmds[p] is the server's substitute for a late command
 	// Sum is this copy's checksum after it ran the tic; valid once Ran.

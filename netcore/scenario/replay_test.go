@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"bytes"
+	"github.com/ticnet/ticnet/netcore/tic"
 	"io"
 	"testing"
 
@@ -142,7 +143,7 @@ func replayBytesPerTic(s *Scenario, i int) float64 {
 	return float64(len(p.Client.Replay())) / float64(p.Client.GameTic())
 }
 
-func mustPlayer(t *testing.T, data []byte, g netcore.Game) *netcore.ReplayPlayer {
+func mustPlayer(t *testing.T, data []byte, g tic.Game) *netcore.ReplayPlayer {
 	t.Helper()
 	p, err := netcore.NewReplayPlayer(data, g)
 	require.NoError(t, err)

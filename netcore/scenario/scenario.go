@@ -7,6 +7,7 @@ package scenario
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/ticnet/ticnet/netcore/tic"
 	"slices"
 
 	"github.com/ticnet/ticnet/internal/fingerprint"
@@ -57,7 +58,7 @@ type Options struct {
 	InputDelay int
 	// WrapGame, if set, wraps every peer's game as its client sees it
 	// (benchmarks time the game's callbacks with it).
-	WrapGame func(*testgame.Game) netcore.Game
+	WrapGame func(*testgame.Game) tic.Game
 	// Input is the game's input layout, every copy's and the server's
 	// (Server.Input is set from it): opaque input makes every test game
 	// build opaque commands with that layout.
@@ -231,7 +232,7 @@ func (s *Scenario) newPeerWith(i int, tr netcore.Transport, drone bool, xfer tra
 	cfg := netcore.ClientConfig{Name: fmt.Sprintf("player%d", i), Drone: drone, Timeouts: o.Timeouts,
 		Settings: st, Protocols: protos, Transfer: xfer, Token: token, Predict: o.Predict, PredictTics: o.PredictTics, InputDelay: o.InputDelay, Input: o.Input,
 		Replay: o.Replay}
-	var game netcore.Game = g
+	var game tic.Game = g
 	if o.WrapGame != nil {
 		game = o.WrapGame(g)
 	}

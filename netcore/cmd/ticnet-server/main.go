@@ -41,6 +41,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/ticnet/ticnet/netcore/tic"
 	"log"
 	"net"
 	"os"
@@ -56,7 +57,7 @@ func main() {
 	port := flag.Int("port", netcore.DefaultPort, "UDP port to listen on")
 	addr := flag.String("addr", "", "IPv4 address to listen on (default: every address)")
 	profile := flag.String("profile", "reference", "timeouts: reference (30 s, for real Chocolate Doom) or browser (4 s)")
-	maxPlayers := flag.Int("maxplayers", netcore.MaxPlayers, "most players in a game, drones aside (1-8)")
+	maxPlayers := flag.Int("maxplayers", tic.MaxPlayers, "most players in a game, drones aside (1-8)")
 	name := flag.String("servername", "", "description shown to QUERY (default \"Unnamed server\")")
 	ticlog := flag.String("ticlog", "", "write which players' commands the server had for each tic to this file (JSON lines)")
 	record := flag.String("record", "", "record every game as a replay: the first to this file, the next to FILE-2.ext, FILE-3.ext, ...")
@@ -85,8 +86,8 @@ func run(addr string, port int, profileName string, maxPlayers int, desc, ticlog
 	if err != nil {
 		return err
 	}
-	if maxPlayers < 1 || maxPlayers > netcore.MaxPlayers {
-		return fmt.Errorf("-maxplayers %d: want 1 to %d", maxPlayers, netcore.MaxPlayers)
+	if maxPlayers < 1 || maxPlayers > tic.MaxPlayers {
+		return fmt.Errorf("-maxplayers %d: want 1 to %d", maxPlayers, tic.MaxPlayers)
 	}
 	tr, err := netcore.ListenUDP(net.JoinHostPort(addr, strconv.Itoa(port)))
 	if err != nil {
@@ -216,7 +217,7 @@ func (l *ticLog) close() {
 
 func bits(b uint8) []int {
 	s := []int{}
-	for p := range netcore.MaxPlayers {
+	for p := range tic.MaxPlayers {
 		if b&(1<<p) != 0 {
 			s = append(s, p)
 		}
