@@ -1,6 +1,7 @@
 package netcore
 
 import (
+	"github.com/ticnet/ticnet/netcore/replay"
 	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/transfer"
 	"github.com/ticnet/ticnet/netcore/wire"
@@ -52,7 +53,7 @@ type ClientConfig struct {
 	// now, not to the last built.
 	InputDelay int
 	// Replay makes the client record its game (Client.Replay).
-	Replay ReplayConfig
+	Replay replay.Config
 }
 
 // MaxInputDelay bounds ClientConfig.InputDelay.
@@ -72,7 +73,6 @@ func (c *ClientConfig) fill() {
 	if c.Settings.TicDup == 0 {
 		c.Settings.TicDup = 1
 	}
-	c.Replay.fill()
 	if c.CatchUpTics <= 0 {
 		c.CatchUpTics = DefaultCatchUpTics
 	}
@@ -132,8 +132,8 @@ type Client struct {
 	hs   handshake // connecting, the lobby, the game's start
 	send sendSide
 	recv recvSide
-	loop runner   // the one caller of the game (runner.go)
-	rec  recorder // the replay (replay_record.go)
+	loop runner          // the one caller of the game (runner.go)
+	rec  replay.Recorder // the replay (replay.go)
 	sync clockSync
 	join joinSide
 	mig  migrateSide
@@ -161,8 +161,7 @@ func NewClient(cfg ClientConfig, tr Transport, server Addr, game tic.Game, now i
 	c.xfer.AcceptFrom(server)
 	c.hs = handshake{c: c, firstMS: now, lastMS: now - SYNResendMS - 1}
 	c.send.c, c.recv.c, c.loop.c, c.join.c, c.mig.c, c.end.c = c, c, c, c, c, c
-	_, canSave := game.(tic.Snapshotter)
-	c.rec = recorder{cfg: c.cfg.Replay, canSave: canSave, header: c.hs.replayHeader}
+	c.rec = replay.NewRecorder(c.cfg.Replay, c.hs.replayHeader)
 	return c
 }
 

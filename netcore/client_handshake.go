@@ -164,7 +164,7 @@ func (hs *handshake) startGame(now int64) {
 	c.recv = recvSide{c: c, lastGameDataMS: now}
 	c.loop.reset()
 	c.loop.pred = predictSide{}
-	c.rec.reset()
+	c.rec.Reset()
 	c.send.firstMS = now + c.clock.startDelayMS()
 	c.send.lastClock = c.send.clockTic(now) - 1 // build tic 0 on the first pass
 }

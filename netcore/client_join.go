@@ -2,8 +2,8 @@ package netcore
 
 import (
 	"encoding/binary"
-	"github.com/ticnet/ticnet/netcore/tic"
 
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/transfer"
 	"github.com/ticnet/ticnet/netcore/wire"
 )

@@ -2,11 +2,11 @@ package netcore_test
 
 import (
 	"fmt"
-	"github.com/ticnet/ticnet/netcore/tic"
 	"slices"
 
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 

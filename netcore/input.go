@@ -1,10 +1,10 @@
 package netcore
 
 import (
-	"github.com/ticnet/ticnet/netcore/tic"
 	"slices"
 	"strconv"
 
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 

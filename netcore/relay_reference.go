@@ -181,7 +181,7 @@ func (r *referenceRelay) advanceWindow() {
 			}
 			in |= 1 << p.player
 		}
-		s.record(s.cmds.start, in, in, s.rec.relayed(row, in))
+		s.record(s.cmds.start, in, in, s.relayed.patch(&s.rec, row, in))
 		s.cmds.forgetTic(s.cmds.start)
 		s.cmds.start++
 		r.forgetDepartures()

@@ -2,8 +2,9 @@ package netcore
 
 import (
 	"cmp"
-	"github.com/ticnet/ticnet/netcore/tic"
 	"strconv"
+
+	"github.com/ticnet/ticnet/netcore/tic"
 )
 
 // runner runs the game from the timeline: the one place the client calls
@@ -21,6 +22,7 @@ type runner struct {
 	reported    [tic.MaxPlayers]bool   // a consistency failure was reported
 	cmds        [tic.MaxPlayers]tic.Cmd
 	ingame      [tic.MaxPlayers]bool
+	psums       [tic.MaxPlayers]uint16 // the players' checksums, for the replay
 	started     bool
 	// maxTics bounds the tics one Update runs (0: BackupTics), so that
 	// catching up still returns to the caller to render.
@@ -87,7 +89,7 @@ func (rn *runner) advance(g uint32, t *ConfirmedTic) {
 	in := c.clock.own(c, g, cmds, t.InGame)
 	rn.enterTic(g, in)
 	rn.checkConsistency(g, cmds, in, t.Substituted)
-	c.rec.recordBefore(g, cmds, in, t.Substituted, rn.saveNow)
+	c.rec.Before(g, cmds, in, t.Substituted, rn.saveNow)
 	dup := uint32(c.settings.TicDup)
 	for k := range dup {
 		if k > 0 {
@@ -101,7 +103,7 @@ func (rn *runner) advance(g uint32, t *ConfirmedTic) {
 		c.game.RunTic(g*dup+k, cmds, &rn.ingame)
 	}
 	sum := c.game.Checksum()
-	c.rec.recordAfter(g, sum, rn.playerSums(in, &c.rec.psums))
+	c.rec.After(g, sum, rn.playerSums(in, &rn.psums))
 	rn.tl.Ran(g, sum)
 	c.stats.TicsRun++
 	c.clock.ran(c, g, sum)
@@ -226,8 +228,8 @@ func (rn *runner) load(tic uint32, state []byte) {
 		return
 	}
 	c.join.loaded = true
-	if c.rec.recording() {
-		c.rec.recordStart(tic, state)
+	if c.rec.Recording() {
+		c.rec.Start(tic, state)
 	}
 	c.join.start = tic
 	rn.started = false // who is in the game: from the first tic run
@@ -260,7 +262,7 @@ func (rn *runner) saveNow() []byte {
 // them and the client records; nil otherwise.
 func (rn *runner) playerSums(in uint8, dst *[tic.MaxPlayers]uint16) *[tic.MaxPlayers]uint16 {
 	c := rn.c
-	if !c.rec.recording() {
+	if !c.rec.Recording() {
 		return nil
 	}
 	pc, ok := c.game.(tic.PlayerChecksummer)

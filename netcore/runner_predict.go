@@ -155,12 +155,12 @@ func (rn *runner) confirmPredicted(pt *predictedTic, ct *ConfirmedTic) {
 		// tic stands: that state is the one saved before it ran.
 		c.join.sendState(pt.tic, pt.before)
 	}
-	c.rec.recordBefore(pt.tic, &ct.Cmds, pt.ingame, ct.Substituted, func() []byte { return pt.before })
+	c.rec.Before(pt.tic, &ct.Cmds, pt.ingame, ct.Substituted, func() []byte { return pt.before })
 	var psums *[tic.MaxPlayers]uint16
 	if pt.hasPsums {
 		psums = &pt.psums
 	}
-	c.rec.recordAfter(pt.tic, pt.sum, psums)
+	c.rec.After(pt.tic, pt.sum, psums)
 	rn.tl.Ran(pt.tic, pt.sum)
 	c.stats.TicsRun++
 	rn.pred.stats.Stood++

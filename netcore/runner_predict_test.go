@@ -2,10 +2,10 @@ package netcore
 
 import (
 	"encoding/binary"
-	"github.com/ticnet/ticnet/netcore/tic"
 	"slices"
 	"testing"
 
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/transfer"
 	"github.com/ticnet/ticnet/netcore/wire"
 

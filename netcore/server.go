@@ -1,6 +1,7 @@
 package netcore
 
 import (
+	"github.com/ticnet/ticnet/netcore/replay"
 	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/transfer"
 	"github.com/ticnet/ticnet/netcore/wire"
@@ -27,7 +28,7 @@ type ServerConfig struct {
 	RecordTics bool
 	// Replay makes the server record each game as a replay file
 	// (Server.Replay). Off, nothing is recorded.
-	Replay ServerReplayConfig
+	Replay replay.ServerConfig
 	// Transfer tunes the bulk streams that carry snapshots to copies
 	// joining a game in progress.
 	Transfer transfer.Config
@@ -97,7 +98,6 @@ func (c *ServerConfig) fill() {
 	if c.RejoinGraceMS <= 0 {
 		c.RejoinGraceMS = DefaultRejoinGraceMS
 	}
-	c.Replay.fill()
 }
 
 // ServerState is where a server is in a game's life (spec §10.1).
@@ -132,7 +132,8 @@ type Server struct {
 	cmds  commandStore // the players' commands held (server_commands.go)
 
 	records []TicRecord
-	rec     serverRecorder
+	rec     replay.Recorder // the replay of each game (replay.go)
+	relayed relayedCmds     // the reference relay's commands, for rec
 
 	// Late join: bulk streams (snapshots), the joins, and the players
 	// held for their copies to come back.
@@ -155,6 +156,7 @@ func NewServer(cfg ServerConfig, tr Transport) *Server {
 	s := &Server{cfg: cfg, tr: tr, xfer: transfer.New(cfg.Transfer, tr)}
 	s.ref.s, s.ext.s, s.mig.s, s.joins.s, s.rj.s, s.lobby.s = s, s, s, s, s, s
 	s.relay = &s.ref // until a game launches
+	s.rec = replay.NewServerRecorder(cfg.Replay, s.replayHeader)
 	return s
 }
 

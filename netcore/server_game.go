@@ -199,7 +199,7 @@ func (s *Server) record(tic uint32, players, received uint8, cmds *[tic.MaxPlaye
 	if s.cfg.RecordTics {
 		s.records = append(s.records, TicRecord{Tic: tic, Players: players, Received: received})
 	}
-	s.rec.add(tic, players, players&^received, cmds, s.cfg.Replay.MaxBytes)
+	s.rec.Add(tic, players, players&^received, cmds)
 }
 
 // onTicnet takes an extension message from a client: checksum reports,

@@ -288,7 +288,7 @@ func (lb *serverLobby) checkStart(now int64) {
 		sc.conn.sendReliable(&wire.GameStart{Settings: personal})
 	}
 	s.state = ServerInGame
-	s.recordStart(0)
+	s.rec.Start(0, nil)
 	s.emit(Event{Kind: EventGameStarted, Player: -1, Protocol: s.relay.protocol()})
 }
 

@@ -113,7 +113,7 @@ func (mg *migration) startResumed(now int64) {
 		}
 		mg.resumeClient(now, sc)
 	}
-	s.recordStart(x.resumedAt)
+	s.rec.Start(x.resumedAt, nil)
 	s.emit(Event{Kind: EventResumed, Player: -1, Tic: x.sendSeq})
 }
 

@@ -1,8 +1,9 @@
 package netcore
 
 import (
-	"github.com/ticnet/ticnet/netcore/tic"
 	"strconv"
+
+	"github.com/ticnet/ticnet/netcore/tic"
 )
 
 // ConfirmedTic is one tic of the confirmed history: what every copy runs.

@@ -5,12 +5,12 @@ package main
 import (
 	"encoding/binary"
 	"errors"
-	"github.com/ticnet/ticnet/netcore/tic"
 	"strconv"
 
 	"github.com/hack-pad/safejs"
 
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 

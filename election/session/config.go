@@ -3,6 +3,7 @@ package session
 import (
 	"github.com/ticnet/ticnet/election"
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/replay"
 	"github.com/ticnet/ticnet/netcore/transfer"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
@@ -52,7 +53,7 @@ type Config struct {
 	RecordTics bool
 	// Replay makes this copy record its game (netcore.ClientConfig.Replay;
 	// Session.Replay).
-	Replay netcore.ReplayConfig
+	Replay replay.Config
 }
 
 // clientConfig is the configuration of this copy's client; local: it

@@ -3,10 +3,10 @@ package scenario
 import (
 	"cmp"
 	"fmt"
-	"github.com/ticnet/ticnet/netcore/tic"
 
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/testgame"
+	"github.com/ticnet/ticnet/netcore/tic"
 )
 
 // Checked is what Check compared.

@@ -2,10 +2,10 @@ package scenario
 
 import (
 	"fmt"
-	"github.com/ticnet/ticnet/netcore/tic"
 
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/testgame"
+	"github.com/ticnet/ticnet/netcore/tic"
 )
 
 // addedEvents reports whether got is want with events added and none

@@ -3,13 +3,14 @@ package scenario
 import (
 	"errors"
 	"fmt"
-	"github.com/ticnet/ticnet/netcore/tic"
 	"io"
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/replay"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/testgame"
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
 
 	"github.com/stretchr/testify/require"
@@ -99,7 +100,7 @@ func TestALateIdlePlayerCostsAGameBlindToTheConsistencyByteNoRollback(t *testing
 		for _, blind := range []bool{true, false} {
 			t.Run(fmt.Sprintf("%d-players/blind=%v", players, blind), func(t *testing.T) {
 				o := Options{Players: players, Seed: 32, Link: simnet.Link{LatencyMS: 50}, Predict: true,
-					Replay: netcore.ReplayConfig{Record: true}}
+					Replay: replay.Config{Record: true}}
 				var s *Scenario
 				if blind {
 					// New, not build: the blind game's commands cannot be

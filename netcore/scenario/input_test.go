@@ -1,12 +1,12 @@
 package scenario
 
 import (
-	"github.com/ticnet/ticnet/netcore/tic"
 	"slices"
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
 
 	"github.com/stretchr/testify/require"

@@ -2,12 +2,12 @@ package scenario
 
 import (
 	"fmt"
-	"github.com/ticnet/ticnet/netcore/tic"
 	"testing"
 	"time"
 
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/testgame"
+	"github.com/ticnet/ticnet/netcore/tic"
 
 	"github.com/stretchr/testify/require"
 )

@@ -2,13 +2,13 @@ package scenario
 
 import (
 	"fmt"
-	"github.com/ticnet/ticnet/netcore/tic"
 	"runtime"
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/testgame"
+	"github.com/ticnet/ticnet/netcore/tic"
 
 	"github.com/stretchr/testify/require"
 )

@@ -7,13 +7,14 @@ package scenario
 import (
 	"encoding/binary"
 	"fmt"
-	"github.com/ticnet/ticnet/netcore/tic"
 	"slices"
 
 	"github.com/ticnet/ticnet/internal/fingerprint"
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/replay"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/testgame"
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/transfer"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
@@ -70,7 +71,7 @@ type Options struct {
 	// default DefaultUplinkBytesPerSec; negative for no limit.
 	UplinkBytesPerSec int64
 	// Replay makes every client record its game (ClientConfig.Replay).
-	Replay netcore.ReplayConfig
+	Replay replay.Config
 	// LowResTurn asks for a game whose turning travels in one byte.
 	LowResTurn bool
 	// Fingerprint, if set, sees every frame sent, on the channel and

@@ -14,10 +14,10 @@ package synctest
 import (
 	"encoding/binary"
 	"errors"
-	"github.com/ticnet/ticnet/netcore/tic"
 	"strconv"
 
 	"github.com/ticnet/ticnet/internal/text"
+	"github.com/ticnet/ticnet/netcore/tic"
 )
 
 // Game is a game that can save and load its state.

@@ -3,11 +3,11 @@ package synctest
 import (
 	"encoding/binary"
 	"errors"
-	"github.com/ticnet/ticnet/netcore/tic"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore/testgame"
+	"github.com/ticnet/ticnet/netcore/tic"
 
 	"github.com/stretchr/testify/require"
 )

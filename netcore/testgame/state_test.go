@@ -1,8 +1,9 @@
 package testgame
 
 import (
-	"github.com/ticnet/ticnet/netcore/tic"
 	"testing"
+
+	"github.com/ticnet/ticnet/netcore/tic"
 
 	"github.com/stretchr/testify/require"
 )

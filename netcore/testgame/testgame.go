@@ -7,10 +7,10 @@
 package testgame
 
 import (
-	"github.com/ticnet/ticnet/netcore/tic"
 	"math/rand/v2"
 
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/tic"
 )
 
 // Game is one copy of the reference game.

@@ -4,11 +4,11 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
-	"github.com/ticnet/ticnet/netcore/tic"
 	"log"
 	"os"
 
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/tic"
 )
 
 // game is what this client plays instead of Doom: it builds commands from

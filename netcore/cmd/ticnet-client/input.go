@@ -3,11 +3,12 @@ package main
 import (
 	"bufio"
 	"fmt"
-	"github.com/ticnet/ticnet/netcore/tic"
 	"math/rand/v2"
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/ticnet/ticnet/netcore/tic"
 )
 
 // Doom's angles: a full turn is 1<<32, a command turns by angleturn<<16,

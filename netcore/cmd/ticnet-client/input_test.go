@@ -1,11 +1,12 @@
 package main
 
 import (
-	"github.com/ticnet/ticnet/netcore/tic"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/ticnet/ticnet/netcore/tic"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

@@ -48,7 +48,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/ticnet/ticnet/netcore/tic"
 	"log"
 	"math/rand/v2"
 	"net"
@@ -60,6 +59,7 @@ import (
 	"time"
 
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 

@@ -29,7 +29,7 @@
 // is replaced. A game's file is written as the game runs, each pass's new
 // tics at once, and closed when the game ends (or the server stops), so a
 // killed server leaves a file that is whole up to its last tic. A game's
-// recording stops at 32 MB (netcore.DefaultReplayMaxBytes: hours of play).
+// recording stops at 32 MB (replay.DefaultMaxBytes: hours of play).
 // Read a replay with ticnet-replay (info, verify, lmp).
 // SIGINT or SIGTERM tells every client that the server is going away (the
 // reference's DISCONNECT handshake, at most five seconds) and exits.
@@ -41,7 +41,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/ticnet/ticnet/netcore/tic"
 	"log"
 	"net"
 	"os"
@@ -51,6 +50,8 @@ import (
 	"time"
 
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/replay"
+	"github.com/ticnet/ticnet/netcore/tic"
 )
 
 func main() {
@@ -109,7 +110,7 @@ func run(addr string, port int, profileName string, maxPlayers int, desc, ticlog
 		defer replays.finish()
 	}
 	srv := netcore.NewServer(netcore.ServerConfig{Timeouts: timeouts, MaxPlayers: maxPlayers, Description: desc,
-		RecordTics: tl != nil, Replay: netcore.ServerReplayConfig{Record: replays != nil}}, tr)
+		RecordTics: tl != nil, Replay: replay.ServerConfig{Record: replays != nil}}, tr)
 	log.Printf("listening on %v (profile %s: %d ms timeout, %d ms keepalive; max %d players)",
 		tr.LocalAddr(), timeouts.Name, timeouts.TimeoutMS, timeouts.KeepaliveMS, maxPlayers)
 

@@ -1,17 +1,17 @@
-package netcore
+package replay
 
 import (
 	"errors"
-	"github.com/ticnet/ticnet/netcore/tic"
 	"io"
 	"strconv"
 
 	"github.com/ticnet/ticnet/internal/text"
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
-// ReplayMismatch is the first recorded checksum a playback did not get.
-type ReplayMismatch struct {
+// Mismatch is the first recorded checksum a playback did not get.
+type Mismatch struct {
 	Tic       uint32 // the tic after which the checksums differ
 	Want, Got uint32
 	// Players are the players whose own checksums differ at Tic, where
@@ -19,7 +19,7 @@ type ReplayMismatch struct {
 	Players []int
 }
 
-func (m *ReplayMismatch) String() string {
+func (m *Mismatch) String() string {
 	s := "tic " + strconv.FormatUint(uint64(m.Tic), 10) + ": checksum " + text.Hex(uint64(m.Got), 8) + ", recorded " + text.Hex(uint64(m.Want), 8)
 	if len(m.Players) > 0 {
 		s += " (players " + text.Ints(m.Players) + ")"
@@ -27,43 +27,43 @@ func (m *ReplayMismatch) String() string {
 	return s
 }
 
-// ReplayPlayer plays a replay file into a game, tic by tic, in order, and
+// Player plays a replay file into a game, tic by tic, in order, and
 // compares the game's checksums with the recorded ones. It can seek to any
 // tic from a snapshot at or before it, for a game that can load.
-type ReplayPlayer struct {
+type Player struct {
 	r     *wire.ReplayReader
 	game  tic.Game
-	snaps []replaySnapshot // every snapshot in the file, by tic
-	end   uint32           // one past the last tic recorded
-	tic   uint32           // the next tic to run
+	snaps []snapshotAt // every snapshot in the file, by tic
+	end   uint32       // one past the last tic recorded
+	tic   uint32       // the next tic to run
 	rec   wire.ReplayRecord
 
-	mismatch   *ReplayMismatch
+	mismatch   *Mismatch
 	checked    int // checksums compared
 	mismatches int // checksums that differed
 	cmds       [tic.MaxPlayers]tic.Cmd
 	ingame     [tic.MaxPlayers]bool
 }
 
-type replaySnapshot struct {
+type snapshotAt struct {
 	tic    uint32
 	offset int
 }
 
-// ErrReplayNeedsLoad is the error of a replay that starts from a snapshot
+// ErrNeedsLoad is the error of a replay that starts from a snapshot
 // (a copy that joined late) played into a game that cannot load one.
-var ErrReplayNeedsLoad = errors.New("replay: it starts from a snapshot, and the game cannot load one")
+var ErrNeedsLoad = errors.New("replay: it starts from a snapshot, and the game cannot load one")
 
-// NewReplayPlayer reads replay file data, whole (an error for any record
+// NewPlayer reads replay file data, whole (an error for any record
 // that is malformed or cut short), and sets game at its first tic: as it
 // is, for a game that starts there, or from the file's first snapshot.
 // The player keeps data: do not change it.
-func NewReplayPlayer(data []byte, game tic.Game) (*ReplayPlayer, error) {
+func NewPlayer(data []byte, game tic.Game) (*Player, error) {
 	r, err := wire.NewReplayReader(data)
 	if err != nil {
 		return nil, err
 	}
-	p := &ReplayPlayer{r: r, game: game, tic: r.Header.Start, end: r.Header.Start}
+	p := &Player{r: r, game: game, tic: r.Header.Start, end: r.Header.Start}
 	var rec wire.ReplayRecord
 	for {
 		err := r.Next(&rec)
@@ -74,7 +74,7 @@ func NewReplayPlayer(data []byte, game tic.Game) (*ReplayPlayer, error) {
 			return nil, err
 		}
 		if rec.IsSnapshot() {
-			p.snaps = append(p.snaps, replaySnapshot{tic: rec.Tic.Tic, offset: rec.Offset})
+			p.snaps = append(p.snaps, snapshotAt{tic: rec.Tic.Tic, offset: rec.Offset})
 		} else {
 			p.end = rec.Tic.Tic + 1
 		}
@@ -90,38 +90,38 @@ func NewReplayPlayer(data []byte, game tic.Game) (*ReplayPlayer, error) {
 			return nil, err
 		}
 	case r.Header.Start != 0:
-		return nil, ErrReplayNeedsLoad
+		return nil, ErrNeedsLoad
 	}
 	return p, nil
 }
 
 // Header is what the replay says about its game.
-func (p *ReplayPlayer) Header() *wire.ReplayHeader { return &p.r.Header }
+func (p *Player) Header() *wire.ReplayHeader { return &p.r.Header }
 
 // Tic is the next tic to run: the game's state is the state before it.
-func (p *ReplayPlayer) Tic() uint32 { return p.tic }
+func (p *Player) Tic() uint32 { return p.tic }
 
 // Start is the first tic recorded; End is one past the last.
-func (p *ReplayPlayer) Start() uint32 { return p.r.Header.Start }
+func (p *Player) Start() uint32 { return p.r.Header.Start }
 
 // End is one past the last tic recorded.
-func (p *ReplayPlayer) End() uint32 { return p.end }
+func (p *Player) End() uint32 { return p.end }
 
 // Done reports whether every recorded tic has run.
-func (p *ReplayPlayer) Done() bool { return p.tic == p.end }
+func (p *Player) Done() bool { return p.tic == p.end }
 
 // Mismatch is the first recorded checksum the game did not give, or nil.
-func (p *ReplayPlayer) Mismatch() *ReplayMismatch { return p.mismatch }
+func (p *Player) Mismatch() *Mismatch { return p.mismatch }
 
 // Checked is how many recorded checksums were compared, and Mismatches
 // how many of them differed.
-func (p *ReplayPlayer) Checked() int { return p.checked }
+func (p *Player) Checked() int { return p.checked }
 
 // Mismatches is how many compared checksums differed.
-func (p *ReplayPlayer) Mismatches() int { return p.mismatches }
+func (p *Player) Mismatches() int { return p.mismatches }
 
 // Snapshots lists the tics a playback can seek to directly.
-func (p *ReplayPlayer) Snapshots() []uint32 {
+func (p *Player) Snapshots() []uint32 {
 	tics := make([]uint32, len(p.snaps))
 	for i, s := range p.snaps {
 		tics[i] = s.tic
@@ -131,11 +131,11 @@ func (p *ReplayPlayer) Snapshots() []uint32 {
 
 // Run runs up to n tics (fewer at the end of the replay) and reports how
 // many it ran.
-func (p *ReplayPlayer) Run(n int) (int, error) {
+func (p *Player) Run(n int) (int, error) {
 	ran := 0
 	for ran < n && !p.Done() {
 		if err := p.r.Next(&p.rec); err != nil {
-			return ran, err // NewReplayPlayer read the file whole: not for a file left unchanged
+			return ran, err // NewPlayer read the file whole: not for a file left unchanged
 		}
 		if p.rec.IsSnapshot() {
 			continue // the game is there already
@@ -149,7 +149,7 @@ func (p *ReplayPlayer) Run(n int) (int, error) {
 
 // advance runs tic t on the game as the client that recorded it did, and
 // checks its checksum.
-func (p *ReplayPlayer) advance(t *wire.ReplayTic) {
+func (p *Player) advance(t *wire.ReplayTic) {
 	p.cmds = t.Cmds
 	for q := range tic.MaxPlayers {
 		p.ingame[q] = t.InGame&(1<<q) != 0
@@ -179,7 +179,7 @@ func (p *ReplayPlayer) advance(t *wire.ReplayTic) {
 	if p.mismatch != nil {
 		return
 	}
-	m := &ReplayMismatch{Tic: t.Tic, Want: t.Sum, Got: got}
+	m := &Mismatch{Tic: t.Tic, Want: t.Sum, Got: got}
 	if pc, ok := p.game.(tic.PlayerChecksummer); ok && t.HasPlayerSums {
 		for q := range tic.MaxPlayers {
 			if p.ingame[q] && uint16(pc.PlayerChecksum(q)) != t.PlayerSums[q] {
@@ -193,11 +193,11 @@ func (p *ReplayPlayer) advance(t *wire.ReplayTic) {
 // Seek sets the game at tic, the state before it: from the newest
 // snapshot at or before tic, or from where it is when that is nearer, it
 // runs the tics up to it. It cannot go back without a snapshot.
-func (p *ReplayPlayer) Seek(t uint32) error {
+func (p *Player) Seek(t uint32) error {
 	if t < p.Start() || t > p.end {
 		return errors.New("replay: tic " + strconv.FormatUint(uint64(t), 10) + " is outside the recording, [" + strconv.FormatUint(uint64(p.Start()), 10) + ", " + strconv.FormatUint(uint64(p.end), 10) + "]")
 	}
-	var best *replaySnapshot
+	var best *snapshotAt
 	if _, canLoad := p.game.(tic.Snapshotter); canLoad {
 		for i := range p.snaps {
 			if p.snaps[i].tic <= t {
@@ -217,7 +217,7 @@ func (p *ReplayPlayer) Seek(t uint32) error {
 }
 
 // load sets the game at snapshot s.
-func (p *ReplayPlayer) load(s replaySnapshot) error {
+func (p *Player) load(s snapshotAt) error {
 	if err := p.r.SeekSnapshot(s.offset, s.tic); err != nil {
 		return err
 	}
@@ -229,66 +229,4 @@ func (p *ReplayPlayer) load(s replaySnapshot) error {
 	}
 	p.tic = s.tic
 	return nil
-}
-
-// ReplayResult is what VerifyReplay found.
-type ReplayResult struct {
-	Tics       int // tics run
-	Checked    int // checksums compared
-	Mismatches int // of which differed
-	Mismatch   *ReplayMismatch
-}
-
-// VerifyReplay plays replay file data into game from its first tic to its
-// last and compares every recorded checksum.
-func VerifyReplay(data []byte, game tic.Game) (ReplayResult, error) {
-	p, err := NewReplayPlayer(data, game)
-	if err != nil {
-		return ReplayResult{}, err
-	}
-	n, err := p.Run(int(p.End() - p.Start()))
-	return ReplayResult{Tics: n, Checked: p.checked, Mismatches: p.mismatches, Mismatch: p.mismatch}, err
-}
-
-// SnapshotResult is what VerifyReplaySnapshots found from one snapshot.
-type SnapshotResult struct {
-	Tic        uint32 // the snapshot's tic: the state before it
-	Tics       int    // tics run from it, up to the next snapshot or the end
-	Checked    int    // checksums compared
-	Mismatches int    // of which differed
-	Mismatch   *ReplayMismatch
-}
-
-// VerifyReplaySnapshots loads every snapshot of replay file data into
-// game in turn and plays the recorded tics from it up to the next one
-// (the last: to the end), comparing every recorded checksum: a snapshot
-// that is not the state before its tic shows in the checksums after it,
-// where a playback from the first snapshot (VerifyReplay) never loads it.
-// It returns one result per snapshot, in the file's order; game must be
-// able to load (Snapshotter).
-func VerifyReplaySnapshots(data []byte, game tic.Game) ([]SnapshotResult, error) {
-	if _, ok := game.(tic.Snapshotter); !ok {
-		return nil, errors.New("replay: the game cannot load a snapshot")
-	}
-	p, err := NewReplayPlayer(data, game)
-	if err != nil {
-		return nil, err
-	}
-	res := make([]SnapshotResult, len(p.snaps))
-	for i, s := range p.snaps {
-		if err := p.load(s); err != nil {
-			return res[:i], err
-		}
-		next := p.end
-		if i+1 < len(p.snaps) {
-			next = p.snaps[i+1].tic
-		}
-		p.checked, p.mismatches, p.mismatch = 0, 0, nil
-		n, err := p.Run(int(next - s.tic))
-		res[i] = SnapshotResult{Tic: s.tic, Tics: n, Checked: p.checked, Mismatches: p.mismatches, Mismatch: p.mismatch}
-		if err != nil {
-			return res[:i+1], err
-		}
-	}
-	return res, nil
 }
