@@ -44,7 +44,7 @@ type ClientConfig struct {
 	// Input is the game's input layout: Doom's ticcmd (zero) or opaque
 	// input (ProtocolTicnet only). NewClient panics on a layout that
 	// InputLayout.Check refuses.
-	Input InputLayout
+	Input tic.InputLayout
 	// InputDelay, in tics (at most MaxInputDelay), makes the client build
 	// each command that many tics before its tic is due at the server,
 	// under the extension: the local player's input shows that much later,
@@ -191,7 +191,7 @@ func (c *Client) Extended() bool {
 func (c *Client) GameTic() uint32 { return c.loop.tl.GameTic() }
 
 // Timeline is the game's confirmed history as this client holds it.
-func (c *Client) Timeline() *Timeline { return &c.loop.tl }
+func (c *Client) Timeline() *tic.Timeline { return &c.loop.tl }
 
 // RecvTic is the number of complete tics received so far.
 func (c *Client) RecvTic() uint32 { return c.recv.recvtic }

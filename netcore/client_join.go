@@ -219,7 +219,7 @@ func (js *joinSide) onTransfer(ev transfer.Event) {
 	}
 	switch ev.Kind {
 	case transfer.Received:
-		if len(ev.Data) < 4 || !c.loop.tl.Load(Snapshot{Tic: binary.BigEndian.Uint32(ev.Data), State: ev.Data[4:]}) {
+		if len(ev.Data) < 4 || !c.loop.tl.Load(tic.Snapshot{Tic: binary.BigEndian.Uint32(ev.Data), State: ev.Data[4:]}) {
 			reason := "the game state that arrived is not of a tic this copy can start from"
 			c.conn.disconnect(c.nowMS, reason)
 			c.finish(EventDisconnected, reason)

@@ -78,7 +78,7 @@ func (rs *recvSide) inWindow(tic uint32) bool {
 	if c.phase.joining() {
 		// A joiner holds what arrives while its snapshot does, as far as
 		// its timeline reaches.
-		return int(tic-c.loop.tl.First()) < c.loop.tl.max()
+		return int(tic-c.loop.tl.First()) < c.loop.tl.Capacity()
 	}
 	return tic-c.loop.tl.GameTic() < BackupTics
 }
@@ -209,7 +209,7 @@ func (rs *recvSide) advanceWindow() {
 			return
 		}
 		s := &rs.tics[t%BackupTics]
-		ct := ConfirmedTic{Substituted: s.substituted}
+		ct := tic.ConfirmedTic{Substituted: s.substituted}
 		for p := range tic.MaxPlayers {
 			if !s.tic.Has(p) {
 				c.clock.absent(&rs.base[p])

@@ -21,7 +21,7 @@ type clock interface {
 	ticRate() int
 	// refuses says why a game of this input layout cannot run under the
 	// protocol; "" when it can.
-	refuses(in *InputLayout) string
+	refuses(in *tic.InputLayout) string
 	// startDelayMS is how long after its start the client builds its
 	// first tic.
 	startDelayMS() int64

@@ -25,7 +25,7 @@ const ReferenceStartDelayMS = 500
 
 func (referenceClock) ticRate() int { return TicRate }
 
-func (referenceClock) refuses(in *InputLayout) string {
+func (referenceClock) refuses(in *tic.InputLayout) string {
 	if in.Opaque() {
 		return ReasonNeedsTicnet
 	}

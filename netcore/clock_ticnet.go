@@ -22,7 +22,7 @@ func (k ticnetClock) ticRate() int {
 	return TicRate
 }
 
-func (ticnetClock) refuses(*InputLayout) string { return "" }
+func (ticnetClock) refuses(*tic.InputLayout) string { return "" }
 
 func (ticnetClock) startDelayMS() int64 { return 0 }
 

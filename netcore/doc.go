@@ -16,7 +16,8 @@
 // receive windows (client_send.go, client_recv.go), the clock of the
 // protocol the game runs, chosen when it starts (clock.go:
 // clock_reference.go, clock_ticnet.go), the runner, the one caller of the
-// Game, with prediction (runner.go, runner_predict.go), late join
+// Game, which runs the requests of its tic.Timeline, with prediction
+// (runner.go, runner_predict.go), late join
 // (client_join.go), host migration (client_migrate.go), the game's end
 // (end.go) and the replay (replay.go).
 //

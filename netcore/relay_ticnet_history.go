@@ -9,7 +9,7 @@ import (
 // server can send again (each diffed against the tic before it, which tl
 // must hold), sets the stream to go on after them, and returns who was in
 // the game at the last of them.
-func (x *ticnetRelay) loadHistory(tl *Timeline) uint8 {
+func (x *ticnetRelay) loadHistory(tl *tic.Timeline) uint8 {
 	s := x.s
 
 	end := tl.Confirmed()
@@ -32,7 +32,7 @@ func (x *ticnetRelay) loadHistory(tl *Timeline) uint8 {
 
 // appendHistory puts confirmed tic t, the next, in the history, diffed
 // against the commands of the tic before.
-func (x *ticnetRelay) appendHistory(t uint32, ct *ConfirmedTic) {
+func (x *ticnetRelay) appendHistory(t uint32, ct *tic.ConfirmedTic) {
 	s := x.s
 
 	var st wire.SetTic

@@ -14,7 +14,7 @@ import (
 type runner struct {
 	c           *Client
 	pred        predictSide // the tics run ahead of confirmation (runner_predict.go)
-	tl          Timeline
+	tl          tic.Timeline
 	consistency [tic.MaxPlayers][BackupTics]uint8 // each player's byte, by tic
 	wasInGame   uint8
 	firstRun    uint32                 // the first tic this copy ran (a joiner's snapshot tic)
@@ -62,16 +62,16 @@ func (rn *runner) runConfirmed(limit uint32) {
 }
 
 // runRequests does what the timeline asks of the game, in order.
-func (rn *runner) runRequests(reqs []Request) {
+func (rn *runner) runRequests(reqs []tic.Request) {
 	c := rn.c
 	for i := range reqs {
 		r := &reqs[i]
 		switch r.Kind {
-		case RequestAdvance:
+		case tic.RequestAdvance:
 			rn.advance(r.Tic, r.Confirmed)
-		case RequestSave:
+		case tic.RequestSave:
 			rn.save(r.Tic)
-		case RequestLoad:
+		case tic.RequestLoad:
 			rn.load(r.Tic, r.State)
 			if c.phase.state() == ClientDisconnected {
 				return
@@ -82,7 +82,7 @@ func (rn *runner) runRequests(reqs []Request) {
 
 // advance runs tic g on the game: the checks of what it is about to run,
 // the game's tic, then this copy's checksum report.
-func (rn *runner) advance(g uint32, t *ConfirmedTic) {
+func (rn *runner) advance(g uint32, t *tic.ConfirmedTic) {
 	c := rn.c
 	cmds := &rn.cmds // the game may keep no pointer into the timeline
 	*cmds = t.Cmds

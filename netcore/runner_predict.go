@@ -140,7 +140,7 @@ func (rn *runner) sameCmds(predicted, confirmed *[tic.MaxPlayers]tic.Cmd) bool {
 
 // confirmPredicted makes predicted tic pt, which the confirmed tic ct
 // matches, a tic this copy ran: as advance does for a tic it runs.
-func (rn *runner) confirmPredicted(pt *predictedTic, ct *ConfirmedTic) {
+func (rn *runner) confirmPredicted(pt *predictedTic, ct *tic.ConfirmedTic) {
 	c := rn.c
 	rn.enterTic(pt.tic, ct.InGame)
 	slot := pt.tic % BackupTics
@@ -150,7 +150,7 @@ func (rn *runner) confirmPredicted(pt *predictedTic, ct *ConfirmedTic) {
 			rn.consistency[q][slot] = pt.consistency[q]
 		}
 	}
-	if rn.tl.saveDue(pt.tic) {
+	if rn.tl.SaveDue(pt.tic) {
 		// The server asked for the state before it, and the predicted
 		// tic stands: that state is the one saved before it ran.
 		c.join.sendState(pt.tic, pt.before)

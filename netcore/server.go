@@ -44,7 +44,7 @@ type ServerConfig struct {
 	// Doom's ticcmd (zero) or opaque input (ProtocolTicnet only: a peer
 	// that speaks only the reference is refused). NewServer panics on a
 	// layout that InputLayout.Check refuses.
-	Input InputLayout
+	Input tic.InputLayout
 	// TicRate is how many tics a second a game under the extension
 	// protocol runs, wire.MinTicRate to wire.MaxTicRate (default 35, which
 	// a game under the reference protocol always runs); NewServer panics

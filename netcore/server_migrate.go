@@ -43,7 +43,7 @@ type Resume struct {
 	Connect  wire.ConnectData // the game's mode and mission (the host's)
 	// Timeline is the host's client's: the confirmed tics, the newest
 	// BackupTics of which the server can send again.
-	Timeline *Timeline
+	Timeline *tic.Timeline
 	// Roster is the last the old server sent: the game's id, the players
 	// and their token hashes.
 	Roster wire.Roster

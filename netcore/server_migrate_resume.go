@@ -77,7 +77,7 @@ func (mg *migration) onFetchedTics(sc *serverClient, body []byte) error {
 			continue
 		}
 		st := &r.in.Tics[i]
-		ct := ConfirmedTic{InGame: st.InGame, Substituted: st.Substituted}
+		ct := tic.ConfirmedTic{InGame: st.InGame, Substituted: st.Substituted}
 		for p := range tic.MaxPlayers {
 			if st.Has(p) {
 				ct.Cmds[p] = wire.Patch(&x.auth[p], &st.Cmds[p])

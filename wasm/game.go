@@ -9,7 +9,6 @@ import (
 
 	"github.com/hack-pad/safejs"
 
-	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
@@ -27,7 +26,7 @@ type jsGame struct {
 	// saveBuf is where save leaves the state (its length: n): ticnet.js
 	// makes a larger one when a state does not fit.
 	saveBuf jsBuf
-	layout  netcore.InputLayout
+	layout  tic.InputLayout
 	raw     [tic.MaxPlayers * tic.MaxInputBytes]byte
 	subs    uint8 // the players whose commands of the next RunTic are substitutes
 	// ingame: the players in the last RunTic; psums their own checksums
@@ -255,7 +254,7 @@ var (
 // a game must not seem to have one it has not. It also returns the jsGame
 // inside; an error when reading cb threw. The callbacks take no this:
 // each is looked up once, not on every call.
-func newGame(cb safejs.Value, layout netcore.InputLayout) (tic.Game, *jsGame, error) {
+func newGame(cb safejs.Value, layout tic.InputLayout) (tic.Game, *jsGame, error) {
 	var x errs
 	jg := jsGame{cb: cb, cmdBuf: x.get(cb, "cmdBuf"), inBuf: x.get(cb, "inBuf"), layout: layout, input: x.get(cb, "input"),
 		onTic: x.get(cb, "onTic"), checksum: x.get(cb, "checksum"), save: x.get(cb, "save"), load: x.get(cb, "load")}
@@ -286,8 +285,8 @@ func newGame(cb safejs.Value, layout netcore.InputLayout) (tic.Game, *jsGame, er
 
 // layout is the input layout the page asked for (config's inputSize and
 // eventBits); ticnet.js has checked it.
-func layout(x *errs, config safejs.Value) netcore.InputLayout {
-	l := netcore.InputLayout{Size: uint8(max(0, min(integer(x.get(config, "inputSize")), tic.MaxInputBytes)))}
+func layout(x *errs, config safejs.Value) tic.InputLayout {
+	l := tic.InputLayout{Size: uint8(max(0, min(integer(x.get(config, "inputSize")), tic.MaxInputBytes)))}
 	if bits := x.get(config, "eventBits"); bits.Type() == safejs.TypeObject {
 		for i := range min(integer(x.get(bits, "length")), int(l.Size)) {
 			l.Events[i] = byte(integer(x.index(bits, i)))

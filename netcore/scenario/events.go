@@ -3,7 +3,6 @@ package scenario
 import (
 	"fmt"
 
-	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/testgame"
 	"github.com/ticnet/ticnet/netcore/tic"
 )
@@ -13,7 +12,7 @@ import (
 // held bits equal, want's event bits all set in got. Doom's ticcmd: the
 // steady fields equal, and an event field of want's set in got as it is,
 // or filled where want's is zero.
-func addedEvents(l *netcore.InputLayout, got, want tic.Cmd) (tic.Cmd, bool) {
+func addedEvents(l *tic.InputLayout, got, want tic.Cmd) (tic.Cmd, bool) {
 	if l.ClearEvents(got) != l.ClearEvents(want) {
 		return tic.Cmd{}, false
 	}

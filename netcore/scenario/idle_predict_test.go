@@ -6,7 +6,6 @@ import (
 	"io"
 	"testing"
 
-	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/replay"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/testgame"
@@ -21,8 +20,8 @@ import (
 // carries none.
 var idleInputs = []struct {
 	name  string
-	input netcore.InputLayout
-}{{"ticcmd", netcore.InputLayout{}}, {"opaque", netcore.InputLayout{Size: 4, Events: [tic.MaxInputBytes]byte{1: 0x80}}}}
+	input tic.InputLayout
+}{{"ticcmd", tic.InputLayout{}}, {"opaque", tic.InputLayout{Size: 4, Events: [tic.MaxInputBytes]byte{1: 0x80}}}}
 
 // Players who build the same command every tic are predicted exactly,
 // whatever the game's checksum does: the test game's changes every tic,
@@ -180,7 +179,7 @@ func substitutesRecorded(t *testing.T, s *Scenario) int {
 					continue
 				}
 				found++
-				want := (&netcore.InputLayout{}).ClearEvents(prev.Cmds[pl])
+				want := (&tic.InputLayout{}).ClearEvents(prev.Cmds[pl])
 				require.Equal(t, prev.Tic+1, rt.Tic, "peer %d's replay: the tic after player %d's substitute's", i, pl)
 				require.Equal(t, want, rt.Cmds[pl], "peer %d's replay: player %d's substitute at tic %d (the command of tic %d)", i, pl, rt.Tic, prev.Tic)
 			}

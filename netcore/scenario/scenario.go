@@ -63,7 +63,7 @@ type Options struct {
 	// Input is the game's input layout, every copy's and the server's
 	// (Server.Input is set from it): opaque input makes every test game
 	// build opaque commands with that layout.
-	Input netcore.InputLayout
+	Input tic.InputLayout
 	// Launch is what the controller launches the game with: a seed and
 	// options (netcore.Client.LaunchWith).
 	Launch wire.LaunchOptions

@@ -39,7 +39,7 @@ type Config struct {
 	// player 0's (BuildTiccmd) and the others' are drawn from a fixed
 	// pseudo-random sequence.
 	Input func(tic uint32, p int) tic.Cmd
-	// InputSize, for a game of opaque input (netcore.InputLayout), makes
+	// InputSize, for a game of opaque input (tic.InputLayout), makes
 	// the drawn commands that many bytes of opaque input.
 	InputSize uint8
 }

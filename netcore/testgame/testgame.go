@@ -9,7 +9,6 @@ package testgame
 import (
 	"math/rand/v2"
 
-	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/tic"
 )
 
@@ -24,7 +23,7 @@ type Game struct {
 	Quiet bool
 	// Input, when opaque, makes BuildTiccmd return opaque input of that
 	// layout: random held bytes, and now and then an event bit.
-	Input netcore.InputLayout
+	Input tic.InputLayout
 
 	rng     *rand.Rand
 	state   [tic.MaxPlayers]player
