@@ -1,6 +1,8 @@
 package netcore
 
 import (
+	"github.com/ticnet/ticnet/netcore/replay"
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/transfer"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
@@ -42,7 +44,7 @@ type ClientConfig struct {
 	// Input is the game's input layout: Doom's ticcmd (zero) or opaque
 	// input (ProtocolTicnet only). NewClient panics on a layout that
 	// InputLayout.Check refuses.
-	Input InputLayout
+	Input tic.InputLayout
 	// InputDelay, in tics (at most MaxInputDelay), makes the client build
 	// each command that many tics before its tic is due at the server,
 	// under the extension: the local player's input shows that much later,
@@ -51,7 +53,7 @@ type ClientConfig struct {
 	// now, not to the last built.
 	InputDelay int
 	// Replay makes the client record its game (Client.Replay).
-	Replay ReplayConfig
+	Replay replay.Config
 }
 
 // MaxInputDelay bounds ClientConfig.InputDelay.
@@ -71,12 +73,11 @@ func (c *ClientConfig) fill() {
 	if c.Settings.TicDup == 0 {
 		c.Settings.TicDup = 1
 	}
-	c.Replay.fill()
 	if c.CatchUpTics <= 0 {
 		c.CatchUpTics = DefaultCatchUpTics
 	}
 	if c.Connect.MaxPlayers == 0 {
-		c.Connect.MaxPlayers = MaxPlayers
+		c.Connect.MaxPlayers = tic.MaxPlayers
 	}
 	if c.Connect.GameMode == 0 && c.Connect.GameMission == 0 {
 		c.Connect.GameMode = wire.ModeCommercial
@@ -111,7 +112,7 @@ type Client struct {
 	cfg    ClientConfig
 	tr     Transport
 	server Addr
-	game   Game
+	game   tic.Game
 	conn   conn
 	phase  phase // where it is in its life (client_phase.go)
 	events []Event
@@ -131,8 +132,8 @@ type Client struct {
 	hs   handshake // connecting, the lobby, the game's start
 	send sendSide
 	recv recvSide
-	loop runner   // the one caller of the game (runner.go)
-	rec  recorder // the replay (replay_record.go)
+	loop runner          // the one caller of the game (runner.go)
+	rec  replay.Recorder // the replay (replay.go)
 	sync clockSync
 	join joinSide
 	mig  migrateSide
@@ -152,7 +153,7 @@ type Client struct {
 
 // NewClient returns a client of the server at server, talking through tr.
 // It sends its first SYN on the first Update.
-func NewClient(cfg ClientConfig, tr Transport, server Addr, game Game, now int64) *Client {
+func NewClient(cfg ClientConfig, tr Transport, server Addr, game tic.Game, now int64) *Client {
 	cfg.fill()
 	c := &Client{cfg: cfg, tr: tr, server: server, game: game, player: -1, clock: referenceClock{}}
 	c.conn = newConn(server, tr, cfg.Timeouts, now, connConnecting, &c.stats)
@@ -160,8 +161,7 @@ func NewClient(cfg ClientConfig, tr Transport, server Addr, game Game, now int64
 	c.xfer.AcceptFrom(server)
 	c.hs = handshake{c: c, firstMS: now, lastMS: now - SYNResendMS - 1}
 	c.send.c, c.recv.c, c.loop.c, c.join.c, c.mig.c, c.end.c = c, c, c, c, c, c
-	_, canSave := game.(Snapshotter)
-	c.rec = recorder{cfg: c.cfg.Replay, canSave: canSave, header: c.hs.replayHeader}
+	c.rec = replay.NewRecorder(c.cfg.Replay, c.hs.replayHeader)
 	return c
 }
 
@@ -191,7 +191,7 @@ func (c *Client) Extended() bool {
 func (c *Client) GameTic() uint32 { return c.loop.tl.GameTic() }
 
 // Timeline is the game's confirmed history as this client holds it.
-func (c *Client) Timeline() *Timeline { return &c.loop.tl }
+func (c *Client) Timeline() *tic.Timeline { return &c.loop.tl }
 
 // RecvTic is the number of complete tics received so far.
 func (c *Client) RecvTic() uint32 { return c.recv.recvtic }

@@ -1,6 +1,9 @@
 package netcore
 
-import "github.com/ticnet/ticnet/netcore/wire"
+import (
+	"github.com/ticnet/ticnet/netcore/tic"
+	"github.com/ticnet/ticnet/netcore/wire"
+)
 
 // handshake is a client's way into a game: its SYN until the server
 // answers, the lobby, the launch and the game's start.
@@ -57,7 +60,7 @@ func (hs *handshake) onWaitingData(body []byte) error {
 	}
 	// The reference's sanity checks.
 	switch {
-	case m.NumPlayers > m.MaxPlayers, m.ReadyPlayers > m.NumPlayers, m.MaxPlayers > MaxPlayers,
+	case m.NumPlayers > m.MaxPlayers, m.ReadyPlayers > m.NumPlayers, m.MaxPlayers > tic.MaxPlayers,
 		c.cfg.Drone && m.ConsolePlayer >= 0, !c.cfg.Drone && m.ConsolePlayer < 0,
 		int(m.ConsolePlayer) >= int(m.NumPlayers):
 		return errUnexpected{}
@@ -89,7 +92,7 @@ func (hs *handshake) onLaunch(body []byte) error {
 	c.phase.move(stepLaunched)
 	s := c.cfg.Settings
 	s.NumPlayers, s.ConsolePlayer = 1, 0
-	s.PlayerClasses = [MaxPlayers]uint8{c.cfg.Connect.PlayerClass}
+	s.PlayerClasses = [tic.MaxPlayers]uint8{c.cfg.Connect.PlayerClass}
 	c.conn.sendReliable(&wire.GameStart{Settings: s})
 	c.emit(Event{Kind: EventLaunched, Player: -1})
 	return nil
@@ -105,7 +108,7 @@ func (hs *handshake) onGameStart(now int64, body []byte) error {
 		return err
 	}
 	s := m.Settings
-	if s.NumPlayers > MaxPlayers || int(s.ConsolePlayer) >= int(s.NumPlayers) ||
+	if s.NumPlayers > tic.MaxPlayers || int(s.ConsolePlayer) >= int(s.NumPlayers) ||
 		c.cfg.Drone != (s.ConsolePlayer < 0) || s.TicDup == 0 {
 		return errUnexpected{}
 	}
@@ -161,7 +164,7 @@ func (hs *handshake) startGame(now int64) {
 	c.recv = recvSide{c: c, lastGameDataMS: now}
 	c.loop.reset()
 	c.loop.pred = predictSide{}
-	c.rec.reset()
+	c.rec.Reset()
 	c.send.firstMS = now + c.clock.startDelayMS()
 	c.send.lastClock = c.send.clockTic(now) - 1 // build tic 0 on the first pass
 }

@@ -3,6 +3,7 @@ package netcore
 import (
 	"encoding/binary"
 
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/transfer"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
@@ -62,7 +63,7 @@ func (js *joinSide) onJoinStart(now int64, body []byte) error {
 	}
 	s := m.Settings
 	if c.phase.state() != ClientWaitingLaunch || c.protocol != wire.ProtocolTicnet ||
-		s.NumPlayers > MaxPlayers || int(s.ConsolePlayer) >= int(s.NumPlayers) || s.TicDup == 0 {
+		s.NumPlayers > tic.MaxPlayers || int(s.ConsolePlayer) >= int(s.NumPlayers) || s.TicDup == 0 {
 		return errUnexpected{}
 	}
 	if m.Setup.Input != c.cfg.Input {
@@ -70,7 +71,7 @@ func (js *joinSide) onJoinStart(now int64, body []byte) error {
 		c.finish(CauseIncompatible, ReasonInputLayout)
 		return nil
 	}
-	if _, ok := c.game.(Snapshotter); !ok {
+	if _, ok := c.game.(tic.Snapshotter); !ok {
 		c.conn.disconnect(now, ReasonCannotLoad)
 		c.finish(CauseIncompatible, ReasonCannotLoad)
 		return nil
@@ -86,10 +87,10 @@ func (js *joinSide) onJoinStart(now int64, body []byte) error {
 	c.inSet.InputSize, c.outGD.InputSize = c.cfg.Input.Size, c.cfg.Input.Size
 	c.hs.startGame(now)
 	c.recv.start, c.recv.recvtic, c.recv.highest = m.Start, m.Start, m.Start
-	for p := range MaxPlayers {
-		c.recv.base[p] = TicCmd{}
+	for p := range tic.MaxPlayers {
+		c.recv.base[p] = tic.Cmd{}
 		if m.Base.Has(p) {
-			c.recv.base[p] = wire.Patch(&TicCmd{}, &m.Base.Cmds[p])
+			c.recv.base[p] = wire.Patch(&tic.Cmd{}, &m.Base.Cmds[p])
 		}
 	}
 	c.send.maketic = m.Start
@@ -164,12 +165,12 @@ func (js *joinSide) onSnapshotRequest(now int64, body []byte) error {
 	}
 	// The state before the tic asked for, or before the next this copy
 	// runs if it is past it (the request may come late).
-	tic := max(m.Tic, c.loop.tl.GameTic())
-	if _, ok := c.game.(Snapshotter); !ok || c.loop.tl.Loading() || !c.loop.tl.SaveBefore(tic) {
+	at := max(m.Tic, c.loop.tl.GameTic())
+	if _, ok := c.game.(tic.Snapshotter); !ok || c.loop.tl.Loading() || !c.loop.tl.SaveBefore(at) {
 		c.xfer.Refuse(now, c.server, m.Stream, wire.TransferReasonNoSnapshot)
 		return nil
 	}
-	js.saves = append(js.saves, pendingSave{tic: tic, stream: m.Stream})
+	js.saves = append(js.saves, pendingSave{tic: at, stream: m.Stream})
 	return nil
 }
 
@@ -218,7 +219,7 @@ func (js *joinSide) onTransfer(ev transfer.Event) {
 	}
 	switch ev.Kind {
 	case transfer.Received:
-		if len(ev.Data) < 4 || !c.loop.tl.Load(Snapshot{Tic: binary.BigEndian.Uint32(ev.Data), State: ev.Data[4:]}) {
+		if len(ev.Data) < 4 || !c.loop.tl.Load(tic.Snapshot{Tic: binary.BigEndian.Uint32(ev.Data), State: ev.Data[4:]}) {
 			reason := "the game state that arrived is not of a tic this copy can start from"
 			c.conn.disconnect(c.nowMS, reason)
 			c.finish(CauseJoinFailed, reason)

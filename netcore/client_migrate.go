@@ -1,6 +1,7 @@
 package netcore
 
 import (
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/transfer"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
@@ -203,8 +204,8 @@ func (ms *migrateSide) sendConfirmed(now int64, start, count uint32) {
 	tl := &c.loop.tl
 	set := wire.TicSet{LowResTurn: c.settings.LowResTurn, InputSize: c.cfg.Input.Size, Start: start}
 	prev := tl.Tic(start - 1)
-	var base [MaxPlayers]TicCmd
-	for p := range MaxPlayers {
+	var base [tic.MaxPlayers]tic.Cmd
+	for p := range tic.MaxPlayers {
 		if prev.Playing(p) {
 			base[p] = prev.Cmds[p]
 		}
@@ -216,9 +217,9 @@ func (ms *migrateSide) sendConfirmed(now int64, start, count uint32) {
 		}
 		st := wire.SetTic{Substituted: ct.Substituted}
 		st.InGame = ct.InGame
-		for p := range MaxPlayers {
+		for p := range tic.MaxPlayers {
 			if !ct.Playing(p) {
-				base[p] = TicCmd{}
+				base[p] = tic.Cmd{}
 				continue
 			}
 			st.Cmds[p] = wire.Diff(&base[p], &ct.Cmds[p])

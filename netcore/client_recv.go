@@ -1,6 +1,9 @@
 package netcore
 
-import "github.com/ticnet/ticnet/netcore/wire"
+import (
+	"github.com/ticnet/ticnet/netcore/tic"
+	"github.com/ticnet/ticnet/netcore/wire"
+)
 
 // recvTic is a tic received, in the receive window.
 type recvTic struct {
@@ -15,8 +18,8 @@ type recvSide struct {
 	start          uint32 // first tic not yet received in order
 	recvtic        uint32 // complete tics received (== start)
 	win            ticWindow
-	tics           [BackupTics]recvTic // the tics win says have arrived
-	base           [MaxPlayers]TicCmd  // each player's command of the tic before
+	tics           [BackupTics]recvTic     // the tics win says have arrived
+	base           [tic.MaxPlayers]tic.Cmd // each player's command of the tic before
 	lastGameDataMS int64
 	highest        uint32 // the latest tic received
 	// The round trip of this client's commands (from one built to its tic
@@ -75,7 +78,7 @@ func (rs *recvSide) inWindow(tic uint32) bool {
 	if c.phase.joining() {
 		// A joiner holds what arrives while its snapshot does, as far as
 		// its timeline reaches.
-		return int(tic-c.loop.tl.First()) < c.loop.tl.max()
+		return int(tic-c.loop.tl.First()) < c.loop.tl.Capacity()
 	}
 	return tic-c.loop.tl.GameTic() < BackupTics
 }
@@ -206,8 +209,8 @@ func (rs *recvSide) advanceWindow() {
 			return
 		}
 		s := &rs.tics[t%BackupTics]
-		ct := ConfirmedTic{Substituted: s.substituted}
-		for p := range MaxPlayers {
+		ct := tic.ConfirmedTic{Substituted: s.substituted}
+		for p := range tic.MaxPlayers {
 			if !s.tic.Has(p) {
 				c.clock.absent(&rs.base[p])
 				continue

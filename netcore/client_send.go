@@ -1,13 +1,16 @@
 package netcore
 
-import "github.com/ticnet/ticnet/netcore/wire"
+import (
+	"github.com/ticnet/ticnet/netcore/tic"
+	"github.com/ticnet/ticnet/netcore/wire"
+)
 
 // sentTic is a command this client built, kept for resends and clock sync.
 type sentTic struct {
 	seq    uint32
 	valid  bool
 	timeMS int64
-	cmd    TicCmd
+	cmd    tic.Cmd
 	diff   wire.TicDiff
 }
 
@@ -18,13 +21,13 @@ type sendSide struct {
 	lastClock int64 // last adjusted clock tic seen
 	firstMS   int64 // the first tic is built at this time
 	queue     [BackupTics]sentTic
-	last      TicCmd // the command built before, the reference's diff base
+	last      tic.Cmd // the command built before, the reference's diff base
 	// carry holds the events of this client's commands that the server
 	// substituted (they came too late, or never): they go into the next
 	// commands it builds, so that no one-off input is lost. An event that
 	// a command has already waits for a later one, so each entry after
 	// the first holds what the one before it could not.
-	carry      []TicCmd
+	carry      []tic.Cmd
 	ackPending bool // received tics not yet acknowledged
 	ackSinceMS int64
 }
@@ -216,12 +219,12 @@ func (ss *sendSide) carryEvents(t uint32, substituted uint8) {
 		return // not built here (this copy joined, or took the player back)
 	}
 	ev := c.cfg.Input.EventsOf(&q.cmd)
-	if ev == (TicCmd{}) {
+	if ev == (tic.Cmd{}) {
 		return
 	}
 	c.stats.EventsCarried++
 	for i := range ss.carry {
-		if ev = c.cfg.Input.MergeEvents(&ss.carry[i], ev); ev == (TicCmd{}) {
+		if ev = c.cfg.Input.MergeEvents(&ss.carry[i], ev); ev == (tic.Cmd{}) {
 			return
 		}
 	}
@@ -236,14 +239,14 @@ func (ss *sendSide) carryEvents(t uint32, substituted uint8) {
 const MaxCarried = BackupTics
 
 // mergeCarried adds to cmd the carried events it has room for.
-func (ss *sendSide) mergeCarried(cmd *TicCmd) {
+func (ss *sendSide) mergeCarried(cmd *tic.Cmd) {
 	c := ss.c
 	if len(ss.carry) == 0 {
 		return
 	}
 	rest := ss.carry[:0]
 	for _, ev := range ss.carry {
-		if ev = c.cfg.Input.MergeEvents(cmd, ev); ev != (TicCmd{}) {
+		if ev = c.cfg.Input.MergeEvents(cmd, ev); ev != (tic.Cmd{}) {
 			rest = append(rest, ev)
 		}
 	}

@@ -1,6 +1,9 @@
 package netcore
 
-import "github.com/ticnet/ticnet/netcore/wire"
+import (
+	"github.com/ticnet/ticnet/netcore/tic"
+	"github.com/ticnet/ticnet/netcore/wire"
+)
 
 // clock is the part of a client's game that differs by protocol: how the
 // client paces the commands it builds and encodes them, which of the
@@ -18,7 +21,7 @@ type clock interface {
 	ticRate() int
 	// refuses says why a game of this input layout cannot run under the
 	// protocol; "" when it can.
-	refuses(in *InputLayout) string
+	refuses(in *tic.InputLayout) string
 	// startDelayMS is how long after its start the client builds its
 	// first tic.
 	startDelayMS() int64
@@ -37,15 +40,15 @@ type clock interface {
 	// diffBase is what a command is diffed against on the wire (a
 	// value: a pointer through the interface would escape, an allocation
 	// per command).
-	diffBase(last *TicCmd) TicCmd
+	diffBase(last *tic.Cmd) tic.Cmd
 	// copies is how many earlier commands go with each new one.
 	copies(c *Client) uint32
 	// absent is what a player out of a tic leaves as its diff base.
-	absent(base *TicCmd)
+	absent(base *tic.Cmd)
 	// runTics runs the tics the game may run now.
 	runTics(c *Client)
 	// own completes the commands of tic g with this client's own.
-	own(c *Client, g uint32, cmds *[MaxPlayers]TicCmd, in uint8) uint8
+	own(c *Client, g uint32, cmds *[tic.MaxPlayers]tic.Cmd, in uint8) uint8
 	// ran follows the game's tic g, whose checksum was sum.
 	ran(c *Client, g uint32, sum uint32)
 	// substituted follows confirmed tic t, in which the server substituted

@@ -1,6 +1,9 @@
 package netcore
 
-import "github.com/ticnet/ticnet/netcore/wire"
+import (
+	"github.com/ticnet/ticnet/netcore/tic"
+	"github.com/ticnet/ticnet/netcore/wire"
+)
 
 // referenceClock is Chocolate Doom's protocol on the client: the clock
 // follows the PID filter of spec §11.3 (clockSync) when the game asks for
@@ -22,7 +25,7 @@ const ReferenceStartDelayMS = 500
 
 func (referenceClock) ticRate() int { return TicRate }
 
-func (referenceClock) refuses(in *InputLayout) string {
+func (referenceClock) refuses(in *tic.InputLayout) string {
 	if in.Opaque() {
 		return ReasonNeedsTicnet
 	}
@@ -46,11 +49,11 @@ func (referenceClock) skipComplete(*Client) {}
 
 func (referenceClock) lead() uint32 { return MaxClientLeadTics }
 
-func (referenceClock) diffBase(last *TicCmd) TicCmd { return *last }
+func (referenceClock) diffBase(last *tic.Cmd) tic.Cmd { return *last }
 
 func (referenceClock) copies(c *Client) uint32 { return uint32(c.settings.ExtraTics) }
 
-func (referenceClock) absent(*TicCmd) {}
+func (referenceClock) absent(*tic.Cmd) {}
 
 // runTics runs a tic only once the client has built its own command for
 // it.
@@ -64,7 +67,7 @@ func (referenceClock) runTics(c *Client) {
 
 // own: the reference never sends a client its own commands; it runs the
 // ones it built.
-func (referenceClock) own(c *Client, g uint32, cmds *[MaxPlayers]TicCmd, in uint8) uint8 {
+func (referenceClock) own(c *Client, g uint32, cmds *[tic.MaxPlayers]tic.Cmd, in uint8) uint8 {
 	if c.cfg.Drone {
 		return in
 	}

@@ -1,6 +1,9 @@
 package netcore
 
-import "github.com/ticnet/ticnet/netcore/wire"
+import (
+	"github.com/ticnet/ticnet/netcore/tic"
+	"github.com/ticnet/ticnet/netcore/wire"
+)
 
 // ticnetClock is the extension protocol on the client: the clock moves by
 // the server's reports of how early each command arrived (its margin), no
@@ -19,7 +22,7 @@ func (k ticnetClock) ticRate() int {
 	return TicRate
 }
 
-func (ticnetClock) refuses(*InputLayout) string { return "" }
+func (ticnetClock) refuses(*tic.InputLayout) string { return "" }
 
 func (ticnetClock) startDelayMS() int64 { return 0 }
 
@@ -44,7 +47,7 @@ func (ticnetClock) lead() uint32 { return ExtMaxClientLeadTics }
 
 // diffBase: every command stands alone, diffed against zero: the server
 // may replace any of them, so none may serve as another's base.
-func (ticnetClock) diffBase(*TicCmd) TicCmd { return TicCmd{} }
+func (ticnetClock) diffBase(*tic.Cmd) tic.Cmd { return tic.Cmd{} }
 
 // copies: each command goes in as many packets as the server's loss
 // takes (copiesFor), the server's own rule for its sets.
@@ -54,7 +57,7 @@ func (ticnetClock) copies(c *Client) uint32 {
 
 // absent: as the server, a player out of the game has no command to diff
 // against, and one who enters (a joiner in its place) starts from zero.
-func (ticnetClock) absent(base *TicCmd) { *base = TicCmd{} }
+func (ticnetClock) absent(base *tic.Cmd) { *base = tic.Cmd{} }
 
 func (ticnetClock) runTics(c *Client) {
 	if c.loop.predicts() {
@@ -64,7 +67,7 @@ func (ticnetClock) runTics(c *Client) {
 	c.loop.runConfirmed(c.loop.tl.Confirmed())
 }
 
-func (ticnetClock) own(_ *Client, _ uint32, _ *[MaxPlayers]TicCmd, in uint8) uint8 { return in }
+func (ticnetClock) own(_ *Client, _ uint32, _ *[tic.MaxPlayers]tic.Cmd, in uint8) uint8 { return in }
 
 func (ticnetClock) ran(c *Client, g uint32, sum uint32) {
 	if c.player >= 0 {

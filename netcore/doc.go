@@ -1,22 +1,25 @@
 // Package netcore is ticnet's lockstep engine: connections with the
 // reference's reliable sub-protocol, the server, the client (send and
-// receive windows, clock sync), and the game loop that feeds a Game its tics.
+// receive windows, clock sync), and the game loop that feeds a tic.Game its
+// tics.
 //
 // The server is components: the lobby (server_lobby.go), the slots and the
 // phase of each (slot.go, slot_phase.go), the players' commands
 // (server_commands.go), the relay of the protocol the game runs, chosen at
 // its launch (relay.go: relay_reference.go, relay_ticnet*.go), late joins
 // and rejoins (server_join.go, server_rejoin.go), host migration
-// (server_migrate*.go) and the replay (server_replay.go).
+// (server_migrate*.go) and the replay (replay.go, which records with
+// package replay).
 //
 // The client is components too: its phase, moved by one function
 // (client_phase.go), the handshake (client_handshake.go), the send and
 // receive windows (client_send.go, client_recv.go), the clock of the
 // protocol the game runs, chosen when it starts (clock.go:
 // clock_reference.go, clock_ticnet.go), the runner, the one caller of the
-// Game, with prediction (runner.go, runner_predict.go), late join
+// Game, which runs the requests of its tic.Timeline, with prediction
+// (runner.go, runner_predict.go), late join
 // (client_join.go), host migration (client_migrate.go), the game's end
-// (end.go) and the replay (replay_record.go).
+// (end.go) and the replay (replay.go).
 //
 // It is sans-IO. Nothing here reads a clock, sleeps, starts a goroutine or
 // touches syscall/js: every entry point takes the current time in

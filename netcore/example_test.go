@@ -6,21 +6,22 @@ import (
 
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
 // walker is a whole game: each player's position, moved by its forward
 // input. Integers only, so every copy that runs the same commands agrees.
 type walker struct {
-	pos  [netcore.MaxPlayers]int32
+	pos  [tic.MaxPlayers]int32
 	sums []uint32 // the checksum after each tic, to compare copies by tic
 }
 
-func (g *walker) BuildTiccmd(tic uint32) netcore.TicCmd {
-	return netcore.TicCmd{ForwardMove: int8(tic%3) - 1} // the local player's input
+func (g *walker) BuildTiccmd(t uint32) tic.Cmd {
+	return tic.Cmd{ForwardMove: int8(t%3) - 1} // the local player's input
 }
 
-func (g *walker) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, ingame *[netcore.MaxPlayers]bool) {
+func (g *walker) RunTic(tic uint32, cmds *[tic.MaxPlayers]tic.Cmd, ingame *[tic.MaxPlayers]bool) {
 	for p := range cmds {
 		if ingame[p] {
 			g.pos[p] += int32(cmds[p].ForwardMove)

@@ -4,15 +4,9 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
-
-// InputLayout says what a game's commands are: Doom's ticcmd (the zero
-// value, which every peer understands) or opaque input of a fixed size with
-// some bits marked as one-off events (ProtocolTicnet only: a client and a
-// server with such a layout speak nothing else, and refuse a peer whose
-// layout differs).
-type InputLayout = wire.InputLayout
 
 // ReasonInputLayout ends a client whose game's input layout differs from
 // its server's: two versions of a game, or two games, on one channel.
@@ -25,7 +19,7 @@ const ReasonNeedsTicnet = "the game's input needs the ticnet protocol; the serve
 // fillInput checks a layout (a wrong one is the program's error, so it
 // panics with the reason) and keeps only the extension protocol for an
 // opaque one.
-func fillInput(l *InputLayout, protocols *[]string) {
+func fillInput(l *tic.InputLayout, protocols *[]string) {
 	if err := l.Check(); err != nil {
 		panic("netcore: " + err.Error())
 	}
@@ -51,11 +45,11 @@ func fillTicRate(rate *int) {
 
 // ownCommand is the command a client sends for what its game built: for
 // opaque input only the layout's bytes, every other field zero.
-func ownCommand(l *InputLayout, cmd TicCmd) TicCmd {
+func ownCommand(l *tic.InputLayout, cmd tic.Cmd) tic.Cmd {
 	if !l.Opaque() {
 		return cmd
 	}
-	var c TicCmd
+	var c tic.Cmd
 	copy(c.Input[:l.Size], cmd.Input[:l.Size])
 	return c
 }

@@ -1,6 +1,9 @@
 package netcore
 
-import "github.com/ticnet/ticnet/netcore/wire"
+import (
+	"github.com/ticnet/ticnet/netcore/tic"
+	"github.com/ticnet/ticnet/netcore/wire"
+)
 
 // referenceRelay is the reference protocol's relay (spec §10.4): each
 // client has its own queue of tics, sent it once every other player's
@@ -146,7 +149,7 @@ func (r *referenceRelay) pump(now int64, sc *serverClient) {
 			t.Cmds[p.player] = rc.diff
 			t.Latency = max(t.Latency, rc.latency)
 		}
-		for p := range MaxPlayers {
+		for p := range tic.MaxPlayers {
 			if r.departedIn(seq)&(1<<p) != 0 && p != sc.player {
 				rc := &s.cmds.rows[seq%BackupTics][p] // in: see departures
 				t.InGame |= 1 << p
@@ -178,7 +181,7 @@ func (r *referenceRelay) advanceWindow() {
 			}
 			in |= 1 << p.player
 		}
-		s.record(s.cmds.start, in, in, s.rec.relayed(row, in))
+		s.record(s.cmds.start, in, in, s.relayed.patch(&s.rec, row, in))
 		s.cmds.forgetTic(s.cmds.start)
 		s.cmds.start++
 		r.forgetDepartures()

@@ -1,6 +1,9 @@
 package netcore
 
-import "github.com/ticnet/ticnet/netcore/wire"
+import (
+	"github.com/ticnet/ticnet/netcore/tic"
+	"github.com/ticnet/ticnet/netcore/wire"
+)
 
 // ticnetRelay is the extension protocol's relay: one stream of complete
 // tics for every client, paced by the server's own clock, each tic decided
@@ -12,11 +15,11 @@ type ticnetRelay struct {
 	anchorMS    int64 // when tic 0 was due
 	sendSeq     uint32
 	history     [BackupTics]histTic
-	auth        [MaxPlayers]TicCmd // each player's command as everyone ran it, the tic before
-	lagging     [MaxPlayers]bool   // its last command was substituted: do not wait for it
-	margin      [MaxPlayers]int16  // worst arrival margin since the last timing report
-	measured    uint8              // players with a margin since the last report
-	measuredTic [MaxPlayers]uint32 // the tic after the last one measured
+	auth        [tic.MaxPlayers]tic.Cmd // each player's command as everyone ran it, the tic before
+	lagging     [tic.MaxPlayers]bool    // its last command was substituted: do not wait for it
+	margin      [tic.MaxPlayers]int16   // worst arrival margin since the last timing report
+	measured    uint8                   // players with a margin since the last report
+	measuredTic [tic.MaxPlayers]uint32  // the tic after the last one measured
 	check       desyncCheck
 	resumedAt   uint32 // the tic a server that took the game over resumed it at
 	end         endState
@@ -115,7 +118,7 @@ func (x *ticnetRelay) measuredTo(p int, end uint32) { x.measuredTic[p] = end }
 // enter puts player p, new to the game, in the stream from the next tic:
 // its commands start from none, and it is not waited for until they come.
 func (x *ticnetRelay) enter(p int) {
-	x.auth[p] = TicCmd{}
+	x.auth[p] = tic.Cmd{}
 	x.reattached(p)
 	x.check.clear(p)
 }
@@ -133,7 +136,7 @@ func (x *ticnetRelay) resume(now int64, awaited uint8) {
 	x.started = true
 	x.resumedAt = x.sendSeq
 	x.anchorMS = now - int64(x.sendSeq)*1000*int64(x.s.settings.TicDup)/x.ticRate()
-	for p := range MaxPlayers {
+	for p := range tic.MaxPlayers {
 		x.lagging[p] = awaited&(1<<p) != 0
 		x.measuredTic[p] = x.sendSeq
 	}
@@ -157,7 +160,7 @@ type histTic struct {
 	tic    wire.SetTic
 	// from is the connection each player's command came from: nil for a
 	// substitute, or a tic this server did not decide itself.
-	from [MaxPlayers]*serverClient
+	from [tic.MaxPlayers]*serverClient
 }
 
 // Under the extension protocol a client acknowledges with every command it
@@ -300,9 +303,9 @@ func (x *ticnetRelay) extPump(now int64) {
 		t := &h.tic
 		for _, p := range players {
 			i := p.player
-			var cmd TicCmd
+			var cmd tic.Cmd
 			if rc := &row[i]; s.cmds.win[i].has(seq) {
-				cmd = wire.Patch(&TicCmd{}, &rc.diff)
+				cmd = wire.Patch(&tic.Cmd{}, &rc.diff)
 				h.from[i] = rc.from
 				x.lagging[i] = false
 			} else {
@@ -317,7 +320,7 @@ func (x *ticnetRelay) extPump(now int64) {
 		}
 		for i := range x.auth {
 			if t.InGame&(1<<i) == 0 {
-				x.auth[i] = TicCmd{} // as every client: see Client.advanceWindow
+				x.auth[i] = tic.Cmd{} // as every client: see Client.advanceWindow
 			}
 		}
 		if late := now - due - s.cfg.SubstituteAfterMS; late > 0 {
@@ -332,7 +335,7 @@ func (x *ticnetRelay) extPump(now int64) {
 		s.cmds.start = x.sendSeq
 		x.out.Timing = x.out.Timing[:0]
 		if seq%TimingReportTics == 0 {
-			for p := range MaxPlayers {
+			for p := range tic.MaxPlayers {
 				if x.measured&(1<<p) != 0 {
 					x.out.Timing = append(x.out.Timing, wire.PlayerTiming{Player: uint8(p), MarginMS: x.margin[p]})
 				}

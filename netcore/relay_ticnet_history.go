@@ -1,12 +1,15 @@
 package netcore
 
-import "github.com/ticnet/ticnet/netcore/wire"
+import (
+	"github.com/ticnet/ticnet/netcore/tic"
+	"github.com/ticnet/ticnet/netcore/wire"
+)
 
 // loadHistory fills the history with the newest tics of tl that the
 // server can send again (each diffed against the tic before it, which tl
 // must hold), sets the stream to go on after them, and returns who was in
 // the game at the last of them.
-func (x *ticnetRelay) loadHistory(tl *Timeline) uint8 {
+func (x *ticnetRelay) loadHistory(tl *tic.Timeline) uint8 {
 	s := x.s
 
 	end := tl.Confirmed()
@@ -16,7 +19,7 @@ func (x *ticnetRelay) loadHistory(tl *Timeline) uint8 {
 	}
 	first := max(tl.First()+1, end-min(end, BackupTics-1))
 	base := tl.Tic(first - 1)
-	for p := range MaxPlayers {
+	for p := range tic.MaxPlayers {
 		if base.Playing(p) {
 			x.auth[p] = base.Cmds[p]
 		}
@@ -29,14 +32,14 @@ func (x *ticnetRelay) loadHistory(tl *Timeline) uint8 {
 
 // appendHistory puts confirmed tic t, the next, in the history, diffed
 // against the commands of the tic before.
-func (x *ticnetRelay) appendHistory(t uint32, ct *ConfirmedTic) {
+func (x *ticnetRelay) appendHistory(t uint32, ct *tic.ConfirmedTic) {
 	s := x.s
 
 	var st wire.SetTic
 	st.InGame, st.Substituted = ct.InGame, ct.Substituted
-	for p := range MaxPlayers {
+	for p := range tic.MaxPlayers {
 		if !ct.Playing(p) {
-			x.auth[p] = TicCmd{}
+			x.auth[p] = tic.Cmd{}
 			continue
 		}
 		st.Cmds[p] = wire.Diff(&x.auth[p], &ct.Cmds[p])

@@ -1,12 +1,15 @@
 package netcore
 
-import "github.com/ticnet/ticnet/netcore/wire"
+import (
+	"github.com/ticnet/ticnet/netcore/tic"
+	"github.com/ticnet/ticnet/netcore/wire"
+)
 
 // desyncCheck compares the players' checksums of each tic under the
 // extension protocol, and names those that differ, once each.
 type desyncCheck struct {
 	sums     [BackupTics]sumSlot
-	desynced [MaxPlayers]bool
+	desynced [tic.MaxPlayers]bool
 }
 
 // clear forgets that player p desynced: a new copy plays it.
@@ -15,7 +18,7 @@ func (d *desyncCheck) clear(p int) { d.desynced[p] = false }
 type sumSlot struct {
 	seq  uint32
 	have uint8
-	sums [MaxPlayers]uint16
+	sums [tic.MaxPlayers]uint16
 }
 
 // take takes a player's checksum report, alone or on its GAMEDATA, for
@@ -40,20 +43,20 @@ func (d *desyncCheck) take(x *ticnetRelay, sc *serverClient, m *wire.ChecksumRep
 
 // compare names the players whose checksum for tic differs from the
 // most common one, once every player in the game has reported it.
-func (d *desyncCheck) compare(x *ticnetRelay, tic uint32, slot *sumSlot) {
+func (d *desyncCheck) compare(x *ticnetRelay, t uint32, slot *sumSlot) {
 	s := x.s
-	h := &x.history[tic%BackupTics]
-	if !h.valid || h.seq != tic || slot.have&h.tic.InGame != h.tic.InGame {
+	h := &x.history[t%BackupTics]
+	if !h.valid || h.seq != t || slot.have&h.tic.InGame != h.tic.InGame {
 		return
 	}
 	var best uint16
 	bestCount := 0
-	for p := range MaxPlayers {
+	for p := range tic.MaxPlayers {
 		if h.tic.InGame&(1<<p) == 0 {
 			continue
 		}
 		n := 0
-		for q := range MaxPlayers {
+		for q := range tic.MaxPlayers {
 			if h.tic.InGame&(1<<q) != 0 && slot.sums[q] == slot.sums[p] {
 				n++
 			}
@@ -64,7 +67,7 @@ func (d *desyncCheck) compare(x *ticnetRelay, tic uint32, slot *sumSlot) {
 	}
 	n := bitCount(h.tic.InGame)
 	var differ []int
-	for p := range MaxPlayers {
+	for p := range tic.MaxPlayers {
 		if h.tic.InGame&(1<<p) != 0 && slot.sums[p] != best {
 			differ = append(differ, p)
 		}
@@ -72,7 +75,7 @@ func (d *desyncCheck) compare(x *ticnetRelay, tic uint32, slot *sumSlot) {
 	if len(differ) > 0 && 2*bestCount <= n {
 		// No majority (two players, say): every player is suspect.
 		differ = differ[:0]
-		for p := range MaxPlayers {
+		for p := range tic.MaxPlayers {
 			if h.tic.InGame&(1<<p) != 0 {
 				differ = append(differ, p)
 			}
@@ -94,7 +97,7 @@ func (d *desyncCheck) compare(x *ticnetRelay, tic uint32, slot *sumSlot) {
 	differ = fresh
 	slot.have = 0 // compared: later duplicates start over and find nothing new
 	if len(differ) > 0 {
-		s.emit(Event{Kind: EventDesyncSuspected, Player: differ[0], Tic: tic, Players: differ, Name: names,
+		s.emit(Event{Kind: EventDesyncSuspected, Player: differ[0], Tic: t, Players: differ, Name: names,
 			Reason: "game state checksums differ"})
 	}
 }

@@ -3,6 +3,8 @@ package netcore
 import (
 	"cmp"
 	"strconv"
+
+	"github.com/ticnet/ticnet/netcore/tic"
 )
 
 // runner runs the game from the timeline: the one place the client calls
@@ -12,14 +14,15 @@ import (
 type runner struct {
 	c           *Client
 	pred        predictSide // the tics run ahead of confirmation (runner_predict.go)
-	tl          Timeline
-	consistency [MaxPlayers][BackupTics]uint8 // each player's byte, by tic
+	tl          tic.Timeline
+	consistency [tic.MaxPlayers][BackupTics]uint8 // each player's byte, by tic
 	wasInGame   uint8
-	firstRun    uint32             // the first tic this copy ran (a joiner's snapshot tic)
-	entered     [MaxPlayers]uint32 // the tic each player last entered the game
-	reported    [MaxPlayers]bool   // a consistency failure was reported
-	cmds        [MaxPlayers]TicCmd
-	ingame      [MaxPlayers]bool
+	firstRun    uint32                 // the first tic this copy ran (a joiner's snapshot tic)
+	entered     [tic.MaxPlayers]uint32 // the tic each player last entered the game
+	reported    [tic.MaxPlayers]bool   // a consistency failure was reported
+	cmds        [tic.MaxPlayers]tic.Cmd
+	ingame      [tic.MaxPlayers]bool
+	psums       [tic.MaxPlayers]uint16 // the players' checksums, for the replay
 	started     bool
 	// maxTics bounds the tics one Update runs (0: BackupTics), so that
 	// catching up still returns to the caller to render.
@@ -59,16 +62,16 @@ func (rn *runner) runConfirmed(limit uint32) {
 }
 
 // runRequests does what the timeline asks of the game, in order.
-func (rn *runner) runRequests(reqs []Request) {
+func (rn *runner) runRequests(reqs []tic.Request) {
 	c := rn.c
 	for i := range reqs {
 		r := &reqs[i]
 		switch r.Kind {
-		case RequestAdvance:
+		case tic.RequestAdvance:
 			rn.advance(r.Tic, r.Confirmed)
-		case RequestSave:
+		case tic.RequestSave:
 			rn.save(r.Tic)
-		case RequestLoad:
+		case tic.RequestLoad:
 			rn.load(r.Tic, r.State)
 			if c.phase.state() == ClientDisconnected {
 				return
@@ -79,14 +82,14 @@ func (rn *runner) runRequests(reqs []Request) {
 
 // advance runs tic g on the game: the checks of what it is about to run,
 // the game's tic, then this copy's checksum report.
-func (rn *runner) advance(g uint32, t *ConfirmedTic) {
+func (rn *runner) advance(g uint32, t *tic.ConfirmedTic) {
 	c := rn.c
 	cmds := &rn.cmds // the game may keep no pointer into the timeline
 	*cmds = t.Cmds
 	in := c.clock.own(c, g, cmds, t.InGame)
 	rn.enterTic(g, in)
 	rn.checkConsistency(g, cmds, in, t.Substituted)
-	c.rec.recordBefore(g, cmds, in, t.Substituted, rn.saveNow)
+	c.rec.Before(g, cmds, in, t.Substituted, rn.saveNow)
 	dup := uint32(c.settings.TicDup)
 	for k := range dup {
 		if k > 0 {
@@ -94,13 +97,13 @@ func (rn *runner) advance(g uint32, t *ConfirmedTic) {
 				cmds[p] = c.cfg.Input.ClearEvents(cmds[p])
 			}
 		}
-		if sa, ok := c.game.(SubstituteAware); ok {
+		if sa, ok := c.game.(tic.SubstituteAware); ok {
 			sa.Substitutes(g*dup+k, t.Substituted)
 		}
 		c.game.RunTic(g*dup+k, cmds, &rn.ingame)
 	}
 	sum := c.game.Checksum()
-	c.rec.recordAfter(g, sum, rn.playerSums(in, &c.rec.psums))
+	c.rec.After(g, sum, rn.playerSums(in, &rn.psums))
 	rn.tl.Ran(g, sum)
 	c.stats.TicsRun++
 	c.clock.ran(c, g, sum)
@@ -118,7 +121,7 @@ func (rn *runner) enterTic(g uint32, in uint8) {
 			rn.entered[p] = g
 		}
 	}
-	for p := range MaxPlayers {
+	for p := range tic.MaxPlayers {
 		was, is := rn.wasInGame&(1<<p) != 0, in&(1<<p) != 0
 		switch {
 		case was && !is:
@@ -136,10 +139,10 @@ func (rn *runner) enterTic(g uint32, in uint8) {
 // what this copy recorded BackupTics tics earlier (spec §11.4), then
 // records this copy's own for the tic. The game's state is still the state
 // before g.
-func (rn *runner) checkConsistency(g uint32, cmds *[MaxPlayers]TicCmd, in, substituted uint8) {
+func (rn *runner) checkConsistency(g uint32, cmds *[tic.MaxPlayers]tic.Cmd, in, substituted uint8) {
 	rn.checkConsistencyBytes(g, cmds, in, substituted)
 	own := rn.consistencyBytes()
-	for p := range MaxPlayers {
+	for p := range tic.MaxPlayers {
 		if in&(1<<p) != 0 {
 			rn.consistency[p][g%BackupTics] = own[p]
 		}
@@ -147,10 +150,10 @@ func (rn *runner) checkConsistency(g uint32, cmds *[MaxPlayers]TicCmd, in, subst
 }
 
 // consistencyBytes is each player's consistency byte of the game's state
-// now: the game's own (PlayerConsistency), or the checksum's low byte.
-func (rn *runner) consistencyBytes() (b [MaxPlayers]uint8) {
+// now: the game's own (tic.PlayerConsistency), or the checksum's low byte.
+func (rn *runner) consistencyBytes() (b [tic.MaxPlayers]uint8) {
 	c := rn.c
-	pc, perPlayer := c.game.(PlayerConsistency)
+	pc, perPlayer := c.game.(tic.PlayerConsistency)
 	sum := uint8(c.game.Checksum())
 	for p := range b {
 		b[p] = sum
@@ -162,13 +165,13 @@ func (rn *runner) consistencyBytes() (b [MaxPlayers]uint8) {
 }
 
 // checkConsistencyBytes is checkConsistency without the recording.
-func (rn *runner) checkConsistencyBytes(g uint32, cmds *[MaxPlayers]TicCmd, in, substituted uint8) {
+func (rn *runner) checkConsistencyBytes(g uint32, cmds *[tic.MaxPlayers]tic.Cmd, in, substituted uint8) {
 	c := rn.c
 	if c.cfg.Input.Opaque() {
 		return // opaque input carries no consistency byte: checksum reports serve
 	}
 	slot := g % BackupTics
-	for p := range MaxPlayers {
+	for p := range tic.MaxPlayers {
 		if in&(1<<p) == 0 {
 			continue
 		}
@@ -213,9 +216,9 @@ func (rn *runner) runGame(now int64) {
 
 // save runs a RequestSave: the state goes to the server as the stream it
 // asked for.
-func (rn *runner) save(tic uint32) {
+func (rn *runner) save(t uint32) {
 	c := rn.c
-	c.join.sendState(tic, c.game.(Snapshotter).SaveState())
+	c.join.sendState(t, c.game.(tic.Snapshotter).SaveState())
 }
 
 // load runs a RequestLoad.
@@ -225,21 +228,21 @@ func (rn *runner) load(tic uint32, state []byte) {
 		return
 	}
 	c.join.loaded = true
-	if c.rec.recording() {
-		c.rec.recordStart(tic, state)
+	if c.rec.Recording() {
+		c.rec.Start(tic, state)
 	}
 	c.join.start = tic
 	rn.started = false // who is in the game: from the first tic run
 	rn.firstRun = tic
 }
 
-// loadState has the game load state, the state before tic; if it cannot,
+// loadState has the game load state, the state before t; if it cannot,
 // the client leaves the game and reports false.
-func (rn *runner) loadState(tic uint32, state []byte) bool {
+func (rn *runner) loadState(t uint32, state []byte) bool {
 	c := rn.c
-	err := c.game.(Snapshotter).LoadState(state)
+	err := c.game.(tic.Snapshotter).LoadState(state)
 	if err != nil {
-		reason := "the game could not load the state of tic " + strconv.FormatUint(uint64(tic), 10) + ": " + err.Error()
+		reason := "the game could not load the state of tic " + strconv.FormatUint(uint64(t), 10) + ": " + err.Error()
 		c.conn.disconnect(c.nowMS, reason)
 		c.finish(CauseLoadFailed, reason)
 	}
@@ -249,7 +252,7 @@ func (rn *runner) loadState(tic uint32, state []byte) bool {
 // saveNow returns the game's state now, for a game that can save.
 func (rn *runner) saveNow() []byte {
 	c := rn.c
-	if s, ok := c.game.(Snapshotter); ok {
+	if s, ok := c.game.(tic.Snapshotter); ok {
 		return s.SaveState()
 	}
 	return nil
@@ -257,17 +260,17 @@ func (rn *runner) saveNow() []byte {
 
 // playerSums returns each player's own checksum now, when the game gives
 // them and the client records; nil otherwise.
-func (rn *runner) playerSums(in uint8, dst *[MaxPlayers]uint16) *[MaxPlayers]uint16 {
+func (rn *runner) playerSums(in uint8, dst *[tic.MaxPlayers]uint16) *[tic.MaxPlayers]uint16 {
 	c := rn.c
-	if !c.rec.recording() {
+	if !c.rec.Recording() {
 		return nil
 	}
-	pc, ok := c.game.(PlayerChecksummer)
+	pc, ok := c.game.(tic.PlayerChecksummer)
 	if !ok {
 		return nil
 	}
-	*dst = [MaxPlayers]uint16{}
-	for p := range MaxPlayers {
+	*dst = [tic.MaxPlayers]uint16{}
+	for p := range tic.MaxPlayers {
 		if in&(1<<p) != 0 {
 			dst[p] = uint16(pc.PlayerChecksum(p))
 		}

@@ -1,5 +1,7 @@
 package netcore
 
+import "github.com/ticnet/ticnet/netcore/tic"
+
 // Prediction (ClientConfig.Predict): under the extension, a client whose
 // game can save and load runs ahead of the confirmed tics, up to
 // PredictTics of them, with its own player's command as built and every
@@ -37,23 +39,23 @@ type predictSide struct {
 	// cmds and ingame are what a predicted tic hands the game: a copy
 	// (the game may keep no pointer into the prediction) that lives here,
 	// not on the heap, where a local would go (RunTic is an interface's).
-	cmds   [MaxPlayers]TicCmd
-	ingame [MaxPlayers]bool
+	cmds   [tic.MaxPlayers]tic.Cmd
+	ingame [tic.MaxPlayers]bool
 }
 
 // predictedTic is a tic run ahead of confirmation.
 type predictedTic struct {
 	tic    uint32
-	cmds   [MaxPlayers]TicCmd
+	cmds   [tic.MaxPlayers]tic.Cmd
 	ingame uint8
 	before []byte // the game's state before the tic
 	sum    uint32 // its checksum after the tic
 	// consistency is each player's byte as this copy records it for the
 	// tic (the state before it), kept until the tic is confirmed.
-	consistency [MaxPlayers]uint8
+	consistency [tic.MaxPlayers]uint8
 	// psums are each player's own checksum after the tic, for the replay
 	// (hasPsums: the game gives them and the client records).
-	psums    [MaxPlayers]uint16
+	psums    [tic.MaxPlayers]uint16
 	hasPsums bool
 }
 
@@ -76,7 +78,7 @@ func (c *Client) PredictedTic() uint32 { return c.loop.tl.GameTic() + uint32(len
 // predicts reports whether this client predicts now.
 func (rn *runner) predicts() bool {
 	c := rn.c
-	_, canSave := c.game.(Snapshotter)
+	_, canSave := c.game.(tic.Snapshotter)
 	return c.cfg.Predict && canSave && c.player >= 0 && !c.cfg.Drone && c.settings.TicDup == 1 &&
 		!c.phase.joining() && !c.phase.reattaching()
 }
@@ -117,13 +119,13 @@ func (rn *runner) runPredicting() {
 
 // sameCmds reports whether a predicted tic's commands are the confirmed
 // ones as far as the game can tell: a game blind to the consistency byte
-// (ConsistencyBlind) cannot tell two that differ only there.
-func (rn *runner) sameCmds(predicted, confirmed *[MaxPlayers]TicCmd) bool {
+// (tic.ConsistencyBlind) cannot tell two that differ only there.
+func (rn *runner) sameCmds(predicted, confirmed *[tic.MaxPlayers]tic.Cmd) bool {
 	c := rn.c
 	if *predicted == *confirmed {
 		return true
 	}
-	if _, blind := c.game.(ConsistencyBlind); !blind {
+	if _, blind := c.game.(tic.ConsistencyBlind); !blind {
 		return false
 	}
 	for p := range predicted {
@@ -138,27 +140,27 @@ func (rn *runner) sameCmds(predicted, confirmed *[MaxPlayers]TicCmd) bool {
 
 // confirmPredicted makes predicted tic pt, which the confirmed tic ct
 // matches, a tic this copy ran: as advance does for a tic it runs.
-func (rn *runner) confirmPredicted(pt *predictedTic, ct *ConfirmedTic) {
+func (rn *runner) confirmPredicted(pt *predictedTic, ct *tic.ConfirmedTic) {
 	c := rn.c
 	rn.enterTic(pt.tic, ct.InGame)
 	slot := pt.tic % BackupTics
 	rn.checkConsistencyBytes(pt.tic, &ct.Cmds, ct.InGame, ct.Substituted)
-	for q := range MaxPlayers {
+	for q := range tic.MaxPlayers {
 		if ct.Playing(q) {
 			rn.consistency[q][slot] = pt.consistency[q]
 		}
 	}
-	if rn.tl.saveDue(pt.tic) {
+	if rn.tl.SaveDue(pt.tic) {
 		// The server asked for the state before it, and the predicted
 		// tic stands: that state is the one saved before it ran.
 		c.join.sendState(pt.tic, pt.before)
 	}
-	c.rec.recordBefore(pt.tic, &ct.Cmds, pt.ingame, ct.Substituted, func() []byte { return pt.before })
-	var psums *[MaxPlayers]uint16
+	c.rec.Before(pt.tic, &ct.Cmds, pt.ingame, ct.Substituted, func() []byte { return pt.before })
+	var psums *[tic.MaxPlayers]uint16
 	if pt.hasPsums {
 		psums = &pt.psums
 	}
-	c.rec.recordAfter(pt.tic, pt.sum, psums)
+	c.rec.After(pt.tic, pt.sum, psums)
 	rn.tl.Ran(pt.tic, pt.sum)
 	c.stats.TicsRun++
 	rn.pred.stats.Stood++
@@ -209,8 +211,8 @@ func (rn *runner) predictAhead() {
 		if int32(c.send.maketic-uint32(c.cfg.InputDelay)-t) <= 0 || !q.valid || q.seq != t {
 			return // not due yet, or this copy's own command is not built
 		}
-		pt := predictedTic{tic: t, ingame: last.InGame, before: c.game.(Snapshotter).SaveState()}
-		for pl := range MaxPlayers {
+		pt := predictedTic{tic: t, ingame: last.InGame, before: c.game.(tic.Snapshotter).SaveState()}
+		for pl := range tic.MaxPlayers {
 			if !last.Playing(pl) {
 				continue
 			}
@@ -230,7 +232,7 @@ func (rn *runner) predictAhead() {
 			p.ingame[pl] = pt.ingame&(1<<pl) != 0
 		}
 		p.cmds = pt.cmds
-		if sa, ok := c.game.(SubstituteAware); ok {
+		if sa, ok := c.game.(tic.SubstituteAware); ok {
 			sa.Substitutes(t, 0)
 		}
 		c.game.RunTic(t, &p.cmds, &p.ingame)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/transfer"
 	"github.com/ticnet/ticnet/netcore/wire"
 
@@ -14,8 +15,8 @@ import (
 // tapeGame's state is the tics it ran, a byte each, in order.
 type tapeGame struct{ ran []byte }
 
-func (*tapeGame) BuildTiccmd(uint32) TicCmd { return TicCmd{} }
-func (g *tapeGame) RunTic(tic uint32, _ *[MaxPlayers]TicCmd, _ *[MaxPlayers]bool) {
+func (*tapeGame) BuildTiccmd(uint32) tic.Cmd { return tic.Cmd{} }
+func (g *tapeGame) RunTic(tic uint32, _ *[tic.MaxPlayers]tic.Cmd, _ *[tic.MaxPlayers]bool) {
 	g.ran = append(g.ran, byte(tic))
 }
 func (g *tapeGame) Checksum() uint32         { return uint32(len(g.ran)) }
@@ -38,7 +39,7 @@ func TestASaveDueBeforeAPredictedTicThatStandsGoesOut(t *testing.T) {
 	c.send.maketic = 20
 	confirm := func(n int) {
 		for range n {
-			c.loop.tl.Confirm(ConfirmedTic{InGame: 1})
+			c.loop.tl.Confirm(tic.ConfirmedTic{InGame: 1})
 		}
 	}
 	confirm(5)
@@ -56,7 +57,7 @@ func TestASaveDueBeforeAPredictedTicThatStandsGoesOut(t *testing.T) {
 	require.GreaterOrEqual(t, len(data), 4, "the stream is %v, want tic %d and the state before it", data, tic)
 	require.Equal(t, binary.BigEndian.AppendUint32(nil, tic), data[:4], "the stream's tic")
 	require.Equal(t, []byte{0, 1, 2, 3, 4, 5, 6}, data[4:], "the stream's state: the one before tic %d, tics 0-6", tic)
-	require.False(t, c.loop.tl.SavesPending(), "a save is still pending in the timeline: %v", c.loop.tl.saves)
+	require.False(t, c.loop.tl.SavesPending(), "a save is still pending in the timeline")
 	require.Empty(t, c.join.saves, "a save is still pending")
 	require.Equal(t, uint32(9), c.GameTic(), "ran to tic")
 	require.Equal(t, uint32(17), c.PredictedTic(), "predicted to tic")

@@ -1,6 +1,8 @@
 package netcore
 
 import (
+	"github.com/ticnet/ticnet/netcore/replay"
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/transfer"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
@@ -26,7 +28,7 @@ type ServerConfig struct {
 	RecordTics bool
 	// Replay makes the server record each game as a replay file
 	// (Server.Replay). Off, nothing is recorded.
-	Replay ServerReplayConfig
+	Replay replay.ServerConfig
 	// Transfer tunes the bulk streams that carry snapshots to copies
 	// joining a game in progress.
 	Transfer transfer.Config
@@ -42,7 +44,7 @@ type ServerConfig struct {
 	// Doom's ticcmd (zero) or opaque input (ProtocolTicnet only: a peer
 	// that speaks only the reference is refused). NewServer panics on a
 	// layout that InputLayout.Check refuses.
-	Input InputLayout
+	Input tic.InputLayout
 	// TicRate is how many tics a second a game under the extension
 	// protocol runs, wire.MinTicRate to wire.MaxTicRate (default 35, which
 	// a game under the reference protocol always runs); NewServer panics
@@ -84,8 +86,8 @@ func (c *ServerConfig) fill() {
 	fillCommon(&c.Version, &c.Protocols, &c.Timeouts)
 	fillInput(&c.Input, &c.Protocols)
 	fillTicRate(&c.TicRate)
-	if c.MaxPlayers <= 0 || c.MaxPlayers > MaxPlayers {
-		c.MaxPlayers = MaxPlayers
+	if c.MaxPlayers <= 0 || c.MaxPlayers > tic.MaxPlayers {
+		c.MaxPlayers = tic.MaxPlayers
 	}
 	if c.Description == "" {
 		c.Description = "Unnamed server"
@@ -96,7 +98,6 @@ func (c *ServerConfig) fill() {
 	if c.RejoinGraceMS <= 0 {
 		c.RejoinGraceMS = DefaultRejoinGraceMS
 	}
-	c.Replay.fill()
 }
 
 // ServerState is where a server is in a game's life (spec §10.1).
@@ -131,7 +132,8 @@ type Server struct {
 	cmds  commandStore // the players' commands held (server_commands.go)
 
 	records []TicRecord
-	rec     serverRecorder
+	rec     replay.Recorder // the replay of each game (replay.go)
+	relayed relayedCmds     // the reference relay's commands, for rec
 
 	// Late join: bulk streams (snapshots), the joins, and the players
 	// held for their copies to come back.
@@ -154,6 +156,7 @@ func NewServer(cfg ServerConfig, tr Transport) *Server {
 	s := &Server{cfg: cfg, tr: tr, xfer: transfer.New(cfg.Transfer, tr)}
 	s.ref.s, s.ext.s, s.mig.s, s.joins.s, s.rj.s, s.lobby.s = s, s, s, s, s, s
 	s.relay = &s.ref // until a game launches
+	s.rec = replay.NewServerRecorder(cfg.Replay, s.replayHeader)
 	return s
 }
 

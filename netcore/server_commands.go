@@ -1,14 +1,17 @@
 package netcore
 
-import "github.com/ticnet/ticnet/netcore/wire"
+import (
+	"github.com/ticnet/ticnet/netcore/tic"
+	"github.com/ticnet/ticnet/netcore/wire"
+)
 
 // commandStore is the players' commands the server holds, for the tics
 // from start on (BackupTics of them): which of each player's arrived
 // (win) and what they are (rows).
 type commandStore struct {
 	start uint32
-	win   [MaxPlayers]ticWindow
-	rows  [BackupTics][MaxPlayers]recvCmd
+	win   [tic.MaxPlayers]ticWindow
+	rows  [BackupTics][tic.MaxPlayers]recvCmd
 }
 
 // recvCmd is one player's command for one tic in the server's window.
@@ -31,5 +34,5 @@ func (c *commandStore) forgetTic(t uint32) {
 	for p := range c.win {
 		c.win[p].forget(t)
 	}
-	c.rows[t%BackupTics] = [MaxPlayers]recvCmd{}
+	c.rows[t%BackupTics] = [tic.MaxPlayers]recvCmd{}
 }

@@ -1,5 +1,7 @@
 package netcore
 
+import "github.com/ticnet/ticnet/netcore/tic"
+
 // Under the reference protocol the server sends each client a tic once
 // every other player's command for it is in, so at any moment clients
 // stand at different tics. A player who leaves must leave at one tic for
@@ -15,10 +17,10 @@ package netcore
 // departures are the players who left the game and are still in tics
 // that some client was sent with them.
 type departures struct {
-	seen  uint8              // the players in the game as last looked at
-	sent  [MaxPlayers]uint32 // the tics each of them had been sent then
-	gone  uint8              // the players who left and are in tics before until
-	until [MaxPlayers]uint32 // for a gone player: the first tic without it
+	seen  uint8                  // the players in the game as last looked at
+	sent  [tic.MaxPlayers]uint32 // the tics each of them had been sent then
+	gone  uint8                  // the players who left and are in tics before until
+	until [tic.MaxPlayers]uint32 // for a gone player: the first tic without it
 }
 
 // noteDepartures notes the players who left since it last looked: each is
@@ -35,7 +37,7 @@ func (r *referenceRelay) noteDepartures() {
 		sent = max(sent, p.sendSeq)
 		d.sent[p.player] = p.sendSeq
 	}
-	for p := range MaxPlayers {
+	for p := range tic.MaxPlayers {
 		if d.seen&^in&(1<<p) == 0 {
 			continue
 		}
@@ -58,7 +60,7 @@ func (r *referenceRelay) noteDepartures() {
 func (r *referenceRelay) departedIn(t uint32) uint8 {
 	d := &r.leavers
 	var in uint8
-	for p := range MaxPlayers {
+	for p := range tic.MaxPlayers {
 		if d.gone&(1<<p) != 0 && t < d.until[p] {
 			in |= 1 << p
 		}
@@ -70,7 +72,7 @@ func (r *referenceRelay) departedIn(t uint32) uint8 {
 func (r *referenceRelay) forgetDepartures() {
 	s := r.s
 	d := &r.leavers
-	for p := range MaxPlayers {
+	for p := range tic.MaxPlayers {
 		if d.gone&(1<<p) != 0 && s.cmds.start >= d.until[p] {
 			d.gone &^= 1 << p
 		}

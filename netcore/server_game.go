@@ -1,6 +1,7 @@
 package netcore
 
 import (
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
@@ -194,11 +195,11 @@ func (s *Server) resendTics(now int64, sc *serverClient, first, last uint32) {
 
 // record notes, when asked to, which players' commands the server had for
 // a tic it let go, and records the tic's commands, cmds, in the replay.
-func (s *Server) record(tic uint32, players, received uint8, cmds *[MaxPlayers]TicCmd) {
+func (s *Server) record(tic uint32, players, received uint8, cmds *[tic.MaxPlayers]tic.Cmd) {
 	if s.cfg.RecordTics {
 		s.records = append(s.records, TicRecord{Tic: tic, Players: players, Received: received})
 	}
-	s.rec.add(tic, players, players&^received, cmds, s.cfg.Replay.MaxBytes)
+	s.rec.Add(tic, players, players&^received, cmds)
 }
 
 // onTicnet takes an extension message from a client: checksum reports,

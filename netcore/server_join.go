@@ -1,6 +1,7 @@
 package netcore
 
 import (
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/transfer"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
@@ -113,9 +114,9 @@ func (lj *lateJoins) requestSnapshot(now int64, sc *serverClient, source *server
 	if x.sendSeq > 0 {
 		prev := &x.history[(x.sendSeq-1)%BackupTics].tic
 		j.base.InGame = prev.InGame
-		for p := range MaxPlayers {
+		for p := range tic.MaxPlayers {
 			if prev.Has(p) {
-				j.base.Cmds[p] = wire.Diff(&TicCmd{}, &x.auth[p])
+				j.base.Cmds[p] = wire.Diff(&tic.Cmd{}, &x.auth[p])
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package netcore
 
 import (
 	"github.com/ticnet/ticnet/internal/text"
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
@@ -50,7 +51,7 @@ func (lb *serverLobby) onSYN(now int64, from Addr, body []byte) error {
 			"No common compatible protocol could be negotiated.")
 		return nil
 	}
-	if !wire.ValidGameMode(m.Connect.GameMission, m.Connect.GameMode) || m.Connect.MaxPlayers > MaxPlayers {
+	if !wire.ValidGameMode(m.Connect.GameMission, m.Connect.GameMode) || m.Connect.MaxPlayers > tic.MaxPlayers {
 		return errUnexpected{}
 	}
 	if sc := s.slots.find(from); sc != nil && sc.conn.state != connDisconnected && sc.conn.state != connDisconnecting {
@@ -265,7 +266,7 @@ func (lb *serverLobby) checkStart(now int64) {
 	players := s.players()
 	st := s.settings
 	st.NumPlayers = uint8(len(players))
-	st.PlayerClasses = [MaxPlayers]uint8{}
+	st.PlayerClasses = [tic.MaxPlayers]uint8{}
 	for i, p := range players {
 		st.LowResTurn = st.LowResTurn || p.data.LowResTurn
 		st.PlayerClasses[i] = p.data.PlayerClass
@@ -287,7 +288,7 @@ func (lb *serverLobby) checkStart(now int64) {
 		sc.conn.sendReliable(&wire.GameStart{Settings: personal})
 	}
 	s.state = ServerInGame
-	s.recordStart(0)
+	s.rec.Start(0, nil)
 	s.emit(Event{Kind: EventGameStarted, Player: -1, Protocol: s.relay.protocol()})
 }
 

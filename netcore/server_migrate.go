@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
@@ -44,7 +45,7 @@ type Resume struct {
 	Connect  wire.ConnectData // the game's mode and mission (the host's)
 	// Timeline is the host's client's: the confirmed tics, the newest
 	// BackupTics of which the server can send again.
-	Timeline *Timeline
+	Timeline *tic.Timeline
 	// Roster is the last the old server sent: the game's id, the players
 	// and their token hashes.
 	Roster wire.Roster
@@ -76,7 +77,7 @@ const FetchEveryMS = 50
 type migration struct {
 	s         *Server
 	resume    *resumeState
-	awaiting  [MaxPlayers]*serverClient
+	awaiting  [tic.MaxPlayers]*serverClient
 	rosterOut wire.Roster // scratch for sendRosters
 	// silent is the old server's player when it went without a Leaving
 	// (wire.NoPlayer otherwise): taken for gone, so that no one waits for
@@ -129,7 +130,7 @@ func NewResumedServer(cfg ServerConfig, tr Transport, r Resume, now int64) *Serv
 	if r.Timeline.Confirmed() == r.Timeline.First() {
 		in = r.Roster.Present &^ r.Roster.Held // no tic yet: who the roster says plays
 	}
-	for p := range MaxPlayers {
+	for p := range tic.MaxPlayers {
 		hash := r.Roster.Hashes[p]
 		hashed := r.Roster.Present&(1<<p) != 0
 		switch {

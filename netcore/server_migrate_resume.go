@@ -1,6 +1,9 @@
 package netcore
 
-import "github.com/ticnet/ticnet/netcore/wire"
+import (
+	"github.com/ticnet/ticnet/netcore/tic"
+	"github.com/ticnet/ticnet/netcore/wire"
+)
 
 // resumeStep fetches what the server lacks and resumes the game once it
 // may: when it holds every tic the old server sent, or every player's copy
@@ -74,8 +77,8 @@ func (mg *migration) onFetchedTics(sc *serverClient, body []byte) error {
 			continue
 		}
 		st := &r.in.Tics[i]
-		ct := ConfirmedTic{InGame: st.InGame, Substituted: st.Substituted}
-		for p := range MaxPlayers {
+		ct := tic.ConfirmedTic{InGame: st.InGame, Substituted: st.Substituted}
+		for p := range tic.MaxPlayers {
 			if st.Has(p) {
 				ct.Cmds[p] = wire.Patch(&x.auth[p], &st.Cmds[p])
 			}
@@ -110,7 +113,7 @@ func (mg *migration) startResumed(now int64) {
 		}
 		mg.resumeClient(now, sc)
 	}
-	s.recordStart(x.resumedAt)
+	s.rec.Start(x.resumedAt, nil)
 	s.emit(Event{Kind: EventResumed, Player: -1, Tic: x.sendSeq})
 }
 
@@ -137,7 +140,7 @@ func (mg *migration) reattachFirst(now int64, from Addr, h wire.Header, body []b
 	}
 	var m wire.Reattach
 	if kind, err := wire.TicnetKind(body); err != nil || kind != wire.TicnetKindReattach || m.DecodeBody(body) != nil ||
-		m.Game != s.cfg.Game || m.Player < 0 || int(m.Player) >= MaxPlayers || !mg.mayReattach(int(m.Player)) {
+		m.Game != s.cfg.Game || m.Player < 0 || int(m.Player) >= tic.MaxPlayers || !mg.mayReattach(int(m.Player)) {
 		return nil
 	}
 	syn := wire.SYN{Version: s.cfg.Version, Connect: wire.ConnectData{GameMode: s.lobby.mode, GameMission: s.lobby.mission}}

@@ -1,6 +1,9 @@
 package netcore
 
-import "github.com/ticnet/ticnet/netcore/wire"
+import (
+	"github.com/ticnet/ticnet/netcore/tic"
+	"github.com/ticnet/ticnet/netcore/wire"
+)
 
 // rejoins holds the players of copies that left a game in progress, for
 // them to come back with their rejoin token.
@@ -37,8 +40,8 @@ func (rj *rejoins) hold(now int64, sc *serverClient) {
 
 // held returns the player numbers held for departed copies, forgetting
 // those past their grace.
-func (rj *rejoins) held(now int64) [MaxPlayers]bool {
-	var taken [MaxPlayers]bool
+func (rj *rejoins) held(now int64) [tic.MaxPlayers]bool {
+	var taken [tic.MaxPlayers]bool
 	kept := rj.departed[:0]
 	for _, d := range rj.departed {
 		if now < d.untilMS {

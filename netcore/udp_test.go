@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
 
 	"github.com/stretchr/testify/assert"
@@ -176,17 +177,17 @@ func TestUDPCloseStopsItsReader(t *testing.T) {
 // walker is a small deterministic game for games over real sockets.
 type walker struct {
 	me   int
-	x    [MaxPlayers]int32
+	x    [tic.MaxPlayers]int32
 	sum  uint32
 	sums []uint32
 }
 
-func (w *walker) BuildTiccmd(tic uint32) TicCmd {
-	return TicCmd{ForwardMove: int8(tic%7) - 3, AngleTurn: int16(w.me*100 + int(tic%5)), Buttons: uint8(tic % 3)}
+func (w *walker) BuildTiccmd(t uint32) tic.Cmd {
+	return tic.Cmd{ForwardMove: int8(t%7) - 3, AngleTurn: int16(w.me*100 + int(t%5)), Buttons: uint8(t % 3)}
 }
 
-func (w *walker) RunTic(tic uint32, cmds *[MaxPlayers]TicCmd, ingame *[MaxPlayers]bool) {
-	for p := range MaxPlayers {
+func (w *walker) RunTic(_ uint32, cmds *[tic.MaxPlayers]tic.Cmd, ingame *[tic.MaxPlayers]bool) {
+	for p := range tic.MaxPlayers {
 		if ingame[p] {
 			w.x[p] += int32(cmds[p].ForwardMove) + int32(cmds[p].AngleTurn)
 			w.sum = w.sum*31 + uint32(w.x[p]) + uint32(cmds[p].Buttons)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/hack-pad/safejs"
 
-	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
@@ -26,14 +26,14 @@ type jsGame struct {
 	// saveBuf is where save leaves the state (its length: n): ticnet.js
 	// makes a larger one when a state does not fit.
 	saveBuf jsBuf
-	layout  netcore.InputLayout
-	raw     [netcore.MaxPlayers * netcore.MaxInputBytes]byte
+	layout  tic.InputLayout
+	raw     [tic.MaxPlayers * tic.MaxInputBytes]byte
 	subs    uint8 // the players whose commands of the next RunTic are substitutes
 	// ingame: the players in the last RunTic; psums their own checksums
 	// after it, once asked for (psumsOK).
 	ingame  uint8
 	sumBuf  safejs.Value
-	psums   [netcore.MaxPlayers]uint32
+	psums   [tic.MaxPlayers]uint32
 	psumsOK bool
 	ran     int // the tics onTic ran (a playback reports it)
 	err     error
@@ -56,15 +56,15 @@ func (g *jsGame) call(fn safejs.Value, args ...any) (safejs.Value, error) {
 
 // BuildTiccmd has the page's input write the command into inBuf, and
 // copies it in one call (not an Index and an Int per field).
-func (g *jsGame) BuildTiccmd(tic uint32) netcore.TicCmd {
+func (g *jsGame) BuildTiccmd(t uint32) tic.Cmd {
 	if g.err != nil {
-		return netcore.TicCmd{}
+		return tic.Cmd{}
 	}
-	if _, err := g.call(g.input, tic); err != nil {
+	if _, err := g.call(g.input, t); err != nil {
 		g.err = err
-		return netcore.TicCmd{}
+		return tic.Cmd{}
 	}
-	var c netcore.TicCmd
+	var c tic.Cmd
 	if n := int(g.layout.Size); n > 0 {
 		if got, err := safejs.CopyBytesToGo(c.Input[:n], g.inBuf); err != nil || got != n {
 			g.err = errors.New("input: " + strconv.Itoa(got) + " bytes of " + strconv.Itoa(n) + " (" + errText(err) + ")")
@@ -86,7 +86,7 @@ func (g *jsGame) BuildTiccmd(tic uint32) netcore.TicCmd {
 // spare.
 const cmdBytes = 8
 
-func (g *jsGame) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, ingame *[netcore.MaxPlayers]bool) {
+func (g *jsGame) RunTic(t uint32, cmds *[tic.MaxPlayers]tic.Cmd, ingame *[tic.MaxPlayers]bool) {
 	if g.err != nil {
 		return
 	}
@@ -106,9 +106,9 @@ func (g *jsGame) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, in
 		binary.LittleEndian.PutUint16(g.raw[o+2:], uint16(c.AngleTurn))
 		g.raw[o+4], g.raw[o+5] = c.Buttons, c.ChatChar
 	}
-	n := netcore.MaxPlayers * cmdBytes
+	n := tic.MaxPlayers * cmdBytes
 	if size > 0 {
-		n = netcore.MaxPlayers * size
+		n = tic.MaxPlayers * size
 	}
 	if _, err := safejs.CopyBytesToJS(g.cmdBuf, g.raw[:n]); err != nil {
 		g.err = err
@@ -118,20 +118,20 @@ func (g *jsGame) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, in
 	g.subs = 0
 	g.ingame = uint8(mask)
 	g.ran++
-	if _, err := g.call(g.onTic, tic, mask, int(subs)); err != nil {
+	if _, err := g.call(g.onTic, t, mask, int(subs)); err != nil {
 		g.err = err
 	}
 }
 
 // IgnoresConsistency: the page never gets a command's consistency byte
 // (RunTic copies the other fields), so its prediction ignores it
-// (netcore.ConsistencyBlind).
+// (tic.ConsistencyBlind).
 func (g *jsGame) IgnoresConsistency() {}
 
-var _ netcore.ConsistencyBlind = (*jsGame)(nil)
+var _ tic.ConsistencyBlind = (*jsGame)(nil)
 
 // Substitutes keeps which players' commands of the next RunTic are the
-// server's substitutes, which onTic passes on (netcore.SubstituteAware).
+// server's substitutes, which onTic passes on (tic.SubstituteAware).
 func (g *jsGame) Substitutes(tic uint32, players uint8) { g.subs = players }
 
 func (g *jsGame) Checksum() uint32 {
@@ -147,12 +147,12 @@ func (g *jsGame) Checksum() uint32 {
 }
 
 // snapGame is a jsGame whose page gave save and load: it implements
-// netcore.Snapshotter, so that this copy can join a game in progress and
+// tic.Snapshotter, so that this copy can join a game in progress and
 // hand the state to one. A jsGame does not: the engine tests for the
 // interface, and a game without it must not seem to have it.
 type snapGame struct{ jsGame }
 
-var _ netcore.Snapshotter = (*snapGame)(nil)
+var _ tic.Snapshotter = (*snapGame)(nil)
 
 // SaveState copies the state the page's save returned, which ticnet.js
 // copies into saveBuf (a number crosses back, not the page's Uint8Array:
@@ -213,7 +213,7 @@ func (g *jsGame) playerChecksum(p int) uint32 {
 		return 0
 	}
 	if !g.psumsOK {
-		var raw [netcore.MaxPlayers * 4]byte
+		var raw [tic.MaxPlayers * 4]byte
 		if _, err := g.call(g.playerSums, int(g.ingame)); err != nil {
 			g.err = err
 			return 0
@@ -231,7 +231,7 @@ func (g *jsGame) playerChecksum(p int) uint32 {
 }
 
 // sumGame is a jsGame whose page gave playerChecksum
-// (netcore.PlayerChecksummer): a replay records each player's checksum,
+// (tic.PlayerChecksummer): a replay records each player's checksum,
 // and a playback names the players whose state differs.
 type sumGame struct{ jsGame }
 
@@ -243,8 +243,8 @@ type snapSumGame struct{ snapGame }
 func (g *snapSumGame) PlayerChecksum(p int) uint32 { return g.playerChecksum(p) }
 
 var (
-	_ netcore.PlayerChecksummer = (*sumGame)(nil)
-	_ netcore.PlayerChecksummer = (*snapSumGame)(nil)
+	_ tic.PlayerChecksummer = (*sumGame)(nil)
+	_ tic.PlayerChecksummer = (*snapSumGame)(nil)
 )
 
 // newGame returns the game whose callbacks (as ticnet.js's gameCallbacks
@@ -254,7 +254,7 @@ var (
 // a game must not seem to have one it has not. It also returns the jsGame
 // inside; an error when reading cb threw. The callbacks take no this:
 // each is looked up once, not on every call.
-func newGame(cb safejs.Value, layout netcore.InputLayout) (netcore.Game, *jsGame, error) {
+func newGame(cb safejs.Value, layout tic.InputLayout) (tic.Game, *jsGame, error) {
 	var x errs
 	jg := jsGame{cb: cb, cmdBuf: x.get(cb, "cmdBuf"), inBuf: x.get(cb, "inBuf"), layout: layout, input: x.get(cb, "input"),
 		onTic: x.get(cb, "onTic"), checksum: x.get(cb, "checksum"), save: x.get(cb, "save"), load: x.get(cb, "load")}
@@ -285,8 +285,8 @@ func newGame(cb safejs.Value, layout netcore.InputLayout) (netcore.Game, *jsGame
 
 // layout is the input layout the page asked for (config's inputSize and
 // eventBits); ticnet.js has checked it.
-func layout(x *errs, config safejs.Value) netcore.InputLayout {
-	l := netcore.InputLayout{Size: uint8(max(0, min(integer(x.get(config, "inputSize")), netcore.MaxInputBytes)))}
+func layout(x *errs, config safejs.Value) tic.InputLayout {
+	l := tic.InputLayout{Size: uint8(max(0, min(integer(x.get(config, "inputSize")), tic.MaxInputBytes)))}
 	if bits := x.get(config, "eventBits"); bits.Type() == safejs.TypeObject {
 		for i := range min(integer(x.get(bits, "length")), int(l.Size)) {
 			l.Events[i] = byte(integer(x.index(bits, i)))

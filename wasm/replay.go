@@ -8,7 +8,7 @@ import (
 
 	"github.com/hack-pad/safejs"
 
-	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/replay"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
@@ -21,12 +21,12 @@ import (
 
 // playback is one replay being played back.
 type playback struct {
-	player *netcore.ReplayPlayer
+	player *replay.Player
 	game   *jsGame
 	// mismatch is the first recorded checksum the game did not give, once
 	// the game has run the tic whole: a tic whose callback threw is no
 	// mismatch of the game's.
-	mismatch *netcore.ReplayMismatch
+	mismatch *replay.Mismatch
 }
 
 // playbacks are the page's playbacks, by id: a page may play several.
@@ -92,7 +92,7 @@ func replayOpen(args []safejs.Value) any {
 			return fail(errors.New("setup: " + x.err.Error()))
 		}
 	}
-	p, err := netcore.NewReplayPlayer(data, game)
+	p, err := replay.NewPlayer(data, game)
 	if err != nil {
 		return fail(err)
 	}
@@ -109,7 +109,7 @@ func replayOpen(args []safejs.Value) any {
 // factsObject is what replayOpen returns of the replay h, played by p (all
 // zero but for players, an empty array, when h is nil): headerObject's,
 // id, end and snapshots.
-func factsObject(x *errs, id int, h *wire.ReplayHeader, p *netcore.ReplayPlayer) safejs.Value {
+func factsObject(x *errs, id int, h *wire.ReplayHeader, p *replay.Player) safejs.Value {
 	if h == nil {
 		o := x.object()
 		x.set(o, "id", id)

@@ -3,6 +3,8 @@ package session
 import (
 	"github.com/ticnet/ticnet/election"
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/replay"
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/transfer"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
@@ -40,9 +42,9 @@ type Config struct {
 	// InputDelay is netcore.ClientConfig.InputDelay: tics between the
 	// local input and the tic it is for (0 to netcore.MaxInputDelay).
 	InputDelay int
-	// Input is the game's input layout (netcore.InputLayout): Doom's
+	// Input is the game's input layout (tic.InputLayout): Doom's
 	// ticcmd, or opaque input, which only the extension protocol carries.
-	Input netcore.InputLayout
+	Input tic.InputLayout
 	// TicRate is the game's tics per second under the extension protocol
 	// (netcore.ServerConfig.TicRate; 0: 35).
 	TicRate int
@@ -52,7 +54,7 @@ type Config struct {
 	RecordTics bool
 	// Replay makes this copy record its game (netcore.ClientConfig.Replay;
 	// Session.Replay).
-	Replay netcore.ReplayConfig
+	Replay replay.Config
 }
 
 // clientConfig is the configuration of this copy's client; local: it

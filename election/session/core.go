@@ -3,6 +3,7 @@ package session
 import (
 	"github.com/ticnet/ticnet/election"
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/tic"
 )
 
 // Session is one copy of a game on the channel: the election, the router
@@ -13,7 +14,7 @@ import (
 // (budget.go).
 type Session struct {
 	cfg    Config
-	game   netcore.Game
+	game   tic.Game
 	el     *election.Election
 	router election.Router
 	eng    *engine
@@ -48,7 +49,7 @@ const RetryMS = 1000
 
 // New starts a session at now: its election sends its first request on
 // the first Update.
-func New(cfg Config, game netcore.Game, now int64) *Session {
+func New(cfg Config, game tic.Game, now int64) *Session {
 	if cfg.Timeouts.TimeoutMS == 0 {
 		cfg.Timeouts = netcore.BrowserTimeouts
 	}

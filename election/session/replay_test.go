@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/replay"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/testgame"
 
@@ -22,9 +23,9 @@ func checkReplay(t *testing.T, i int, p *copyOf, data []byte, from, end uint32) 
 	t.Helper()
 	require.NotNil(t, data, "copy %d has no replay", i)
 	g := testgame.New(99) // another copy: only its input differs, and a replay builds none
-	res, err := netcore.VerifyReplay(bytes.Clone(data), g)
+	res, err := replay.Verify(bytes.Clone(data), g)
 	require.NoError(t, err, "copy %d", i)
-	pl, err := netcore.NewReplayPlayer(data, testgame.New(1))
+	pl, err := replay.NewPlayer(data, testgame.New(1))
 	require.NoError(t, err)
 	require.Equal(t, from, pl.Start(), "copy %d: its replay's first tic", i)
 	require.Equal(t, end, pl.End(), "copy %d: its replay's end", i)
@@ -116,7 +117,7 @@ func TestTheEndedGamesReplayOutlivesTheClientThatRecordedIt(t *testing.T) {
 		return c.allAt(100)
 	})
 	for i, p := range c.open() {
-		pl, err := netcore.NewReplayPlayer(p.s.Replay(), testgame.New(1))
+		pl, err := replay.NewPlayer(p.s.Replay(), testgame.New(1))
 		require.NoError(t, err)
 		require.False(t, bytes.Equal(ended[p], p.s.Replay()), "copy %d, in the next game: its replay is the ended game's", i)
 		require.Equal(t, uint32(0), pl.Start(), "copy %d, in the next game: its replay's first tic", i)

@@ -2,6 +2,7 @@ package session
 
 import (
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
@@ -178,7 +179,7 @@ var (
 var StartOptions = []Option{
 	optWasmURL,
 	{Name: "name", Check: CheckString, MaxBytes: MaxPlayerNameBytes, Default: "Player"},
-	{Name: "maxPlayers", Check: CheckInt, Min: 2, Max: netcore.MaxPlayers, Default: netcore.MaxPlayers},
+	{Name: "maxPlayers", Check: CheckInt, Min: 2, Max: tic.MaxPlayers, Default: tic.MaxPlayers},
 	{Name: "profile", Check: CheckOneOf, Values: []string{"local", "gossip"}},
 	{Name: "timeout", Check: CheckOneOf, Values: []string{"browser", "reference"}, Default: "browser"},
 	{Name: "settings", Check: CheckObject},

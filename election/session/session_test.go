@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/replay"
 	"github.com/ticnet/ticnet/netcore/scenario"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/testgame"
@@ -112,7 +113,7 @@ func (c *channelSim) addWith(startMS float64, cadence ElectionCadence, token [wi
 	g := testgame.NewSized(c.seed*100+uint64(len(c.peers)), cmp.Or(c.stateBytes, testgame.DefaultWorldBytes))
 	cfg := Config{Name: fmt.Sprintf("copy%d", len(c.peers)), Election: cadence, StartTimeMS: startMS,
 		Rand: r.Uint32, Settings: wire.Settings{TicDup: 1, ExtraTics: 1, Episode: 1, Map: 1, NewSync: true, LoadGame: -1},
-		Token: token, RecordTics: true, Predict: c.predict, Replay: netcore.ReplayConfig{Record: c.record}}
+		Token: token, RecordTics: true, Predict: c.predict, Replay: replay.Config{Record: c.record}}
 	p := &copyOf{node: c.net.AddNode(), game: g}
 	p.s = New(cfg, g, c.net.Now())
 	c.peers = append(c.peers, p)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/testgame"
+	"github.com/ticnet/ticnet/netcore/tic"
 )
 
 // Checked is what Check compared.
@@ -118,12 +119,12 @@ func CheckCommandsOf(copies []Copy, extended bool, records []netcore.TicRecord) 
 // over and decided afresh what its predecessor had sent to copies that
 // did not stay): recordsOf returns every record of a tic, and a copy's tic
 // must match one of them; all is every record.
-func CheckCommandsAgainst(copies []Copy, extended bool, recordsOf func(tic uint32) []netcore.TicRecord, all []netcore.TicRecord) (Checked, error) {
+func CheckCommandsAgainst(copies []Copy, extended bool, recordsOf func(at uint32) []netcore.TicRecord, all []netcore.TicRecord) (Checked, error) {
 	var c Checked
-	ranBy := func(tic uint32) (testgame.Ran, bool) {
+	ranBy := func(at uint32) (testgame.Ran, bool) {
 		for _, p := range copies {
-			if ran := p.Game.Ran(); int(tic) < len(ran) && ran[tic].OK && p.Checks(tic) {
-				return ran[tic], true
+			if ran := p.Game.Ran(); int(at) < len(ran) && ran[at].OK && p.Checks(at) {
+				return ran[at], true
 			}
 		}
 		return testgame.Ran{}, false
@@ -139,11 +140,11 @@ func CheckCommandsAgainst(copies []Copy, extended bool, recordsOf func(tic uint3
 	// played another player before (one Copy per life), else any that
 	// built a command for tic (a copy checked from a later join, which
 	// played the same player before).
-	builder := func(pl int, tic uint32) *Copy {
+	builder := func(pl int, at uint32) *Copy {
 		var other *Copy
 		for _, b := range builders[pl] {
-			if b.Game.Built(tic).OK {
-				if b.Checks(tic) {
+			if b.Game.Built(at).OK {
+				if b.Checks(at) {
 					return b
 				}
 				other = cmp.Or(other, b)
@@ -159,7 +160,7 @@ func CheckCommandsAgainst(copies []Copy, extended bool, recordsOf func(tic uint3
 	// checkTic checks one tic a copy ran against one record of it, and
 	// returns the commands it checked and how many were substituted.
 	checkTic := func(p *Copy, t int, r *testgame.Ran, rec netcore.TicRecord) (int, int, int, error) {
-		tic := uint32(t)
+		at := uint32(t)
 		cmds, subs, carrying := 0, 0, 0
 		l := &p.Game.Input
 		// The reference server records a tic when it drops it from its
@@ -168,35 +169,35 @@ func CheckCommandsAgainst(copies []Copy, extended bool, recordsOf func(tic uint3
 		// extension the record is the tic as sent.
 		if extended && r.InGame != rec.Players {
 			return 0, 0, 0, fmt.Errorf("peer %d ran tic %d with players %08b in the game, the server had %08b",
-				p.Index, tic, r.InGame, rec.Players)
+				p.Index, at, r.InGame, rec.Players)
 		}
-		for pl := range netcore.MaxPlayers {
+		for pl := range tic.MaxPlayers {
 			if r.InGame&(1<<pl) == 0 {
-				if r.Cmds[pl] != (netcore.TicCmd{}) {
-					return 0, 0, 0, fmt.Errorf("peer %d ran tic %d with a command for player %d, who is not in the game", p.Index, tic, pl)
+				if r.Cmds[pl] != (tic.Cmd{}) {
+					return 0, 0, 0, fmt.Errorf("peer %d ran tic %d with a command for player %d, who is not in the game", p.Index, at, pl)
 				}
 				continue
 			}
 			got := r.Cmds[pl]
-			var want netcore.TicCmd
+			var want tic.Cmd
 			substituted := extended && rec.Received&(1<<pl) == 0
 			if substituted {
 				// The server's substitute: the command everyone ran
 				// the tic before, its events cleared (a copy that
 				// joined at this tic did not run it: ask another).
-				if prev, ok := ranBy(tic - 1); t > 0 && ok {
+				if prev, ok := ranBy(at - 1); t > 0 && ok {
 					want = l.ClearEvents(prev.Cmds[pl])
 				}
 				subs++
 			} else {
-				b := builder(pl, tic)
+				b := builder(pl, at)
 				if b == nil {
 					return 0, 0, 0, fmt.Errorf("peer %d ran tic %d with a command for player %d, who never built one for it",
-						p.Index, tic, pl)
+						p.Index, at, pl)
 				}
-				want = b.Game.Built(tic).Cmd
+				want = b.Game.Built(at).Cmd
 				if !l.Opaque() {
-					want.Consistency = consistency(b.Game, b.Player, tic, b.lifeOf(tic))
+					want.Consistency = consistency(b.Game, b.Player, at, b.lifeOf(at))
 					if p.LowResTurn {
 						want.AngleTurn = want.AngleTurn / 256 * 256 // the reference's truncation
 					}
@@ -208,7 +209,7 @@ func CheckCommandsAgainst(copies []Copy, extended bool, recordsOf func(tic uint3
 			}
 			if got != want {
 				return 0, 0, 0, fmt.Errorf("peer %d ran tic %d with player %d's command %+v, want %+v (substituted: %v)",
-					p.Index, tic, pl, got, want, substituted)
+					p.Index, at, pl, got, want, substituted)
 			}
 			cmds++
 		}
@@ -226,15 +227,15 @@ func CheckCommandsAgainst(copies []Copy, extended bool, recordsOf func(tic uint3
 		}
 		ran := p.Game.Ran()
 		for t := range ran {
-			tic := uint32(t)
+			at := uint32(t)
 			r := &ran[t]
-			if !r.OK || !p.Checks(tic) {
+			if !r.OK || !p.Checks(at) {
 				continue // not run by this peer (a late joiner's early tics)
 			}
-			recs := recordsOf(tic)
+			recs := recordsOf(at)
 			if len(recs) == 0 {
 				if extended {
-					return c, fmt.Errorf("peer %d ran tic %d, which the server never sent", p.Index, tic)
+					return c, fmt.Errorf("peer %d ran tic %d, which the server never sent", p.Index, at)
 				}
 				recs = []netcore.TicRecord{{}}
 			}

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/testgame"
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
@@ -33,11 +33,11 @@ type doomEvent struct {
 // inventory use. Each is carried on its own (InputLayout.MergeEvents).
 var doomEventFields = [...]struct {
 	name string
-	get  func(*netcore.TicCmd) uint16
+	get  func(*tic.Cmd) uint16
 }{
-	{"chat character", func(c *netcore.TicCmd) uint16 { return uint16(c.ChatChar) }},
-	{"artifact", func(c *netcore.TicCmd) uint16 { return uint16(c.Arti) }},
-	{"inventory use", func(c *netcore.TicCmd) uint16 { return c.Inventory }},
+	{"chat character", func(c *tic.Cmd) uint16 { return uint16(c.ChatChar) }},
+	{"artifact", func(c *tic.Cmd) uint16 { return uint16(c.Arti) }},
+	{"inventory use", func(c *tic.Cmd) uint16 { return c.Inventory }},
 }
 
 // CheckDoomEvents is CheckEvents for Doom's ticcmd under the extension:
@@ -96,7 +96,7 @@ func (s *Scenario) CheckDoomEvents() (DoomEvents, error) {
 		}
 		return nil
 	}
-	var pending [netcore.MaxPlayers][len(doomEventFields)][]doomEvent
+	var pending [tic.MaxPlayers][len(doomEventFields)][]doomEvent
 	for t := range ran {
 		r := &ran[t]
 		if !r.OK {
@@ -106,7 +106,7 @@ func (s *Scenario) CheckDoomEvents() (DoomEvents, error) {
 			return ev, fmt.Errorf("tic %d ran without a record", t)
 		}
 		rec := s.records[t]
-		for pl := range netcore.MaxPlayers {
+		for pl := range tic.MaxPlayers {
 			if r.InGame&(1<<pl) == 0 {
 				continue
 			}
@@ -122,7 +122,7 @@ func (s *Scenario) CheckDoomEvents() (DoomEvents, error) {
 				}
 			}
 			if rec.Received&(1<<pl) == 0 { // substituted: its events wait
-				if e := l.EventsOf(&got); e != (netcore.TicCmd{}) || got.Buttons&wire.ButtonSpecial != 0 {
+				if e := l.EventsOf(&got); e != (tic.Cmd{}) || got.Buttons&wire.ButtonSpecial != 0 {
 					return ev, fmt.Errorf("tic %d: player %d's substitute holds events %+v, buttons %08b", t, pl, e, got.Buttons)
 				}
 				for f, field := range doomEventFields {

@@ -3,8 +3,8 @@ package scenario
 import (
 	"fmt"
 
-	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/testgame"
+	"github.com/ticnet/ticnet/netcore/tic"
 )
 
 // addedEvents reports whether got is want with events added and none
@@ -12,23 +12,23 @@ import (
 // held bits equal, want's event bits all set in got. Doom's ticcmd: the
 // steady fields equal, and an event field of want's set in got as it is,
 // or filled where want's is zero.
-func addedEvents(l *netcore.InputLayout, got, want netcore.TicCmd) (netcore.TicCmd, bool) {
+func addedEvents(l *tic.InputLayout, got, want tic.Cmd) (tic.Cmd, bool) {
 	if l.ClearEvents(got) != l.ClearEvents(want) {
-		return netcore.TicCmd{}, false
+		return tic.Cmd{}, false
 	}
 	g, w := l.EventsOf(&got), l.EventsOf(&want)
-	var added netcore.TicCmd
+	var added tic.Cmd
 	if l.Opaque() {
 		for i := range l.Size {
 			if w.Input[i]&^g.Input[i] != 0 {
-				return netcore.TicCmd{}, false
+				return tic.Cmd{}, false
 			}
 			added.Input[i] = g.Input[i] &^ w.Input[i]
 		}
 		return added, true
 	}
 	if w.ChatChar != 0 && g.ChatChar != w.ChatChar || w.Arti != 0 && g.Arti != w.Arti || w.Inventory != 0 && g.Inventory != w.Inventory {
-		return netcore.TicCmd{}, false
+		return tic.Cmd{}, false
 	}
 	if w.ChatChar == 0 {
 		added.ChatChar = g.ChatChar
@@ -83,7 +83,7 @@ func (s *Scenario) CheckEvents(maxLate, lead int) (Events, error) {
 	}
 	// pending[pl][i*8+b]: the tics of the substituted commands whose bit
 	// b of byte i waits to run, oldest first.
-	var pending [netcore.MaxPlayers][8 * netcore.MaxInputBytes][]int
+	var pending [tic.MaxPlayers][8 * tic.MaxInputBytes][]int
 	for t := range ran {
 		r := &ran[t]
 		if !r.OK {
@@ -93,7 +93,7 @@ func (s *Scenario) CheckEvents(maxLate, lead int) (Events, error) {
 			return ev, fmt.Errorf("tic %d ran without a record", t)
 		}
 		rec := s.records[t]
-		for pl := range netcore.MaxPlayers {
+		for pl := range tic.MaxPlayers {
 			if r.InGame&(1<<pl) == 0 {
 				continue
 			}
@@ -113,7 +113,7 @@ func (s *Scenario) CheckEvents(maxLate, lead int) (Events, error) {
 				}
 			}
 			if rec.Received&(1<<pl) == 0 { // substituted: its events wait
-				if got != (netcore.TicCmd{}) {
+				if got != (tic.Cmd{}) {
 					return ev, fmt.Errorf("tic %d: player %d's substitute holds events %v", t, pl, got.Input[:l.Size])
 				}
 				for i := range l.Size {

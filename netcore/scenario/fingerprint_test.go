@@ -5,6 +5,7 @@ import (
 
 	"github.com/ticnet/ticnet/internal/fingerprint"
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/replay"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/wire"
 
@@ -166,7 +167,7 @@ var fingerprintGames = []fingerprintGame{
 	{name: "ticnet/end-and-relaunch", o: Options{Players: 3, Seed: 116, Link: simnet.Link{LatencyMS: 30, JitterMS: 20, Loss: 0.05}},
 		play: endsAndPlaysAgain, check: func(*testing.T, *Scenario) {}, // (it checks the first game as it ends)
 		want: "frames 1986 f5a03141c88a events 45 c3f365df2c68 tics 454 dcf61210d40a"},
-	{name: "ticnet/replay/lossy", o: Options{Players: 4, Seed: 117, Link: lossy, Replay: netcore.ReplayConfig{Record: true}},
+	{name: "ticnet/replay/lossy", o: Options{Players: 4, Seed: 117, Link: lossy, Replay: replay.Config{Record: true}},
 		play: played(1200),
 		want: "frames 7356 ce548ba4f815 events 30 33534ff93ce5 tics 4816 109ecfeb5757"},
 	{name: "ticnet/opaque/lossy", o: Options{Players: 4, Seed: 118, Link: lossy, Input: layout16}, play: played(700),

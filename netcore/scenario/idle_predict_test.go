@@ -6,9 +6,10 @@ import (
 	"io"
 	"testing"
 
-	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/replay"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/testgame"
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
 
 	"github.com/stretchr/testify/require"
@@ -19,8 +20,8 @@ import (
 // carries none.
 var idleInputs = []struct {
 	name  string
-	input netcore.InputLayout
-}{{"ticcmd", netcore.InputLayout{}}, {"opaque", netcore.InputLayout{Size: 4, Events: [netcore.MaxInputBytes]byte{1: 0x80}}}}
+	input tic.InputLayout
+}{{"ticcmd", tic.InputLayout{}}, {"opaque", tic.InputLayout{Size: 4, Events: [tic.MaxInputBytes]byte{1: 0x80}}}}
 
 // Players who build the same command every tic are predicted exactly,
 // whatever the game's checksum does: the test game's changes every tic,
@@ -67,16 +68,16 @@ func checksumChangesEveryTic(t *testing.T, g *testgame.Game, tics int) {
 }
 
 // blindGame is the test game blind to the consistency byte, as every game
-// of the JS API is (netcore.ConsistencyBlind): it runs the commands with
+// of the JS API is (tic.ConsistencyBlind): it runs the commands with
 // the byte cleared.
 type blindGame struct {
 	*testgame.Game
-	cmds [netcore.MaxPlayers]netcore.TicCmd
+	cmds [tic.MaxPlayers]tic.Cmd
 }
 
 func (*blindGame) IgnoresConsistency() {}
 
-func (g *blindGame) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, ingame *[netcore.MaxPlayers]bool) {
+func (g *blindGame) RunTic(tic uint32, cmds *[tic.MaxPlayers]tic.Cmd, ingame *[tic.MaxPlayers]bool) {
 	g.cmds = *cmds
 	for p := range g.cmds {
 		g.cmds[p].Consistency = 0
@@ -98,12 +99,12 @@ func TestALateIdlePlayerCostsAGameBlindToTheConsistencyByteNoRollback(t *testing
 		for _, blind := range []bool{true, false} {
 			t.Run(fmt.Sprintf("%d-players/blind=%v", players, blind), func(t *testing.T) {
 				o := Options{Players: players, Seed: 32, Link: simnet.Link{LatencyMS: 50}, Predict: true,
-					Replay: netcore.ReplayConfig{Record: true}}
+					Replay: replay.Config{Record: true}}
 				var s *Scenario
 				if blind {
 					// New, not build: the blind game's commands cannot be
 					// checked against the ones built (their byte is gone).
-					o.WrapGame = func(g *testgame.Game) netcore.Game { return &blindGame{Game: g} }
+					o.WrapGame = func(g *testgame.Game) tic.Game { return &blindGame{Game: g} }
 					s = New(o)
 				} else {
 					s = build(t, o)
@@ -172,17 +173,17 @@ func substitutesRecorded(t *testing.T, s *Scenario) int {
 			if rec.IsSnapshot() {
 				continue
 			}
-			tic := rec.Tic
-			for pl := range netcore.MaxPlayers {
-				if tic.Substituted&(1<<pl) == 0 {
+			rt := rec.Tic
+			for pl := range tic.MaxPlayers {
+				if rt.Substituted&(1<<pl) == 0 {
 					continue
 				}
 				found++
-				want := (&netcore.InputLayout{}).ClearEvents(prev.Cmds[pl])
-				require.Equal(t, prev.Tic+1, tic.Tic, "peer %d's replay: the tic after player %d's substitute's", i, pl)
-				require.Equal(t, want, tic.Cmds[pl], "peer %d's replay: player %d's substitute at tic %d (the command of tic %d)", i, pl, tic.Tic, prev.Tic)
+				want := (&tic.InputLayout{}).ClearEvents(prev.Cmds[pl])
+				require.Equal(t, prev.Tic+1, rt.Tic, "peer %d's replay: the tic after player %d's substitute's", i, pl)
+				require.Equal(t, want, rt.Cmds[pl], "peer %d's replay: player %d's substitute at tic %d (the command of tic %d)", i, pl, rt.Tic, prev.Tic)
 			}
-			prev = tic
+			prev = rt
 		}
 	}
 	return found

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
 
 	"github.com/stretchr/testify/require"
@@ -13,7 +14,7 @@ import (
 
 // layout16 is a game's 16 bytes of opaque input: 14 of held state, then
 // two of one-off events (half of one, all of the other).
-var layout16 = netcore.InputLayout{Size: 16, Events: [netcore.MaxInputBytes]byte{14: 0x0f, 15: 0xff}}
+var layout16 = tic.InputLayout{Size: 16, Events: [tic.MaxInputBytes]byte{14: 0x0f, 15: 0xff}}
 
 // checkEvents fails unless no event bit was lost or invented, none ran
 // more than maxLate tics after its own, and at least minCarried were

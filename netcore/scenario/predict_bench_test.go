@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/testgame"
+	"github.com/ticnet/ticnet/netcore/tic"
 
 	"github.com/stretchr/testify/require"
 )
@@ -35,7 +35,7 @@ func BenchmarkPrediction(b *testing.B) {
 				name := fmt.Sprintf("oneway=%dms/input=%s/predict=%v/delay=%d", oneWay, input, r.predict, r.delay)
 				b.Run(name, func(b *testing.B) {
 					var spent time.Duration
-					wrap := func(g *testgame.Game) netcore.Game { return &timedGame{Game: g, spent: &spent} }
+					wrap := func(g *testgame.Game) tic.Game { return &timedGame{Game: g, spent: &spent} }
 					s := New(Options{Players: 4, Seed: 1, Link: simnet.Link{LatencyMS: oneWay, JitterMS: oneWay / 10},
 						Predict: r.predict, InputDelay: r.delay, Quiet: true, WrapGame: wrap})
 					require.NoError(b, s.Start())
@@ -77,12 +77,12 @@ type timedGame struct {
 
 func (g *timedGame) timed(began time.Time) { *g.spent += time.Since(began) }
 
-func (g *timedGame) BuildTiccmd(tic uint32) netcore.TicCmd {
+func (g *timedGame) BuildTiccmd(tic uint32) tic.Cmd {
 	defer g.timed(time.Now())
 	return g.Game.BuildTiccmd(tic)
 }
 
-func (g *timedGame) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, ingame *[netcore.MaxPlayers]bool) {
+func (g *timedGame) RunTic(tic uint32, cmds *[tic.MaxPlayers]tic.Cmd, ingame *[tic.MaxPlayers]bool) {
 	defer g.timed(time.Now())
 	g.Game.RunTic(tic, cmds, ingame)
 }

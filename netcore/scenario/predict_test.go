@@ -8,6 +8,7 @@ import (
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/testgame"
+	"github.com/ticnet/ticnet/netcore/tic"
 
 	"github.com/stretchr/testify/require"
 )
@@ -179,7 +180,7 @@ func TestASteadyPlayerIsPredictedExactly(t *testing.T) {
 // are the harness's logs growing.)
 func TestPredictionAllocatesOnlyTheGamesStates(t *testing.T) {
 	saves := 0
-	wrap := func(g *testgame.Game) netcore.Game { return &countedSaves{Game: g, saves: &saves} }
+	wrap := func(g *testgame.Game) tic.Game { return &countedSaves{Game: g, saves: &saves} }
 	s := start(t, Options{Players: 4, Seed: 1, Link: simnet.Link{LatencyMS: 50}, Predict: true, Quiet: true, WrapGame: wrap})
 	require.NoError(t, s.RunTics(300, 60000))
 	var before, after runtime.MemStats

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/replay"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/testgame"
 	"github.com/ticnet/ticnet/netcore/wire"
@@ -99,7 +100,7 @@ func TestAReattachTakesOneExchange(t *testing.T) {
 	// The heir's server, and its own client reattached through the
 	// loopback, as a session builds them.
 	srv, ch := resumeAtHeir(t, heir, netcore.Resume{Roster: roster},
-		netcore.ServerConfig{RecordTics: true, Replay: netcore.ServerReplayConfig{Record: true}}, now)
+		netcore.ServerConfig{RecordTics: true, Replay: replay.ServerConfig{Record: true}}, now)
 	heir.Client.Update(now)
 	srv.Update(now)
 	heir.Client.Update(now)

@@ -3,7 +3,7 @@ package scenario
 import (
 	"testing"
 
-	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/replay"
 
 	"github.com/stretchr/testify/require"
 )
@@ -13,14 +13,14 @@ import (
 // one copy's replay per tic per player, beside what the channel carried
 // per tic (all peers together, TICNET_1).
 func BenchmarkReplayBytes(b *testing.B) {
-	var replay, wireBytes float64
+	var replayBytes, wireBytes float64
 	for range b.N {
-		s := New(Options{Players: 8, Seed: 21, Link: lossy, Quiet: true, Replay: netcore.ReplayConfig{Record: true}})
+		s := New(Options{Players: 8, Seed: 21, Link: lossy, Quiet: true, Replay: replay.Config{Record: true}})
 		require.NoError(b, s.Start())
 		require.NoError(b, s.RunTics(replayTics, replayTics*1000))
-		replay += replayBytesPerTic(s, 0) / 8
+		replayBytes += replayBytesPerTic(s, 0) / 8
 		wireBytes += float64(s.Net.Stats.Bytes) / float64(s.Peers[0].Client.GameTic())
 	}
-	b.ReportMetric(replay/float64(b.N), "replay-bytes/tic/player")
+	b.ReportMetric(replayBytes/float64(b.N), "replay-bytes/tic/player")
 	b.ReportMetric(wireBytes/float64(b.N), "wire-bytes/tic")
 }

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/replay"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/testgame"
 	"github.com/ticnet/ticnet/netcore/wire"
@@ -19,12 +19,12 @@ import (
 // state before its tic, so the recorded tics from it give every recorded
 // checksum. A snapshot taken at a predicted tic that stands must be the
 // state saved before that tic, not the state the game predicted ahead to;
-// a playback from the first snapshot (VerifyReplay) never loads the later
+// a playback from the first snapshot (replay.Verify) never loads the later
 // ones, so only seeking to each shows one that is wrong.
 func TestEverySnapshotOfAPredictingGamesReplayIsTheStateBeforeItsTic(t *testing.T) {
 	const tics, every = 750, 100
 	s := build(t, Options{Players: 4, Seed: 43, Link: simnet.Link{LatencyMS: 20, JitterMS: 10}, Predict: true,
-		Replay: netcore.ReplayConfig{Record: true, SnapshotEvery: every}})
+		Replay: replay.Config{Record: true, SnapshotEvery: every}})
 	for _, p := range s.Peers[:3] {
 		p.Game.Idle = true // so that the fourth copy's predictions stand: its snapshots are taken at predicted tics
 	}
@@ -35,11 +35,11 @@ func TestEverySnapshotOfAPredictingGamesReplayIsTheStateBeforeItsTic(t *testing.
 	checked, wrong, sums := 0, 0, 0
 	for _, p := range s.Peers {
 		stood += p.Client.PredictCounters().Stood
-		res, err := netcore.VerifyReplaySnapshots(bytes.Clone(p.Client.Replay()), testgame.New(99))
+		res, err := replay.VerifySnapshots(bytes.Clone(p.Client.Replay()), testgame.New(99))
 		require.NoError(t, err, "peer %d", p.Index)
 		for _, r := range res {
 			if r.Tic == 0 {
-				continue // the game's first state: VerifyReplay checks it already
+				continue // the game's first state: replay.Verify checks it already
 			}
 			checked++
 			sums += r.Checked
@@ -61,11 +61,11 @@ func TestEverySnapshotOfAPredictingGamesReplayIsTheStateBeforeItsTic(t *testing.
 }
 
 // One byte changed in the state of a replay's third snapshot: a playback
-// from the first (VerifyReplay) never loads it and finds every checksum;
+// from the first (replay.Verify) never loads it and finds every checksum;
 // seeking to every snapshot finds that one, at its own tic, and no other.
 func TestAChangedMidGameSnapshotIsFoundOnlyBySeekingToIt(t *testing.T) {
 	s := start(t, Options{Players: 2, Seed: 44, Link: simnet.Link{LatencyMS: 20},
-		Replay: netcore.ReplayConfig{Record: true, SnapshotEvery: 100}})
+		Replay: replay.Config{Record: true, SnapshotEvery: 100}})
 	require.NoError(t, s.RunTics(450, 60000))
 	data := bytes.Clone(s.Peers[0].Client.Replay())
 	r, err := wire.NewReplayReader(data)
@@ -80,11 +80,11 @@ func TestAChangedMidGameSnapshotIsFoundOnlyBySeekingToIt(t *testing.T) {
 	rec.State[4] ^= 1 // the game's hash: the checksum after every tic from it differs
 	changed := rec.Tic.Tic
 
-	res, err := netcore.VerifyReplay(bytes.Clone(data), testgame.New(1))
+	res, err := replay.Verify(bytes.Clone(data), testgame.New(1))
 	require.NoError(t, err, "played from the first snapshot")
 	require.Zero(t, res.Mismatches, "played from the first snapshot: checksums that differ (%v)", res.Mismatch)
 	require.Equal(t, res.Tics, res.Checked, "played from the first snapshot: checksums compared, one a tic")
-	all, err := netcore.VerifyReplaySnapshots(data, testgame.New(1))
+	all, err := replay.VerifySnapshots(data, testgame.New(1))
 	require.NoError(t, err)
 	require.Len(t, all, 5, "snapshots verified (tics 0 to 400)")
 	for _, sr := range all {

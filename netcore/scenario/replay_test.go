@@ -5,9 +5,10 @@ import (
 	"io"
 	"testing"
 
-	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/replay"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/testgame"
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
 
 	"github.com/stretchr/testify/require"
@@ -20,7 +21,7 @@ const replayTics = 10000
 // every copy recording, and checks it as every scenario is checked.
 func recordLossyGame(t *testing.T, n int) *Scenario {
 	t.Helper()
-	s := start(t, Options{Players: 8, Seed: 21, Link: lossy, Replay: netcore.ReplayConfig{Record: true}})
+	s := start(t, Options{Players: 8, Seed: 21, Link: lossy, Replay: replay.Config{Record: true}})
 	require.NoError(t, s.RunTics(uint32(n), int64(n)*1000))
 	check(t, s, n-100)
 	noDesync(t, s)
@@ -53,7 +54,7 @@ func TestAReplayOfALossyGamePlaysBackToEveryChecksum(t *testing.T) {
 	data := s.Peers[3].Client.Replay()
 	g := testgame.New(5)
 	pl := mustPlayer(t, data, g)
-	require.Len(t, pl.Snapshots(), replayTics/netcore.DefaultReplaySnapshotTics+1, "snapshots in %d tics", replayTics)
+	require.Len(t, pl.Snapshots(), replayTics/replay.DefaultSnapshotTics+1, "snapshots in %d tics", replayTics)
 	sums := s.Peers[3].Game.Sums()
 	for _, tic := range []uint32{7000, 2500, 2101, 9999} {
 		require.NoError(t, pl.Seek(tic), "seek %d", tic)
@@ -77,7 +78,7 @@ func checkReplay(t *testing.T, p *Peer) {
 	pl := mustPlayer(t, data, g)
 	first := pl.Start()
 	ran := p.Client.GameTic()
-	res, err := netcore.VerifyReplay(data, g)
+	res, err := replay.Verify(data, g)
 	require.NoError(t, err, "peer %d", p.Index)
 	require.Equal(t, int(ran-first), res.Tics, "peer %d ran tics %d to %d: tics its replay ran", p.Index, first, ran)
 	require.Equal(t, res.Tics, res.Checked, "peer %d: checksums its replay compared", p.Index)
@@ -95,7 +96,7 @@ func checkReplay(t *testing.T, p *Peer) {
 func TestReplaysFollowPlayersWhoLeaveAndJoin(t *testing.T) {
 	link := simnet.Link{LatencyMS: 20, JitterMS: 10}
 	s := build(t, Options{Players: 4, Seed: 41, Link: link, Predict: true,
-		Replay: netcore.ReplayConfig{Record: true, SnapshotEvery: 200}})
+		Replay: replay.Config{Record: true, SnapshotEvery: 200}})
 	for _, p := range s.Peers[:3] {
 		p.Game.Idle = true // so that predictions of them stand, and of player 3 are rolled back
 	}
@@ -124,7 +125,7 @@ func TestReplaysFollowPlayersWhoLeaveAndJoin(t *testing.T) {
 	require.Equal(t, jp.Start(), snaps[0], "the joiner's replay's first snapshot")
 	require.Len(t, snaps, int(1600-jp.Start()+199)/200, "the joiner's replay's snapshots (from tic %d)", jp.Start())
 
-	ref := start(t, Options{Players: 3, Seed: 42, Strict: true, Link: link, Replay: netcore.ReplayConfig{Record: true}})
+	ref := start(t, Options{Players: 3, Seed: 42, Strict: true, Link: link, Replay: replay.Config{Record: true}})
 	require.NoError(t, ref.RunTics(600, 60000))
 	ref.Peers[1].Client.Leave(ref.Now())
 	ref.RunFor(1000)
@@ -142,9 +143,9 @@ func replayBytesPerTic(s *Scenario, i int) float64 {
 	return float64(len(p.Client.Replay())) / float64(p.Client.GameTic())
 }
 
-func mustPlayer(t *testing.T, data []byte, g netcore.Game) *netcore.ReplayPlayer {
+func mustPlayer(t *testing.T, data []byte, g tic.Game) *replay.Player {
 	t.Helper()
-	p, err := netcore.NewReplayPlayer(data, g)
+	p, err := replay.NewPlayer(data, g)
 	require.NoError(t, err)
 	return p
 }
@@ -159,7 +160,7 @@ func TestAReplayNamesTheTicAndPlayerOfAChangedCommand(t *testing.T) {
 		player int
 	}{{2500, 6}, {1234, 0}, {2999, 3}} {
 		bad, field := flipOneCommandByte(t, data, target.tic, target.player)
-		res, err := netcore.VerifyReplay(bad, testgame.New(1))
+		res, err := replay.Verify(bad, testgame.New(1))
 		require.NoError(t, err)
 		m := res.Mismatch
 		require.NotNil(t, m, "flipped %s of player %d at tic %d: no mismatch reported", field, target.player, target.tic)

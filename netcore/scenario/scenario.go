@@ -11,8 +11,10 @@ import (
 
 	"github.com/ticnet/ticnet/internal/fingerprint"
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/replay"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/testgame"
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/transfer"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
@@ -57,11 +59,11 @@ type Options struct {
 	InputDelay int
 	// WrapGame, if set, wraps every peer's game as its client sees it
 	// (benchmarks time the game's callbacks with it).
-	WrapGame func(*testgame.Game) netcore.Game
+	WrapGame func(*testgame.Game) tic.Game
 	// Input is the game's input layout, every copy's and the server's
 	// (Server.Input is set from it): opaque input makes every test game
 	// build opaque commands with that layout.
-	Input netcore.InputLayout
+	Input tic.InputLayout
 	// Launch is what the controller launches the game with: a seed and
 	// options (netcore.Client.LaunchWith).
 	Launch wire.LaunchOptions
@@ -69,7 +71,7 @@ type Options struct {
 	// default DefaultUplinkBytesPerSec; negative for no limit.
 	UplinkBytesPerSec int64
 	// Replay makes every client record its game (ClientConfig.Replay).
-	Replay netcore.ReplayConfig
+	Replay replay.Config
 	// LowResTurn asks for a game whose turning travels in one byte.
 	LowResTurn bool
 	// Fingerprint, if set, sees every frame sent, on the channel and
@@ -231,7 +233,7 @@ func (s *Scenario) newPeerWith(i int, tr netcore.Transport, drone bool, xfer tra
 	cfg := netcore.ClientConfig{Name: fmt.Sprintf("player%d", i), Drone: drone, Timeouts: o.Timeouts,
 		Settings: st, Protocols: protos, Transfer: xfer, Token: token, Predict: o.Predict, PredictTics: o.PredictTics, InputDelay: o.InputDelay, Input: o.Input,
 		Replay: o.Replay}
-	var game netcore.Game = g
+	var game tic.Game = g
 	if o.WrapGame != nil {
 		game = o.WrapGame(g)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/replay"
 	"github.com/ticnet/ticnet/netcore/testgame"
 	"github.com/ticnet/ticnet/netcore/wire"
 
@@ -14,7 +15,7 @@ import (
 )
 
 // serverRecording is a dedicated server that records its games.
-var serverRecording = netcore.ServerConfig{Replay: netcore.ServerReplayConfig{Record: true}}
+var serverRecording = netcore.ServerConfig{Replay: replay.ServerConfig{Record: true}}
 
 // checkServerReplay plays the server's replay into a new game and checks
 // that it ran every recorded tic as every peer that ran it did: the same
@@ -29,7 +30,7 @@ func checkServerReplay(t *testing.T, s *Scenario, data []byte) []wire.ReplayTic 
 		tics = append(tics, r.Tic)
 	}
 	g := testgame.New(99)
-	res, err := netcore.VerifyReplay(data, g)
+	res, err := replay.Verify(data, g)
 	require.NoError(t, err)
 	require.Equal(t, len(tics), res.Tics, "tics the replay ran")
 	require.Zero(t, res.Checked, "checksums the replay compared")
@@ -175,7 +176,7 @@ func TestTheServerRecordsEachGameInItsOwnReplay(t *testing.T) {
 func TestTheServersReplayStopsWholeAtItsSizeBound(t *testing.T) {
 	const bound = 2000
 	s := start(t, Options{Players: 2, Seed: 64, Dedicated: true,
-		Server: netcore.ServerConfig{Replay: netcore.ServerReplayConfig{Record: true, MaxBytes: bound}}})
+		Server: netcore.ServerConfig{Replay: replay.ServerConfig{Record: true, MaxBytes: bound}}})
 	require.NoError(t, s.RunTics(400, 60000))
 	data := s.Server.Replay()
 	recs := readAll(t, data)

@@ -17,13 +17,13 @@ import (
 	"strconv"
 
 	"github.com/ticnet/ticnet/internal/text"
-	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/tic"
 )
 
 // Game is a game that can save and load its state.
 type Game interface {
-	netcore.Game
-	netcore.Snapshotter
+	tic.Game
+	tic.Snapshotter
 }
 
 // Config is what Run plays.
@@ -38,8 +38,8 @@ type Config struct {
 	// Input returns player p's command for tic. Nil: the game builds
 	// player 0's (BuildTiccmd) and the others' are drawn from a fixed
 	// pseudo-random sequence.
-	Input func(tic uint32, p int) netcore.TicCmd
-	// InputSize, for a game of opaque input (netcore.InputLayout), makes
+	Input func(tic uint32, p int) tic.Cmd
+	// InputSize, for a game of opaque input (tic.InputLayout), makes
 	// the drawn commands that many bytes of opaque input.
 	InputSize uint8
 }
@@ -77,7 +77,7 @@ func (m *Mismatch) Error() string {
 
 // ranTic is what the first run of a tic gave, kept to run it again.
 type ranTic struct {
-	cmds   [netcore.MaxPlayers]netcore.TicCmd
+	cmds   [tic.MaxPlayers]tic.Cmd
 	before []byte // the state before the tic
 	after  []byte // the state after the tic
 	sum    uint32 // the checksum after the tic
@@ -95,18 +95,18 @@ func Run(g Game, c Config) error {
 	if c.Players <= 0 {
 		c.Players = 2
 	}
-	if c.Rollback > MaxRollback || c.Players > netcore.MaxPlayers {
-		return errors.New("synctest: rollback " + strconv.Itoa(c.Rollback) + " (at most " + strconv.Itoa(MaxRollback) + "), players " + strconv.Itoa(c.Players) + " (at most " + strconv.Itoa(netcore.MaxPlayers) + ")")
+	if c.Rollback > MaxRollback || c.Players > tic.MaxPlayers {
+		return errors.New("synctest: rollback " + strconv.Itoa(c.Rollback) + " (at most " + strconv.Itoa(MaxRollback) + "), players " + strconv.Itoa(c.Players) + " (at most " + strconv.Itoa(tic.MaxPlayers) + ")")
 	}
 	if c.Input == nil {
-		c.Input = func(tic uint32, p int) netcore.TicCmd {
+		c.Input = func(tic uint32, p int) tic.Cmd {
 			if p == 0 {
 				return g.BuildTiccmd(tic)
 			}
 			return drawn(tic, p, c.InputSize)
 		}
 	}
-	var ingame [netcore.MaxPlayers]bool
+	var ingame [tic.MaxPlayers]bool
 	for p := range c.Players {
 		ingame[p] = true
 	}
@@ -156,8 +156,8 @@ func mismatch(t, at uint32, first *ranTic, sum uint32, state []byte) *Mismatch {
 // drawn is a fixed pseudo-random command for player p at tic: the same on
 // every run (splitmix64 of the two).
 // An opaque input of size bytes is drawn the same way, eight bytes at a time.
-func drawn(tic uint32, p int, size uint8) netcore.TicCmd {
-	z := uint64(tic)<<8 | uint64(p)
+func drawn(t uint32, p int, size uint8) tic.Cmd {
+	z := uint64(t)<<8 | uint64(p)
 	next := func() uint64 {
 		z += 0x9E3779B97F4A7C15
 		x := (z ^ z>>30) * 0xBF58476D1CE4E5B9
@@ -165,7 +165,7 @@ func drawn(tic uint32, p int, size uint8) netcore.TicCmd {
 		return x ^ x>>31
 	}
 	if size > 0 {
-		var c netcore.TicCmd
+		var c tic.Cmd
 		for i := 0; i < int(size); i += 8 {
 			binary.LittleEndian.PutUint64(c.Input[i:], next())
 		}
@@ -173,7 +173,7 @@ func drawn(tic uint32, p int, size uint8) netcore.TicCmd {
 		return c
 	}
 	x := next()
-	return netcore.TicCmd{ForwardMove: int8(x), SideMove: int8(x >> 8), AngleTurn: int16(x >> 16), Buttons: uint8(x>>32) & 0x7f}
+	return tic.Cmd{ForwardMove: int8(x), SideMove: int8(x >> 8), AngleTurn: int16(x >> 16), Buttons: uint8(x>>32) & 0x7f}
 }
 
 // IsMismatch reports whether err, an error Run returned, is a Mismatch,

@@ -6,8 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/testgame"
+	"github.com/ticnet/ticnet/netcore/tic"
 
 	"github.com/stretchr/testify/require"
 )
@@ -21,7 +21,7 @@ type planted struct {
 	extra  uint32 // part of the state
 }
 
-func (g *planted) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, ingame *[netcore.MaxPlayers]bool) {
+func (g *planted) RunTic(tic uint32, cmds *[tic.MaxPlayers]tic.Cmd, ingame *[tic.MaxPlayers]bool) {
 	g.Game.RunTic(tic, cmds, ingame)
 	if tic >= g.from {
 		g.extra = g.extra*31 + g.source()
@@ -96,7 +96,7 @@ func TestAPlantedNonDeterminismIsFoundAtItsTic(t *testing.T) {
 // A rollback too deep, or too many players, is refused; a state the game
 // cannot load is reported as such.
 func TestBadConfigAndLoadErrors(t *testing.T) {
-	for _, c := range []Config{{Rollback: MaxRollback + 1}, {Players: netcore.MaxPlayers + 1}} {
+	for _, c := range []Config{{Rollback: MaxRollback + 1}, {Players: tic.MaxPlayers + 1}} {
 		err := Run(testgame.New(3), c)
 		require.Error(t, err, "%+v accepted", c)
 	}

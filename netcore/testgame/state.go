@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/tic"
 )
 
 // stateMagic starts a saved state.
@@ -13,10 +13,10 @@ var stateMagic = [4]byte{'T', 'G', 'S', '1'}
 
 // stateHeaderBytes is the saved state before the world: magic, hash,
 // world length, and each player's x, y, angle and acc.
-const stateHeaderBytes = 4 + 4 + 4 + netcore.MaxPlayers*16
+const stateHeaderBytes = 4 + 4 + 4 + tic.MaxPlayers*16
 
 // SaveState returns the whole game state after the last RunTic
-// (netcore.Snapshotter). The recorded history (checksums, commands) is the
+// (tic.Snapshotter). The recorded history (checksums, commands) is the
 // test's, not the game's, and is not saved.
 func (g *Game) SaveState() []byte {
 	g.calls++
@@ -36,7 +36,7 @@ func (g *Game) SaveState() []byte {
 var errState = errors.New("testgame: not a saved state")
 
 // LoadState replaces the game state with a saved one
-// (netcore.Snapshotter). A state that does not parse leaves the game as it
+// (tic.Snapshotter). A state that does not parse leaves the game as it
 // was.
 func (g *Game) LoadState(state []byte) error {
 	g.calls++

@@ -3,7 +3,7 @@ package testgame
 import (
 	"testing"
 
-	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/tic"
 
 	"github.com/stretchr/testify/require"
 )
@@ -12,8 +12,8 @@ import (
 // game of the given seed.
 func play(g *Game, from, n uint32, seed uint64) {
 	input := New(seed)
-	var cmds [netcore.MaxPlayers]netcore.TicCmd
-	var ingame [netcore.MaxPlayers]bool
+	var cmds [tic.MaxPlayers]tic.Cmd
+	var ingame [tic.MaxPlayers]bool
 	for t := from; t < from+n; t++ {
 		for p := range cmds {
 			cmds[p] = input.BuildTiccmd(t)

@@ -9,7 +9,7 @@ package testgame
 import (
 	"math/rand/v2"
 
-	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/tic"
 )
 
 // Game is one copy of the reference game.
@@ -23,10 +23,10 @@ type Game struct {
 	Quiet bool
 	// Input, when opaque, makes BuildTiccmd return opaque input of that
 	// layout: random held bytes, and now and then an event bit.
-	Input netcore.InputLayout
+	Input tic.InputLayout
 
 	rng     *rand.Rand
-	state   [netcore.MaxPlayers]player
+	state   [tic.MaxPlayers]player
 	world   []byte // the rest of the state, as large as the test wants
 	hash    uint32
 	sums    []uint32 // checksum after each tic, by tic
@@ -34,7 +34,7 @@ type Game struct {
 	ran     []Ran    // the commands RunTic was given, by tic
 	rebuilt int      // tics BuildTiccmd was asked for more than once
 	calls   int      // every call of the engine's: BuildTiccmd, RunTic, SaveState, LoadState
-	held    [netcore.MaxInputBytes]byte
+	held    [tic.MaxInputBytes]byte
 }
 
 // InitialChecksum is the checksum of a game that has run no tic.
@@ -42,13 +42,13 @@ const InitialChecksum uint32 = 2166136261
 
 // Built is the command BuildTiccmd returned for a tic, if it was asked.
 type Built struct {
-	Cmd netcore.TicCmd
+	Cmd tic.Cmd
 	OK  bool
 }
 
 // Ran is what RunTic was given for a tic.
 type Ran struct {
-	Cmds   [netcore.MaxPlayers]netcore.TicCmd
+	Cmds   [tic.MaxPlayers]tic.Cmd
 	InGame uint8  // bit p: player p was in the game
 	Before uint32 // the checksum before the tic
 	OK     bool   // the tic ran
@@ -78,7 +78,7 @@ func NewSized(seed uint64, worldBytes int) *Game {
 
 // BuildTiccmd returns random input that exercises every field, the
 // event-like ones now and then.
-func (g *Game) BuildTiccmd(tic uint32) netcore.TicCmd {
+func (g *Game) BuildTiccmd(tic uint32) tic.Cmd {
 	g.calls++
 	c := g.newCmd()
 	if !g.Quiet {
@@ -99,9 +99,9 @@ func grow[T any](s []T, i uint32) []T {
 	return s
 }
 
-func (g *Game) newCmd() netcore.TicCmd {
+func (g *Game) newCmd() tic.Cmd {
 	if g.Idle {
-		return netcore.TicCmd{}
+		return tic.Cmd{}
 	}
 	r := g.rng
 	if l := &g.Input; l.Opaque() {
@@ -109,7 +109,7 @@ func (g *Game) newCmd() netcore.TicCmd {
 			i := r.IntN(int(l.Size))
 			g.held[i] = uint8(r.IntN(256)) &^ l.Events[i]
 		}
-		c := netcore.TicCmd{Input: g.held}
+		c := tic.Cmd{Input: g.held}
 		for i := range l.Size {
 			if e := l.Events[i]; e != 0 && r.IntN(6) == 0 {
 				c.Input[i] |= e & (1 << r.IntN(8)) // one event bit, when the mask has it
@@ -117,7 +117,7 @@ func (g *Game) newCmd() netcore.TicCmd {
 		}
 		return c
 	}
-	c := netcore.TicCmd{
+	c := tic.Cmd{
 		ForwardMove: int8(r.IntN(101) - 50),
 		SideMove:    int8(r.IntN(81) - 40),
 		AngleTurn:   int16(r.IntN(2049) - 1024),
@@ -143,20 +143,20 @@ func (g *Game) newCmd() netcore.TicCmd {
 func (g *Game) mix(v uint32) { g.hash = (g.hash ^ v) * 16777619 }
 
 // RunTic moves every player by its command and mixes every field in.
-func (g *Game) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, ingame *[netcore.MaxPlayers]bool) {
+func (g *Game) RunTic(t uint32, cmds *[tic.MaxPlayers]tic.Cmd, ingame *[tic.MaxPlayers]bool) {
 	g.calls++
 	if !g.Quiet {
-		g.ran = grow(g.ran, tic)
+		g.ran = grow(g.ran, t)
 		r := Ran{Cmds: *cmds, Before: g.hash, OK: true}
 		for p, in := range ingame {
 			if in {
 				r.InGame |= 1 << p
 			}
 		}
-		g.ran[tic] = r
+		g.ran[t] = r
 	}
-	g.mix(tic)
-	for p := range netcore.MaxPlayers {
+	g.mix(t)
+	for p := range tic.MaxPlayers {
 		if !ingame[p] {
 			g.mix(0xdead)
 			continue
@@ -184,17 +184,17 @@ func (g *Game) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, inga
 		g.mix(uint32(s.angle))
 		g.mix(s.acc)
 	}
-	if g.BreakAt != 0 && tic == g.BreakAt {
+	if g.BreakAt != 0 && t == g.BreakAt {
 		g.state[0].x++
 		g.mix(1)
 	}
 	if g.Quiet {
 		return
 	}
-	for uint32(len(g.sums)) < tic {
+	for uint32(len(g.sums)) < t {
 		g.sums = append(g.sums, 0) // tics this copy never ran (none, normally)
 	}
-	g.sums = append(g.sums[:tic], g.hash)
+	g.sums = append(g.sums[:t], g.hash)
 }
 
 // Checksum is the state hash after the last tic.

@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/tic"
 )
 
 // game is what this client plays instead of Doom: it builds commands from
@@ -22,12 +23,12 @@ type game struct {
 	warned bool
 }
 
-func (g *game) BuildTiccmd(tic uint32) netcore.TicCmd {
+func (g *game) BuildTiccmd(t uint32) tic.Cmd {
 	if g.me < 0 {
-		return netcore.TicCmd{}
+		return tic.Cmd{}
 	}
-	cmd := g.in.next(tic)
-	g.model.apply(tic, cmd)
+	cmd := g.in.next(t)
+	g.model.apply(t, cmd)
 	if g.model.lost && !g.warned {
 		g.warned = true
 		log.Printf("tic %d: this command moves the player where the consistency model cannot follow it; "+
@@ -36,7 +37,7 @@ func (g *game) BuildTiccmd(tic uint32) netcore.TicCmd {
 	return cmd
 }
 
-func (g *game) RunTic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, ingame *[netcore.MaxPlayers]bool) {
+func (g *game) RunTic(tic uint32, cmds *[tic.MaxPlayers]tic.Cmd, ingame *[tic.MaxPlayers]bool) {
 	if g.rec != nil {
 		g.rec.tic(tic, cmds, ingame)
 	}
@@ -95,13 +96,13 @@ func newRecorder(path string) (*recorder, error) {
 	return &recorder{f: f, w: bufio.NewWriter(f)}, nil
 }
 
-func (r *recorder) tic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, ingame *[netcore.MaxPlayers]bool) {
+func (r *recorder) tic(t uint32, cmds *[tic.MaxPlayers]tic.Cmd, ingame *[tic.MaxPlayers]bool) {
 	if r.err != nil {
 		return
 	}
-	r.line.Tic = tic
+	r.line.Tic = t
 	r.line.Cmds = r.line.Cmds[:0]
-	for p := range netcore.MaxPlayers {
+	for p := range tic.MaxPlayers {
 		if !ingame[p] {
 			continue
 		}
@@ -113,7 +114,7 @@ func (r *recorder) tic(tic uint32, cmds *[netcore.MaxPlayers]netcore.TicCmd, ing
 	b, _ := json.Marshal(&r.line)
 	r.w.Write(b)
 	r.err = r.w.WriteByte('\n')
-	if tic%netcore.TicRate == 0 {
+	if t%netcore.TicRate == 0 {
 		r.err = r.w.Flush()
 	}
 }

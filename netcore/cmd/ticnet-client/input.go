@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/tic"
 )
 
 // Doom's angles: a full turn is 1<<32, a command turns by angleturn<<16,
@@ -64,7 +64,7 @@ type xModel struct {
 }
 
 // follows reports whether applying cmd keeps x known.
-func (m *xModel) follows(cmd netcore.TicCmd) bool {
+func (m *xModel) follows(cmd tic.Cmd) bool {
 	if cmd.ForwardMove == 0 && cmd.SideMove == 0 {
 		return true
 	}
@@ -84,7 +84,7 @@ func (m *xModel) follows(cmd netcore.TicCmd) bool {
 }
 
 // apply runs this player's command for tic, as P_MovePlayer would.
-func (m *xModel) apply(tic uint32, cmd netcore.TicCmd) {
+func (m *xModel) apply(tic uint32, cmd tic.Cmd) {
 	if !m.lost && !m.follows(cmd) {
 		m.lost, m.lostAt = true, tic
 	}
@@ -98,21 +98,21 @@ func (m *xModel) consistency() uint8 { return 0 }
 
 // input makes this client's commands.
 type input interface {
-	next(tic uint32) netcore.TicCmd
+	next(tic uint32) tic.Cmd
 }
 
 type idleInput struct{}
 
-func (idleInput) next(uint32) netcore.TicCmd { return netcore.TicCmd{} }
+func (idleInput) next(uint32) tic.Cmd { return tic.Cmd{} }
 
 // randomInput moves, turns and fires at random: for probing servers. A
 // real client will quit with a consistency failure 128 tics after the
 // first move (see xModel).
 type randomInput struct{ r *rand.Rand }
 
-func (in randomInput) next(uint32) netcore.TicCmd {
+func (in randomInput) next(uint32) tic.Cmd {
 	r := in.r
-	return netcore.TicCmd{ForwardMove: int8(r.IntN(101) - 50), SideMove: int8(r.IntN(81) - 40),
+	return tic.Cmd{ForwardMove: int8(r.IntN(101) - 50), SideMove: int8(r.IntN(81) - 40),
 		AngleTurn: int16(r.IntN(2049) - 1024), Buttons: uint8(r.IntN(4))}
 }
 
@@ -126,7 +126,7 @@ type scriptInput struct {
 
 type scriptStep struct {
 	tics int
-	cmd  netcore.TicCmd
+	cmd  tic.Cmd
 }
 
 func readScript(path string) (*scriptInput, error) {
@@ -155,13 +155,13 @@ func readScript(path string) (*scriptInput, error) {
 			}
 			v[i] = n
 		}
-		s.steps = append(s.steps, scriptStep{tics: int(v[0]), cmd: netcore.TicCmd{ForwardMove: int8(v[1]),
+		s.steps = append(s.steps, scriptStep{tics: int(v[0]), cmd: tic.Cmd{ForwardMove: int8(v[1]),
 			SideMove: int8(v[2]), AngleTurn: int16(v[3]), Buttons: uint8(v[4])}})
 	}
 	return s, sc.Err()
 }
 
-func (s *scriptInput) next(uint32) netcore.TicCmd {
+func (s *scriptInput) next(uint32) tic.Cmd {
 	for s.i < len(s.steps) {
 		st := s.steps[s.i]
 		if s.n < st.tics {
@@ -170,7 +170,7 @@ func (s *scriptInput) next(uint32) netcore.TicCmd {
 		}
 		s.i, s.n = s.i+1, 0
 	}
-	return netcore.TicCmd{}
+	return tic.Cmd{}
 }
 
 // doomInput moves, turns and fires in a way xModel can follow: it turns
@@ -221,7 +221,7 @@ func newDoomInput(m *xModel) *doomInput {
 	}}
 }
 
-func (d *doomInput) next(uint32) netcore.TicCmd {
+func (d *doomInput) next(uint32) tic.Cmd {
 	for range 2 * len(d.plan) {
 		cmd, done := d.run(&d.plan[d.i])
 		if !done {
@@ -237,11 +237,11 @@ func (d *doomInput) next(uint32) netcore.TicCmd {
 			d.i = d.loopTo
 		}
 	}
-	return netcore.TicCmd{}
+	return tic.Cmd{}
 }
 
-func (d *doomInput) run(a *action) (netcore.TicCmd, bool) {
-	var cmd netcore.TicCmd
+func (d *doomInput) run(a *action) (tic.Cmd, bool) {
+	var cmd tic.Cmd
 	switch a.kind {
 	case actFace:
 		turn := int32(a.target-d.m.angle) >> 16 / int32(d.m.dup) // in angleturn units, per game tic

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/tic"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -38,8 +38,8 @@ func TestThrustHasNoXPartOnlyForOneUnitSouth(t *testing.T) {
 
 // play builds n commands from in, applying each to the model as the
 // client does.
-func play(m *xModel, in input, n int) []netcore.TicCmd {
-	var cmds []netcore.TicCmd
+func play(m *xModel, in input, n int) []tic.Cmd {
+	var cmds []tic.Cmd
 	for tic := range uint32(n) {
 		cmd := in.next(tic)
 		m.apply(tic, cmd)
@@ -99,7 +99,7 @@ func TestDoomInputDoesNotWalkWithoutAKnownStart(t *testing.T) {
 
 func TestModelNotesTheFirstMoveItCannotFollow(t *testing.T) {
 	m := &xModel{angleKnown: true, dup: 1}
-	in := &scriptInput{steps: []scriptStep{{tics: 10, cmd: netcore.TicCmd{AngleTurn: 0x400}}, {tics: 5, cmd: netcore.TicCmd{ForwardMove: 25}}}}
+	in := &scriptInput{steps: []scriptStep{{tics: 10, cmd: tic.Cmd{AngleTurn: 0x400}}, {tics: 5, cmd: tic.Cmd{ForwardMove: 25}}}}
 	play(m, in, 20)
 	require.True(t, m.lost, "lost %v at %d, want at tic 10", m.lost, m.lostAt)
 	require.Equal(t, uint32(10), m.lostAt, "lost %v at %d, want at tic 10", m.lost, m.lostAt)
@@ -114,7 +114,7 @@ func TestScriptHoldsEachCommandForItsTics(t *testing.T) {
 	os.WriteFile(path, []byte("# walk, then turn and fire\n2 25 0 0 0\n\n1 0 -5 0x400 1 # strafe\n"), 0o644)
 	s, err := readScript(path)
 	require.NoError(t, err)
-	want := []netcore.TicCmd{{ForwardMove: 25}, {ForwardMove: 25}, {SideMove: -5, AngleTurn: 0x400, Buttons: 1}, {}, {}}
+	want := []tic.Cmd{{ForwardMove: 25}, {ForwardMove: 25}, {SideMove: -5, AngleTurn: 0x400, Buttons: 1}, {}, {}}
 	for i, w := range want {
 		got := s.next(uint32(i))
 		require.Equal(t, w, got, "tic %d", i)

@@ -59,6 +59,7 @@ import (
 	"time"
 
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
@@ -105,7 +106,7 @@ func main() {
 	flag.UintVar(&o.maxPlayers, "maxplayers", 4, "the game's MAXPLAYERS in the connect data (Doom's is 4)")
 	flag.Parse()
 	if skill < 1 || skill > 5 || deathmatch > 2 || dup < 1 || dup > 255 || extratics > 255 || episode > 255 || mapNum < 1 ||
-		mapNum > 255 || o.maxPlayers < 1 || o.maxPlayers > netcore.MaxPlayers {
+		mapNum > 255 || o.maxPlayers < 1 || o.maxPlayers > tic.MaxPlayers {
 		fmt.Fprintln(os.Stderr, "ticnet-client: a setting is out of range")
 		flag.Usage()
 		os.Exit(2)

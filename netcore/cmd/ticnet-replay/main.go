@@ -12,12 +12,12 @@
 // snapshots, the checksums, and the file's size per tic per player.
 //
 // verify plays the replay into netcore/testgame, the repository's own
-// test game, with netcore.VerifyReplay, and compares every recorded
+// test game, with replay.Verify, and compares every recorded
 // checksum: it prints the first tic whose checksum differs and the players
 // whose own checksums differ there. It can only verify a replay of that
 // game; a Go game verifies its own replays the same way, by calling
-// netcore.VerifyReplay(file, game) with a new copy of itself (and
-// netcore.NewReplayPlayer to step and seek). A server's replay holds no
+// replay.Verify(file, game) with a new copy of itself (and
+// replay.NewPlayer to step and seek). A server's replay holds no
 // checksums (a server runs no game): there is nothing to verify.
 //
 // lmp writes a Doom demo (.lmp) of a Doom game (Doom's ticcmd input, not

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/replay"
 	"github.com/ticnet/ticnet/netcore/scenario"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/wire"
@@ -36,8 +37,8 @@ func playGame(t *testing.T) (client, server string) {
 	played.Do(func() {
 		s := scenario.New(scenario.Options{Players: 3, Seed: 7, Dedicated: true,
 			Link:   simnet.Link{LatencyMS: 30, JitterMS: 20, Loss: 0.1},
-			Server: netcore.ServerConfig{Replay: netcore.ServerReplayConfig{Record: true}},
-			Replay: netcore.ReplayConfig{Record: true}})
+			Server: netcore.ServerConfig{Replay: replay.ServerConfig{Record: true}},
+			Replay: replay.Config{Record: true}})
 		if played.err = s.Start(); played.err != nil {
 			return
 		}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/replay"
 	"github.com/ticnet/ticnet/netcore/testgame"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
@@ -23,7 +23,7 @@ func verify(w io.Writer, data []byte) (int, error) {
 	}
 	g := testgame.New(1) // its seed draws only the input it builds, and a replay builds none
 	g.Input = r.Header.Setup.Input
-	res, err := netcore.VerifyReplay(data, g)
+	res, err := replay.Verify(data, g)
 	switch {
 	case err != nil:
 		return 0, err

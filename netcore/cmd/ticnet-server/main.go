@@ -29,7 +29,7 @@
 // is replaced. A game's file is written as the game runs, each pass's new
 // tics at once, and closed when the game ends (or the server stops), so a
 // killed server leaves a file that is whole up to its last tic. A game's
-// recording stops at 32 MB (netcore.DefaultReplayMaxBytes: hours of play).
+// recording stops at 32 MB (replay.DefaultMaxBytes: hours of play).
 // Read a replay with ticnet-replay (info, verify, lmp).
 // SIGINT or SIGTERM tells every client that the server is going away (the
 // reference's DISCONNECT handshake, at most five seconds) and exits.
@@ -50,13 +50,15 @@ import (
 	"time"
 
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/replay"
+	"github.com/ticnet/ticnet/netcore/tic"
 )
 
 func main() {
 	port := flag.Int("port", netcore.DefaultPort, "UDP port to listen on")
 	addr := flag.String("addr", "", "IPv4 address to listen on (default: every address)")
 	profile := flag.String("profile", "reference", "timeouts: reference (30 s, for real Chocolate Doom) or browser (4 s)")
-	maxPlayers := flag.Int("maxplayers", netcore.MaxPlayers, "most players in a game, drones aside (1-8)")
+	maxPlayers := flag.Int("maxplayers", tic.MaxPlayers, "most players in a game, drones aside (1-8)")
 	name := flag.String("servername", "", "description shown to QUERY (default \"Unnamed server\")")
 	ticlog := flag.String("ticlog", "", "write which players' commands the server had for each tic to this file (JSON lines)")
 	record := flag.String("record", "", "record every game as a replay: the first to this file, the next to FILE-2.ext, FILE-3.ext, ...")
@@ -85,8 +87,8 @@ func run(addr string, port int, profileName string, maxPlayers int, desc, ticlog
 	if err != nil {
 		return err
 	}
-	if maxPlayers < 1 || maxPlayers > netcore.MaxPlayers {
-		return fmt.Errorf("-maxplayers %d: want 1 to %d", maxPlayers, netcore.MaxPlayers)
+	if maxPlayers < 1 || maxPlayers > tic.MaxPlayers {
+		return fmt.Errorf("-maxplayers %d: want 1 to %d", maxPlayers, tic.MaxPlayers)
 	}
 	tr, err := netcore.ListenUDP(net.JoinHostPort(addr, strconv.Itoa(port)))
 	if err != nil {
@@ -108,7 +110,7 @@ func run(addr string, port int, profileName string, maxPlayers int, desc, ticlog
 		defer replays.finish()
 	}
 	srv := netcore.NewServer(netcore.ServerConfig{Timeouts: timeouts, MaxPlayers: maxPlayers, Description: desc,
-		RecordTics: tl != nil, Replay: netcore.ServerReplayConfig{Record: replays != nil}}, tr)
+		RecordTics: tl != nil, Replay: replay.ServerConfig{Record: replays != nil}}, tr)
 	log.Printf("listening on %v (profile %s: %d ms timeout, %d ms keepalive; max %d players)",
 		tr.LocalAddr(), timeouts.Name, timeouts.TimeoutMS, timeouts.KeepaliveMS, maxPlayers)
 
@@ -216,7 +218,7 @@ func (l *ticLog) close() {
 
 func bits(b uint8) []int {
 	s := []int{}
-	for p := range netcore.MaxPlayers {
+	for p := range tic.MaxPlayers {
 		if b&(1<<p) != 0 {
 			s = append(s, p)
 		}

@@ -1,10 +1,14 @@
-package netcore
+package tic
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/ticnet/ticnet/netcore/wire"
+)
 
 // ConfirmedTic is one tic of the confirmed history: what every copy runs.
 type ConfirmedTic struct {
-	Cmds        [MaxPlayers]TicCmd
+	Cmds        [MaxPlayers]Cmd
 	InGame      uint8 // bit p: player p is in the game
 	Substituted uint8 // bit p: Cmds[p] is the server's substitute for a late command
 	// Sum is this copy's checksum after it ran the tic; valid once Ran.
@@ -54,7 +58,7 @@ type Request struct {
 // DefaultKeepTics is how many tics a timeline keeps behind the game: as
 // many as a tic window holds, so that anything the protocol can still ask
 // about (a resend, a checksum report, a consistency byte) is there.
-const DefaultKeepTics = BackupTics
+const DefaultKeepTics = wire.BackupTics
 
 // Timeline is the confirmed history of one game as this copy holds it:
 // the tics confirmed in order, from First to Confirmed (exclusive), of
@@ -67,7 +71,7 @@ const DefaultKeepTics = BackupTics
 // MaxTics in all; older ones are dropped as the game advances.
 type Timeline struct {
 	KeepTics int // default DefaultKeepTics
-	MaxTics  int // confirmed tics held at most; default 2*BackupTics
+	MaxTics  int // confirmed tics held at most; default 2*wire.BackupTics
 
 	first     uint32 // the oldest tic held
 	confirmed uint32 // the first tic not confirmed yet
@@ -124,8 +128,8 @@ func (tl *Timeline) SaveBefore(tic uint32) bool {
 // yet.
 func (tl *Timeline) SavesPending() bool { return len(tl.saves) > 0 }
 
-// saveDue takes a pending save of the state before tic, if any.
-func (tl *Timeline) saveDue(tic uint32) bool {
+// SaveDue takes a pending save of the state before tic, if any.
+func (tl *Timeline) SaveDue(tic uint32) bool {
 	for i, t := range tl.saves {
 		if t == tic {
 			tl.saves = append(tl.saves[:i], tl.saves[i+1:]...)
@@ -142,9 +146,11 @@ func (tl *Timeline) keep() int {
 	return tl.KeepTics
 }
 
-func (tl *Timeline) max() int {
+// Capacity is how many confirmed tics the timeline holds at most:
+// MaxTics, or its default.
+func (tl *Timeline) Capacity() int {
 	if tl.MaxTics <= 0 {
-		return 2 * BackupTics
+		return 2 * wire.BackupTics
 	}
 	return tl.MaxTics
 }
@@ -161,7 +167,7 @@ func (tl *Timeline) GameTic() uint32 { return tl.gametic }
 // Room reports how many more tics Confirm can take now.
 func (tl *Timeline) Room() int {
 	tl.trim()
-	return tl.max() - int(tl.confirmed-tl.first)
+	return tl.Capacity() - int(tl.confirmed-tl.first)
 }
 
 // slot returns tic's place in the ring, growing the ring to hold it.
@@ -232,7 +238,7 @@ func (tl *Timeline) Requests(limit uint32, n int) []Request {
 	}
 	t := tl.gametic
 	for ; len(tl.reqs) < n; t++ {
-		if tl.saveDue(t) {
+		if tl.SaveDue(t) {
 			tl.reqs = append(tl.reqs, Request{Kind: RequestSave, Tic: t})
 		}
 		if int32(limit-t) <= 0 {

@@ -1,4 +1,4 @@
-package netcore
+package tic
 
 import "github.com/ticnet/ticnet/netcore/wire"
 
@@ -8,18 +8,18 @@ const MaxPlayers = wire.MaxPlayers
 // MaxInputBytes bounds a game's opaque input (InputLayout).
 const MaxInputBytes = wire.MaxInputBytes
 
-// TicCmd is one player's input for one tic.
-type TicCmd = wire.TicCmd
+// Cmd is one player's input for one tic.
+type Cmd = wire.TicCmd
 
 // Game is the deterministic simulation the engine drives. Every copy runs
 // RunTic with the same commands in the same order; Checksum must then give
 // the same value on every copy.
 type Game interface {
 	// BuildTiccmd returns the local player's input for tic.
-	BuildTiccmd(tic uint32) TicCmd
+	BuildTiccmd(tic uint32) Cmd
 	// RunTic advances the game by one tic. ingame[p] says whether player p
 	// is in the game; cmds[p] is its command.
-	RunTic(tic uint32, cmds *[MaxPlayers]TicCmd, ingame *[MaxPlayers]bool)
+	RunTic(tic uint32, cmds *[MaxPlayers]Cmd, ingame *[MaxPlayers]bool)
 	// Checksum is a hash of the game state after the last RunTic.
 	Checksum() uint32
 }
@@ -52,6 +52,14 @@ type PlayerConsistency interface {
 // every other copy back twice. Every game of the JS API is blind to it.
 type ConsistencyBlind interface {
 	IgnoresConsistency()
+}
+
+// PlayerChecksummer is optional beside Game: a game that implements it
+// gives a hash of each player's own part of its state after the last
+// RunTic. A replay records it beside Checksum, so that playing a replay
+// back names the players whose state went wrong first.
+type PlayerChecksummer interface {
+	PlayerChecksum(player int) uint32
 }
 
 // Snapshotter is optional beside Game: a game that implements it can be

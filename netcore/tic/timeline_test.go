@@ -1,4 +1,4 @@
-package netcore
+package tic
 
 import (
 	"testing"
