@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -15,6 +16,7 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -569,12 +571,26 @@ func runEval(ctx context.Context, js string) (string, error) {
 	return chromedp.Run(ctx, chromedp.Evaluate[string](js))
 }
 
-// TestMain ends the shared Chromium and removes the demo and the npm
-// project built for the tests.
+// parallelTests is how many tests that call t.Parallel run at once unless
+// -parallel says: all of them. They are real Chocolate Doom's, each
+// waiting out real time (a client's 30 s timeout, games at 35 tics a
+// second) with a few light processes; two at a time (-parallel's default,
+// GOMAXPROCS, is 2 here) they took 100 s after the browser tests.
+const parallelTests = 8
+
+// TestMain runs the parallel tests all at once (parallelTests), ends the
+// shared Chromium and removes the demo, the .xdc and the npm project
+// built for the tests.
 func TestMain(m *testing.M) {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		flag.Set("test.parallel", strconv.Itoa(parallelTests))
+	}
 	code := m.Run()
 	stopChromium()
-	for _, dir := range []string{demoOnce.dir, npmOnce.dir} {
+	for _, dir := range []string{demoOnce.dir, xdcOnce.dir, npmOnce.dir} {
 		if dir != "" {
 			os.RemoveAll(dir)
 		}
