@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -15,6 +16,7 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -152,10 +154,30 @@ func needChromium(t testing.TB) string {
 	return path
 }
 
-// browser starts one headless Chromium for the test.
-func browser(t testing.TB) context.Context {
+// oneChromium is the headless Chromium the tests share: starting one took
+// 3-4 s on the loaded 2-core machine, and twenty tests start one. Each
+// test gets a browser context of its own (browser), whose storage, cookies
+// and cache no other test sees, as a fresh profile; TestMain ends it.
+var oneChromium struct {
+	sync.Mutex
+	ctx    context.Context // the first tab's: it owns the browser
+	cancel func()          // ends the browser and removes its profile
+}
+
+// sharedChromium returns the running Chromium, starting one when there is
+// none or the last one died.
+func sharedChromium(t testing.TB) context.Context {
 	t.Helper()
 	exe := needChromium(t)
+	oneChromium.Lock()
+	defer oneChromium.Unlock()
+	if oneChromium.ctx != nil && oneChromium.ctx.Err() == nil {
+		return oneChromium.ctx
+	}
+	profile, err := os.MkdirTemp("", "ticnet-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(exe),
 		chromedp.NoSandbox,
@@ -166,14 +188,39 @@ func browser(t testing.TB) context.Context {
 		chromedp.Flag("disable-background-timer-throttling", true),
 		chromedp.Flag("disable-renderer-backgrounding", true),
 		chromedp.Flag("disable-features", "WebUIOmniboxPopup,WebUIOmniboxAimPopup,Translate"),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(profile),
 		chromedp.WindowSize(800, 600),
 	)
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelB := chromedp.NewContext(actx)
+	stop := func() { cancelB(); cancelA(); os.RemoveAll(profile) }
+	if err := chromedp.Do(ctx); err != nil { // start the browser
+		stop()
+		t.Fatal(err)
+	}
+	oneChromium.ctx, oneChromium.cancel = ctx, stop
+	return ctx
+}
+
+// stopChromium ends the shared Chromium, if one runs.
+func stopChromium() {
+	oneChromium.Lock()
+	defer oneChromium.Unlock()
+	if oneChromium.cancel != nil {
+		oneChromium.cancel()
+		oneChromium.ctx, oneChromium.cancel = nil, nil
+	}
+}
+
+// browser gives the test a browser context of its own in the shared
+// Chromium (an incognito profile: the tabs it opens share storage and a
+// BroadcastChannel with each other only); it is closed, with every tab
+// the test opened in it, when the test ends.
+func browser(t testing.TB) context.Context {
+	t.Helper()
+	bctx, cancel := chromedp.NewContext(sharedChromium(t), chromedp.WithNewBrowserContext())
 	t.Cleanup(cancel)
-	bctx, cancelB := chromedp.NewContext(actx)
-	t.Cleanup(cancelB)
-	if err := chromedp.Do(bctx); err != nil { // start the browser
+	if err := chromedp.Do(bctx); err != nil { // create the browser context and its first tab
 		t.Fatal(err)
 	}
 	return bctx
@@ -524,10 +571,26 @@ func runEval(ctx context.Context, js string) (string, error) {
 	return chromedp.Run(ctx, chromedp.Evaluate[string](js))
 }
 
-// TestMain removes the demo and the npm project built for the tests.
+// parallelTests is how many tests that call t.Parallel run at once unless
+// -parallel says: all of them. They are real Chocolate Doom's, each
+// waiting out real time (a client's 30 s timeout, games at 35 tics a
+// second) with a few light processes; two at a time (-parallel's default,
+// GOMAXPROCS, is 2 here) they took 100 s after the browser tests.
+const parallelTests = 8
+
+// TestMain runs the parallel tests all at once (parallelTests), ends the
+// shared Chromium and removes the demo, the .xdc and the npm project
+// built for the tests.
 func TestMain(m *testing.M) {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		flag.Set("test.parallel", strconv.Itoa(parallelTests))
+	}
 	code := m.Run()
-	for _, dir := range []string{demoOnce.dir, npmOnce.dir} {
+	stopChromium()
+	for _, dir := range []string{demoOnce.dir, xdcOnce.dir, npmOnce.dir} {
 		if dir != "" {
 			os.RemoveAll(dir)
 		}

@@ -70,12 +70,10 @@ func TestDetMathAgreesAcrossEngines(t *testing.T) {
 		"e2e/testdata/detmath/index.html": "index.html",
 		"e2e/testdata/detmath/check.js":   "check.js",
 	})
-	url, reports := reportServer(t, dir, nil)
-
 	var sums []detmathSummary
 	var maths [][]float64
-	for _, e := range engines {
-		got := runInEngine(t, e, url+"/index.html", reports, "summary", 3*time.Minute)
+	for i, got := range runInEachEngine(t, engines, dir, nil, "/index.html", "summary", 3*time.Minute) {
+		e := engines[i]
 		var s detmathSummary
 		if err := json.Unmarshal(lastOf(got, "summary"), &s); err != nil {
 			t.Fatalf("%s: %v", e.name, err)

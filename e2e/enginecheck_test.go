@@ -68,10 +68,8 @@ func TestAFloatGameAgreesAcrossEnginesOnlyWithDetmath(t *testing.T) {
 		games += ",yours/" + filepath.Base(abs)
 	}
 	copyFromRepo(t, dir, files)
-	url, reports := reportServer(t, dir, nil)
 	var runs []engineSums
-	for _, e := range engines {
-		reps := runInEngine(t, e, url+"/index.html?games="+games, reports, "sums", 3*time.Minute)
+	for _, reps := range runInEachEngine(t, engines, dir, nil, "/index.html?games="+games, "sums", 3*time.Minute) {
 		var r engineSums
 		if err := json.Unmarshal(lastOf(reps, "sums"), &r); err != nil {
 			t.Fatal(err)

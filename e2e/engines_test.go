@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -273,6 +274,32 @@ func runInEngine(t *testing.T, e engine, url string, reports <-chan report, last
 			t.Fatalf("%s: no %q report within %v", e.name, last, limit)
 		}
 	}
+}
+
+// runInEachEngine opens path in every engine at once, each in a subtest
+// of its own with a report server of its own on dir (and extra, as
+// reportServer), and returns each engine's reports, as runInEngine, in
+// the engines' order. The pages compute and report, and no check of
+// theirs reads a clock: side by side the three took 24 s where one after
+// the other took 46 (the deterministic math check; the float game 11 s
+// where 26). It fails the test if any engine failed.
+func runInEachEngine(t *testing.T, engines []engine, dir string, extra map[string][]byte, path, last string, limit time.Duration) [][]report {
+	t.Helper()
+	got := make([][]report, len(engines))
+	var wg sync.WaitGroup
+	for i, e := range engines {
+		wg.Go(func() {
+			t.Run(e.name, func(t *testing.T) {
+				url, reports := reportServer(t, dir, extra)
+				got[i] = runInEngine(t, e, url+path, reports, last, limit)
+			})
+		})
+	}
+	wg.Wait()
+	if t.Failed() {
+		t.FailNow()
+	}
+	return got
 }
 
 // copyFromRepo copies the repository's files (by their path in it) into

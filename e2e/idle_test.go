@@ -25,6 +25,9 @@ func TestIdleTabsRollBackAtMostOnceASecond(t *testing.T) {
 	url := serveDemo(t, buildDemo(t))
 	for _, page := range []struct{ name, path string }{{"demo", "/"}, {"cycles", "/examples/cycles/"}} {
 		t.Run(page.name, func(t *testing.T) {
+			// The two pages side by side: the 10 s are a wait, and what is
+			// counted (rollbacks, predicted tics, checksums) reads no clock.
+			t.Parallel()
 			bctx := browser(t)
 			var tabs []context.Context
 			for i := range 3 {

@@ -53,8 +53,11 @@ type replayStatus struct {
 func downloadReplay(t *testing.T, bctx, ctx context.Context) string {
 	t.Helper()
 	dir := t.TempDir()
+	// The test's own browser context (browser): the default one's setting
+	// would not reach its tabs.
 	if _, err := chromedp.CallBrowser(bctx, cdpbrowser.SetDownloadBehavior,
-		cdpbrowser.SetDownloadBehaviorParams{Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir}); err != nil {
+		cdpbrowser.SetDownloadBehaviorParams{Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir,
+			BrowserContextID: chromedp.FromContext(bctx).BrowserContextID}); err != nil {
 		t.Fatal(err)
 	}
 	c, cancel := context.WithTimeout(ctx, 10*time.Second)

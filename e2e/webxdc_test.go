@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -29,17 +30,38 @@ func webxdcDev(t testing.TB) string {
 	return bin
 }
 
-// packXDC builds the demo and packs it as a .xdc, as `make xdc` does.
+// xdcOnce packs the demo once per test run.
+var xdcOnce struct {
+	sync.Once
+	dir, path string // dir: removed by TestMain
+	err       error
+}
+
+// packXDC builds the demo and packs it as a .xdc, as `make xdc` does,
+// once per run: three tests run it under webxdc-dev.
 func packXDC(t testing.TB) string {
 	t.Helper()
 	dir := buildDemo(t)
-	out := filepath.Join(t.TempDir(), "ticnet-demo.xdc")
-	cmd := exec.Command("go", "run", "./web/serve", "-dir", dir, "-pack", out)
-	cmd.Dir = repoRoot(t)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("packing the .xdc: %v\n%s", err, b)
+	xdcOnce.Do(func() {
+		tmp, err := os.MkdirTemp("", "ticnet-xdc-")
+		if err != nil {
+			xdcOnce.err = err
+			return
+		}
+		xdcOnce.dir = tmp
+		out := filepath.Join(tmp, "ticnet-demo.xdc")
+		cmd := exec.Command("go", "run", "./web/serve", "-dir", dir, "-pack", out)
+		cmd.Dir = repoRoot(t)
+		if b, err := cmd.CombinedOutput(); err != nil {
+			xdcOnce.err = fmt.Errorf("packing the .xdc: %v\n%s", err, b)
+			return
+		}
+		xdcOnce.path = out
+	})
+	if xdcOnce.err != nil {
+		t.Fatal(xdcOnce.err)
 	}
-	return out
+	return xdcOnce.path
 }
 
 // startWebxdcDev runs webxdc-dev on the bundle and returns its UI's URL.
