@@ -52,6 +52,9 @@ type ClientConfig struct {
 	// substituted commands). With prediction the game runs to the tic due
 	// now, not to the last built.
 	InputDelay int
+	// ConnSeq numbers the client's first connection among its copy's (a
+	// reattach makes the next): see connID (ident.go).
+	ConnSeq int
 	// Replay makes the client record its game (Client.Replay).
 	Replay replay.Config
 }
@@ -157,7 +160,8 @@ func NewClient(cfg ClientConfig, tr Transport, server Addr, game tic.Game, now i
 	cfg.fill()
 	c := &Client{cfg: cfg, tr: tr, server: server, game: game, player: -1, clock: referenceClock{}}
 	c.conn = newConn(server, tr, cfg.Timeouts, now, connConnecting, &c.stats)
-	c.xfer = transfer.New(cfg.Transfer, tr)
+	c.conn.id.Conn = connID(&c.cfg, now, c.cfg.ConnSeq)
+	c.xfer = transfer.New(cfg.Transfer, clientFramer{c})
 	c.xfer.AcceptFrom(server)
 	c.hs = handshake{c: c, firstMS: now, lastMS: now - SYNResendMS - 1}
 	c.send.c, c.recv.c, c.loop.c, c.join.c, c.mig.c, c.end.c = c, c, c, c, c, c
@@ -257,6 +261,7 @@ func (c *Client) Update(now int64) []Event {
 			break
 		}
 		c.receive(now, from, pkt)
+		c.hs.flushUnsure(now)
 	}
 	c.run(now)
 	// Streams last: their chunks queue behind the pass's commands.
@@ -290,12 +295,9 @@ func (c *Client) receive(now int64, from Addr, pkt []byte) {
 		c.stats.Malformed++
 		return
 	}
+	var ok bool
 	c.stats.PacketsReceived++
 	c.stats.BytesReceived += int64(len(pkt))
-	if c.phase.state() == ClientDisconnected {
-		c.mig.lateLeaving(h, body)
-		return
-	}
 	// REJECTED is handled before the connection logic: it comes from a
 	// server that has no connection with us.
 	if h.Type == wire.TypeRejected {
@@ -307,6 +309,14 @@ func (c *Client) receive(now int64, from Addr, pkt []byte) {
 		if c.phase.state() == ClientConnecting {
 			c.finish(CauseRejected, wire.Printable(m.Message))
 		}
+		return
+	}
+	if pkt, ok = c.hs.admit(pkt); !ok {
+		return
+	}
+	h, body, _ = wire.ParseHeader(pkt) // its tag cleared
+	if c.phase.state() == ClientDisconnected {
+		c.mig.lateLeaving(h, body)
 		return
 	}
 	kind, resuming := c.mig.resumingKind(h, body)
@@ -367,11 +377,6 @@ func (c *Client) receive(now int64, from Addr, pkt []byte) {
 		}
 	}
 }
-
-// errUnexpected marks a well-formed packet that is not acceptable now.
-type errUnexpected struct{}
-
-func (errUnexpected) Error() string { return "unexpected packet" }
 
 func (c *Client) onTicnet(now int64, h wire.Header, body []byte) error {
 	kind, err := wire.TicnetKind(body)

@@ -10,6 +10,13 @@ import (
 type handshake struct {
 	c               *Client
 	firstMS, lastMS int64 // the first SYN, the last
+	// connections: how many the client made (a reattach makes another);
+	// names: scratch for the SYN's protocols.
+	connections int
+	names       []string
+	// unsure: frames that may be the server's broadcasts, kept until the
+	// client knows its term (ident.go).
+	unsure [][]byte
 }
 
 func (hs *handshake) onSYNReply(h wire.Header, body []byte) error {
@@ -26,26 +33,32 @@ func (hs *handshake) onSYNReply(h wire.Header, body []byte) error {
 	if late {
 		return nil // the server's word that it took this client back came first
 	}
+	proto := m.Protocol
+	if _, ok := wire.ParseReply(m.Protocol); ok {
+		proto = wire.ProtocolTicnet // of this connection: admit saw to it
+	} else if proto == wire.ProtocolTicnet {
+		proto = "" // an extension server that names no connection: of an older ticnet
+	}
 	if reattaching {
-		if m.Protocol != wire.ProtocolTicnet {
+		if proto != wire.ProtocolTicnet {
 			c.finish(CauseReattachRefused, ReasonReattachRefused)
 			return nil
 		}
 		c.mig.connect(c.nowMS)
 		return nil
 	}
-	if !wire.Known(m.Protocol, c.cfg.Protocols) {
+	if !wire.Known(proto, c.cfg.Protocols) {
 		c.finish(CauseUnknownProtocol, ReasonUnknownProto)
 		return nil
 	}
-	c.protocol = m.Protocol
-	if m.Protocol == wire.ProtocolTicnet {
+	c.protocol = proto
+	if proto == wire.ProtocolTicnet {
 		c.conn.resendMS = ExtReliableResendMS // as the server does with us
 		c.conn.sendReliable(&wire.Hello{Token: c.cfg.Token})
 	}
 	c.conn.state = connConnected
 	c.phase.move(stepConnected)
-	c.emit(Event{Kind: EventConnected, Player: -1, Protocol: m.Protocol, Addr: c.server})
+	c.emit(Event{Kind: EventConnected, Player: -1, Protocol: proto, Addr: c.server})
 	return nil
 }
 
@@ -140,7 +153,7 @@ func (hs *handshake) synResendMS() int64 {
 	if c.phase.reattaching() {
 		return ReattachResendMS
 	}
-	if wire.Known(wire.ProtocolTicnet, c.cfg.Protocols) {
+	if hs.offersTicnet() {
 		return ExtReliableResendMS
 	}
 	return SYNResendMS
@@ -148,12 +161,26 @@ func (hs *handshake) synResendMS() int64 {
 
 func (hs *handshake) sendSYN(now int64) {
 	c := hs.c
-	m := wire.SYN{Magic: wire.Magic, Version: c.cfg.Version, Protocols: c.cfg.Protocols,
+	m := wire.SYN{Magic: wire.Magic, Version: c.cfg.Version, Protocols: hs.offers(),
 		Connect: c.cfg.Connect, PlayerName: c.cfg.Name}
 	m.Connect.Drone = c.cfg.Drone
 	c.pkt = wire.Encode(c.pkt[:0], &m, false, 0)
-	c.conn.send(now, c.pkt)
+	c.conn.sendBare(now, c.pkt)
 	hs.lastMS = now
+}
+
+// offers is the protocol list of the client's SYN: its protocols, the
+// extension's with the identity of the connection (wire.OfferName).
+func (hs *handshake) offers() []string {
+	c := hs.c
+	hs.names = hs.names[:0]
+	for _, p := range c.cfg.Protocols {
+		if p == wire.ProtocolTicnet {
+			p = wire.OfferName(c.conn.id.Conn)
+		}
+		hs.names = append(hs.names, p)
+	}
+	return hs.names
 }
 
 func (hs *handshake) startGame(now int64) {

@@ -52,7 +52,11 @@ func (c *Client) Reattach(tr Transport, now int64) bool {
 	c.phase.move(stepReattach)
 	c.conn = newConn(c.server, tr, c.cfg.Timeouts, now, connConnecting, &c.stats)
 	c.conn.resendMS = ReattachResendMS
-	c.xfer = transfer.New(c.cfg.Transfer, tr)
+	// A new connection, of the extension: its Reattach goes before any
+	// reply, with its identity.
+	c.hs.connections++
+	c.conn.id.Conn, c.conn.framed = connID(&c.cfg, now, c.cfg.ConnSeq+c.hs.connections), true
+	c.xfer = transfer.New(c.cfg.Transfer, clientFramer{c})
 	c.xfer.AcceptFrom(c.server)
 	c.join.saves, c.join.heard, c.join.heardBytes = nil, nil, 0
 	c.mig.left, c.mig.reattached = false, true
@@ -66,7 +70,7 @@ func (c *Client) Reattach(tr Transport, now int64) bool {
 	// new server takes both in one pass, and the game resumes a round
 	// trip sooner.
 	c.conn.sendReliable(&wire.Reattach{Game: c.mig.roster.Game, Player: int8(c.player), Token: c.cfg.Token,
-		Confirmed: c.recv.start})
+		Confirmed: c.recv.start, Conn: c.conn.id.Conn})
 	return true
 }
 
@@ -86,6 +90,9 @@ func (ms *migrateSide) onResume(now int64, body []byte) error {
 	}
 	c.phase.move(stepResumed)
 	ms.resumedAt = m.Tic
+	if c.conn.id.Term == 0 {
+		c.conn.id.Term = m.Term // its broadcasts' tag, if its reply is late
+	}
 	c.conn.resendMS = ExtReliableResendMS
 	if int32(c.send.maketic-m.Tic) < 0 {
 		c.send.maketic = m.Tic // those tics are decided

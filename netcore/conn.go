@@ -34,6 +34,14 @@ type conn struct {
 	resendMS int64  // reliable resend period
 	buf      []byte // scratch for small packets
 	counter  *Counters
+
+	// id is the connection's identity under the extension (wire.Ident);
+	// framed: its frames carry its tag, both ways (from the handshake's
+	// end, or at once for a client that reattaches).
+	id     wire.Ident
+	framed bool
+	out    []byte // scratch: a frame with its tag
+	in     []byte // scratch: a frame received, its tag cleared
 }
 
 type reliablePacket struct {
@@ -41,6 +49,7 @@ type reliablePacket struct {
 	pkt        []byte
 	lastSentMS int64
 	sent       bool
+	bare       bool // the SYN reply: its name carries the identity
 }
 
 func newConn(addr Addr, tr Transport, t Timeouts, now int64, state connState, c *Counters) conn {
@@ -50,8 +59,25 @@ func newConn(addr Addr, tr Transport, t Timeouts, now int64, state connState, c 
 
 func (c *conn) connected() bool { return c.state == connConnected }
 
-// send transmits a packet now.
+// send transmits a packet now, with the connection's identity once it is
+// framed.
 func (c *conn) send(now int64, pkt []byte) {
+	c.sendBare(now, c.frame(pkt))
+}
+
+// frame returns pkt as the connection sends it: with its tag once it is
+// framed (in a scratch buffer, valid until the next frame).
+func (c *conn) frame(pkt []byte) []byte {
+	if !c.framed {
+		return pkt
+	}
+	c.out = append(c.out[:0], pkt...)
+	wire.SetTag(c.out, wire.ConnTag(c.id.Conn))
+	return c.out
+}
+
+// sendBare transmits a packet now as it is: a handshake's.
+func (c *conn) sendBare(now int64, pkt []byte) {
 	c.tr.Send(c.addr, pkt)
 	c.lastSendMS = now
 	c.counter.PacketsSent++
@@ -69,6 +95,30 @@ func (c *conn) sendReliable(m wire.Message) {
 	pkt := wire.Encode(nil, m, true, c.sendSeq)
 	c.reliable = append(c.reliable, reliablePacket{seq: c.sendSeq, pkt: pkt})
 	c.sendSeq++
+}
+
+// sendReply queues the server's SYN reply, which goes without the
+// connection's identity: its name carries it.
+func (c *conn) sendReply(m *wire.SYNReply) {
+	c.sendReliable(m)
+	c.reliable[len(c.reliable)-1].bare = true
+}
+
+// untag is the connection filter: a frame of a framed connection must
+// carry its tag, or, when broadcasts are allowed, the tag of the term
+// this end knows. It returns the frame with the tag cleared (in a scratch
+// buffer, valid until the next frame received: the frame itself may be
+// shared); ok false: the frame is another connection's or another term's
+// (a late copy of an old one), dropped and counted as Stale.
+func (c *conn) untag(frame []byte, broadcast bool) ([]byte, bool) {
+	tag := wire.TagOf(frame)
+	if tag == 0 || tag != wire.ConnTag(c.id.Conn) && !(broadcast && c.id.Term != 0 && tag == wire.TermTag(c.id.Term)) {
+		c.counter.Stale++
+		return nil, false
+	}
+	c.in = append(c.in[:0], frame...)
+	wire.SetTag(c.in, 0)
+	return c.in, true
 }
 
 // handle runs the common part of receiving a packet. It reports whether the
@@ -183,7 +233,11 @@ func (c *conn) sendReliableHeadNow(now int64) {
 	if head.sent {
 		c.counter.ReliableResends++
 	}
-	c.send(now, head.pkt)
+	if head.bare {
+		c.sendBare(now, head.pkt)
+	} else {
+		c.send(now, head.pkt)
+	}
 	head.sent = true
 	head.lastSentMS = now
 }
@@ -203,18 +257,21 @@ type Counters struct {
 	PacketsSent, BytesSent         int64
 	PacketsReceived, BytesReceived int64
 	Malformed                      int64 // packets that did not decode
-	Unexpected                     int64 // well-formed but not acceptable now, or from a stranger
-	Duplicates                     int64 // reliable packets received again
-	ReliableResends                int64
-	ResendRequests                 int64 // GAMEDATA_RESEND sent
-	TicsResent                     int64 // tics sent again on request or deadlock
-	LateDropped                    int64 // ticnet: real commands that came after their substitute
-	EventsCarried                  int64 // ticnet: own substituted commands whose events went into later ones
-	EventsDropped                  int64 // ticnet: of those, events dropped: MaxCarried commands' worth waited
-	Substituted                    int64 // ticnet: commands the server substituted
-	ConsistencyFailures            int64
-	Rejected                       int64 // server: connection requests refused
-	Queries                        int64 // server: QUERY packets answered
+	// Stale: extension frames of another connection or another server
+	// term (a late copy of an old one), dropped by the connection filter.
+	Stale               int64
+	Unexpected          int64 // well-formed but not acceptable now, or from a stranger
+	Duplicates          int64 // reliable packets received again
+	ReliableResends     int64
+	ResendRequests      int64 // GAMEDATA_RESEND sent
+	TicsResent          int64 // tics sent again on request or deadlock
+	LateDropped         int64 // ticnet: real commands that came after their substitute
+	EventsCarried       int64 // ticnet: own substituted commands whose events went into later ones
+	EventsDropped       int64 // ticnet: of those, events dropped: MaxCarried commands' worth waited
+	Substituted         int64 // ticnet: commands the server substituted
+	ConsistencyFailures int64
+	Rejected            int64 // server: connection requests refused
+	Queries             int64 // server: QUERY packets answered
 	// RejoinRefused: server: rejoin tokens presented while their player
 	// was still connected from another address (the copy joins as a new
 	// player).
@@ -222,6 +279,11 @@ type Counters struct {
 	// TicsRun: client: the tics its game ran.
 	TicsRun int64
 }
+
+// errUnexpected marks a well-formed packet that is not acceptable now.
+type errUnexpected struct{}
+
+func (errUnexpected) Error() string { return "unexpected packet" }
 
 // tally counts a handler's verdict on a packet: malformed, unexpected, or
 // (nil) taken.

@@ -121,4 +121,8 @@ const (
 	// ReasonResuming: a copy that connects while the game is being taken
 	// over is asked to try again in a moment.
 	ReasonResuming = "the game is changing servers"
+	// ReasonReconnected: the copy connected again from its address (a
+	// new connection's identity, under the extension): it gave up the
+	// connection that ends.
+	ReasonReconnected = "connected again"
 )

@@ -69,7 +69,7 @@ func (r *referenceRelay) late(int64, int, uint32, bool) {}
 func (r *referenceRelay) checksums(*serverClient, *wire.ChecksumReport) error { return errUnexpected{} }
 
 // admitLate: the reference's game takes nobody once launched.
-func (r *referenceRelay) admitLate(int64, Addr, *wire.SYN, string) bool { return false }
+func (r *referenceRelay) admitLate(int64, Addr, *wire.SYN, string, uint32) bool { return false }
 
 // hold: a reference player who leaves has no token to come back with.
 func (r *referenceRelay) hold(int64, *serverClient) {}

@@ -415,10 +415,7 @@ func (x *ticnetRelay) sendSet(now int64, sc *serverClient, first, last uint32) {
 		sc.conn.sendMessage(now, o)
 		return
 	}
-	s.pkt = wire.Encode(s.pkt[:0], o, false, 0)
-	s.tr.Send(Broadcast, s.pkt)
-	s.stats.PacketsSent++
-	s.stats.BytesSent += int64(len(s.pkt))
+	s.broadcast(o)
 	for _, c := range s.slots {
 		if c.connected() {
 			c.conn.lastSendMS = now // it counts as traffic for the keepalive

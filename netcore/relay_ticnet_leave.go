@@ -46,10 +46,7 @@ func (x *ticnetRelay) leaving(now int64, successor Addr, stays bool) {
 	// and finds out from the silence).
 	for range leavingCopies {
 		if s.cfg.BroadcastTics {
-			s.pkt = wire.Encode(s.pkt[:0], &m, false, 0)
-			s.tr.Send(Broadcast, s.pkt)
-			s.stats.PacketsSent++
-			s.stats.BytesSent += int64(len(s.pkt))
+			s.broadcast(&m)
 			continue
 		}
 		for _, sc := range s.slots {

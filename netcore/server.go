@@ -40,6 +40,10 @@ type ServerConfig struct {
 	// and a copy that reattaches to the server taking the game over
 	// names (wire.Reattach): two games on one channel never mix.
 	Game uint32
+	// Term is this server's term of the game (wire.Ident), which every
+	// migration or hand-off increments (NewResumedServer: the old
+	// server's plus one); default 1. Its clients drop a frame of another.
+	Term uint16
 	// Input is the game's input layout, which every client's must match:
 	// Doom's ticcmd (zero) or opaque input (ProtocolTicnet only: a peer
 	// that speaks only the reference is refused). NewServer panics on a
@@ -98,6 +102,9 @@ func (c *ServerConfig) fill() {
 	if c.RejoinGraceMS <= 0 {
 		c.RejoinGraceMS = DefaultRejoinGraceMS
 	}
+	if c.Term == 0 {
+		c.Term = 1
+	}
 }
 
 // ServerState is where a server is in a game's life (spec §10.1).
@@ -143,6 +150,8 @@ type Server struct {
 	rj         rejoins
 
 	mig migration // host migration: taking a game over (server_migrate.go)
+	// retired: connections that ended, whose late SYNs are stale (ident.go)
+	retired retiredConns
 
 	pkt   []byte
 	plist []*serverClient // players' scratch
@@ -153,7 +162,8 @@ type Server struct {
 // NewServer returns a server that talks through tr.
 func NewServer(cfg ServerConfig, tr Transport) *Server {
 	cfg.fill()
-	s := &Server{cfg: cfg, tr: tr, xfer: transfer.New(cfg.Transfer, tr)}
+	s := &Server{cfg: cfg, tr: tr}
+	s.xfer = transfer.New(cfg.Transfer, serverFramer{s})
 	s.ref.s, s.ext.s, s.mig.s, s.joins.s, s.rj.s, s.lobby.s = s, s, s, s, s, s
 	s.relay = &s.ref // until a game launches
 	s.rec = replay.NewServerRecorder(cfg.Replay, s.replayHeader)
@@ -267,13 +277,20 @@ func (s *Server) receive(now int64, from Addr, pkt []byte) {
 		return
 	}
 	sc := s.slots.find(from)
-	if sc == nil {
-		sc = s.mig.reattachFirst(now, from, h, body)
+	switch {
+	case sc == nil:
+		sc, pkt = s.mig.reattachFirst(now, from, pkt)
+	case sc.conn.framed:
+		var ok bool
+		if pkt, ok = sc.conn.untag(pkt, false); !ok {
+			return
+		}
 	}
 	if sc == nil {
 		s.stats.Unexpected++
 		return
 	}
+	h, body, _ = wire.ParseHeader(pkt) // its tag cleared
 	if !sc.conn.handle(now, h, body) {
 		return
 	}
@@ -343,6 +360,7 @@ func (s *Server) run(now int64) {
 			s.clientGone(now, sc)
 		}
 		if sc.conn.state == connDisconnected {
+			s.retired.retire(sc)
 			s.slots[i] = nil
 			s.maybeEndGame(now)
 			continue

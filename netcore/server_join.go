@@ -53,7 +53,7 @@ const ReasonNoSnapshot = "no copy can send the game state"
 // admitLate takes a copy that connects to a running extension game. It
 // returns false when the copy cannot join (the caller then refuses it as
 // the reference does).
-func (x *ticnetRelay) admitLate(now int64, from Addr, m *wire.SYN, proto string) bool {
+func (x *ticnetRelay) admitLate(now int64, from Addr, m *wire.SYN, proto string, conn uint32) bool {
 	s := x.s
 	if proto != wire.ProtocolTicnet || !x.started {
 		return false
@@ -71,7 +71,7 @@ func (x *ticnetRelay) admitLate(now int64, from Addr, m *wire.SYN, proto string)
 	if clients >= wire.MaxNodes {
 		return false
 	}
-	sc := s.lobby.newSlot(now, from, m, proto)
+	sc := s.lobby.newSlot(now, from, m, proto, conn)
 	if sc == nil {
 		return false
 	}
@@ -89,11 +89,6 @@ func (x *ticnetRelay) admitLate(now int64, from Addr, m *wire.SYN, proto string)
 // history (BackupTics) until it has them. Past it (a handshake of more
 // than 1.8 s) the joiner is given a new snapshot.
 const JoinSnapshotMaxAgeTics = BackupTics / 2
-
-// StaleHandshakeMS is how long a joiner's slot waits for the Hello after
-// its reply was acknowledged before a SYN from its copy replaces it: four
-// resends of the Hello.
-const StaleHandshakeMS = 4 * ExtReliableResendMS
 
 // JoinEntryLagTics is how far behind the stream a joiner that said it is
 // ready may be, by its acknowledgements, to enter the game: its ready may

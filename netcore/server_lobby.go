@@ -45,7 +45,11 @@ func (lb *serverLobby) onSYN(now int64, from Addr, body []byte) error {
 	if err != nil {
 		return err
 	}
-	proto, ok := wire.ChooseProtocol(m.Protocols, s.cfg.Protocols)
+	offered, conn := offeredProtocols(m.Protocols)
+	proto, ok := wire.ChooseProtocol(offered, s.cfg.Protocols)
+	if proto != wire.ProtocolTicnet {
+		conn = 0
+	}
 	if !ok {
 		lb.reject(from, "Version mismatch: server version is: "+s.cfg.Version+"; client is: "+wire.Printable(m.Version)+". "+
 			"No common compatible protocol could be negotiated.")
@@ -54,23 +58,38 @@ func (lb *serverLobby) onSYN(now int64, from Addr, body []byte) error {
 	if !wire.ValidGameMode(m.Connect.GameMission, m.Connect.GameMode) || m.Connect.MaxPlayers > tic.MaxPlayers {
 		return errUnexpected{}
 	}
-	if sc := s.slots.find(from); sc != nil && sc.conn.state != connDisconnected && sc.conn.state != connDisconnecting {
-		if !sc.connectsAfresh(now) {
+	if s.retired.has(from, conn) {
+		s.stats.Stale++ // a late copy of a connection that ended
+		return nil
+	}
+	if sc := s.slots.find(from); sc != nil {
+		ended := sc.conn.state == connDisconnected || sc.conn.state == connDisconnecting
+		switch {
+		case conn != 0 && conn == sc.conn.id.Conn:
+			if sc.conn.state == connDisconnecting {
+				// A copy sent away asks again: it missed the DISCONNECT,
+				// which goes again now rather than at its next retry.
+				sc.conn.sendMessage(now, wire.Disconnect)
+			}
+			return nil // a duplicate, whatever became of its connection
+		case ended:
+		case conn == 0:
 			return nil // a duplicate: the reliable layer resends our reply
+		default:
+			lb.replace(now, sc) // the copy gave that connection up
 		}
-		s.joins.dropJoiner(now, sc)
 	}
 	// (One from a copy this server is sending away, refused say, is that
 	// copy trying again: it gets a new slot.)
 	if proto == wire.ProtocolTicnet && (s.mig.resume != nil || s.mig.awaitingAny()) {
 		// A copy that reattaches, most likely: it says so next (one that
 		// says Hello instead joins: onPendingHello).
-		if lb.newSlot(now, from, &m, proto) == nil {
+		if lb.newSlot(now, from, &m, proto, conn) == nil {
 			return errUnexpected{}
 		}
 		return nil
 	}
-	if s.state == ServerInGame && s.relay.admitLate(now, from, &m, proto) {
+	if s.state == ServerInGame && s.relay.admitLate(now, from, &m, proto, conn) {
 		return nil
 	}
 	if s.state != ServerWaitingLaunch {
@@ -101,7 +120,7 @@ func (lb *serverLobby) onSYN(now int64, from Addr, body []byte) error {
 		lb.reject(from, "Game mismatch: server is "+srvMission+" ("+srvMode+"), client is "+missionName(m.Connect.GameMission)+" ("+modeName(m.Connect.GameMode)+")")
 		return nil
 	}
-	sc := lb.newSlot(now, from, &m, proto)
+	sc := lb.newSlot(now, from, &m, proto, conn)
 	if sc == nil {
 		return errUnexpected{}
 	}
@@ -110,14 +129,51 @@ func (lb *serverLobby) onSYN(now int64, from Addr, body []byte) error {
 	return nil
 }
 
+// offeredProtocols reads the protocols a SYN offers: the extension's with
+// the identity of the client's connection taken off (wire.OfferName), the
+// others as they are. The extension's bare name is not an offer of it: a
+// client that offers it without an identity is of an older ticnet.
+func offeredProtocols(names []string) (offered []string, conn uint32) {
+	offered = make([]string, 0, len(names))
+	for _, name := range names {
+		proto, c := wire.ParseOffer(name)
+		switch {
+		case c != 0:
+			conn = c
+		case proto == wire.ProtocolTicnet:
+			continue
+		}
+		offered = append(offered, proto)
+	}
+	return offered, conn
+}
+
+// replace ends a slot whose copy connects afresh from its address (a new
+// connection's identity): it gave the old connection up, which goes as
+// one that left, its player held for the copy's token.
+func (lb *serverLobby) replace(now int64, sc *serverClient) {
+	s := lb.s
+	if sc.phase == slotJoining && !sc.join.started {
+		s.joins.dropJoiner(now, sc)
+		return
+	}
+	sc.conn.state, sc.conn.reason = connDisconnected, ReasonReconnected
+	if sc.live {
+		sc.live = false
+		s.clientGone(now, sc)
+	}
+}
+
 // newSlot connects a client in a free slot and sends its SYN reply; nil if
-// no slot is free.
-func (lb *serverLobby) newSlot(now int64, from Addr, m *wire.SYN, proto string) *serverClient {
+// no slot is free. conn is the identity the client chose for the
+// connection under the extension (0: none, the reference).
+func (lb *serverLobby) newSlot(now int64, from Addr, m *wire.SYN, proto string, conn uint32) *serverClient {
 	s := lb.s
 	slot := -1
+	var old *serverClient
 	for i, sc := range s.slots {
 		if sc != nil && sc.addr == from { // reconnecting from a slot that ended
-			s.slots[i] = nil
+			old, s.slots[i] = sc, nil
 		}
 		if s.slots[i] == nil && slot < 0 {
 			slot = i
@@ -129,6 +185,9 @@ func (lb *serverLobby) newSlot(now int64, from Addr, m *wire.SYN, proto string) 
 	sc := &serverClient{addr: from, connectMS: now, name: wire.Printable(m.PlayerName),
 		version: m.Version, protocol: proto, data: m.Connect, player: -1,
 		lastWaitingMS: now - WaitingDataPeriodMS - 1}
+	if old != nil {
+		s.retired.retire(old)
+	}
 	sc.conn = newConn(from, s.tr, s.cfg.Timeouts, now, connConnected, &s.stats)
 	switch {
 	case proto == wire.ProtocolTicnet && s.mig.resume != nil:
@@ -138,7 +197,12 @@ func (lb *serverLobby) newSlot(now int64, from Addr, m *wire.SYN, proto string) 
 	}
 	sc.live = true
 	s.slots[slot] = sc
-	sc.conn.sendReliable(&wire.SYNReply{Version: s.cfg.Version, Protocol: proto})
+	reply := wire.SYNReply{Version: s.cfg.Version, Protocol: proto}
+	if conn != 0 {
+		sc.conn.id, sc.conn.framed = wire.Ident{Conn: conn, Term: s.cfg.Term}, true
+		reply.Protocol = wire.ReplyName(conn, s.cfg.Term)
+	}
+	sc.conn.sendReply(&reply)
 	return sc
 }
 

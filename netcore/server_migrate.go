@@ -55,6 +55,9 @@ type Resume struct {
 	// Setup is the game's setup (the host's client's), which the server
 	// goes on with and gives copies that join.
 	Setup wire.GameSetup
+	// Term is the old server's term (its clients', Client.Term): the new
+	// server's is the next.
+	Term uint16
 	// WaitMS is how long the server waits for the players' copies to
 	// reattach before it resumes without those missing; default
 	// DefaultResumeWaitMS.
@@ -105,7 +108,7 @@ func (discard) Recv() (Addr, []byte, bool) { return 0, nil, false }
 // in progress, at now: it waits for the players' copies to reattach, then
 // resumes the game.
 func NewResumedServer(cfg ServerConfig, tr Transport, r Resume, now int64) *Server {
-	cfg.Game = r.Roster.Game
+	cfg.Game, cfg.Term = r.Roster.Game, r.Term+1
 	s := NewServer(cfg, tr)
 	s.state = ServerInGame
 	s.relay = &s.ext

@@ -3,6 +3,7 @@ package netcore
 import (
 	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
+	"slices"
 )
 
 // resumeStep fetches what the server lacks and resumes the game once it
@@ -131,20 +132,33 @@ func (mg *migration) resumeClient(now int64, sc *serverClient) {
 
 // reattachFirst connects a copy whose Reattach came before its SYN (they
 // go together, and may cross on the way): the Reattach is the copy's
-// request to connect as much as its SYN is. Nil unless it is a Reattach
-// into this game, for a player whose copy is awaited.
-func (mg *migration) reattachFirst(now int64, from Addr, h wire.Header, body []byte) *serverClient {
+// request to connect as much as its SYN is, and names the connection,
+// whose tag it carries. Nil unless it is a Reattach into this game, for a
+// player whose copy is awaited; else the slot, and the frame with its tag
+// cleared.
+func (mg *migration) reattachFirst(now int64, from Addr, frame []byte) (*serverClient, []byte) {
 	s := mg.s
-	if h.Type != wire.TypeTicnet || !h.Reliable || !mg.awaitingAny() {
-		return nil
+	if !mg.awaitingAny() {
+		return nil, nil
 	}
+	bare := slices.Clone(frame)
+	wire.SetTag(bare, 0)
+	h, body, err := wire.ParseHeader(bare)
 	var m wire.Reattach
+	if err != nil || h.Type != wire.TypeTicnet || !h.Reliable {
+		return nil, nil
+	}
 	if kind, err := wire.TicnetKind(body); err != nil || kind != wire.TicnetKindReattach || m.DecodeBody(body) != nil ||
-		m.Game != s.cfg.Game || m.Player < 0 || int(m.Player) >= tic.MaxPlayers || !mg.mayReattach(int(m.Player)) {
-		return nil
+		m.Game != s.cfg.Game || m.Player < 0 || int(m.Player) >= tic.MaxPlayers || !mg.mayReattach(int(m.Player)) ||
+		m.Conn == 0 || wire.TagOf(frame) != wire.ConnTag(m.Conn) {
+		return nil, nil
 	}
 	syn := wire.SYN{Version: s.cfg.Version, Connect: wire.ConnectData{GameMode: s.lobby.mode, GameMission: s.lobby.mission}}
-	return s.lobby.newSlot(now, from, &syn, wire.ProtocolTicnet)
+	sc := s.lobby.newSlot(now, from, &syn, wire.ProtocolTicnet, m.Conn)
+	if sc == nil {
+		return nil, nil
+	}
+	return sc, bare
 }
 
 // onReattach takes a client of the old server back, in its player's place.

@@ -138,20 +138,6 @@ func (sc *serverClient) joining() *joiner {
 	return nil
 }
 
-// connectsAfresh reports whether a SYN from a joiner's copy is a new
-// connection rather than a duplicate: the joiner's reply was acknowledged,
-// but no Hello came in StaleHandshakeMS, which a ticnet client sends as
-// soon as it has the reply (and again every ExtReliableResendMS). The
-// acknowledgement came from a connection the copy gave up (one the server
-// sent away lingers to acknowledge what still comes, and a late copy of
-// its SYN made this slot); taken for duplicates, the copy's SYNs would go
-// unanswered until the slot timed out. (Sooner, a SYN of the copy's own
-// connection on its way while its Hello was lost would restart its join.)
-func (sc *serverClient) connectsAfresh(now int64) bool {
-	return sc.phase == slotJoining && !sc.join.started && !sc.hello && len(sc.conn.reliable) == 0 &&
-		now-sc.connectMS > StaleHandshakeMS
-}
-
 // startGame puts the slot in the game that starts: its stream from tic 0.
 func (sc *serverClient) startGame(now int64) {
 	sc.to(slotPlaying)
@@ -201,10 +187,10 @@ func (sc *serverClient) sendRoster(r *wire.Roster) {
 // the other.
 func (sc *serverClient) sendResume(now int64, tic uint32) {
 	sc.resumeSeq = sc.conn.sendSeq
-	sc.conn.sendReliable(&wire.Resume{Tic: tic})
+	sc.conn.sendReliable(&wire.Resume{Tic: tic, Term: sc.conn.id.Term})
 	sc.conn.sendReliableHead(now)
 	sc.resumeCopyMS = now
-	sc.conn.sendMessage(now, &wire.Resume{Tic: tic})
+	sc.conn.sendMessage(now, &wire.Resume{Tic: tic, Term: sc.conn.id.Term})
 }
 
 // resendResumeCopy sends the Resume for tic again, unreliably, every
@@ -215,6 +201,6 @@ func (sc *serverClient) resendResumeCopy(now int64, tic uint32) {
 		sc.resumeCopyMS = 0 // the reliable one is through
 	case now-sc.resumeCopyMS >= ReattachResendMS:
 		sc.resumeCopyMS = now
-		sc.conn.sendMessage(now, &wire.Resume{Tic: tic})
+		sc.conn.sendMessage(now, &wire.Resume{Tic: tic, Term: sc.conn.id.Term})
 	}
 }

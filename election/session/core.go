@@ -18,6 +18,7 @@ type Session struct {
 	el     *election.Election
 	router election.Router
 	eng    *engine
+	conns  int // the connections its clients made: the next one's number (netcore.ClientConfig.ConnSeq)
 	events []Event
 	stats  Stats
 	now    int64
@@ -260,7 +261,7 @@ func (s *Session) Stats() Stats {
 		st.RTTMS = c.LatencyMS()
 		st.Protocol = c.Protocol()
 		cc := c.Counters()
-		st.Dropped += cc.Malformed + cc.Unexpected
+		st.Dropped += cc.Malformed + cc.Unexpected + cc.Stale
 		st.Resends = cc.ResendRequests + cc.TicsResent
 		st.TransferBytesIn = c.Transfers().Counters().ChunkBytesReceived
 		st.TicsPerUpdate = c.TicsPerUpdate()
@@ -272,7 +273,7 @@ func (s *Session) Stats() Stats {
 		if srv := s.eng.server; srv != nil {
 			sc := srv.Counters()
 			st.Substituted = sc.Substituted
-			st.Dropped += sc.Malformed + sc.Unexpected
+			st.Dropped += sc.Malformed + sc.Unexpected + sc.Stale
 			st.Resends += sc.ResendRequests + sc.TicsResent
 			st.Players = srv.Players()
 		}

@@ -31,13 +31,13 @@ func (s *Session) engineEnded(now int64, ev netcore.Event) {
 		}
 		s.serverLeft(now, ev.Reason)
 	case netcore.CauseReattachRefused:
-		// The new server cannot take it back as it is: it joins again,
-		// once what that server sent its reattaching connection (a SYN
-		// reply resent, say) has died out: a new connection under the
-		// same UID would take it for its own.
+		// The new server cannot take it back as it is: it joins again at
+		// once. What that server still sends its reattaching connection
+		// (a SYN reply resent, say) names that connection, which the new
+		// one drops (netcore/ident.go).
 		s.mig = nil
 		s.el.SetGame(0)
-		s.retryMS = now + RetryMS
+		s.retryMS = now
 	default:
 		// Refused, sent away while the server takes a game over
 		// (CauseResuming), or a join that did not complete: the server

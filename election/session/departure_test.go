@@ -78,6 +78,7 @@ func TestAClientsEndIsTakenWhereItsCauseSays(t *testing.T) {
 		migrating bool     // a migration runs
 		waits     bool     // it waits for a Leaving
 		retry     bool     // it tries again after RetryMS
+		retryNow  bool     // it tries again at once: what the refusing server still sends names the old connection
 		dropsGame bool     // the election is told it plays no game
 	}
 	ended := func(cause netcore.Cause) netcore.Event {
@@ -99,7 +100,7 @@ func TestAClientsEndIsTakenWhereItsCauseSays(t *testing.T) {
 		{"server left after its Leaving", []netcore.Event{leaving, ended(netcore.CauseServerLeft)}, false,
 			way{page: []string{"migrating"}, migrating: true}},
 		{"reattach refused", []netcore.Event{ended(netcore.CauseReattachRefused)}, true,
-			way{page: []string{"disconnect"}, retry: true, dropsGame: true}},
+			way{page: []string{"disconnect"}, retryNow: true, dropsGame: true}},
 		{"resuming", []netcore.Event{ended(netcore.CauseResuming)}, false, way{page: []string{"disconnect"}, retry: true}},
 		{"rejected", []netcore.Event{ended(netcore.CauseRejected)}, false, way{page: []string{"rejected"}, retry: true}},
 		{"no response", []netcore.Event{ended(netcore.CauseNoResponse)}, false, way{page: []string{"disconnect"}, retry: true}},
@@ -133,6 +134,7 @@ func TestAClientsEndIsTakenWhereItsCauseSays(t *testing.T) {
 			got.migrating = s.mig != nil
 			got.waits = s.awaitLeaving.pending()
 			got.retry = s.retryMS == now+RetryMS
+			got.retryNow = s.retryMS == now
 			got.dropsGame = s.el.Game() == 0
 			require.Equal(t, tc.want, got)
 		})

@@ -105,12 +105,15 @@ func (s *Session) startEngine(now int64, role Role) {
 	s.kept.keep(s.Client())
 	ch := &channel{s: s}
 	e := &engine{ch: ch}
+	cfg := s.cfg.clientConfig(role == RoleServer)
+	cfg.ConnSeq = s.conns // the copy's connections are numbered in turn
+	s.conns++
 	if role == RoleServer {
 		srvEnd, cliEnd := netcore.NewLoopback(ServerUID)
 		e.server = netcore.NewServer(s.cfg.serverConfig(s.el.Self().Tie, s.el), &netcore.HostTransport{Channel: ch, Local: srvEnd})
-		e.client = netcore.NewClient(s.cfg.clientConfig(true), cliEnd, ServerUID, s.game, now)
+		e.client = netcore.NewClient(cfg, cliEnd, ServerUID, s.game, now)
 	} else {
-		e.client = netcore.NewClient(s.cfg.clientConfig(false), ch, ServerUID, s.game, now)
+		e.client = netcore.NewClient(cfg, ch, ServerUID, s.game, now)
 	}
 	e.client.SetTicsPerUpdate(s.budget.tics())
 	s.eng = e

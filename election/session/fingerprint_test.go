@@ -60,23 +60,23 @@ var migrationGames = []struct {
 	want string
 }{
 	{"migrate/goodbye/quiet", func(t *testing.T, opt simOption) { playAndLose(t, 201, 4, quiet, goodbye, 300, 1, opt) },
-		"frames 3611 837c3db07738 events 33 0a8e5d4c95fe tics 3004 1d6c8e83194f"},
+		"frames 3611 05cefb3c54f3 events 33 0a8e5d4c95fe tics 3004 1d6c8e83194f"},
 	{"migrate/silence/quiet", func(t *testing.T, opt simOption) { playAndLose(t, 202, 4, quiet, silence, 300, 1, opt) },
-		"frames 3807 ea2af0f13dd1 events 32 d49b88e4cd2b tics 3004 9ad111d28152"},
+		"frames 3807 ea856e29e24c events 32 d49b88e4cd2b tics 3004 9ad111d28152"},
 	{"migrate/goodbye/lossy", func(t *testing.T, opt simOption) { playAndLose(t, 203, 4, lossy, goodbye, 300, 1, opt) },
-		"frames 3889 8008ff05cafc events 33 812d814647dd tics 3014 6c229d60f472"},
+		"frames 3889 9bc7c43aa634 events 33 812d814647dd tics 3014 6c229d60f472"},
 	{"migrate/silence/lossy", func(t *testing.T, opt simOption) { playAndLose(t, 204, 8, lossy, silence, 300, 1, opt) },
-		"frames 8905 7b0c8dd5ef3e events 70 834ba278b881 tics 6625 f4549edc87cc"},
+		"frames 8905 8b9b55b9f6d7 events 70 834ba278b881 tics 6625 f4549edc87cc"},
 	{"migrate/three-in-turn", func(t *testing.T, opt simOption) { playAndLose(t, 205, 8, quiet, goodbye, 300, 3, opt) },
-		"frames 16967 5d07562741b4 events 126 8aa3d1a29040 tics 14508 681b913dffb7"},
+		"frames 16967 dc6dab543ac9 events 126 8aa3d1a29040 tics 14508 681b913dffb7"},
 	{"handoff/quiet", func(t *testing.T, opt simOption) { handOff(t, 206, 4, quiet, 300, opt) },
-		"frames 2924 3d0a967b8bca events 31 c7cf744c3f58 tics 2404 d0347e842720"},
+		"frames 2924 7a415b8a5f48 events 31 c7cf744c3f58 tics 2404 d0347e842720"},
 	{"handoff/lossy", func(t *testing.T, opt simOption) { handOff(t, 207, 4, lossy, 300, opt) },
-		"frames 3234 7256e4ed7502 events 31 ad227b9eb5d6 tics 2412 dc2bf16a384a"},
+		"frames 3210 c591cd819933 events 31 ad227b9eb5d6 tics 2409 3878f7bd2371"},
 	{"partition-heals/lossy", func(t *testing.T, opt simOption) { partitionAndHeal(t, 208, lossy, 300, 5000, opt) },
-		"frames 10129 189affacc1eb events 167 943ded32c1e2 tics 7518 1b152cf17110"},
+		"frames 9853 476003784f71 events 159 48fd1373d7e6 tics 7306 a9a3a79b21d7"},
 	{"join-leave-handoff/predict/replay", joinsLeavesAndHandsOffPredicting,
-		"frames 4559 39c7b7cb7b37 events 60 ccb4dcba0f7d tics 3718 a12014769486"},
+		"frames 4559 292546522ca9 events 60 ccb4dcba0f7d tics 3718 a12014769486"},
 }
 
 // joinsLeavesAndHandsOffPredicting is TestCopiesThatPredictJoinMigrateAndHandOff's

@@ -61,7 +61,7 @@ func (s *Session) resumeAsServer(now int64) {
 	c := s.eng.client
 	roster, _ := c.Roster()
 	r := netcore.Resume{Settings: c.Settings(), Connect: c.Connect(), Timeline: c.Timeline(), Roster: roster, Setup: c.Setup(),
-		Leaving: s.eng.leaving}
+		Leaving: s.eng.leaving, Term: c.Term()}
 	ch := &channel{s: s}
 	srvEnd, cliEnd := netcore.NewLoopback(ServerUID)
 	srv := netcore.NewResumedServer(s.cfg.serverConfig(roster.Game, s.el), &netcore.HostTransport{Channel: ch, Local: srvEnd}, r, now)
@@ -69,6 +69,7 @@ func (s *Session) resumeAsServer(now int64) {
 		s.giveUpMigration(now)
 		return
 	}
+	s.conns++ // the client's next connection
 	s.eng = &engine{server: srv, client: c, ch: ch}
 }
 
@@ -79,6 +80,7 @@ func (s *Session) reattach(now int64) {
 		s.giveUpMigration(now)
 		return
 	}
+	s.conns++ // the client's next connection
 	s.eng = &engine{client: s.eng.client, ch: ch}
 }
 

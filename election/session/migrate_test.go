@@ -265,9 +265,9 @@ func gapLimits(how departure, link simnet.Link) (median, p99, worst int64) {
 		t := netcore.BrowserTimeouts.TimeoutMS
 		return t + 25, t + 30, t + 30
 	case how == goodbye:
-		return 425, 765, 1135
+		return 425, 815, 1135
 	default:
-		return 3360, 3570, 4420
+		return 3360, 3785, 4420
 	}
 }
 
@@ -380,7 +380,7 @@ func TestEightPlayersOutliveThreeServersInTurn(t *testing.T) {
 			// lossy goodbyes had tics decided afresh.
 			wantRedecided := 0
 			if ch.link.Loss > 0 && how == goodbye {
-				wantRedecided = 45
+				wantRedecided = 40
 			}
 			assert.Equal(t, 0, sum.degraded, "%s, %v: survivors that did not simply resume", ch.name, how)
 			assert.Equal(t, 0, sum.split, "%s, %v: survivors that resumed under a second server", ch.name, how)
@@ -521,7 +521,7 @@ func TestAPartitionThatHealsLeavesOneGame(t *testing.T) {
 // healLimits bound, per channel, how long after a partition heals there
 // is one game again (median and worst over the 200 seeds, in ms), as
 // measured.
-var healLimits = map[string][2]int64{"quiet": {1185, 1565}, "lossy": {2770, 12670}}
+var healLimits = map[string][2]int64{"quiet": {250, 565}, "lossy": {1750, 3425}}
 
 // A server whose page is hidden hands its game over at once, on a quiet
 // channel, to a visible copy, and stays in the game as a client: at 2, 4

@@ -231,11 +231,13 @@ func TestForgedTicSetsAreDroppedAndCounted(t *testing.T) {
 		raw := simnet.NewFrameTransport(s.Net.AddNode(), from)
 		raw.Send(victim.UID, wire.Encode(nil, &set, false, 0))
 	}
-	before := victim.Client.Counters().Unexpected
+	before := victim.Client.Counters()
 	forge(0x6666, victim.Client.RecvTic()+1)       // from someone who is not the server
-	forge(ServerUID, victim.Client.RecvTic()+5000) // far outside the window
+	forge(ServerUID, victim.Client.RecvTic()+5000) // far outside the window, and without the connection's tag
 	s.RunFor(100)
-	require.Equal(t, int64(2), victim.Client.Counters().Unexpected-before, "forged tic sets counted")
+	after := victim.Client.Counters()
+	require.Equal(t, int64(1), after.Unexpected-before.Unexpected, "forged tic sets counted: the stranger's")
+	require.Equal(t, int64(1), after.Stale-before.Stale, "forged tic sets counted: the one without the connection's tag")
 	require.NoError(t, s.RunTics(s.Peers[0].Client.GameTic()+200, 30000))
 	check(t, s, 300)
 	noDesync(t, s)

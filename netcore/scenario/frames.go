@@ -1,6 +1,8 @@
 package scenario
 
 import (
+	"bytes"
+
 	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
@@ -12,6 +14,8 @@ func IsLeaving(frame []byte) bool {
 	if !ok {
 		return false
 	}
+	payload = bytes.Clone(payload)
+	wire.SetTag(payload, 0) // a connection's or a term's (wire.ConnTag)
 	h, body, err := wire.ParseHeader(payload)
 	if err != nil || h.Type != wire.TypeTicnet {
 		return false

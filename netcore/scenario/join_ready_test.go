@@ -29,7 +29,7 @@ func newJoinTap(s *Scenario, tr netcore.Transport, drop *int) *joinTap {
 
 // ticnetKind is the TICNET_1 kind of pkt, or false.
 func ticnetKind(pkt []byte) (uint8, []byte, bool) {
-	h, body, err := wire.ParseHeader(pkt)
+	h, body, err := wire.ParseHeader(untagged(pkt))
 	if err != nil || h.Type != wire.TypeTicnet {
 		return 0, nil, false
 	}

@@ -49,7 +49,7 @@ func TestEverySurvivorsReattachClaimsExactlyTheTicsItHolds(t *testing.T) {
 		p.Client.Update(now)
 		claims := 0
 		for _, out := range tr.take() {
-			h, body, err := wire.ParseHeader(out.pkt)
+			h, body, err := wire.ParseHeader(untagged(out.pkt))
 			require.NoError(t, err)
 			if k, _ := wire.TicnetKind(body); h.Type != wire.TypeTicnet || k != wire.TicnetKindReattach {
 				ch.in = append(ch.in, handPacket{p.UID, out.pkt})

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"testing"
@@ -46,10 +47,18 @@ func (h *hand) take() []handPacket {
 	return out
 }
 
+// untagged is pkt without its connection's tag (wire.ConnTag), as its
+// receiver reads it.
+func untagged(pkt []byte) []byte {
+	pkt = bytes.Clone(pkt)
+	wire.SetTag(pkt, 0)
+	return pkt
+}
+
 // kindOf names a packet: its type, and its extension kind.
 func kindOf(t *testing.T, pkt []byte) (wire.Header, uint8) {
 	t.Helper()
-	h, body, err := wire.ParseHeader(pkt)
+	h, body, err := wire.ParseHeader(untagged(pkt))
 	require.NoError(t, err)
 	if h.Type != wire.TypeTicnet {
 		return h, 0

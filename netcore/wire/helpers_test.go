@@ -296,7 +296,7 @@ func (g gen) roster() *Roster {
 }
 
 func (g gen) reattach() *Reattach {
-	m := &Reattach{Game: g.r.Uint32(), Player: g.player(), Confirmed: g.r.Uint32()}
+	m := &Reattach{Game: g.r.Uint32(), Player: g.player(), Confirmed: g.r.Uint32(), Conn: g.r.Uint32()}
 	for i := range m.Token {
 		m.Token[i] = g.u8()
 	}
@@ -333,7 +333,7 @@ func (g gen) messages() []Message {
 		g.roster(),
 		&Leaving{Tic: g.r.Uint32(), Player: g.player(), Successor: g.r.Uint32()},
 		g.reattach(),
-		&Resume{Tic: g.r.Uint32()},
+		&Resume{Tic: g.r.Uint32(), Term: uint16(g.r.Uint32())},
 		&TicFetch{Start: g.r.Uint32(), Count: max(1, g.u8())},
 	}
 	for _, k := range emptyKinds {

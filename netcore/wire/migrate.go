@@ -113,12 +113,15 @@ func (m *Leaving) DecodeBody(body []byte) error {
 // Reattach is a client's first word to the server that took its game
 // over: the game, its player and its rejoin token (which must match the
 // roster's hash), and Confirmed, the first tic it does not hold: it has
-// every tic before, and will run them as they are.
+// every tic before, and will run them as they are. Conn is the identity
+// of the connection it reattaches on (see Ident): the Reattach goes with
+// the SYN and may overtake it.
 type Reattach struct {
 	Game      uint32
 	Player    int8
 	Token     [RejoinTokenLen]byte
 	Confirmed uint32
+	Conn      uint32
 }
 
 func (*Reattach) Type() Type { return TypeTicnet }
@@ -130,6 +133,7 @@ func (m *Reattach) AppendBody(dst []byte) []byte {
 	w.S8(m.Player)
 	w.Bytes(m.Token[:])
 	w.U32(m.Confirmed)
+	w.U32(m.Conn)
 	return w.Buf
 }
 
@@ -146,6 +150,7 @@ func (m *Reattach) DecodeBody(body []byte) error {
 	}
 	r.Bytes(m.Token[:], "token")
 	m.Confirmed = r.U32("confirmed")
+	m.Conn = r.U32("conn")
 	return bodyErr(&r, TypeTicnet)
 }
 
@@ -153,7 +158,8 @@ func (m *Reattach) DecodeBody(body []byte) error {
 // server from tic Tic: the tics before it are the old server's (it is
 // sent those it lacks), those from it on are this server's.
 type Resume struct {
-	Tic uint32
+	Tic  uint32
+	Term uint16 // the server's term (see Ident): its broadcasts carry its tag
 }
 
 func (*Resume) Type() Type { return TypeTicnet }
@@ -162,6 +168,7 @@ func (m *Resume) AppendBody(dst []byte) []byte {
 	w := Writer{Buf: dst}
 	w.U8(TicnetKindResume)
 	w.U32(m.Tic)
+	w.U16(m.Term)
 	return w.Buf
 }
 
@@ -171,6 +178,7 @@ func (m *Resume) DecodeBody(body []byte) error {
 		r.failAt(0, "kind", "kind "+strconv.Itoa(int(k))+" is not a resume")
 	}
 	m.Tic = r.U32("tic")
+	m.Term = r.U16("term")
 	return bodyErr(&r, TypeTicnet)
 }
 

@@ -18,9 +18,9 @@ func TestMigrationMessageLayouts(t *testing.T) {
 			1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 9, 9, 9, 9, 9, 9}},
 		{&Leaving{Tic: 0x0a0b0c0d, Player: -1, Successor: 0x11223344},
 			[]byte{0x80, 0x70, 0, TicnetKindLeaving, 0x0a, 0x0b, 0x0c, 0x0d, 0xff, 0x11, 0x22, 0x33, 0x44}},
-		{&Reattach{Game: 5, Player: 7, Token: [16]byte{1, 15: 2}, Confirmed: 0x100},
-			[]byte{0x80, 0x70, 0, TicnetKindReattach, 0, 0, 0, 5, 7, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 1, 0}},
-		{&Resume{Tic: 300}, []byte{0x80, 0x70, 0, TicnetKindResume, 0, 0, 1, 44}},
+		{&Reattach{Game: 5, Player: 7, Token: [16]byte{1, 15: 2}, Confirmed: 0x100, Conn: 0x0a0b0c0d},
+			[]byte{0x80, 0x70, 0, TicnetKindReattach, 0, 0, 0, 5, 7, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 1, 0, 0x0a, 0x0b, 0x0c, 0x0d}},
+		{&Resume{Tic: 300, Term: 0x0102}, []byte{0x80, 0x70, 0, TicnetKindResume, 0, 0, 1, 44, 1, 2}},
 		{&TicFetch{Start: 299, Count: 3}, []byte{0x80, 0x70, 0, TicnetKindTicFetch, 0, 0, 1, 43, 3}},
 	} {
 		pkt := Encode(nil, tc.m, true, 0)
