@@ -6,7 +6,6 @@ import (
 	"strconv"
 
 	"github.com/ticnet/ticnet/internal/text"
-	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/link"
 )
 
@@ -252,7 +251,7 @@ func (e *Election) Handle(now int64, f []byte) bool {
 		return true
 	}
 	to, from, payload, ok := link.ParseFrame(f)
-	if !ok || to != netcore.Addr(CandidateAddr) {
+	if !ok || to != link.Addr(CandidateAddr) {
 		return false
 	}
 	id, game, flags, heir, err := parseCandidate(payload)

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/simnet"
 
@@ -662,7 +661,7 @@ func TestCandidateAnnouncementLayout(t *testing.T) {
 		to, from, payload, ok := link.ParseFrame(f)
 		require.True(t, ok, "frame % x", f)
 		require.Equal(t, want, len(payload), "frame % x", f)
-		require.Equal(t, netcore.Addr(CandidateAddr), to, "frame % x", f)
+		require.Equal(t, link.Addr(CandidateAddr), to, "frame % x", f)
 		require.Equal(t, link.Addr(0x01020304), from, "frame % x", f)
 		gotID, game, gotFlags, heir, err := parseCandidate(payload)
 		require.NoError(t, err, "parsed %v %x %x %x", gotID, game, gotFlags, heir)

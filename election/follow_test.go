@@ -3,7 +3,6 @@ package election
 import (
 	"testing"
 
-	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/link"
 
 	"github.com/stretchr/testify/require"
@@ -14,7 +13,7 @@ import (
 func migratingFlags(frames [][]byte) []bool {
 	var flags []bool
 	for _, f := range frames {
-		if to, _, payload, ok := link.ParseFrame(f); ok && to == netcore.Addr(CandidateAddr) {
+		if to, _, payload, ok := link.ParseFrame(f); ok && to == link.Addr(CandidateAddr) {
 			_, _, fl, _, err := parseCandidate(payload)
 			flags = append(flags, err == nil && fl&candidateMigrating != 0)
 		}

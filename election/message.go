@@ -5,7 +5,6 @@ import (
 	"errors"
 	"math"
 
-	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/link"
 )
 
@@ -103,7 +102,7 @@ const (
 // appendCandidate appends a candidate announcement frame from uid, which
 // plays game (0: none).
 func appendCandidate(dst []byte, uid uint32, id Identity, game uint32, flags byte) []byte {
-	dst = link.AppendFrame(dst, netcore.Addr(CandidateAddr), netcore.Addr(uid), candidateMagic[:])
+	dst = link.AppendFrame(dst, link.Addr(CandidateAddr), link.Addr(uid), candidateMagic[:])
 	dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(id.StartMS))
 	dst = binary.LittleEndian.AppendUint32(dst, id.Tie)
 	dst = binary.LittleEndian.AppendUint32(dst, game)

@@ -1,7 +1,6 @@
 package election
 
 import (
-	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/link"
 )
 
@@ -50,7 +49,7 @@ func (r *Router) Route(now int64, f []byte) (from uint32, payload []byte, game b
 		r.stats.Election++
 		return 0, nil, false
 	}
-	to, src, payload, ok := r.filter.Keep(f, netcore.Addr(r.GameUID()), netcore.Addr(r.Election.UID()))
+	to, src, payload, ok := r.filter.Keep(f, link.Addr(r.GameUID()), link.Addr(r.Election.UID()))
 	if !ok {
 		return 0, nil, false
 	}
@@ -59,7 +58,7 @@ func (r *Router) Route(now int64, f []byte) (from uint32, payload []byte, game b
 		switch {
 		case from == r.Election.Server().Tie:
 			from = ServerUID // a ticnet server's frame
-		case to == netcore.Broadcast:
+		case to == link.Broadcast:
 			r.stats.Foreign++ // another game's broadcast, or a stray
 			return 0, nil, false
 		}

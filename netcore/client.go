@@ -1,6 +1,7 @@
 package netcore
 
 import (
+	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/replay"
 	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/transfer"
@@ -113,8 +114,8 @@ func (s ClientState) String() string { return clientStateNames[s] }
 // settings, the events) through its c.
 type Client struct {
 	cfg    ClientConfig
-	tr     Transport
-	server Addr
+	tr     link.Transport
+	server link.Addr
 	game   tic.Game
 	conn   conn
 	phase  phase // where it is in its life (client_phase.go)
@@ -156,7 +157,7 @@ type Client struct {
 
 // NewClient returns a client of the server at server, talking through tr.
 // It sends its first SYN on the first Update.
-func NewClient(cfg ClientConfig, tr Transport, server Addr, game tic.Game, now int64) *Client {
+func NewClient(cfg ClientConfig, tr link.Transport, server link.Addr, game tic.Game, now int64) *Client {
 	cfg.fill()
 	c := &Client{cfg: cfg, tr: tr, server: server, game: game, player: -1, clock: referenceClock{}}
 	c.conn = newConn(server, tr, cfg.Timeouts, now, connConnecting, &c.stats)
@@ -285,7 +286,7 @@ func (c *Client) emit(e Event) {
 	c.starting = c.starting || e.Kind == EventGameStarted
 }
 
-func (c *Client) receive(now int64, from Addr, pkt []byte) {
+func (c *Client) receive(now int64, from link.Addr, pkt []byte) {
 	if from != c.server {
 		c.stats.Unexpected++
 		return

@@ -1,6 +1,7 @@
 package netcore
 
 import (
+	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/transfer"
 	"github.com/ticnet/ticnet/netcore/wire"
@@ -44,7 +45,7 @@ func (c *Client) CanReattach() bool {
 // the first tic it does not hold, and goes on with its game, its timeline
 // and its commands. Meanwhile it runs the tics it holds. It reports false
 // when the client cannot (CanReattach).
-func (c *Client) Reattach(tr Transport, now int64) bool {
+func (c *Client) Reattach(tr link.Transport, now int64) bool {
 	if !c.CanReattach() {
 		return false
 	}
@@ -124,7 +125,7 @@ func (ms *migrateSide) lateLeaving(h wire.Header, body []byte) {
 // (EventServerLeaving): the copy above moves the game on as it says.
 func (ms *migrateSide) took(m wire.Leaving) {
 	ms.left = true
-	ms.c.emit(Event{Kind: EventServerLeaving, Player: int(m.Player), Addr: Addr(m.Successor), Tic: m.Tic})
+	ms.c.emit(Event{Kind: EventServerLeaving, Player: int(m.Player), Addr: link.Addr(m.Successor), Tic: m.Tic})
 }
 
 // Leaving is an EventServerLeaving's word as the server sent it, for the

@@ -1,6 +1,9 @@
 package netcore
 
-import "github.com/ticnet/ticnet/netcore/wire"
+import (
+	"github.com/ticnet/ticnet/netcore/link"
+	"github.com/ticnet/ticnet/netcore/wire"
+)
 
 // connState is a connection's state (spec §5).
 type connState uint8
@@ -16,8 +19,8 @@ const (
 // conn is one end of a connection: the reliable sub-protocol, keepalives,
 // the timeout and the disconnect handshake, shared by client and server.
 type conn struct {
-	addr     Addr
-	tr       Transport
+	addr     link.Addr
+	tr       link.Transport
 	timeouts Timeouts
 	state    connState
 	reason   string // why it ended, once disconnected
@@ -52,7 +55,7 @@ type reliablePacket struct {
 	bare       bool // the SYN reply: its name carries the identity
 }
 
-func newConn(addr Addr, tr Transport, t Timeouts, now int64, state connState, c *Counters) conn {
+func newConn(addr link.Addr, tr link.Transport, t Timeouts, now int64, state connState, c *Counters) conn {
 	return conn{addr: addr, tr: tr, timeouts: t, state: state, lastSendMS: now, lastRecvMS: now, counter: c,
 		resendMS: ReliableResendMS}
 }

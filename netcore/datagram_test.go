@@ -2,6 +2,7 @@ package netcore_test
 
 import (
 	"fmt"
+	"github.com/ticnet/ticnet/netcore/link"
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore"
@@ -14,27 +15,27 @@ import (
 // hub is a lossless unicast network for a few endpoints that notes the
 // longest packet anyone sent.
 type hub struct {
-	inbox   map[netcore.Addr][]hubPacket
-	cut     netcore.Addr // packets to it are lost
+	inbox   map[link.Addr][]hubPacket
+	cut     link.Addr // packets to it are lost
 	longest int
 	sizes   map[wire.Type]int // the longest packet of each type
 	// burst is the GAMEDATA bytes sent to each address since the last
 	// step; biggestBurst the most of them in one step.
-	burst        map[netcore.Addr]int
+	burst        map[link.Addr]int
 	biggestBurst int
 }
 
 type hubPacket struct {
-	from netcore.Addr
+	from link.Addr
 	b    []byte
 }
 
 type hubEnd struct {
 	h    *hub
-	addr netcore.Addr
+	addr link.Addr
 }
 
-func (e *hubEnd) Send(to netcore.Addr, p []byte) {
+func (e *hubEnd) Send(to link.Addr, p []byte) {
 	h := e.h
 	h.longest = max(h.longest, len(p))
 	if hd, _, err := wire.ParseHeader(p); err == nil {
@@ -49,7 +50,7 @@ func (e *hubEnd) Send(to netcore.Addr, p []byte) {
 	}
 }
 
-func (e *hubEnd) Recv() (netcore.Addr, []byte, bool) {
+func (e *hubEnd) Recv() (link.Addr, []byte, bool) {
 	q := e.h.inbox[e.addr]
 	if len(q) == 0 {
 		return 0, nil, false
@@ -65,7 +66,7 @@ func (e *hubEnd) Recv() (netcore.Addr, []byte, bool) {
 // and it asks a client for every tic it holds. No packet may exceed the
 // 1500 bytes a real Chocolate Doom reads, and the game must go on in step.
 func TestReferenceGameDataFitsARealPeersReceiveBuffer(t *testing.T) {
-	h := &hub{inbox: map[netcore.Addr][]hubPacket{}, sizes: map[wire.Type]int{}, burst: map[netcore.Addr]int{}}
+	h := &hub{inbox: map[link.Addr][]hubPacket{}, sizes: map[wire.Type]int{}, burst: map[link.Addr]int{}}
 	const srvAddr, droneAddr = 1, 30
 	srv := netcore.NewServer(netcore.ServerConfig{Timeouts: netcore.ReferenceTimeouts}, &hubEnd{h, srvAddr})
 	settings := wire.Settings{TicDup: 1, ExtraTics: 1, Episode: 1, Map: 1, Skill: 2, GameVersion: 4,
@@ -74,7 +75,7 @@ func TestReferenceGameDataFitsARealPeersReceiveBuffer(t *testing.T) {
 	var games []*testgame.Game
 	for i := range 9 {
 		g := testgame.New(uint64(i + 1))
-		addr := netcore.Addr(10 + i)
+		addr := link.Addr(10 + i)
 		if i == 8 {
 			addr = droneAddr
 		}

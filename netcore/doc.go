@@ -23,13 +23,13 @@
 //
 // It is sans-IO. Nothing here reads a clock, sleeps, starts a goroutine or
 // touches syscall/js: every entry point takes the current time in
-// milliseconds from its caller, packets come and go through a Transport, and
-// what happened is returned as Events instead of being called back or
-// polled for: an engine's end carries its Cause, typed for the code above
-// (its Reason is for people, and decides nothing), and a server that
-// leaves is reported when its word comes (EventServerLeaving). The same
-// engine runs under a simulated network in tests (package simnet), a timer
-// in the browser, and a UDP socket in the native tools.
+// milliseconds from its caller, packets come and go through a
+// link.Transport, and what happened is returned as Events instead of being
+// called back or polled for: an engine's end carries its Cause, typed for
+// the code above (its Reason is for people, and decides nothing), and a
+// server that leaves is reported when its word comes (EventServerLeaving).
+// The same engine runs under a simulated network in tests (package
+// simnet), a timer in the browser, and a UDP socket in the native tools.
 //
 // The one piece of IO that lives here is UDP, the native transport (not
 // built for js): its reader goroutine feeds a queue that Recv drains without

@@ -1,6 +1,9 @@
 package netcore
 
-import "strconv"
+import (
+	"github.com/ticnet/ticnet/netcore/link"
+	"strconv"
+)
 
 // EventKind says what happened.
 type EventKind uint8
@@ -77,11 +80,11 @@ func (k EventKind) String() string {
 // Event is something that happened, returned by Update.
 type Event struct {
 	Kind     EventKind
-	Player   int    // player number, where one is concerned (-1: none)
-	Addr     Addr   // peer concerned, where one is
-	Name     string // player name, where one is concerned
-	Reason   string // for people, never for code: why, or the server's text
-	Cause    Cause  // why the engine ended (EventDisconnected, EventRejected)
+	Player   int       // player number, where one is concerned (-1: none)
+	Addr     link.Addr // peer concerned, where one is
+	Name     string    // player name, where one is concerned
+	Reason   string    // for people, never for code: why, or the server's text
+	Cause    Cause     // why the engine ended (EventDisconnected, EventRejected)
 	Tic      uint32
 	Players  []int // players concerned (desync)
 	Protocol string

@@ -1,6 +1,7 @@
 package netcore
 
 import (
+	"github.com/ticnet/ticnet/netcore/link"
 	"slices"
 
 	"github.com/ticnet/ticnet/netcore/wire"
@@ -43,7 +44,7 @@ func connID(cfg *ClientConfig, now int64, seq int) uint32 {
 func (s *Server) broadcast(m wire.Message) {
 	s.pkt = wire.Encode(s.pkt[:0], m, false, 0)
 	wire.SetTag(s.pkt, wire.TermTag(s.cfg.Term))
-	s.tr.Send(Broadcast, s.pkt)
+	s.tr.Send(link.Broadcast, s.pkt)
 	s.stats.PacketsSent++
 	s.stats.BytesSent += int64(len(s.pkt))
 }
@@ -52,24 +53,24 @@ func (s *Server) broadcast(m wire.Message) {
 // a client of a framed connection carries its tag.
 type serverFramer struct{ s *Server }
 
-func (f serverFramer) Send(to Addr, pkt []byte) {
+func (f serverFramer) Send(to link.Addr, pkt []byte) {
 	if sc := f.s.slots.find(to); sc != nil {
 		pkt = sc.conn.frame(pkt)
 	}
 	f.s.tr.Send(to, pkt)
 }
 
-func (serverFramer) Recv() (Addr, []byte, bool) { return 0, nil, false }
+func (serverFramer) Recv() (link.Addr, []byte, bool) { return 0, nil, false }
 
 // clientFramer is the transport of a client's bulk streams: its frames
 // carry the connection's tag once it is framed.
 type clientFramer struct{ c *Client }
 
-func (f clientFramer) Send(to Addr, pkt []byte) {
+func (f clientFramer) Send(to link.Addr, pkt []byte) {
 	f.c.tr.Send(to, f.c.conn.frame(pkt))
 }
 
-func (clientFramer) Recv() (Addr, []byte, bool) { return 0, nil, false }
+func (clientFramer) Recv() (link.Addr, []byte, bool) { return 0, nil, false }
 
 // Term is the term of the client's server, under the extension, once
 // the server said it (0 before, and under the reference).
@@ -161,7 +162,7 @@ type retiredConns struct {
 }
 
 type retiredConn struct {
-	addr Addr
+	addr link.Addr
 	conn uint32
 }
 
@@ -177,6 +178,6 @@ func (r *retiredConns) retire(sc *serverClient) {
 }
 
 // has reports whether conn, from addr, is a connection that ended.
-func (r *retiredConns) has(addr Addr, conn uint32) bool {
+func (r *retiredConns) has(addr link.Addr, conn uint32) bool {
 	return conn != 0 && slices.Contains(r.ring[:], retiredConn{addr, conn})
 }

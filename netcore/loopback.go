@@ -1,15 +1,17 @@
 package netcore
 
+import "github.com/ticnet/ticnet/netcore/link"
+
 // LocalClientAddr is the address under which a host's own client (the one
 // in the server's process, reached through a Loopback) appears to its
 // server. No channel peer may use it as its UID.
-const LocalClientAddr Addr = 0xFFFFFFFE
+const LocalClientAddr link.Addr = 0xFFFFFFFE
 
 // Loopback is one end of an in-process connection between a server and its
 // host's own client, as Chocolate Doom's -server mode has.
 type Loopback struct {
 	peer  *Loopback
-	addr  Addr // the address this end's packets appear to come from
+	addr  link.Addr // the address this end's packets appear to come from
 	inbox [][]byte
 	head  int
 	cur   []byte   // the packet Recv returned last
@@ -19,7 +21,7 @@ type Loopback struct {
 // NewLoopback returns two connected ends: the server's and the client's.
 // The client's packets reach the server from LocalClientAddr; the server's
 // reach the client from server.
-func NewLoopback(server Addr) (serverEnd, clientEnd *Loopback) {
+func NewLoopback(server link.Addr) (serverEnd, clientEnd *Loopback) {
 	serverEnd = &Loopback{addr: server}
 	clientEnd = &Loopback{addr: LocalClientAddr}
 	serverEnd.peer, clientEnd.peer = clientEnd, serverEnd
@@ -28,7 +30,7 @@ func NewLoopback(server Addr) (serverEnd, clientEnd *Loopback) {
 
 // Send delivers payload to the other end; the other end is the only one
 // there is, so the address is not needed.
-func (l *Loopback) Send(_ Addr, payload []byte) {
+func (l *Loopback) Send(_ link.Addr, payload []byte) {
 	p := l.peer
 	var b []byte
 	if k := len(p.spare); k > 0 {
@@ -38,7 +40,7 @@ func (l *Loopback) Send(_ Addr, payload []byte) {
 }
 
 // Recv returns the next packet from the other end.
-func (l *Loopback) Recv() (Addr, []byte, bool) {
+func (l *Loopback) Recv() (link.Addr, []byte, bool) {
 	if l.cur != nil {
 		l.spare = append(l.spare, l.cur)
 		l.cur = nil
@@ -57,15 +59,15 @@ func (l *Loopback) Recv() (Addr, []byte, bool) {
 // for LocalClientAddr go through Local, everything else through Channel,
 // and a broadcast goes through both.
 type HostTransport struct {
-	Channel Transport
+	Channel link.Transport
 	Local   *Loopback
 }
 
-func (h *HostTransport) Send(to Addr, payload []byte) {
+func (h *HostTransport) Send(to link.Addr, payload []byte) {
 	switch to {
 	case LocalClientAddr:
 		h.Local.Send(to, payload)
-	case Broadcast:
+	case link.Broadcast:
 		h.Local.Send(to, payload)
 		h.Channel.Send(to, payload)
 	default:
@@ -73,7 +75,7 @@ func (h *HostTransport) Send(to Addr, payload []byte) {
 	}
 }
 
-func (h *HostTransport) Recv() (Addr, []byte, bool) {
+func (h *HostTransport) Recv() (link.Addr, []byte, bool) {
 	if from, p, ok := h.Local.Recv(); ok {
 		return from, p, true
 	}
@@ -81,7 +83,7 @@ func (h *HostTransport) Recv() (Addr, []byte, bool) {
 }
 
 // AddrString names the host's own client as the reference does.
-func (h *HostTransport) AddrString(a Addr) string {
+func (h *HostTransport) AddrString(a link.Addr) string {
 	if a == LocalClientAddr {
 		return "local client"
 	}

@@ -1,6 +1,9 @@
 package netcore
 
-import "github.com/ticnet/ticnet/netcore/wire"
+import (
+	"github.com/ticnet/ticnet/netcore/link"
+	"github.com/ticnet/ticnet/netcore/wire"
+)
 
 // relay is the part of a game in progress that differs by protocol: how
 // the server lets complete tics go, how it takes their acknowledgements
@@ -45,13 +48,13 @@ type relay interface {
 	checksums(sc *serverClient, m *wire.ChecksumReport) error
 	// admitLate takes a copy that connects to a game in progress; false:
 	// it cannot join.
-	admitLate(now int64, from Addr, m *wire.SYN, proto string, conn uint32) bool
+	admitLate(now int64, from link.Addr, m *wire.SYN, proto string, conn uint32) bool
 	// hold keeps the player of a copy that left for it to come back.
 	hold(now int64, sc *serverClient)
 	// successor is who would serve the game best after this server.
-	successor() (Addr, bool)
+	successor() (link.Addr, bool)
 	// leaving tells the clients that the server leaves.
-	leaving(now int64, successor Addr, stays bool)
+	leaving(now int64, successor link.Addr, stays bool)
 	// onEndRequest takes a player's request to end the game.
 	onEndRequest(now int64, sc *serverClient, body []byte) error
 }

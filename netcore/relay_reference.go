@@ -1,6 +1,7 @@
 package netcore
 
 import (
+	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
@@ -69,16 +70,16 @@ func (r *referenceRelay) late(int64, int, uint32, bool) {}
 func (r *referenceRelay) checksums(*serverClient, *wire.ChecksumReport) error { return errUnexpected{} }
 
 // admitLate: the reference's game takes nobody once launched.
-func (r *referenceRelay) admitLate(int64, Addr, *wire.SYN, string, uint32) bool { return false }
+func (r *referenceRelay) admitLate(int64, link.Addr, *wire.SYN, string, uint32) bool { return false }
 
 // hold: a reference player who leaves has no token to come back with.
 func (r *referenceRelay) hold(int64, *serverClient) {}
 
 // successor: no reference client can take a game over.
-func (r *referenceRelay) successor() (Addr, bool) { return 0, false }
+func (r *referenceRelay) successor() (link.Addr, bool) { return 0, false }
 
 // leaving: the reference's clients are only sent away.
-func (r *referenceRelay) leaving(int64, Addr, bool) {}
+func (r *referenceRelay) leaving(int64, link.Addr, bool) {}
 
 func (r *referenceRelay) onEndRequest(_ int64, _ *serverClient, body []byte) error {
 	var m wire.EndRequest

@@ -3,12 +3,15 @@ package netcore
 // How a server under the extension protocol leaves a game that goes on
 // without it: whom it names to take over, and what it tells the clients.
 
-import "github.com/ticnet/ticnet/netcore/wire"
+import (
+	"github.com/ticnet/ticnet/netcore/link"
+	"github.com/ticnet/ticnet/netcore/wire"
+)
 
 // successor is, of the clients ServerConfig.MaySucceed allows, an
 // extension player in the game that acknowledged the most tics (it holds
 // the most of the timeline), the first such slot on a tie.
-func (x *ticnetRelay) successor() (Addr, bool) {
+func (x *ticnetRelay) successor() (link.Addr, bool) {
 	s := x.s
 	may := s.cfg.MaySucceed
 	if s.state != ServerInGame {
@@ -32,7 +35,7 @@ func (x *ticnetRelay) successor() (Addr, bool) {
 
 // leaving tells the clients that the server leaves the game: where the
 // stream stopped and, unless it hands the game over and stays, its player.
-func (x *ticnetRelay) leaving(now int64, successor Addr, stays bool) {
+func (x *ticnetRelay) leaving(now int64, successor link.Addr, stays bool) {
 	s := x.s
 	if s.state != ServerInGame {
 		return

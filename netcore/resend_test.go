@@ -1,6 +1,7 @@
 package netcore
 
 import (
+	"github.com/ticnet/ticnet/netcore/link"
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore/wire"
@@ -11,8 +12,8 @@ import (
 // kept is a transport that keeps what its end sends and receives nothing.
 type kept struct{ pkts [][]byte }
 
-func (k *kept) Send(_ Addr, p []byte)    { k.pkts = append(k.pkts, append([]byte(nil), p...)) }
-func (*kept) Recv() (Addr, []byte, bool) { return 0, nil, false }
+func (k *kept) Send(_ link.Addr, p []byte)    { k.pkts = append(k.pkts, append([]byte(nil), p...)) }
+func (*kept) Recv() (link.Addr, []byte, bool) { return 0, nil, false }
 
 // resendsIn returns the resend requests among pkts, as [start, count],
 // and forgets pkts.
@@ -108,7 +109,7 @@ func TestSetsToEveryoneCarryATicAClientLacks(t *testing.T) {
 	s.state, s.relay = ServerInGame, &s.ext
 	var cls [2]*serverClient
 	for i := range cls {
-		sc := &serverClient{addr: Addr(7 + i), player: i, phase: slotPlaying}
+		sc := &serverClient{addr: link.Addr(7 + i), player: i, phase: slotPlaying}
 		sc.conn = newConn(sc.addr, tr, s.cfg.Timeouts, 0, connConnected, &s.stats)
 		s.slots[i], cls[i] = sc, sc
 	}

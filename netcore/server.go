@@ -1,6 +1,7 @@
 package netcore
 
 import (
+	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/replay"
 	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/transfer"
@@ -56,7 +57,7 @@ type ServerConfig struct {
 	TicRate int
 	// MaySucceed says which clients may take the game over when this
 	// server leaves or hands it off (Successor); nil: any.
-	MaySucceed func(Addr) bool
+	MaySucceed func(link.Addr) bool
 }
 
 // DefaultRejoinGraceMS is how long a departed player is held for its copy
@@ -121,7 +122,7 @@ const (
 // client speaks it, by the extension protocol's.
 type Server struct {
 	cfg      ServerConfig
-	tr       Transport
+	tr       link.Transport
 	state    ServerState
 	slots    slotTable
 	events   []Event
@@ -160,7 +161,7 @@ type Server struct {
 }
 
 // NewServer returns a server that talks through tr.
-func NewServer(cfg ServerConfig, tr Transport) *Server {
+func NewServer(cfg ServerConfig, tr link.Transport) *Server {
 	cfg.fill()
 	s := &Server{cfg: cfg, tr: tr}
 	s.xfer = transfer.New(cfg.Transfer, serverFramer{s})
@@ -210,7 +211,7 @@ func (s *Server) Shutdown(now int64) {
 // every client hears where the stream stopped and who serves next, and is
 // sent away; the server's own player stays in the game, and its copy
 // reattaches to the successor like any client.
-func (s *Server) HandOff(now int64, succ Addr) {
+func (s *Server) HandOff(now int64, succ link.Addr) {
 	s.relay.leaving(now, succ, true)
 	s.slots.disconnectAll(now)
 }
@@ -221,7 +222,7 @@ func (s *Server) HandOff(now int64, succ Addr) {
 // timeline), the first such slot on a tie. It reports false when no
 // client can take the game over (not an extension game in progress, or no
 // extension client in it that may).
-func (s *Server) Successor() (Addr, bool) { return s.relay.successor() }
+func (s *Server) Successor() (link.Addr, bool) { return s.relay.successor() }
 
 // Clients is the number of client slots in use: connected clients, and
 // those still in a disconnect handshake or lingering after one.
@@ -260,7 +261,7 @@ func (s *Server) Update(now int64) []Event {
 	return s.events
 }
 
-func (s *Server) receive(now int64, from Addr, pkt []byte) {
+func (s *Server) receive(now int64, from link.Addr, pkt []byte) {
 	h, body, err := wire.ParseHeader(pkt)
 	if err != nil {
 		s.stats.Malformed++

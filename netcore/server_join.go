@@ -1,6 +1,7 @@
 package netcore
 
 import (
+	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/transfer"
 	"github.com/ticnet/ticnet/netcore/wire"
@@ -40,10 +41,10 @@ type joiner struct {
 	// base is the commands of the tic before C, which the diffs of tic C
 	// are against (JoinStart.Base).
 	base   wire.ServerTic
-	stream uint32 // the snapshot's stream, from the source and to the joiner
-	source Addr   // the client asked for the snapshot
-	ready  bool   // it has caught up: its JoinReady or its first commands came
-	said   bool   // its JoinReady came
+	stream uint32    // the snapshot's stream, from the source and to the joiner
+	source link.Addr // the client asked for the snapshot
+	ready  bool      // it has caught up: its JoinReady or its first commands came
+	said   bool      // its JoinReady came
 }
 
 // ReasonNoSnapshot is why a joiner is sent away when no copy can give it
@@ -53,7 +54,7 @@ const ReasonNoSnapshot = "no copy can send the game state"
 // admitLate takes a copy that connects to a running extension game. It
 // returns false when the copy cannot join (the caller then refuses it as
 // the reference does).
-func (x *ticnetRelay) admitLate(now int64, from Addr, m *wire.SYN, proto string, conn uint32) bool {
+func (x *ticnetRelay) admitLate(now int64, from link.Addr, m *wire.SYN, proto string, conn uint32) bool {
 	s := x.s
 	if proto != wire.ProtocolTicnet || !x.started {
 		return false

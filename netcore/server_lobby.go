@@ -2,6 +2,7 @@ package netcore
 
 import (
 	"github.com/ticnet/ticnet/internal/text"
+	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
@@ -18,7 +19,7 @@ type serverLobby struct {
 	launchOpts wire.LaunchOptions
 }
 
-func (lb *serverLobby) reject(from Addr, msg string) {
+func (lb *serverLobby) reject(from link.Addr, msg string) {
 	s := lb.s
 	s.pkt = wire.Encode(s.pkt[:0], &wire.Rejected{Message: msg}, false, 0)
 	s.tr.Send(from, s.pkt)
@@ -30,7 +31,7 @@ func (lb *serverLobby) reject(from Addr, msg string) {
 
 // onSYN handles a connection request, checking as the reference does and in
 // its order (spec §6.2).
-func (lb *serverLobby) onSYN(now int64, from Addr, body []byte) error {
+func (lb *serverLobby) onSYN(now int64, from link.Addr, body []byte) error {
 	s := lb.s
 	var m wire.SYN
 	err := m.DecodeBody(body)
@@ -167,7 +168,7 @@ func (lb *serverLobby) replace(now int64, sc *serverClient) {
 // newSlot connects a client in a free slot and sends its SYN reply; nil if
 // no slot is free. conn is the identity the client chose for the
 // connection under the extension (0: none, the reference).
-func (lb *serverLobby) newSlot(now int64, from Addr, m *wire.SYN, proto string, conn uint32) *serverClient {
+func (lb *serverLobby) newSlot(now int64, from link.Addr, m *wire.SYN, proto string, conn uint32) *serverClient {
 	s := lb.s
 	slot := -1
 	var old *serverClient
@@ -206,7 +207,7 @@ func (lb *serverLobby) newSlot(now int64, from Addr, m *wire.SYN, proto string, 
 	return sc
 }
 
-func (lb *serverLobby) sendQueryResponse(to Addr) {
+func (lb *serverLobby) sendQueryResponse(to link.Addr) {
 	s := lb.s
 	state := s.state
 	mode := uint8(wire.ModeIndetermined)
@@ -221,7 +222,7 @@ func (lb *serverLobby) sendQueryResponse(to Addr) {
 	s.stats.Queries++
 }
 
-func (lb *serverLobby) addrString(a Addr) string {
+func (lb *serverLobby) addrString(a link.Addr) string {
 	s := lb.s
 	if n, ok := s.tr.(AddrNamer); ok {
 		return n.AddrString(a)
@@ -359,11 +360,11 @@ func (lb *serverLobby) checkStart(now int64) {
 // AddrNamer is implemented by transports that can show a peer's address as
 // text, for the lobby list.
 type AddrNamer interface {
-	AddrString(Addr) string
+	AddrString(link.Addr) string
 }
 
 // defaultAddrString shows a channel UID.
-func defaultAddrString(a Addr) string { return "uid:" + text.Hex(uint64(a), 8) }
+func defaultAddrString(a link.Addr) string { return "uid:" + text.Hex(uint64(a), 8) }
 
 // validSettings checks the controller's settings as the reference does.
 func validSettings(st *wire.Settings, mission uint8) bool {

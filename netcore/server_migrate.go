@@ -3,6 +3,7 @@ package netcore
 import (
 	"cmp"
 	"crypto/sha256"
+	"github.com/ticnet/ticnet/netcore/link"
 	"slices"
 	"strconv"
 
@@ -101,13 +102,13 @@ type resumeState struct {
 // server sends it goes nowhere.
 type discard struct{}
 
-func (discard) Send(Addr, []byte)          {}
-func (discard) Recv() (Addr, []byte, bool) { return 0, nil, false }
+func (discard) Send(link.Addr, []byte)          {}
+func (discard) Recv() (link.Addr, []byte, bool) { return 0, nil, false }
 
 // NewResumedServer returns a server that takes over the game r describes,
 // in progress, at now: it waits for the players' copies to reattach, then
 // resumes the game.
-func NewResumedServer(cfg ServerConfig, tr Transport, r Resume, now int64) *Server {
+func NewResumedServer(cfg ServerConfig, tr link.Transport, r Resume, now int64) *Server {
 	cfg.Game, cfg.Term = r.Roster.Game, r.Term+1
 	s := NewServer(cfg, tr)
 	s.state = ServerInGame
@@ -204,7 +205,7 @@ func (s *Server) ResumedAt() uint32 { return s.ext.resumedAt }
 
 // SpeaksTicnet reports whether the client at a speaks the extension
 // protocol.
-func (s *Server) SpeaksTicnet(a Addr) bool {
+func (s *Server) SpeaksTicnet(a link.Addr) bool {
 	sc := s.slots.find(a)
 	return sc != nil && sc.protocol == wire.ProtocolTicnet
 }

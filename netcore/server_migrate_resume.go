@@ -1,6 +1,7 @@
 package netcore
 
 import (
+	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
 	"slices"
@@ -136,7 +137,7 @@ func (mg *migration) resumeClient(now int64, sc *serverClient) {
 // whose tag it carries. Nil unless it is a Reattach into this game, for a
 // player whose copy is awaited; else the slot, and the frame with its tag
 // cleared.
-func (mg *migration) reattachFirst(now int64, from Addr, frame []byte) (*serverClient, []byte) {
+func (mg *migration) reattachFirst(now int64, from link.Addr, frame []byte) (*serverClient, []byte) {
 	s := mg.s
 	if !mg.awaitingAny() {
 		return nil, nil

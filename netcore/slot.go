@@ -1,9 +1,12 @@
 package netcore
 
-import "github.com/ticnet/ticnet/netcore/wire"
+import (
+	"github.com/ticnet/ticnet/netcore/link"
+	"github.com/ticnet/ticnet/netcore/wire"
+)
 
 type serverClient struct {
-	addr      Addr
+	addr      link.Addr
 	conn      conn
 	connectMS int64
 	name      string
@@ -77,7 +80,7 @@ func (t *slotTable) disconnectAll(now int64) {
 	}
 }
 
-func (t *slotTable) find(a Addr) *serverClient {
+func (t *slotTable) find(a link.Addr) *serverClient {
 	for _, sc := range t {
 		if sc != nil && sc.addr == a {
 			return sc

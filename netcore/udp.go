@@ -5,6 +5,7 @@ package netcore
 import (
 	"errors"
 	"fmt"
+	"github.com/ticnet/ticnet/netcore/link"
 	"net"
 	"net/netip"
 	"sync"
@@ -41,7 +42,7 @@ type UDP struct {
 	once sync.Once
 
 	cur    []byte // the payload Recv returned last
-	ids    map[netip.AddrPort]Addr
+	ids    map[netip.AddrPort]link.Addr
 	peers  []netip.AddrPort // peers[a-1] is Addr a
 	sent   atomic.Int64
 	recvd  atomic.Int64
@@ -96,7 +97,7 @@ func newUDP(conn *net.UDPConn, queueLen int) *UDP {
 		in:   make(chan datagram, queueLen),
 		free: make(chan []byte, queueLen+1),
 		done: make(chan struct{}),
-		ids:  make(map[netip.AddrPort]Addr),
+		ids:  make(map[netip.AddrPort]link.Addr),
 	}
 	go u.read()
 	return u
@@ -152,7 +153,7 @@ func unmap(a netip.AddrPort) netip.AddrPort {
 
 // Peer returns the Addr of a peer's address, adding it to the table: a
 // client uses it to name its server. ok is false if the table is full.
-func (u *UDP) Peer(a netip.AddrPort) (Addr, bool) {
+func (u *UDP) Peer(a netip.AddrPort) (link.Addr, bool) {
 	a = unmap(a)
 	if id, ok := u.ids[a]; ok {
 		return id, true
@@ -161,14 +162,14 @@ func (u *UDP) Peer(a netip.AddrPort) (Addr, bool) {
 		return 0, false
 	}
 	u.peers = append(u.peers, a)
-	id := Addr(len(u.peers))
+	id := link.Addr(len(u.peers))
 	u.ids[a] = id
 	return id, true
 }
 
 // AddrPort returns the address an Addr stands for.
-func (u *UDP) AddrPort(a Addr) (netip.AddrPort, bool) {
-	if a == Broadcast || int(a) > len(u.peers) {
+func (u *UDP) AddrPort(a link.Addr) (netip.AddrPort, bool) {
+	if a == link.Broadcast || int(a) > len(u.peers) {
 		return netip.AddrPort{}, false
 	}
 	return u.peers[a-1], true
@@ -176,7 +177,7 @@ func (u *UDP) AddrPort(a Addr) (netip.AddrPort, bool) {
 
 // AddrString shows an address as the reference does: "a.b.c.d" on the
 // default port, "a.b.c.d:port" on any other.
-func (u *UDP) AddrString(a Addr) string {
+func (u *UDP) AddrString(a link.Addr) string {
 	ap, ok := u.AddrPort(a)
 	if !ok {
 		return defaultAddrString(a)
@@ -188,7 +189,7 @@ func (u *UDP) AddrString(a Addr) string {
 }
 
 // Send sends payload to the peer to names.
-func (u *UDP) Send(to Addr, payload []byte) {
+func (u *UDP) Send(to link.Addr, payload []byte) {
 	ap, ok := u.AddrPort(to)
 	if !ok {
 		u.unrout.Add(1)
@@ -205,7 +206,7 @@ func (u *UDP) Send(to Addr, payload []byte) {
 }
 
 // Recv returns the next datagram received, if any, without waiting.
-func (u *UDP) Recv() (Addr, []byte, bool) {
+func (u *UDP) Recv() (link.Addr, []byte, bool) {
 	if u.cur != nil {
 		u.recycle(u.cur)
 		u.cur = nil

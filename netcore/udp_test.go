@@ -5,6 +5,7 @@ package netcore
 import (
 	"bytes"
 	"fmt"
+	"github.com/ticnet/ticnet/netcore/link"
 	"net"
 	"net/netip"
 	"runtime"
@@ -41,7 +42,7 @@ func listen(t *testing.T) *UDP {
 }
 
 // recvWithin polls u until a datagram arrives or the limit passes.
-func recvWithin(t *testing.T, u *UDP, limit time.Duration) (Addr, []byte) {
+func recvWithin(t *testing.T, u *UDP, limit time.Duration) (link.Addr, []byte) {
 	t.Helper()
 	deadline := time.Now().Add(limit)
 	for time.Now().Before(deadline) {
@@ -90,7 +91,7 @@ func TestUDPGivesEachAddressOneStableAddr(t *testing.T) {
 	require.Equal(t, "back", string(p))
 }
 
-func mustPeer(t *testing.T, u *UDP, ap netip.AddrPort) Addr {
+func mustPeer(t *testing.T, u *UDP, ap netip.AddrPort) link.Addr {
 	t.Helper()
 	a, ok := u.Peer(ap)
 	require.True(t, ok, "address table full")
@@ -143,7 +144,7 @@ func TestUDPCountsDatagramsDroppedWhenItsQueueIsFull(t *testing.T) {
 func TestUDPSendsNothingToAnUnknownAddr(t *testing.T) {
 	checkNoLeak(t)
 	u := listen(t)
-	u.Send(Broadcast, []byte("x"))
+	u.Send(link.Broadcast, []byte("x"))
 	u.Send(7, []byte("x"))
 	s := u.Stats()
 	require.Equal(t, int64(2), s.Unroutable, "unroutable sends, stats %+v", s)

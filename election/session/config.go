@@ -3,6 +3,7 @@ package session
 import (
 	"github.com/ticnet/ticnet/election"
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/replay"
 	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/transfer"
@@ -74,5 +75,5 @@ func (c *Config) serverConfig(game uint32, el *election.Election) netcore.Server
 	return netcore.ServerConfig{Timeouts: c.Timeouts, MaxPlayers: c.MaxPlayers, BroadcastTics: true,
 		RecordTics: c.RecordTics, Game: game, Input: c.Input, TicRate: c.TicRate,
 		// A hidden copy would stall the game it took over.
-		MaySucceed: func(a netcore.Addr) bool { return el.Visible(uint32(a)) }}
+		MaySucceed: func(a link.Addr) bool { return el.Visible(uint32(a)) }}
 }

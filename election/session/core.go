@@ -3,6 +3,7 @@ package session
 import (
 	"github.com/ticnet/ticnet/election"
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/tic"
 )
 
@@ -102,7 +103,7 @@ func (s *Session) Client() *netcore.Client {
 }
 
 // gameUID is the UID this copy's game frames go out from.
-func (s *Session) gameUID() netcore.Addr { return netcore.Addr(s.router.GameUID()) }
+func (s *Session) gameUID() link.Addr { return link.Addr(s.router.GameUID()) }
 
 // Deliver takes one frame from the channel. It keeps no reference to it.
 func (s *Session) Deliver(f []byte) {
@@ -112,7 +113,7 @@ func (s *Session) Deliver(f []byte) {
 	if !game {
 		return
 	}
-	if s.eng == nil || !s.eng.ch.push(netcore.Addr(from), payload) {
+	if s.eng == nil || !s.eng.ch.push(link.Addr(from), payload) {
 		s.stats.Dropped++
 	}
 }

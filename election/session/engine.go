@@ -3,12 +3,13 @@ package session
 import (
 	"github.com/ticnet/ticnet/election"
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
 // frame is one game frame waiting for the engine.
 type frame struct {
-	from    netcore.Addr
+	from    link.Addr
 	payload []byte
 }
 
@@ -24,9 +25,9 @@ type channel struct {
 	cur   []byte
 }
 
-func (c *channel) Send(to netcore.Addr, payload []byte) { c.s.queue(to, payload) }
+func (c *channel) Send(to link.Addr, payload []byte) { c.s.queue(to, payload) }
 
-func (c *channel) Recv() (netcore.Addr, []byte, bool) {
+func (c *channel) Recv() (link.Addr, []byte, bool) {
 	if c.cur != nil {
 		c.spare = append(c.spare, c.cur)
 		c.cur = nil
@@ -43,7 +44,7 @@ func (c *channel) Recv() (netcore.Addr, []byte, bool) {
 }
 
 // push keeps a copy of a game frame for the engine; false when full.
-func (c *channel) push(from netcore.Addr, payload []byte) bool {
+func (c *channel) push(from link.Addr, payload []byte) bool {
 	if len(c.inbox)-c.head >= maxInbox || c.bytes+len(payload) > maxInboxBytes {
 		return false
 	}
@@ -57,7 +58,7 @@ func (c *channel) push(from netcore.Addr, payload []byte) bool {
 }
 
 // AddrString shows a channel UID in the lobby.
-func (c *channel) AddrString(a netcore.Addr) string {
+func (c *channel) AddrString(a link.Addr) string {
 	if a == netcore.LocalClientAddr {
 		return "host"
 	}
@@ -80,11 +81,11 @@ func hex32(v uint32) string {
 // server that took its game over must not take a late frame of the old
 // one (both are ServerUID) for its new server's. A reference client (a
 // VectorDoom page) knows the server as ServerUID only.
-func (s *Session) queue(to netcore.Addr, payload []byte) {
+func (s *Session) queue(to link.Addr, payload []byte) {
 	from := s.gameUID()
-	if s.el.Role() == election.Server && (to == netcore.Broadcast ||
+	if s.el.Role() == election.Server && (to == link.Broadcast ||
 		(s.eng != nil && s.eng.server != nil && s.eng.server.SpeaksTicnet(to))) {
-		from = netcore.Addr(s.el.Self().Tie)
+		from = link.Addr(s.el.Self().Tie)
 	}
 	s.outbox.add(to, from, payload)
 }

@@ -3,7 +3,6 @@ package session
 import (
 	"encoding/binary"
 
-	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/link"
 )
 
@@ -20,7 +19,7 @@ type outbox struct {
 }
 
 // add appends a game frame of payload from from to to.
-func (o *outbox) add(to, from netcore.Addr, payload []byte) {
+func (o *outbox) add(to, from link.Addr, payload []byte) {
 	o.scratch = link.AppendFrame(o.scratch[:0], to, from, payload)
 	o.frame(o.scratch)
 }

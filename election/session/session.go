@@ -7,10 +7,12 @@
 // argument, and what happened comes back as events.
 package session
 
-import "github.com/ticnet/ticnet/netcore"
+import (
+	"github.com/ticnet/ticnet/netcore/link"
+)
 
 // ServerUID is the server's UID on the channel, as VectorDoom has it.
-const ServerUID netcore.Addr = 1
+const ServerUID link.Addr = 1
 
 // Limits on what the session holds for the engine between two Updates.
 const (

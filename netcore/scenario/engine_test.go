@@ -3,6 +3,7 @@ package scenario
 import (
 	"bytes"
 	"fmt"
+	"github.com/ticnet/ticnet/netcore/link"
 	"os"
 	"runtime"
 	"testing"
@@ -285,9 +286,9 @@ func TestFastClockStaysInStep(t *testing.T) {
 // there and that its own player stays, and sends them away; a reference
 // game has no successor.
 func TestHandOffNamesTheClientThatHoldsTheMostOfTheGame(t *testing.T) {
-	var notPeer1 netcore.Addr
+	var notPeer1 link.Addr
 	s := start(t, Options{Players: 4, Seed: 8, Link: simnet.Link{LatencyMS: 30},
-		Server: netcore.ServerConfig{MaySucceed: func(a netcore.Addr) bool { return a != notPeer1 }}})
+		Server: netcore.ServerConfig{MaySucceed: func(a link.Addr) bool { return a != notPeer1 }}})
 	notPeer1 = s.Peers[1].UID
 	require.NoError(t, s.RunTics(100, 60000))
 	s.Peers[2].Paused = true // its acknowledgements stop: it holds less

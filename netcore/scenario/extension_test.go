@@ -3,6 +3,7 @@ package scenario
 import (
 	"flag"
 	"fmt"
+	"github.com/ticnet/ticnet/netcore/link"
 	"math/rand/v2"
 	"testing"
 
@@ -226,7 +227,7 @@ func TestForgedTicSetsAreDroppedAndCounted(t *testing.T) {
 	s := start(t, Options{Players: 3, Seed: 15, Link: simnet.Link{LatencyMS: 10}})
 	require.NoError(t, s.RunTics(100, 30000))
 	victim := s.Peers[1]
-	forge := func(from netcore.Addr, start uint32) {
+	forge := func(from link.Addr, start uint32) {
 		set := wire.TicSet{Start: start, Tics: []wire.SetTic{{ServerTic: wire.ServerTic{InGame: 7}, Substituted: 7}}}
 		raw := simnet.NewFrameTransport(s.Net.AddNode(), from)
 		raw.Send(victim.UID, wire.Encode(nil, &set, false, 0))

@@ -12,14 +12,14 @@ import (
 // frames between the server and its host's own client never cross the
 // channel, and are part of what the game did all the same.
 type tapped struct {
-	netcore.Transport
+	link.Transport
 	net  func() int64
 	node int // -1: the server's end, -2: the host's client's
 	fp   *fingerprint.Print
 }
 
-func (t *tapped) Send(to netcore.Addr, payload []byte) {
-	if t.node == -2 || to == netcore.LocalClientAddr || to == netcore.Broadcast {
+func (t *tapped) Send(to link.Addr, payload []byte) {
+	if t.node == -2 || to == netcore.LocalClientAddr || to == link.Broadcast {
 		frame := link.AppendFrame(nil, to, 0, payload)
 		t.fp.Frame(t.net(), t.node, frame)
 	}
@@ -59,7 +59,7 @@ func (s *Scenario) Fingerprint() string {
 
 // AddrString shows an address as the transport tapped does: the server
 // names its peers through it.
-func (t *tapped) AddrString(a netcore.Addr) string {
+func (t *tapped) AddrString(a link.Addr) string {
 	if n, ok := t.Transport.(netcore.AddrNamer); ok {
 		return n.AddrString(a)
 	}

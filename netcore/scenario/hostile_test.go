@@ -18,7 +18,7 @@ import (
 type hostile struct {
 	node      *simnet.Node
 	rng       *rand.Rand
-	real      []netcore.Addr // UIDs in the game
+	real      []link.Addr // UIDs in the game
 	overheard [][]byte
 	sent      int
 	// expected counts the receptions every junk frame must cause: one per
@@ -36,17 +36,17 @@ var undecodable = [][]byte{{0x00}, {0x80, 0x05, 0x00}, {0x80, 0x05, 0x01}, {0x00
 
 func (h *hostile) send(endpoints int) {
 	r := h.rng
-	var to, from netcore.Addr
+	var to, from link.Addr
 	var payload []byte
 	switch k := r.IntN(10); {
 	case k < 4: // random bytes from a stranger
-		from = netcore.Addr(0x50000000 + r.Uint32N(1<<20))
+		from = link.Addr(0x50000000 + r.Uint32N(1<<20))
 		payload = make([]byte, r.IntN(64))
 		for i := range payload {
 			payload[i] = byte(r.UintN(256))
 		}
 	case k < 7 && len(h.overheard) > 0: // a mutated real packet from a stranger
-		from = netcore.Addr(0x50000000 + r.Uint32N(1<<20))
+		from = link.Addr(0x50000000 + r.Uint32N(1<<20))
 		payload = append([]byte(nil), h.overheard[r.IntN(len(h.overheard))]...)
 		for range 1 + r.IntN(3) {
 			if len(payload) > 0 {
@@ -69,7 +69,7 @@ func (h *hostile) send(endpoints int) {
 	}
 	switch r.IntN(3) {
 	case 0:
-		to = netcore.Broadcast
+		to = link.Broadcast
 		h.expected += endpoints
 	case 1:
 		to = ServerUID
@@ -78,7 +78,7 @@ func (h *hostile) send(endpoints int) {
 		to = h.real[1+r.IntN(len(h.real)-1)]
 		h.expected++
 	}
-	if to == from || (to == netcore.Broadcast && h.isReal(from)) {
+	if to == from || (to == link.Broadcast && h.isReal(from)) {
 		h.expected-- // the forged endpoint was counted twice above
 	}
 	h.out = link.AppendFrame(h.out[:0], to, from, payload)
@@ -86,7 +86,7 @@ func (h *hostile) send(endpoints int) {
 	h.sent++
 }
 
-func (h *hostile) isReal(a netcore.Addr) bool {
+func (h *hostile) isReal(a link.Addr) bool {
 	for _, r := range h.real {
 		if r == a {
 			return true
@@ -135,7 +135,7 @@ func hostileRun(t *testing.T, strict bool, receptions int) {
 	const junk = 100000
 	s := start(t, Options{Players: 8, Seed: 9, Strict: strict, Link: lossy})
 	baseline := junkCounted(s)
-	h := &hostile{node: s.Net.AddNode(), rng: rand.New(rand.NewPCG(9, 9)), real: []netcore.Addr{ServerUID}}
+	h := &hostile{node: s.Net.AddNode(), rng: rand.New(rand.NewPCG(9, 9)), real: []link.Addr{ServerUID}}
 	s.Net.SetLinks(h.node, simnet.Link{})
 	s.Net.SetBandwidth(h.node, -1) // perfect links: no uplink limit either
 	for _, p := range s.Peers[1:] {

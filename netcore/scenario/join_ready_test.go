@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"github.com/ticnet/ticnet/netcore/link"
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore"
@@ -15,7 +16,7 @@ import (
 // sends a JoinReady (its time and tic), and drops the SnapshotRequests the
 // peer would receive while *drop is above zero (one fewer each).
 type joinTap struct {
-	netcore.Transport
+	link.Transport
 	s        *Scenario
 	readyAt  int64 // -1: no JoinReady sent yet
 	readyTic uint32
@@ -23,7 +24,7 @@ type joinTap struct {
 	dropped  int
 }
 
-func newJoinTap(s *Scenario, tr netcore.Transport, drop *int) *joinTap {
+func newJoinTap(s *Scenario, tr link.Transport, drop *int) *joinTap {
 	return &joinTap{Transport: tr, s: s, readyAt: -1, drop: drop}
 }
 
@@ -37,7 +38,7 @@ func ticnetKind(pkt []byte) (uint8, []byte, bool) {
 	return kind, body, err == nil
 }
 
-func (t *joinTap) Send(to netcore.Addr, pkt []byte) {
+func (t *joinTap) Send(to link.Addr, pkt []byte) {
 	if kind, body, ok := ticnetKind(pkt); ok && kind == wire.TicnetKindJoinReady && t.readyAt < 0 {
 		var m wire.JoinReady
 		if m.DecodeBody(body) == nil {
@@ -47,7 +48,7 @@ func (t *joinTap) Send(to netcore.Addr, pkt []byte) {
 	t.Transport.Send(to, pkt)
 }
 
-func (t *joinTap) Recv() (netcore.Addr, []byte, bool) {
+func (t *joinTap) Recv() (link.Addr, []byte, bool) {
 	for {
 		from, pkt, ok := t.Transport.Recv()
 		if !ok {
@@ -67,7 +68,7 @@ func (t *joinTap) Recv() (netcore.Addr, []byte, bool) {
 func (s *Scenario) joinTapped() (*Peer, *joinTap) {
 	i := len(s.Peers)
 	nd := s.Net.AddNode()
-	uid := netcore.Addr(0x1000 + i)
+	uid := link.Addr(0x1000 + i)
 	ft := simnet.NewFrameTransport(nd, uid)
 	tap := newJoinTap(s, ft, nil)
 	p := s.newPeerWith(i, tap, false, transfer.Config{}, [wire.RejoinTokenLen]byte{})

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"github.com/ticnet/ticnet/netcore/link"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -333,7 +334,7 @@ func TestLateJoinUnderJunkCompletesAndCountsEveryFrame(t *testing.T) {
 	// tics it hears while it connects, which are not junk.
 	require.True(t, s.RunUntil(func() bool { return j.Client.State() == netcore.ClientInGame }, 10000), "the joiner was not admitted: %v", j.Events)
 	baseline := junkCounted(s)
-	h := &hostile{node: s.Net.AddNode(), rng: rand.New(rand.NewPCG(38, 38)), real: []netcore.Addr{ServerUID},
+	h := &hostile{node: s.Net.AddNode(), rng: rand.New(rand.NewPCG(38, 38)), real: []link.Addr{ServerUID},
 		bad: append(slices.Clone(undecodable), badStreamPackets...)}
 	s.Net.SetLinks(h.node, simnet.Link{})
 	s.Net.SetBandwidth(h.node, -1)
@@ -490,8 +491,8 @@ func TestARejoinThatVanishesLeavesThePlayerHeldForTheGrace(t *testing.T) {
 // synCapture keeps what a client sends.
 type synCapture struct{ sent [][]byte }
 
-func (c *synCapture) Send(_ netcore.Addr, p []byte)      { c.sent = append(c.sent, slices.Clone(p)) }
-func (c *synCapture) Recv() (netcore.Addr, []byte, bool) { return 0, nil, false }
+func (c *synCapture) Send(_ link.Addr, p []byte)      { c.sent = append(c.sent, slices.Clone(p)) }
+func (c *synCapture) Recv() (link.Addr, []byte, bool) { return 0, nil, false }
 
 // A copy's old connection, lingering after the server sent it away, can
 // acknowledge the reply to a late copy of its old SYN: the server then
@@ -507,7 +508,7 @@ func TestAFreshSYNReplacesASlotThatNeverSaidHello(t *testing.T) {
 	s := start(t, Options{Players: 3, Seed: 41, Link: simnet.Link{LatencyMS: 20}})
 	require.NoError(t, s.RunTics(200, 60000))
 	// The copy's old connection, on the UID the copy will have.
-	uid := netcore.Addr(0x1000 + len(s.Peers))
+	uid := link.Addr(0x1000 + len(s.Peers))
 	old := simnet.NewFrameTransport(s.Net.AddNode(), uid)
 	var capture synCapture
 	netcore.NewClient(netcore.ClientConfig{Name: "old", Settings: settings}, &capture, ServerUID, testgame.New(1), s.Now()).Update(s.Now())

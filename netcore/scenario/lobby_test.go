@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"github.com/ticnet/ticnet/netcore/link"
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore"
@@ -44,7 +45,7 @@ func TestFirstClientIsControllerAndOnlyItCanLaunch(t *testing.T) {
 }
 
 // rawPeer is a bare endpoint on the channel, for sending hand-made packets.
-func rawPeer(s *Scenario, uid netcore.Addr) *simnet.FrameTransport {
+func rawPeer(s *Scenario, uid link.Addr) *simnet.FrameTransport {
 	return simnet.NewFrameTransport(s.Net.AddNode(), uid)
 }
 

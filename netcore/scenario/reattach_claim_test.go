@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"github.com/ticnet/ticnet/netcore/link"
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore"
@@ -41,7 +42,7 @@ func TestEverySurvivorsReattachClaimsExactlyTheTicsItHolds(t *testing.T) {
 	ch.take()
 
 	// Each other copy's first pass: its Reattach says what it holds.
-	trs := map[netcore.Addr]*hand{}
+	trs := map[link.Addr]*hand{}
 	for _, p := range others {
 		tr := &hand{}
 		trs[p.UID] = tr

@@ -3,6 +3,7 @@ package scenario
 import (
 	"bytes"
 	"fmt"
+	"github.com/ticnet/ticnet/netcore/link"
 	"slices"
 	"testing"
 
@@ -23,15 +24,15 @@ type hand struct {
 }
 
 type handPacket struct {
-	addr netcore.Addr // to, going out; from, coming in
+	addr link.Addr // to, going out; from, coming in
 	pkt  []byte
 }
 
-func (h *hand) Send(to netcore.Addr, pkt []byte) {
+func (h *hand) Send(to link.Addr, pkt []byte) {
 	h.out = append(h.out, handPacket{to, append([]byte(nil), pkt...)})
 }
 
-func (h *hand) Recv() (netcore.Addr, []byte, bool) {
+func (h *hand) Recv() (link.Addr, []byte, bool) {
 	if len(h.in) == 0 {
 		return 0, nil, false
 	}

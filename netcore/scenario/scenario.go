@@ -7,6 +7,7 @@ package scenario
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/ticnet/ticnet/netcore/link"
 	"slices"
 
 	"github.com/ticnet/ticnet/internal/fingerprint"
@@ -20,7 +21,7 @@ import (
 )
 
 // ServerUID is the host's UID on the channel, as VectorDoom has it.
-const ServerUID netcore.Addr = 1
+const ServerUID link.Addr = 1
 
 // Options describe a scenario. Zero values mean defaults.
 type Options struct {
@@ -87,7 +88,7 @@ const DefaultUplinkBytesPerSec = 1_000_000
 // Peer is one copy of the game.
 type Peer struct {
 	Index  int
-	UID    netcore.Addr
+	UID    link.Addr
 	Node   *simnet.Node // nil for the host's own client, which is on the host's node
 	Client *netcore.Client
 	Game   *testgame.Game
@@ -168,7 +169,7 @@ func New(o Options) *Scenario {
 	s.HostNode = n.AddNode()
 	s.hostFrame = simnet.NewFrameTransport(s.HostNode, ServerUID)
 	srvEnd, cliEnd := netcore.NewLoopback(ServerUID)
-	var srvTr, cliTr netcore.Transport = &netcore.HostTransport{Channel: s.hostFrame, Local: srvEnd}, cliEnd
+	var srvTr, cliTr link.Transport = &netcore.HostTransport{Channel: s.hostFrame, Local: srvEnd}, cliEnd
 	if o.Dedicated {
 		srvTr = s.hostFrame
 	}
@@ -196,7 +197,7 @@ func New(o Options) *Scenario {
 	}
 	for i := first; i < o.Players+o.Drones; i++ {
 		nd := n.AddNode()
-		uid := netcore.Addr(0x1000 + i)
+		uid := link.Addr(0x1000 + i)
 		ft := simnet.NewFrameTransport(nd, uid)
 		p := s.newPeer(i, ft, i >= o.Players, transfer.Config{})
 		p.Node, p.UID, p.Frame = nd, uid, ft
@@ -210,7 +211,7 @@ var settings = wire.Settings{TicDup: 1, ExtraTics: 1, Deathmatch: 1, Episode: 1,
 	GameVersion: 4, NewSync: true, LoadGame: -1}
 
 // newPeer makes peer i's game and client.
-func (s *Scenario) newPeer(i int, tr netcore.Transport, drone bool, xfer transfer.Config) *Peer {
+func (s *Scenario) newPeer(i int, tr link.Transport, drone bool, xfer transfer.Config) *Peer {
 	var token [wire.RejoinTokenLen]byte
 	if s.opts.Tokens {
 		binary.LittleEndian.PutUint64(token[:], s.opts.Seed)
@@ -219,7 +220,7 @@ func (s *Scenario) newPeer(i int, tr netcore.Transport, drone bool, xfer transfe
 	return s.newPeerWith(i, tr, drone, xfer, token)
 }
 
-func (s *Scenario) newPeerWith(i int, tr netcore.Transport, drone bool, xfer transfer.Config, token [wire.RejoinTokenLen]byte) *Peer {
+func (s *Scenario) newPeerWith(i int, tr link.Transport, drone bool, xfer transfer.Config, token [wire.RejoinTokenLen]byte) *Peer {
 	o := s.opts
 	g := testgame.NewSized(o.Seed*1000+uint64(i), o.StateBytes)
 	g.Quiet = o.Quiet
@@ -249,7 +250,7 @@ func (s *Scenario) Join() *Peer { return s.JoinWith([wire.RejoinTokenLen]byte{})
 func (s *Scenario) JoinWith(token [wire.RejoinTokenLen]byte) *Peer {
 	i := len(s.Peers)
 	nd := s.Net.AddNode()
-	uid := netcore.Addr(0x1000 + i)
+	uid := link.Addr(0x1000 + i)
 	ft := simnet.NewFrameTransport(nd, uid)
 	p := s.newPeerWith(i, ft, false, transfer.Config{}, token)
 	p.Node, p.UID, p.Frame = nd, uid, ft
