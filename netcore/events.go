@@ -1,8 +1,9 @@
 package netcore
 
 import (
-	"github.com/ticnet/ticnet/netcore/link"
 	"strconv"
+
+	"github.com/ticnet/ticnet/netcore/link"
 )
 
 // EventKind says what happened.

@@ -1,9 +1,9 @@
 package netcore
 
 import (
-	"github.com/ticnet/ticnet/netcore/link"
 	"slices"
 
+	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 

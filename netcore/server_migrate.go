@@ -3,10 +3,10 @@ package netcore
 import (
 	"cmp"
 	"crypto/sha256"
-	"github.com/ticnet/ticnet/netcore/link"
 	"slices"
 	"strconv"
 
+	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
 )

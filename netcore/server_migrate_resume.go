@@ -1,10 +1,11 @@
 package netcore
 
 import (
+	"slices"
+
 	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
-	"slices"
 )
 
 // resumeStep fetches what the server lacks and resumes the game once it

@@ -5,11 +5,12 @@ package netcore
 import (
 	"errors"
 	"fmt"
-	"github.com/ticnet/ticnet/netcore/link"
 	"net"
 	"net/netip"
 	"sync"
 	"sync/atomic"
+
+	"github.com/ticnet/ticnet/netcore/link"
 )
 
 // MaxUDPDatagram is the longest datagram a UDP transport accepts.

@@ -5,13 +5,13 @@ package netcore
 import (
 	"bytes"
 	"fmt"
-	"github.com/ticnet/ticnet/netcore/link"
 	"net"
 	"net/netip"
 	"runtime"
 	"testing"
 	"time"
 
+	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
 

@@ -3,13 +3,13 @@ package scenario
 import (
 	"bytes"
 	"fmt"
-	"github.com/ticnet/ticnet/netcore/link"
 	"os"
 	"runtime"
 	"testing"
 	"time"
 
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/wire"
 

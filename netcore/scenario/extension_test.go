@@ -3,11 +3,11 @@ package scenario
 import (
 	"flag"
 	"fmt"
-	"github.com/ticnet/ticnet/netcore/link"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/wire"
 

@@ -2,12 +2,12 @@ package scenario
 
 import (
 	"fmt"
-	"github.com/ticnet/ticnet/netcore/link"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/testgame"
 	"github.com/ticnet/ticnet/netcore/wire"

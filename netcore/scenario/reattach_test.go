@@ -3,11 +3,11 @@ package scenario
 import (
 	"bytes"
 	"fmt"
-	"github.com/ticnet/ticnet/netcore/link"
 	"slices"
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/replay"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/testgame"

@@ -7,11 +7,11 @@ package scenario
 import (
 	"encoding/binary"
 	"fmt"
-	"github.com/ticnet/ticnet/netcore/link"
 	"slices"
 
 	"github.com/ticnet/ticnet/internal/fingerprint"
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/replay"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/testgame"
