@@ -2,6 +2,7 @@ package netcore
 
 import (
 	"github.com/ticnet/ticnet/netcore/link"
+	"github.com/ticnet/ticnet/netcore/reliable"
 	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/transfer"
 	"github.com/ticnet/ticnet/netcore/wire"
@@ -64,7 +65,7 @@ func (c *Client) Reattach(tr link.Transport, now int64) bool {
 	c.hs.firstMS, c.hs.lastMS = now, now-SYNResendMS-1
 	// What the old server sent beyond the confirmed tics is forgotten:
 	// the new server may decide those tics afresh.
-	c.recv.win = ticWindow{}
+	c.recv.win = reliable.Window{}
 	c.recv.highest = c.recv.start
 	c.send.ackPending = false
 	// Who it is goes with every SYN, not after the server's reply: the

@@ -1,6 +1,7 @@
 package netcore
 
 import (
+	"github.com/ticnet/ticnet/netcore/reliable"
 	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
@@ -17,7 +18,7 @@ type recvSide struct {
 	c              *Client
 	start          uint32 // first tic not yet received in order
 	recvtic        uint32 // complete tics received (== start)
-	win            ticWindow
+	win            reliable.Window
 	tics           [BackupTics]recvTic     // the tics win says have arrived
 	base           [tic.MaxPlayers]tic.Cmd // each player's command of the tic before
 	lastGameDataMS int64
@@ -26,13 +27,13 @@ type recvSide struct {
 	// back: see afterTics), and the jitter of the server's tics' arrival
 	// (from the newest of each packet, jitterTic): when to ask again, and
 	// how long a gap may be reordering.
-	rtt       rttEstimate
-	jit       jitter
+	rtt       reliable.RTT
+	jit       reliable.Jitter
 	jitterTic uint32
 	// loss is the share of the server's packets lost on the way: under the
 	// extension this client sends each command in as many packets as that
 	// takes (copiesFor), the server's own rule for its sets.
-	loss lossEstimate
+	loss reliable.Loss
 }
 
 // decodeSet decodes a tic set from the server into c.inSet.
@@ -104,7 +105,7 @@ func (rs *recvSide) storeTic(now int64, tic uint32, t *wire.ServerTic, substitut
 	if int32(tic-rs.highest) > 0 {
 		rs.highest = tic
 	}
-	rs.win.arrive(tic)
+	rs.win.Arrive(tic)
 	rs.tics[tic%BackupTics] = recvTic{tic: *t, substituted: substituted, own: own}
 	rs.lastGameDataMS = now
 }
@@ -118,23 +119,23 @@ func (rs *recvSide) afterTics(now int64, start uint32, n int) {
 	}
 	last := start + uint32(n) - 1
 	rs.updateClockSync(now, last, int64(rs.lastLatencyOf(last)))
-	rs.loss.add(last)
+	rs.loss.Add(last)
 	if int32(last-rs.jitterTic) > 0 {
 		// The newest tic yet: its arrival times the stream, and, if this
 		// client built its command, a round trip (less the input delay
 		// the command was built ahead by; with the few ms it waited at
 		// the server: a little long).
 		rs.jitterTic = last
-		rs.jit.add(now - rs.scheduleMS(last))
+		rs.jit.Add(now - rs.scheduleMS(last))
 		if q := &c.send.queue[last%BackupTics]; q.valid && q.seq == last {
-			rs.rtt.add(max(0, now-q.timeMS-int64(c.cfg.InputDelay)*1000/int64(c.TicRate())))
+			rs.rtt.Add(max(0, now-q.timeMS-int64(c.cfg.InputDelay)*1000/int64(c.TicRate())))
 		}
 	}
 	// Gap detection: the run of missing tics just before start is asked
 	// for if it stays missing (requestMissing).
 	if start-rs.start < BackupTics && start > rs.start {
-		if t := rs.win.gapBefore(rs.start, start, rs.inWindow); t < start {
-			rs.win.noteGap(now, rs.start, t, start-t)
+		if t := rs.win.GapBefore(rs.start, start, rs.inWindow); t < start {
+			rs.win.NoteGap(now, rs.start, t, start-t)
 		}
 	}
 	if !c.send.ackPending {
@@ -145,7 +146,7 @@ func (rs *recvSide) afterTics(now int64, start uint32, n int) {
 }
 
 func (rs *recvSide) lastLatencyOf(tic uint32) int16 {
-	if rs.win.has(tic) {
+	if rs.win.Has(tic) {
 		return rs.tics[tic%BackupTics].tic.Latency
 	}
 	return 0
@@ -169,7 +170,7 @@ func (rs *recvSide) updateClockSync(now int64, seq uint32, remoteLatency int64) 
 
 // requestResend asks the server for tics [start, start+count) again.
 func (rs *recvSide) requestResend(now int64, start, count uint32) {
-	rs.win.ask(now, rs.start, start, count, rs.sendResendRequest)
+	rs.win.Ask(now, rs.start, start, count, rs.sendResendRequest)
 }
 
 func (rs *recvSide) sendResendRequest(start uint32, count uint8) {
@@ -190,10 +191,10 @@ func (rs *recvSide) scheduleMS(t uint32) int64 {
 // asked for (ResendRetryMS until a round trip is measured), and breaks the
 // start-of-game deadlock (spec §9.5).
 func (rs *recvSide) requestMissing(now int64) {
-	if rs.win.askOverdue(now, rs.start, rs.jit.reorderMS(), rs.rtt.Timeout(ResendRetryMS), rs.sendResendRequest) {
-		rs.rtt.backOff()
+	if rs.win.AskOverdue(now, rs.start, rs.jit.ReorderMS(), rs.rtt.Timeout(ResendRetryMS), rs.sendResendRequest) {
+		rs.rtt.BackOff()
 	}
-	if !rs.win.expected(rs.start) && now-rs.lastGameDataMS > DeadlockMS {
+	if !rs.win.Expected(rs.start) && now-rs.lastGameDataMS > DeadlockMS {
 		rs.requestResend(now, rs.start, 1)
 		rs.lastGameDataMS = now
 	}
@@ -205,7 +206,7 @@ func (rs *recvSide) advanceWindow() {
 	c := rs.c
 	for c.loop.tl.Room() > 0 {
 		t := rs.start
-		if !rs.win.has(t) {
+		if !rs.win.Has(t) {
 			return
 		}
 		s := &rs.tics[t%BackupTics]
@@ -225,7 +226,7 @@ func (rs *recvSide) advanceWindow() {
 		}
 		c.clock.substituted(c, t, ct.Substituted)
 		c.loop.tl.Confirm(ct)
-		rs.win.forget(t)
+		rs.win.Forget(t)
 		rs.start++
 		rs.recvtic = rs.start
 	}

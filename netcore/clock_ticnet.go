@@ -52,7 +52,7 @@ func (ticnetClock) diffBase(*tic.Cmd) tic.Cmd { return tic.Cmd{} }
 // copies: each command goes in as many packets as the server's loss
 // takes (copiesFor), the server's own rule for its sets.
 func (ticnetClock) copies(c *Client) uint32 {
-	return copiesFor(c.recv.loss.rate, uint32(c.settings.ExtraTics))
+	return copiesFor(c.recv.loss.Rate(), uint32(c.settings.ExtraTics))
 }
 
 // absent: as the server, a player out of the game has no command to diff

@@ -52,8 +52,9 @@ func fillCommon(version *string, protocols *[]string, t *Timeouts) {
 // whose both copies were lost). 64 is half the window.
 const ExtMaxClientLeadTics = 64
 
-// BackupTics is the length of every tic window and queue.
-const BackupTics = 128
+// BackupTics is the length of every tic window and queue: the protocol's
+// (reliable.Window is as long, and the client's queues index by it).
+const BackupTics = wire.BackupTics
 
 // MaxDatagram is the reference's receive buffer: a real Chocolate Doom peer
 // reads at most this many bytes of a datagram, so the engine splits what it

@@ -21,6 +21,10 @@
 // (client_join.go), host migration (client_migrate.go), the game's end
 // (end.go) and the replay (replay.go).
 //
+// Both ends keep, per peer, what package reliable measures and tracks: the
+// round trip, jitter and loss of its channel, and the window of its tics
+// that finds gaps and asks for them again.
+//
 // It is sans-IO. Nothing here reads a clock, sleeps, starts a goroutine or
 // touches syscall/js: every entry point takes the current time in
 // milliseconds from its caller, packets come and go through a

@@ -142,7 +142,7 @@ func (r *referenceRelay) pump(now int64, sc *serverClient) {
 			if p == sc {
 				continue
 			}
-			if !s.cmds.win[p.player].has(seq) {
+			if !s.cmds.win[p.player].Has(seq) {
 				return
 			}
 			rc := &s.cmds.rows[seq%BackupTics][p.player]
@@ -177,7 +177,7 @@ func (r *referenceRelay) advanceWindow() {
 		row := &s.cmds.rows[s.cmds.start%BackupTics]
 		in := r.departedIn(s.cmds.start)
 		for _, p := range players {
-			if !s.cmds.win[p.player].has(s.cmds.start) {
+			if !s.cmds.win[p.player].Has(s.cmds.start) {
 				return
 			}
 			in |= 1 << p.player

@@ -189,7 +189,7 @@ func (x *ticnetRelay) pushMissing(now int64, sc *serverClient) {
 		return
 	}
 	sc.lastPushMS = now
-	sc.rtt.backOff()
+	sc.rtt.BackOff()
 	s.resendTics(now, sc, a, min(a+31, x.sendSeq-1))
 	if x.broadcasting() {
 		sc.repairing, sc.repairTic = true, a
@@ -290,7 +290,7 @@ func (x *ticnetRelay) extPump(now int64) {
 		row := &s.cmds.rows[seq%BackupTics]
 		anyReal := false
 		for _, p := range players {
-			if s.cmds.win[p.player].has(seq) {
+			if s.cmds.win[p.player].Has(seq) {
 				anyReal = true
 			} else if !x.lagging[p.player] && now < due+s.cfg.SubstituteAfterMS {
 				return
@@ -304,7 +304,7 @@ func (x *ticnetRelay) extPump(now int64) {
 		for _, p := range players {
 			i := p.player
 			var cmd tic.Cmd
-			if rc := &row[i]; s.cmds.win[i].has(seq) {
+			if rc := &row[i]; s.cmds.win[i].Has(seq) {
 				cmd = wire.Patch(&tic.Cmd{}, &rc.diff)
 				h.from[i] = rc.from
 				x.lagging[i] = false
@@ -369,7 +369,7 @@ func (x *ticnetRelay) redundantTics() uint32 {
 	var worst float64
 	for _, sc := range s.slots {
 		if sc.connected() && sc.inGame() {
-			worst = max(worst, sc.loss.rate)
+			worst = max(worst, sc.loss.Rate())
 		}
 	}
 	return copiesFor(worst, uint32(s.settings.ExtraTics))

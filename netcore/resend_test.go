@@ -47,7 +47,7 @@ func TestClientAsksAgainForTicsStillMissing(t *testing.T) {
 	require.Equal(t, [][2]uint32{{1005, 2}, {1000 + BackupTics - 3, 3}}, tr.resends(t), "first requests")
 	c.recv.requestMissing(1 + ResendRetryMS)
 	require.Empty(t, tr.resends(t), "asked again before ResendRetryMS")
-	c.recv.win.arrive(1006) // it came
+	c.recv.win.Arrive(1006) // it came
 	c.recv.requestMissing(2 + ResendRetryMS)
 	require.Equal(t, [][2]uint32{{1005, 1}, {1000 + BackupTics - 3, 3}}, tr.resends(t), "asked again: want 1005 and the window's last three")
 }
@@ -62,13 +62,13 @@ func TestServerAsksAgainForCommandsStillMissing(t *testing.T) {
 	tr.resends(t)
 	s.requestMissing(1 + ResendRetryMS)
 	require.Empty(t, tr.resends(t), "asked again before ResendRetryMS")
-	s.cmds.win[2].arrive(5011) // it came
+	s.cmds.win[2].Arrive(5011) // it came
 	s.requestMissing(2 + ResendRetryMS)
 	require.Equal(t, [][2]uint32{{5010, 1}, {5012, 2}, {5000 + BackupTics - 1, 1}}, tr.resends(t), "asked again")
 }
 
 // Client and server ask for a long run of tics alike: in requests of
-// MaxResendCount tics, the whole run.
+// reliable.MaxResendCount tics, the whole run.
 func TestClientAndServerAskForALongRunInRequestsOf255(t *testing.T) {
 	want := [][2]uint32{{100, 255}, {355, 45}}
 	tr := &kept{}
@@ -81,7 +81,7 @@ func TestClientAndServerAskForALongRunInRequestsOf255(t *testing.T) {
 	require.Equal(t, want, tr.resends(t), "server")
 	// Only the window's tics are marked as asked for: the 128 from 100.
 	for tic := uint32(100); tic < 400; tic++ {
-		require.Equal(t, tic < 100+BackupTics, s.cmds.win[2].expected(tic), "tic %d asked for", tic)
+		require.Equal(t, tic < 100+BackupTics, s.cmds.win[2].Expected(tic), "tic %d asked for", tic)
 	}
 }
 

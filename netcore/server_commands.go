@@ -1,6 +1,7 @@
 package netcore
 
 import (
+	"github.com/ticnet/ticnet/netcore/reliable"
 	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
@@ -10,7 +11,7 @@ import (
 // (win) and what they are (rows).
 type commandStore struct {
 	start uint32
-	win   [tic.MaxPlayers]ticWindow
+	win   [tic.MaxPlayers]reliable.Window
 	rows  [BackupTics][tic.MaxPlayers]recvCmd
 }
 
@@ -23,7 +24,7 @@ type recvCmd struct {
 
 // forgetPlayer forgets every command of player p.
 func (c *commandStore) forgetPlayer(p int) {
-	c.win[p] = ticWindow{}
+	c.win[p] = reliable.Window{}
 	for t := range c.rows {
 		c.rows[t][p] = recvCmd{}
 	}
@@ -32,7 +33,7 @@ func (c *commandStore) forgetPlayer(p int) {
 // forgetTic frees tic t's place in every player's window.
 func (c *commandStore) forgetTic(t uint32) {
 	for p := range c.win {
-		c.win[p].forget(t)
+		c.win[p].Forget(t)
 	}
 	c.rows[t%BackupTics] = [tic.MaxPlayers]recvCmd{}
 }

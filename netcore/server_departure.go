@@ -43,7 +43,7 @@ func (r *referenceRelay) noteDepartures() {
 		}
 		until := sent
 		for until < d.sent[p] && until-s.cmds.start < BackupTics {
-			if !s.cmds.win[p].has(until) {
+			if !s.cmds.win[p].Has(until) {
 				break
 			}
 			until++

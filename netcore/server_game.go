@@ -37,10 +37,10 @@ func (s *Server) onGameData(now int64, sc *serverClient, body []byte) error {
 			s.relay.late(now, p, tic, fresh)
 			continue
 		}
-		if fresh && !s.cmds.win[p].has(tic) {
+		if fresh && !s.cmds.win[p].Has(tic) {
 			s.ext.arrived(now, p, tic) // fresh: the extension's
 		}
-		s.cmds.win[p].arrive(tic)
+		s.cmds.win[p].Arrive(tic)
 		s.cmds.rows[tic%BackupTics][p] = recvCmd{latency: g.Tics[i].Latency, diff: g.Tics[i].Diff, from: sc}
 		stored = true
 	}
@@ -51,10 +51,10 @@ func (s *Server) onGameData(now int64, sc *serverClient, body []byte) error {
 		sc.lastGameDataMS = now
 	}
 	if last := start + uint32(len(g.Tics)) - 1; len(g.Tics) > 0 {
-		sc.loss.add(last)
+		sc.loss.Add(last)
 		if int32(last-sc.jitterTic) > 0 {
 			sc.jitterTic = last
-			sc.jit.add(now - int64(last)*1000*int64(s.settings.TicDup)/s.relay.ticRate())
+			sc.jit.Add(now - int64(last)*1000*int64(s.settings.TicDup)/s.relay.ticRate())
 		}
 	}
 	s.takeAck(now, sc, g.Ack)
@@ -62,8 +62,8 @@ func (s *Server) onGameData(now int64, sc *serverClient, body []byte) error {
 	// Gap detection: the run of missing tics just before start is asked
 	// for if it stays missing (requestMissing).
 	if start-s.cmds.start < BackupTics {
-		if t := s.cmds.win[p].gapBefore(s.cmds.start, start, nil); t < start {
-			s.cmds.win[p].noteGap(now, s.cmds.start, t, start-t)
+		if t := s.cmds.win[p].GapBefore(s.cmds.start, start, nil); t < start {
+			s.cmds.win[p].NoteGap(now, s.cmds.start, t, start-t)
 		}
 	}
 	return nil
@@ -85,7 +85,7 @@ func (s *Server) takeAck(now int64, sc *serverClient, b uint8) {
 	}
 	if ack > sc.acked && ack <= s.relay.sentEnd(sc) {
 		if at, ok := s.sentAt(sc, sc.acked); ok {
-			sc.rtt.add(now - at)
+			sc.rtt.Add(now - at)
 		}
 		sc.acked = ack
 	}
@@ -102,7 +102,7 @@ func (s *Server) sentAt(sc *serverClient, t uint32) (int64, bool) {
 
 // requestResend asks sc for its commands [start, start+count) again.
 func (s *Server) requestResend(now int64, sc *serverClient, start, count uint32) {
-	s.cmds.win[sc.player].ask(now, s.cmds.start, start, count, func(first uint32, n uint8) {
+	s.cmds.win[sc.player].Ask(now, s.cmds.start, start, count, func(first uint32, n uint8) {
 		sc.conn.sendMessage(now, &wire.GameDataResend{Start: first, Count: n})
 		s.stats.ResendRequests++
 	})
@@ -117,11 +117,11 @@ func (s *Server) requestMissing(now int64) {
 		if sc.phase == slotPlaceholder {
 			continue
 		}
-		if s.cmds.win[sc.player].askOverdue(now, s.cmds.start, sc.jit.reorderMS(), sc.rtt.Timeout(ResendRetryMS), func(first uint32, n uint8) {
+		if s.cmds.win[sc.player].AskOverdue(now, s.cmds.start, sc.jit.ReorderMS(), sc.rtt.Timeout(ResendRetryMS), func(first uint32, n uint8) {
 			sc.conn.sendMessage(now, &wire.GameDataResend{Start: first, Count: n})
 			s.stats.ResendRequests++
 		}) {
-			sc.rtt.backOff()
+			sc.rtt.BackOff()
 		}
 	}
 }
@@ -142,7 +142,7 @@ func (s *Server) breakDeadlock(now int64, sc *serverClient) {
 		return
 	}
 	t := s.cmds.start
-	for t-s.cmds.start < BackupTics && s.cmds.win[sc.player].has(t) {
+	for t-s.cmds.start < BackupTics && s.cmds.win[sc.player].Has(t) {
 		t++
 	}
 	s.requestResend(now, sc, t, 6)

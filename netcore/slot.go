@@ -2,6 +2,7 @@ package netcore
 
 import (
 	"github.com/ticnet/ticnet/netcore/link"
+	"github.com/ticnet/ticnet/netcore/reliable"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
@@ -36,11 +37,11 @@ type serverClient struct {
 	// the jitter of its commands' arrival (from the
 	// newest of each packet, jitterTic): when to send or ask again, and
 	// how long a gap may be reordering.
-	rtt       rttEstimate
-	jit       jitter
+	rtt       reliable.RTT
+	jit       reliable.Jitter
 	jitterTic uint32
 	resentEnd uint32                  // one past the last tic sent it again: their acks time no round trip
-	loss      lossEstimate            // the share of its packets lost
+	loss      reliable.Loss           // the share of its packets lost
 	join      *joiner                 // in slotJoining: how far its join is
 	readyDue  bool                    // it entered on its commands; its JoinReady is still to come
 	hello     bool                    // its Hello (token) arrived

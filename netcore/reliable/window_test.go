@@ -1,7 +1,9 @@
-package netcore
+package reliable
 
 import (
 	"testing"
+
+	"github.com/ticnet/ticnet/netcore/wire"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -9,10 +11,10 @@ import (
 
 // A gap is the run just before a tic that has neither arrived nor been
 // asked for, down to the window's start and as far as ok accepts.
-func TestTicWindowGapBeforeStopsAtWhatArrivedOrWasAskedFor(t *testing.T) {
-	var w ticWindow
-	w.arrive(10)
-	w.ask(1, 10, 13, 1, func(uint32, uint8) {})
+func TestWindowGapBeforeStopsAtWhatArrivedOrWasAskedFor(t *testing.T) {
+	var w Window
+	w.Arrive(10)
+	w.Ask(1, 10, 13, 1, func(uint32, uint8) {})
 	cases := []struct {
 		from, end, want uint32
 		ok              func(uint32) bool
@@ -24,35 +26,35 @@ func TestTicWindowGapBeforeStopsAtWhatArrivedOrWasAskedFor(t *testing.T) {
 		{10, 11, 11, nil}, // nothing missing
 	}
 	for _, c := range cases {
-		assert.Equal(t, c.want, w.gapBefore(c.from, c.end, c.ok), "gapBefore(%d, %d)", c.from, c.end)
+		assert.Equal(t, c.want, w.GapBefore(c.from, c.end, c.ok), "gapBefore(%d, %d)", c.from, c.end)
 	}
-	// A place reused BackupTics later is a different tic.
-	require.False(t, w.has(10+BackupTics), "a mark names the wrong tic: %d", 10+BackupTics)
-	require.True(t, w.has(10), "a mark names the wrong tic: 10 lost")
-	w.forget(10)
-	require.False(t, w.has(10), "a forgotten tic is still there")
-	require.False(t, w.expected(10), "a forgotten tic is still asked for")
+	// A place reused wire.BackupTics later is a different tic.
+	require.False(t, w.Has(10+wire.BackupTics), "a mark names the wrong tic: %d", 10+wire.BackupTics)
+	require.True(t, w.Has(10), "a mark names the wrong tic: 10 lost")
+	w.Forget(10)
+	require.False(t, w.Has(10), "a forgotten tic is still there")
+	require.False(t, w.Expected(10), "a forgotten tic is still asked for")
 }
 
 // A gap is asked for once it stays missing for the reorder window, not
 // before, and not when it came meanwhile; then again a retry timeout
 // after, if still missing.
-func TestTicWindowAsksForAGapAfterTheReorderWindowThenRetries(t *testing.T) {
-	var w ticWindow
+func TestWindowAsksForAGapAfterTheReorderWindowThenRetries(t *testing.T) {
+	var w Window
 	var asked [][2]uint32
 	send := func(first uint32, n uint8) { asked = append(asked, [2]uint32{first, uint32(n)}) }
-	w.noteGap(1000, 50, 52, 3) // 52-54 missing at 1000
-	w.askOverdue(1039, 50, 40, 300, send)
+	w.NoteGap(1000, 50, 52, 3) // 52-54 missing at 1000
+	w.AskOverdue(1039, 50, 40, 300, send)
 	require.Empty(t, asked, "asked within the reorder window")
-	w.arrive(53) // it was on its way
-	again := w.askOverdue(1040, 50, 40, 300, send)
+	w.Arrive(53) // it was on its way
+	again := w.AskOverdue(1040, 50, 40, 300, send)
 	require.False(t, again, "a first request counted as asking again")
 	require.Equal(t, [][2]uint32{{52, 1}, {54, 1}}, asked, "want 52 and 54, once each")
 	asked = nil
-	w.askOverdue(1340, 50, 40, 300, send)
+	w.AskOverdue(1340, 50, 40, 300, send)
 	require.Empty(t, asked, "asked again before the retry timeout")
-	w.arrive(52)
-	again = w.askOverdue(1341, 50, 40, 300, send)
+	w.Arrive(52)
+	again = w.AskOverdue(1341, 50, 40, 300, send)
 	require.True(t, again, "a retry not counted as asking again")
 	require.Equal(t, [][2]uint32{{54, 1}}, asked, "want 54 again")
 }
