@@ -19,17 +19,41 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// checkNoLeak fails the test if it ends with more goroutines than it began
-// with: each UDP transport's reader must be gone once it is closed.
+// readers counts the goroutines newUDP started that still run: the UDP
+// transports' readers. It reads their stacks rather than trusting
+// runtime.NumGoroutine, which also counts whatever an earlier test or the
+// runtime is still winding down.
+func readers() int {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			return bytes.Count(buf[:n], []byte("created by github.com/ticnet/ticnet/netcore.newUDP"))
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+}
+
+// readersWithin waits up to 2 s for the readers to fall to at most n and
+// returns how many there are then. Close waits for each reader to say it is
+// done; the goroutine ends just after, so it gets a moment.
+func readersWithin(n int) int {
+	deadline := time.Now().Add(2 * time.Second)
+	got := readers()
+	for got > n && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+		got = readers()
+	}
+	return got
+}
+
+// checkNoLeak fails the test if it ends with more UDP readers than it began
+// with: each transport's reader must be gone once it is closed.
 func checkNoLeak(t *testing.T) {
 	t.Helper()
-	before := runtime.NumGoroutine()
+	before := readers()
 	t.Cleanup(func() {
-		deadline := time.Now().Add(2 * time.Second)
-		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-			time.Sleep(10 * time.Millisecond)
-		}
-		assert.LessOrEqual(t, runtime.NumGoroutine(), before, "goroutines leaked: the count after the test, then before it")
+		assert.LessOrEqual(t, readersWithin(before), before, "UDP readers leaked: the count after the test, then before it")
 	})
 }
 
@@ -152,27 +176,19 @@ func TestUDPSendsNothingToAnUnknownAddr(t *testing.T) {
 }
 
 func TestUDPCloseStopsItsReader(t *testing.T) {
-	before := runtime.NumGoroutine()
+	before := readers()
 	var us []*UDP
 	for range 5 {
 		u, err := ListenUDP("127.0.0.1:0")
 		require.NoError(t, err)
 		us = append(us, u)
 	}
-	require.GreaterOrEqual(t, runtime.NumGoroutine(), before+5, "goroutines with 5 transports open, %d before", before)
+	require.Equal(t, before+5, readers(), "UDP readers with 5 transports open, %d before", before)
 	for _, u := range us {
 		require.NoError(t, u.Close())
 		u.Close() // twice is harmless
 	}
-	// Close waits for each reader to say it is done; the goroutine ends
-	// just after. Give it a moment, not a verdict on a busy machine.
-	deadline := time.Now().Add(2 * time.Second)
-	n := runtime.NumGoroutine()
-	for n > before && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-		n = runtime.NumGoroutine()
-	}
-	require.LessOrEqual(t, n, before, "goroutines 2 s after Close, before")
+	require.Equal(t, before, readersWithin(before), "UDP readers 2 s after Close")
 }
 
 // walker is a small deterministic game for games over real sockets.
