@@ -2,6 +2,7 @@ package netcore
 
 import (
 	"github.com/ticnet/ticnet/netcore/link"
+	"github.com/ticnet/ticnet/netcore/reliable"
 	"github.com/ticnet/ticnet/netcore/replay"
 	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/transfer"
@@ -117,7 +118,7 @@ type Client struct {
 	tr     link.Transport
 	server link.Addr
 	game   tic.Game
-	conn   conn
+	conn   reliable.Conn
 	phase  phase // where it is in its life (client_phase.go)
 	events []Event
 	stats  Counters
@@ -160,8 +161,8 @@ type Client struct {
 func NewClient(cfg ClientConfig, tr link.Transport, server link.Addr, game tic.Game, now int64) *Client {
 	cfg.fill()
 	c := &Client{cfg: cfg, tr: tr, server: server, game: game, player: -1, clock: referenceClock{}}
-	c.conn = newConn(server, tr, cfg.Timeouts, now, connConnecting, &c.stats)
-	c.conn.id.Conn = connID(&c.cfg, now, c.cfg.ConnSeq)
+	c.conn = reliable.NewConn(server, tr, cfg.Timeouts.timers(), now, reliable.Connecting, &c.stats.Counters)
+	c.conn.Name(wire.Ident{Conn: connID(&c.cfg, now, c.cfg.ConnSeq)})
 	c.xfer = transfer.New(cfg.Transfer, clientFramer{c})
 	c.xfer.AcceptFrom(server)
 	c.hs = handshake{c: c, firstMS: now, lastMS: now - SYNResendMS - 1}
@@ -224,9 +225,9 @@ func (c *Client) LaunchWith(seed uint32, options []byte) {
 		return
 	}
 	if c.protocol == wire.ProtocolTicnet && (seed != 0 || len(options) > 0) {
-		c.conn.sendReliable(&wire.LaunchOptions{Seed: seed, Options: options[:min(len(options), wire.MaxLaunchOptions)]})
+		c.conn.SendReliable(&wire.LaunchOptions{Seed: seed, Options: options[:min(len(options), wire.MaxLaunchOptions)]})
 	}
-	c.conn.sendReliable(wire.LaunchRequest)
+	c.conn.SendReliable(wire.LaunchRequest)
 }
 
 // Setup is the game's setup under the extension protocol, once it starts:
@@ -244,7 +245,7 @@ func (c *Client) TicRate() int {
 // handshake ends, so keep calling Update.
 func (c *Client) Leave(now int64) {
 	if c.phase.state() != ClientDisconnected {
-		c.conn.disconnect(now, ReasonLeft)
+		c.conn.Disconnect(now, ReasonLeft)
 	}
 }
 
@@ -321,18 +322,18 @@ func (c *Client) receive(now int64, from link.Addr, pkt []byte) {
 		return
 	}
 	kind, resuming := c.mig.resumingKind(h, body)
-	if c.conn.state == connConnecting && resuming && tookBack(kind) {
+	if c.conn.State() == reliable.Connecting && resuming && tookBack(kind) {
 		c.mig.connect(now) // though the server's reply to its SYN is late
 	}
-	if c.conn.state == connConnecting && c.phase.reattaching() && h.Type == wire.TypeDisconnect {
+	if c.conn.State() == reliable.Connecting && c.phase.reattaching() && h.Type == wire.TypeDisconnect {
 		// A new server that refuses a reattaching copy sends it away in
 		// the pass that took its SYN, before its reply to the SYN went
 		// out: the DISCONNECT is the refusal (acknowledged, as any).
-		c.conn.handle(now, h, body)
+		c.conn.Handle(now, h, body)
 		c.finish(CauseReattachRefused, ReasonReattachRefused)
 		return
 	}
-	if c.conn.state == connConnecting && h.Type != wire.TypeSYN {
+	if c.conn.State() == reliable.Connecting && h.Type != wire.TypeSYN {
 		if c.join.earlyChunk(now, h, body) {
 			return
 		}
@@ -343,7 +344,7 @@ func (c *Client) receive(now int64, from link.Addr, pkt []byte) {
 		c.stats.Unexpected++
 		return
 	}
-	if !c.conn.handle(now, h, body) {
+	if !c.conn.Handle(now, h, body) {
 		return
 	}
 	var err2 error
@@ -396,7 +397,7 @@ func (c *Client) onTicnet(now int64, h wire.Header, body []byte) error {
 		c.clock = chooseClock(m.Extended, m.Setup)
 		c.setup = m.Setup
 		if m.Setup.Input != c.cfg.Input {
-			c.conn.disconnect(now, ReasonInputLayout)
+			c.conn.Disconnect(now, ReasonInputLayout)
 			c.finish(CauseIncompatible, ReasonInputLayout)
 		}
 		return nil
@@ -425,7 +426,7 @@ func (c *Client) finish(cause Cause, reason string) {
 		return
 	}
 	c.phase.move(stepGone)
-	c.conn.state = connDisconnected
+	c.conn.Drop("")
 	kind := EventDisconnected
 	if cause == CauseRejected {
 		kind = EventRejected
@@ -437,7 +438,7 @@ func (c *Client) run(now int64) {
 	if c.phase.state() == ClientDisconnected {
 		return
 	}
-	if c.conn.state == connConnecting && (c.phase.state() == ClientConnecting || c.phase.reattaching()) {
+	if c.conn.State() == reliable.Connecting && (c.phase.state() == ClientConnecting || c.phase.reattaching()) {
 		if now-c.hs.firstMS > c.cfg.Timeouts.SYNGiveUpMS {
 			c.finish(CauseNoResponse, ReasonNoResponse)
 			return
@@ -445,7 +446,7 @@ func (c *Client) run(now int64) {
 		if now-c.hs.lastMS >= c.hs.synResendMS() {
 			c.hs.sendSYN(now)
 			if c.phase.reattaching() {
-				c.conn.sendReliableHeadNow(now) // its Reattach
+				c.conn.SendReliableHeadNow(now) // its Reattach
 				c.mig.pushNewest(now)
 				c.send.sendBuilt(now, c.recv.start, PushTics)
 			}
@@ -455,10 +456,10 @@ func (c *Client) run(now int64) {
 		}
 		return
 	}
-	c.conn.run(now)
-	switch c.conn.state {
-	case connDisconnected, connDisconnectedSleep:
-		cause, reason := CauseLeft, c.conn.reason
+	c.conn.Run(now)
+	switch c.conn.State() {
+	case reliable.Disconnected, reliable.DisconnectedSleep:
+		cause, reason := CauseLeft, c.conn.Reason()
 		switch {
 		case c.serverDisconnected():
 			cause, reason = CauseServerLeft, ReasonServerLeft
@@ -473,12 +474,12 @@ func (c *Client) run(now int64) {
 				// takes joiners once it has resumed.
 				cause, reason = CauseResuming, ReasonResuming
 			}
-		case c.conn.reason == ReasonTimeout:
+		case c.conn.TimedOut():
 			cause = CauseTimeout
 		}
 		c.finish(cause, reason)
 		return
-	case connDisconnecting:
+	case reliable.Disconnecting:
 		return
 	}
 	if c.phase.state() == ClientInGame {
@@ -487,11 +488,8 @@ func (c *Client) run(now int64) {
 }
 
 // serverDisconnected reports whether the connection ended by the
-// server's DISCONNECT: the connection records that as the peer's
-// ReasonLeft, before this client sent a DISCONNECT of its own.
-func (c *Client) serverDisconnected() bool {
-	return c.conn.reason == ReasonLeft && c.conn.disconnectTries == 0
-}
+// server's DISCONNECT, before this client sent a DISCONNECT of its own.
+func (c *Client) serverDisconnected() bool { return c.conn.PeerLeft() }
 
 // ExtOffsetMS is how far the extension protocol's clock sync has moved this
 // client's clock.

@@ -1,6 +1,7 @@
 package netcore
 
 import (
+	"github.com/ticnet/ticnet/netcore/reliable"
 	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
@@ -21,8 +22,8 @@ type handshake struct {
 
 func (hs *handshake) onSYNReply(h wire.Header, body []byte) error {
 	c := hs.c
-	reattaching := c.phase.reattaching() && c.conn.state == connConnecting
-	late := c.mig.reattached && c.phase.state() == ClientInGame && c.conn.state == connConnected
+	reattaching := c.phase.reattaching() && c.conn.State() == reliable.Connecting
+	late := c.mig.reattached && c.phase.state() == ClientInGame && c.conn.Connected()
 	if (c.phase.state() != ClientConnecting && !reattaching && !late) || !h.Reliable {
 		return errUnexpected{}
 	}
@@ -53,10 +54,10 @@ func (hs *handshake) onSYNReply(h wire.Header, body []byte) error {
 	}
 	c.protocol = proto
 	if proto == wire.ProtocolTicnet {
-		c.conn.resendMS = ExtReliableResendMS // as the server does with us
-		c.conn.sendReliable(&wire.Hello{Token: c.cfg.Token})
+		c.conn.SetResendMS(ExtReliableResendMS) // as the server does with us
+		c.conn.SendReliable(&wire.Hello{Token: c.cfg.Token})
 	}
-	c.conn.state = connConnected
+	c.conn.Establish()
 	c.phase.move(stepConnected)
 	c.emit(Event{Kind: EventConnected, Player: -1, Protocol: proto, Addr: c.server})
 	return nil
@@ -106,7 +107,7 @@ func (hs *handshake) onLaunch(body []byte) error {
 	s := c.cfg.Settings
 	s.NumPlayers, s.ConsolePlayer = 1, 0
 	s.PlayerClasses = [tic.MaxPlayers]uint8{c.cfg.Connect.PlayerClass}
-	c.conn.sendReliable(&wire.GameStart{Settings: s})
+	c.conn.SendReliable(&wire.GameStart{Settings: s})
 	c.emit(Event{Kind: EventLaunched, Player: -1})
 	return nil
 }
@@ -129,7 +130,7 @@ func (hs *handshake) onGameStart(now int64, body []byte) error {
 	c.player = int(s.ConsolePlayer)
 	c.phase.move(stepStarted)
 	if reason := c.clock.refuses(&c.cfg.Input); reason != "" {
-		c.conn.disconnect(now, reason)
+		c.conn.Disconnect(now, reason)
 		c.finish(CauseIncompatible, reason)
 		return nil
 	}
@@ -165,7 +166,7 @@ func (hs *handshake) sendSYN(now int64) {
 		Connect: c.cfg.Connect, PlayerName: c.cfg.Name}
 	m.Connect.Drone = c.cfg.Drone
 	c.pkt = wire.Encode(c.pkt[:0], &m, false, 0)
-	c.conn.sendBare(now, c.pkt)
+	c.conn.SendBare(now, c.pkt)
 	hs.lastMS = now
 }
 
@@ -176,7 +177,7 @@ func (hs *handshake) offers() []string {
 	hs.names = hs.names[:0]
 	for _, p := range c.cfg.Protocols {
 		if p == wire.ProtocolTicnet {
-			p = wire.OfferName(c.conn.id.Conn)
+			p = wire.OfferName(c.conn.Ident().Conn)
 		}
 		hs.names = append(hs.names, p)
 	}

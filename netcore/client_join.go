@@ -67,12 +67,12 @@ func (js *joinSide) onJoinStart(now int64, body []byte) error {
 		return errUnexpected{}
 	}
 	if m.Setup.Input != c.cfg.Input {
-		c.conn.disconnect(now, ReasonInputLayout)
+		c.conn.Disconnect(now, ReasonInputLayout)
 		c.finish(CauseIncompatible, ReasonInputLayout)
 		return nil
 	}
 	if _, ok := c.game.(tic.Snapshotter); !ok {
-		c.conn.disconnect(now, ReasonCannotLoad)
+		c.conn.Disconnect(now, ReasonCannotLoad)
 		c.finish(CauseIncompatible, ReasonCannotLoad)
 		return nil
 	}
@@ -221,12 +221,12 @@ func (js *joinSide) onTransfer(ev transfer.Event) {
 	case transfer.Received:
 		if len(ev.Data) < 4 || !c.loop.tl.Load(tic.Snapshot{Tic: binary.BigEndian.Uint32(ev.Data), State: ev.Data[4:]}) {
 			reason := "the game state that arrived is not of a tic this copy can start from"
-			c.conn.disconnect(c.nowMS, reason)
+			c.conn.Disconnect(c.nowMS, reason)
 			c.finish(CauseJoinFailed, reason)
 		}
 	case transfer.Dropped:
 		reason := "the game state did not arrive (" + ev.Reason.String() + ")"
-		c.conn.disconnect(c.nowMS, reason)
+		c.conn.Disconnect(c.nowMS, reason)
 		c.finish(CauseJoinFailed, reason)
 	}
 }
@@ -250,7 +250,7 @@ func (js *joinSide) joinProgress(now int64) {
 			j.progressGot, j.progressMS = got, now
 		case now-j.progressMS > c.xfer.Config().StallMS:
 			reason := "the game state did not arrive"
-			c.conn.disconnect(now, reason)
+			c.conn.Disconnect(now, reason)
 			c.finish(CauseJoinFailed, reason)
 		}
 		return
@@ -264,7 +264,7 @@ func (js *joinSide) joinProgress(now int64) {
 	}
 	j.ready = true
 	c.phase.move(stepJoined)
-	c.conn.sendReliable(&wire.JoinReady{Tic: tl.GameTic()})
+	c.conn.SendReliable(&wire.JoinReady{Tic: tl.GameTic()})
 	c.send.maketic = c.recv.recvtic
 	c.send.firstMS = now
 	c.send.lastClock = c.send.clockTic(now) - 1

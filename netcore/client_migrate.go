@@ -52,12 +52,12 @@ func (c *Client) Reattach(tr link.Transport, now int64) bool {
 	}
 	c.tr = tr
 	c.phase.move(stepReattach)
-	c.conn = newConn(c.server, tr, c.cfg.Timeouts, now, connConnecting, &c.stats)
-	c.conn.resendMS = ReattachResendMS
+	c.conn = reliable.NewConn(c.server, tr, c.cfg.Timeouts.timers(), now, reliable.Connecting, &c.stats.Counters)
+	c.conn.SetResendMS(ReattachResendMS)
 	// A new connection, of the extension: its Reattach goes before any
 	// reply, with its identity.
 	c.hs.connections++
-	c.conn.id.Conn, c.conn.framed = connID(&c.cfg, now, c.cfg.ConnSeq+c.hs.connections), true
+	c.conn.Frame(wire.Ident{Conn: connID(&c.cfg, now, c.cfg.ConnSeq+c.hs.connections)})
 	c.xfer = transfer.New(c.cfg.Transfer, clientFramer{c})
 	c.xfer.AcceptFrom(c.server)
 	c.join.saves, c.join.heard, c.join.heardBytes = nil, nil, 0
@@ -71,8 +71,8 @@ func (c *Client) Reattach(tr link.Transport, now int64) bool {
 	// Who it is goes with every SYN, not after the server's reply: the
 	// new server takes both in one pass, and the game resumes a round
 	// trip sooner.
-	c.conn.sendReliable(&wire.Reattach{Game: c.mig.roster.Game, Player: int8(c.player), Token: c.cfg.Token,
-		Confirmed: c.recv.start, Conn: c.conn.id.Conn})
+	c.conn.SendReliable(&wire.Reattach{Game: c.mig.roster.Game, Player: int8(c.player), Token: c.cfg.Token,
+		Confirmed: c.recv.start, Conn: c.conn.Ident().Conn})
 	return true
 }
 
@@ -87,15 +87,16 @@ func (ms *migrateSide) onResume(now int64, body []byte) error {
 	if !c.phase.reattaching() && ms.reattached && m.Tic == ms.resumedAt {
 		return nil // a copy of the one taken
 	}
-	if !c.phase.reattaching() || c.conn.state != connConnected || int32(c.recv.start-m.Tic) > 0 {
+	if !c.phase.reattaching() || !c.conn.Connected() || int32(c.recv.start-m.Tic) > 0 {
 		return errUnexpected{}
 	}
 	c.phase.move(stepResumed)
 	ms.resumedAt = m.Tic
-	if c.conn.id.Term == 0 {
-		c.conn.id.Term = m.Term // its broadcasts' tag, if its reply is late
+	if id := c.conn.Ident(); id.Term == 0 {
+		id.Term = m.Term // its broadcasts' tag, if its reply is late
+		c.conn.Name(id)
 	}
-	c.conn.resendMS = ExtReliableResendMS
+	c.conn.SetResendMS(ExtReliableResendMS)
 	if int32(c.send.maketic-m.Tic) < 0 {
 		c.send.maketic = m.Tic // those tics are decided
 	}
@@ -140,7 +141,7 @@ func (e Event) Leaving() wire.Leaving {
 // once (its Reattach went with its SYN).
 func (ms *migrateSide) connect(now int64) {
 	c := ms.c
-	c.conn.state = connConnected
+	c.conn.Establish()
 	c.send.sendBuilt(now, c.recv.start, ExtMaxClientLeadTics)
 }
 
@@ -237,6 +238,6 @@ func (ms *migrateSide) sendConfirmed(now int64, start, count uint32) {
 		set.Tics = append(set.Tics, st)
 	}
 	if len(set.Tics) > 0 {
-		c.conn.sendMessage(now, &set)
+		c.conn.SendMessage(now, &set)
 	}
 }

@@ -176,7 +176,7 @@ func (rs *recvSide) requestResend(now int64, start, count uint32) {
 func (rs *recvSide) sendResendRequest(start uint32, count uint8) {
 	c := rs.c
 	c.pkt = wire.Encode(c.pkt[:0], &wire.GameDataResend{Start: start, Count: count}, false, 0)
-	c.conn.send(c.nowMS, c.pkt)
+	c.conn.Send(c.nowMS, c.pkt)
 	c.stats.ResendRequests++
 }
 

@@ -93,7 +93,7 @@ func (ss *sendSide) buildTic(now int64) {
 	ss.queue[m%BackupTics] = sentTic{seq: m, valid: true, timeMS: now, cmd: cmd, diff: d}
 	ss.last = cmd
 	ss.maketic++
-	if c.phase.reattaching() && c.conn.state != connConnected {
+	if c.phase.reattaching() && !c.conn.Connected() {
 		return // sent once the new server has its connection
 	}
 	extra := c.clock.copies(c)
@@ -124,7 +124,7 @@ func (ss *sendSide) sendTics(now int64, first, last uint32) {
 		ss.sendTics(now, mid+1, last)
 		return
 	}
-	c.conn.send(now, c.pkt)
+	c.conn.Send(now, c.pkt)
 	ss.ackPending = false
 	if len(g.Report.Sums) > 0 {
 		c.report.Sums = c.report.Sums[:0] // it went with the commands
@@ -134,7 +134,7 @@ func (ss *sendSide) sendTics(now int64, first, last uint32) {
 func (ss *sendSide) sendAck(now int64) {
 	c := ss.c
 	c.pkt = wire.Encode(c.pkt[:0], &wire.GameDataAck{Ack: uint8(c.recv.start)}, false, 0)
-	c.conn.send(now, c.pkt)
+	c.conn.Send(now, c.pkt)
 	ss.ackPending = false
 }
 
@@ -196,7 +196,7 @@ func (ss *sendSide) reportChecksum(g uint32, sum uint32) {
 	}
 	if len(r.Sums) >= 2*ChecksumReportTics {
 		c.pkt = wire.Encode(c.pkt[:0], r, false, 0)
-		c.conn.send(c.nowMS, c.pkt)
+		c.conn.Send(c.nowMS, c.pkt)
 		r.Sums = r.Sums[:0]
 	}
 }

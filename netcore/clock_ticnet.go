@@ -155,6 +155,6 @@ func (ticnetClock) canReattach() bool { return true }
 
 func (ticnetClock) requestEnd(c *Client) {
 	if c.phase.state() == ClientInGame && !c.end.active {
-		c.conn.sendReliable(&wire.EndRequest{})
+		c.conn.SendReliable(&wire.EndRequest{})
 	}
 }

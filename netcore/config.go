@@ -1,19 +1,18 @@
 package netcore
 
-import "github.com/ticnet/ticnet/netcore/wire"
+import (
+	"github.com/ticnet/ticnet/netcore/reliable"
+	"github.com/ticnet/ticnet/netcore/wire"
+)
 
 // Timing constants of the reference (spec §13). Names carry their unit.
 const (
 	TicRate           = 35   // tics per second
 	KeepalivePeriodMS = 1000 // send a KEEPALIVE when idle this long
-	ReliableResendMS  = 1000 // resend the head of the reliable queue this often
 	// ExtReliableResendMS is the reliable resend period with a peer that
 	// speaks the extension protocol: a lost GAMESTART then costs a quarter
 	// of a second instead of a whole one. The reference's peers keep 1 s.
 	ExtReliableResendMS = 250
-	DisconnectRetryMS   = 1000 // resend DISCONNECT this often
-	DisconnectRetries   = 5    // then give up and consider it done
-	DisconnectSleepMS   = 5000 // a remotely disconnected slot lingers this long
 	SYNResendMS         = 1000
 	WaitingDataPeriodMS = 1000
 	ResendRetryMS       = 300  // re-request a missing tic after this long
@@ -63,6 +62,11 @@ const MaxDatagram = 1500
 
 // DefaultPort is the reference's UDP port.
 const DefaultPort = 2342
+
+// timers are what a connection takes of the timeouts.
+func (t Timeouts) timers() reliable.Timers {
+	return reliable.Timers{TimeoutMS: t.TimeoutMS, KeepaliveMS: t.KeepaliveMS}
+}
 
 // Timeouts say how long a silent peer is waited for.
 type Timeouts struct {

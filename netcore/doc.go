@@ -1,7 +1,6 @@
-// Package netcore is ticnet's lockstep engine: connections with the
-// reference's reliable sub-protocol, the server, the client (send and
-// receive windows, clock sync), and the game loop that feeds a tic.Game its
-// tics.
+// Package netcore is ticnet's lockstep engine: the server, the client
+// (send and receive windows, clock sync), and the game loop that feeds a
+// tic.Game its tics, over connections of package reliable.
 //
 // The server is components: the lobby (server_lobby.go), the slots and the
 // phase of each (slot.go, slot_phase.go), the players' commands
@@ -21,9 +20,14 @@
 // (client_join.go), host migration (client_migrate.go), the game's end
 // (end.go) and the replay (replay.go).
 //
-// Both ends keep, per peer, what package reliable measures and tracks: the
-// round trip, jitter and loss of its channel, and the window of its tics
-// that finds gaps and asks for them again.
+// Both ends keep, per peer, what package reliable provides: the
+// connection (reliable.Conn: the reference's reliable sub-protocol,
+// keepalives, timeout, disconnect, and the extension's connection
+// identity on its frames), the round trip, jitter and loss of its
+// channel, and the window of its tics that finds gaps and asks for them
+// again. Each end decides what its connection is (the handshake, the
+// identity it names, its resend period); the connection changes its own
+// state.
 //
 // It is sans-IO. Nothing here reads a clock, sleeps, starts a goroutine or
 // touches syscall/js: every entry point takes the current time in

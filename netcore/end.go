@@ -98,7 +98,7 @@ func (x *ticnetRelay) onEndRequest(now int64, sc *serverClient, body []byte) err
 	ctrl := s.slots.controller()
 	if sc != ctrl {
 		if ctrl != nil {
-			ctrl.conn.sendReliable(&wire.EndAsked{Player: int8(sc.player)})
+			ctrl.conn.SendReliable(&wire.EndAsked{Player: int8(sc.player)})
 		}
 		s.emit(Event{Kind: EventEndAsked, Player: sc.player, Addr: sc.addr})
 		return nil
@@ -106,7 +106,7 @@ func (x *ticnetRelay) onEndRequest(now int64, sc *serverClient, body []byte) err
 	x.end = endState{active: true, tic: x.sendSeq, untilMS: now + EndWaitMS}
 	for _, o := range s.slots {
 		if o.connected() && o.takesTics() {
-			o.conn.sendReliable(&wire.GameEnd{Tic: x.end.tic})
+			o.conn.SendReliable(&wire.GameEnd{Tic: x.end.tic})
 		}
 	}
 	return nil

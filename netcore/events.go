@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/ticnet/ticnet/netcore/link"
+	"github.com/ticnet/ticnet/netcore/reliable"
 )
 
 // EventKind says what happened.
@@ -109,8 +110,8 @@ func (e Event) String() string {
 
 // Reasons a connection or a player ends.
 const (
-	ReasonTimeout      = "timed out"
-	ReasonLeft         = "left"
+	ReasonTimeout      = reliable.ReasonTimeout
+	ReasonLeft         = reliable.ReasonLeft
 	ReasonServerLeft   = "server left"
 	ReasonKicked       = "disconnected by the server"
 	ReasonNoResponse   = "no response from server"

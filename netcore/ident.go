@@ -10,12 +10,15 @@ import (
 // Connection identity, under the extension (wire.Ident): a client chooses
 // its connection's identity at each handshake (connID), the server names
 // its term, and every frame of the connection after the handshake carries
-// the connection's tag (a broadcast, the term's). conn.untag is the one
-// filter, at each end's receive: a late copy of another connection's
-// frame (a SYN reply, a DISCONNECT, a chunk) or of another term's (a
-// broadcast of the server before) is dropped and counted
+// the connection's tag (a broadcast, the term's). reliable.Conn keeps the
+// identity and tags and filters the frames (Conn.Tag, Conn.Untag, the
+// one filter, at each end's receive): a late copy of another
+// connection's frame (a SYN reply, a DISCONNECT, a chunk) or of another
+// term's (a broadcast of the server before) is dropped and counted
 // (Counters.Stale), where the reference protocol took it for the new
-// connection's.
+// connection's. What is here is each end's part: the client's choice of
+// identity and its handshake's admission, the server's broadcast, the
+// framers of the bulk streams, and the connections the server retired.
 
 // connID is the identity of a client's connection number seq (its
 // config's ConnSeq, and one more for each reattach): its remainder by 127
@@ -55,7 +58,7 @@ type serverFramer struct{ s *Server }
 
 func (f serverFramer) Send(to link.Addr, pkt []byte) {
 	if sc := f.s.slots.find(to); sc != nil {
-		pkt = sc.conn.frame(pkt)
+		pkt = sc.conn.Tag(pkt)
 	}
 	f.s.tr.Send(to, pkt)
 }
@@ -67,14 +70,14 @@ func (serverFramer) Recv() (link.Addr, []byte, bool) { return 0, nil, false }
 type clientFramer struct{ c *Client }
 
 func (f clientFramer) Send(to link.Addr, pkt []byte) {
-	f.c.tr.Send(to, f.c.conn.frame(pkt))
+	f.c.tr.Send(to, f.c.conn.Tag(pkt))
 }
 
 func (clientFramer) Recv() (link.Addr, []byte, bool) { return 0, nil, false }
 
 // Term is the term of the client's server, under the extension, once
 // the server said it (0 before, and under the reference).
-func (c *Client) Term() uint16 { return c.conn.id.Term }
+func (c *Client) Term() uint16 { return c.conn.Ident().Term }
 
 // offersTicnet reports whether the client offers the extension.
 func (hs *handshake) offersTicnet() bool { return wire.Known(wire.ProtocolTicnet, hs.c.cfg.Protocols) }
@@ -94,15 +97,17 @@ func (hs *handshake) admit(pkt []byte) ([]byte, bool) {
 		return pkt, true
 	}
 	if tag := wire.TagOf(pkt); tag != 0 {
-		if cn.framed && cn.id.Term == 0 && tag != wire.ConnTag(cn.id.Conn) && len(hs.unsure) < maxUnsure {
+		if cn.Framed() && cn.Ident().Term == 0 && tag != wire.ConnTag(cn.Ident().Conn) && len(hs.unsure) < maxUnsure {
 			// Maybe a broadcast of the server's term, which this
 			// client learns with its reply or its Resume: kept until
 			// then (flushUnsure).
 			hs.unsure = append(hs.unsure, slices.Clone(pkt))
 			return nil, false
 		}
-		pkt, ok := cn.untag(pkt, true)
-		cn.framed = cn.framed || ok
+		pkt, ok := cn.Untag(pkt, true)
+		if ok && !cn.Framed() {
+			cn.Frame(cn.Ident())
+		}
 		return pkt, ok
 	}
 	h, body, _ := wire.ParseHeader(pkt)
@@ -113,12 +118,12 @@ func (hs *handshake) admit(pkt []byte) ([]byte, bool) {
 		switch {
 		case !ok:
 			return pkt, true // the reference's reply: the handshake judges it
-		case id.Conn != cn.id.Conn:
+		case id.Conn != cn.Ident().Conn:
 			c.stats.Stale++
 			return nil, false
 		}
-		cn.id.Term, cn.framed = id.Term, true
-	case cn.framed:
+		cn.Frame(id) // its Conn is this connection's
+	case cn.Framed():
 		c.stats.Stale++ // a bare frame, on a connection whose frames carry its tag
 		return nil, false
 	}
@@ -138,7 +143,7 @@ func (hs *handshake) flushUnsure(now int64) {
 	c := hs.c
 	switch {
 	case len(hs.unsure) == 0:
-	case c.conn.id.Term != 0:
+	case c.conn.Ident().Term != 0:
 		kept := hs.unsure
 		hs.unsure = nil
 		for _, f := range kept {
@@ -170,10 +175,10 @@ const retiredLen = 64
 
 // retire remembers sc's connection, if it had an identity.
 func (r *retiredConns) retire(sc *serverClient) {
-	if sc.conn.id.Conn == 0 {
+	if sc.conn.Ident().Conn == 0 {
 		return
 	}
-	r.ring[r.next] = retiredConn{sc.addr, sc.conn.id.Conn}
+	r.ring[r.next] = retiredConn{sc.addr, sc.conn.Ident().Conn}
 	r.next = (r.next + 1) % retiredLen
 }
 

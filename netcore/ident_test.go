@@ -32,11 +32,11 @@ func connected(t *testing.T) (*Server, *Client) {
 func TestTheConnectionFilterDropsFramesOfAnotherConnectionOrTerm(t *testing.T) {
 	s, c := connected(t)
 	require.Equal(t, uint16(5), c.Term(), "the term the server's reply named")
-	mine := c.conn.id
+	mine := c.conn.Ident()
 	require.NotZero(t, mine.Conn)
 	sc := s.slots.find(LocalClientAddr)
 	require.NotNil(t, sc, "the client's slot")
-	require.Equal(t, mine, sc.conn.id, "the server's slot and the client name one connection and term")
+	require.Equal(t, mine, sc.conn.Ident(), "the server's slot and the client name one connection and term")
 
 	keepalive := wire.Encode(nil, wire.Keepalive, false, 0)
 	frame := func(tag uint8) []byte {

@@ -107,7 +107,7 @@ func (r *referenceRelay) sendTics(now int64, sc *serverClient, first, last uint3
 		r.sendTics(now, sc, mid+1, last)
 		return
 	}
-	sc.conn.send(now, s.pkt)
+	sc.conn.Send(now, s.pkt)
 }
 
 // minAck is the lowest acknowledgement among connected clients.

@@ -261,7 +261,7 @@ func (x *ticnetRelay) extPump(now int64) {
 		// starts later than 128 tics into the stream could never catch up.
 		// A client that never does times out and stops being waited for.
 		for _, sc := range s.slots {
-			if sc.connected() && sc.inGame() && len(sc.conn.reliable) > 0 {
+			if sc.connected() && sc.inGame() && !sc.conn.Acked() {
 				return
 			}
 		}
@@ -271,7 +271,7 @@ func (x *ticnetRelay) extPump(now int64) {
 	for _, sc := range s.slots {
 		if sc.connected() && sc.inGame() && x.sendSeq-sc.acked >= BackupTics {
 			s.stats.Unexpected++
-			sc.conn.disconnect(now, ReasonFellBehind)
+			sc.conn.Disconnect(now, ReasonFellBehind)
 		}
 	}
 	players := s.players()
@@ -412,13 +412,13 @@ func (x *ticnetRelay) sendSet(now int64, sc *serverClient, first, last uint32) {
 		o.Recipient = uint8(sc.player)
 	}
 	if sc != nil {
-		sc.conn.sendMessage(now, o)
+		sc.conn.SendMessage(now, o)
 		return
 	}
 	s.broadcast(o)
 	for _, c := range s.slots {
 		if c.connected() {
-			c.conn.lastSendMS = now // it counts as traffic for the keepalive
+			c.conn.NoteSent(now) // it counts as traffic for the keepalive
 		}
 	}
 }

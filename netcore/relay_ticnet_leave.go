@@ -54,7 +54,7 @@ func (x *ticnetRelay) leaving(now int64, successor link.Addr, stays bool) {
 		}
 		for _, sc := range s.slots {
 			if sc.connected() && sc.protocol == wire.ProtocolTicnet {
-				sc.conn.sendMessage(now, &m)
+				sc.conn.SendMessage(now, &m)
 			}
 		}
 	}

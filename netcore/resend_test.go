@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore/link"
+	"github.com/ticnet/ticnet/netcore/reliable"
 	"github.com/ticnet/ticnet/netcore/wire"
 
 	"github.com/stretchr/testify/require"
@@ -91,7 +92,7 @@ func serverWithPlayer2(tr *kept, recvStart uint32) (*Server, *serverClient) {
 	s := NewServer(ServerConfig{}, tr)
 	s.state = ServerInGame
 	sc := &serverClient{addr: 7, player: 2, phase: slotPlaying}
-	sc.conn = newConn(7, tr, s.cfg.Timeouts, 0, connConnected, &s.stats)
+	sc.conn = reliable.NewConn(7, tr, s.cfg.Timeouts.timers(), 0, reliable.Connected, &s.stats.Counters)
 	s.slots[0] = sc
 	s.cmds.start = recvStart
 	return s, sc
@@ -110,7 +111,7 @@ func TestSetsToEveryoneCarryATicAClientLacks(t *testing.T) {
 	var cls [2]*serverClient
 	for i := range cls {
 		sc := &serverClient{addr: link.Addr(7 + i), player: i, phase: slotPlaying}
-		sc.conn = newConn(sc.addr, tr, s.cfg.Timeouts, 0, connConnected, &s.stats)
+		sc.conn = reliable.NewConn(sc.addr, tr, s.cfg.Timeouts.timers(), 0, reliable.Connected, &s.stats.Counters)
 		s.slots[i], cls[i] = sc, sc
 	}
 	for tic := range uint32(20) {

@@ -243,7 +243,7 @@ func (rn *runner) loadState(t uint32, state []byte) bool {
 	err := c.game.(tic.Snapshotter).LoadState(state)
 	if err != nil {
 		reason := "the game could not load the state of tic " + strconv.FormatUint(uint64(t), 10) + ": " + err.Error()
-		c.conn.disconnect(c.nowMS, reason)
+		c.conn.Disconnect(c.nowMS, reason)
 		c.finish(CauseLoadFailed, reason)
 	}
 	return err == nil

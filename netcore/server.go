@@ -2,6 +2,7 @@ package netcore
 
 import (
 	"github.com/ticnet/ticnet/netcore/link"
+	"github.com/ticnet/ticnet/netcore/reliable"
 	"github.com/ticnet/ticnet/netcore/replay"
 	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/transfer"
@@ -281,9 +282,9 @@ func (s *Server) receive(now int64, from link.Addr, pkt []byte) {
 	switch {
 	case sc == nil:
 		sc, pkt = s.mig.reattachFirst(now, from, pkt)
-	case sc.conn.framed:
+	case sc.conn.Framed():
 		var ok bool
-		if pkt, ok = sc.conn.untag(pkt, false); !ok {
+		if pkt, ok = sc.conn.Untag(pkt, false); !ok {
 			return
 		}
 	}
@@ -292,7 +293,7 @@ func (s *Server) receive(now int64, from link.Addr, pkt []byte) {
 		return
 	}
 	h, body, _ = wire.ParseHeader(pkt) // its tag cleared
-	if !sc.conn.handle(now, h, body) {
+	if !sc.conn.Handle(now, h, body) {
 		return
 	}
 	switch h.Type {
@@ -349,18 +350,18 @@ func (s *Server) run(now int64) {
 		if sc == nil {
 			continue
 		}
-		sc.conn.run(now)
+		sc.conn.Run(now)
 		if sc.resumeCopyMS != 0 {
 			sc.resendResumeCopy(now, s.ext.resumedAt)
 		}
-		if sc.conn.resendMS == ReattachResendMS && s.mig.resume == nil && len(sc.conn.reliable) == 0 {
-			sc.conn.resendMS = ExtReliableResendMS // its Resume came through
+		if sc.conn.ResendMS() == ReattachResendMS && s.mig.resume == nil && sc.conn.Acked() {
+			sc.conn.SetResendMS(ExtReliableResendMS) // its Resume came through
 		}
 		if sc.live && !sc.connected() {
 			sc.live = false
 			s.clientGone(now, sc)
 		}
-		if sc.conn.state == connDisconnected {
+		if sc.conn.State() == reliable.Disconnected {
 			s.retired.retire(sc)
 			s.slots[i] = nil
 			s.maybeEndGame(now)
@@ -376,7 +377,7 @@ func (s *Server) run(now int64) {
 			}
 		case ServerInGame:
 			s.relay.pumpClient(now, sc)
-			if j := sc.join; j != nil && !j.started && len(sc.conn.reliable) == 0 && sc.hello {
+			if j := sc.join; j != nil && !j.started && sc.conn.Acked() && sc.hello {
 				s.joins.startJoin(now, sc)
 			}
 			s.joins.maybeEnter(now, sc)
@@ -407,19 +408,19 @@ func (s *Server) run(now int64) {
 // out, left, or was told to go.
 func (s *Server) clientGone(now int64, sc *serverClient) {
 	s.xfer.DropPeer(now, sc.addr)
-	if sc.conn.reason == ReasonTimeout {
+	if sc.conn.TimedOut() {
 		for _, o := range s.slots {
 			if o.connected() {
-				o.conn.sendReliable(&wire.ConsoleMessage{Text: "Client '" + sc.name + "' timed out and disconnected"})
+				o.conn.SendReliable(&wire.ConsoleMessage{Text: "Client '" + sc.name + "' timed out and disconnected"})
 			}
 		}
 	}
 	s.relay.hold(now, sc)
-	s.emit(Event{Kind: EventPlayerLeft, Player: sc.player, Addr: sc.addr, Name: sc.name, Reason: sc.conn.reason})
+	s.emit(Event{Kind: EventPlayerLeft, Player: sc.player, Addr: sc.addr, Name: sc.name, Reason: sc.conn.Reason()})
 	if s.state == ServerWaitingStart && !sc.drone() {
 		for _, o := range s.slots {
 			if o.connected() {
-				o.conn.sendReliable(&wire.ConsoleMessage{Text: "Game startup aborted because player '" + sc.name + "' disconnected."})
+				o.conn.SendReliable(&wire.ConsoleMessage{Text: "Game startup aborted because player '" + sc.name + "' disconnected."})
 			}
 		}
 		s.endGame(now, CauseGameAborted, ReasonGameAborted)
@@ -446,7 +447,7 @@ func (s *Server) endGame(now int64, cause Cause, reason string) {
 	s.relay = &s.ref
 	for _, sc := range s.slots {
 		if sc.connected() {
-			sc.conn.disconnect(now, reason)
+			sc.conn.Disconnect(now, reason)
 		}
 		if sc != nil && sc.phase == slotReady {
 			sc.to(slotWaiting)

@@ -103,7 +103,7 @@ func (s *Server) sentAt(sc *serverClient, t uint32) (int64, bool) {
 // requestResend asks sc for its commands [start, start+count) again.
 func (s *Server) requestResend(now int64, sc *serverClient, start, count uint32) {
 	s.cmds.win[sc.player].Ask(now, s.cmds.start, start, count, func(first uint32, n uint8) {
-		sc.conn.sendMessage(now, &wire.GameDataResend{Start: first, Count: n})
+		sc.conn.SendMessage(now, &wire.GameDataResend{Start: first, Count: n})
 		s.stats.ResendRequests++
 	})
 }
@@ -118,7 +118,7 @@ func (s *Server) requestMissing(now int64) {
 			continue
 		}
 		if s.cmds.win[sc.player].AskOverdue(now, s.cmds.start, sc.jit.ReorderMS(), sc.rtt.Timeout(ResendRetryMS), func(first uint32, n uint8) {
-			sc.conn.sendMessage(now, &wire.GameDataResend{Start: first, Count: n})
+			sc.conn.SendMessage(now, &wire.GameDataResend{Start: first, Count: n})
 			s.stats.ResendRequests++
 		}) {
 			sc.rtt.BackOff()
@@ -221,7 +221,7 @@ func (s *Server) onTicnet(now int64, sc *serverClient, body []byte) error {
 		if s.mig.resume != nil {
 			// A new copy while the game changes servers: it comes back
 			// in a moment and joins.
-			sc.conn.disconnect(now, ReasonResuming)
+			sc.conn.Disconnect(now, ReasonResuming)
 			return nil
 		}
 		if err := s.rj.onHello(sc, body); err != nil {

@@ -117,10 +117,10 @@ func (lj *lateJoins) requestSnapshot(now int64, sc *serverClient, source *server
 		}
 	}
 	if err := s.xfer.Relay(now, source.addr, j.stream, sc.addr, j.stream); err != nil {
-		sc.conn.disconnect(now, ReasonNoSnapshot)
+		sc.conn.Disconnect(now, ReasonNoSnapshot)
 		return
 	}
-	source.conn.sendReliable(&wire.SnapshotRequest{Tic: j.start, Stream: j.stream})
+	source.conn.SendReliable(&wire.SnapshotRequest{Tic: j.start, Stream: j.stream})
 	s.xfer.AcceptFrom(source.addr)
 }
 
@@ -137,7 +137,7 @@ func (lj *lateJoins) startJoin(now int64, sc *serverClient) {
 	if x.sendSeq-j.start > JoinSnapshotMaxAgeTics {
 		source := lj.snapshotSource()
 		if source == nil {
-			sc.conn.disconnect(now, ReasonNoSnapshot)
+			sc.conn.Disconnect(now, ReasonNoSnapshot)
 			return
 		}
 		lj.cancelSnapshot(now, sc)
@@ -161,8 +161,8 @@ func (lj *lateJoins) startJoin(now int64, sc *serverClient) {
 	st.NumPlayers = max(st.NumPlayers, uint8(sc.player+1))
 	// JoinStart leaves now, ahead of the tics since C (the joiner keeps
 	// those that overtake it all the same).
-	sc.conn.sendReliable(&wire.JoinStart{Settings: st, Setup: s.setup, Start: j.start, Stream: j.stream, Rejoined: rejoined, Base: j.base})
-	sc.conn.sendReliableHead(now)
+	sc.conn.SendReliable(&wire.JoinStart{Settings: st, Setup: s.setup, Start: j.start, Stream: j.stream, Rejoined: rejoined, Base: j.base})
+	sc.conn.SendReliableHead(now)
 	if j.start < x.sendSeq {
 		s.resendTics(now, sc, j.start, x.sendSeq-1)
 	}
@@ -173,7 +173,7 @@ func (lj *lateJoins) startJoin(now int64, sc *serverClient) {
 func (lj *lateJoins) dropJoiner(now int64, sc *serverClient) {
 	lj.cancelSnapshot(now, sc)
 	sc.to(slotWaiting)
-	sc.conn.state = connDisconnected
+	sc.conn.Drop("")
 }
 
 // cancelSnapshot stops the state asked for a joiner: its relay from the
@@ -215,7 +215,7 @@ func (lj *lateJoins) onTransfer(now int64, ev transfer.Event) {
 		// The snapshot is relayed as it arrives: only its loss matters here.
 		if ev.Kind == transfer.Dropped {
 			s.stats.Unexpected++
-			sc.conn.disconnect(now, ReasonNoSnapshot)
+			sc.conn.Disconnect(now, ReasonNoSnapshot)
 		}
 		return
 	}

@@ -3,6 +3,7 @@ package netcore
 import (
 	"github.com/ticnet/ticnet/internal/text"
 	"github.com/ticnet/ticnet/netcore/link"
+	"github.com/ticnet/ticnet/netcore/reliable"
 	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
@@ -64,13 +65,13 @@ func (lb *serverLobby) onSYN(now int64, from link.Addr, body []byte) error {
 		return nil
 	}
 	if sc := s.slots.find(from); sc != nil {
-		ended := sc.conn.state == connDisconnected || sc.conn.state == connDisconnecting
+		ended := sc.conn.State() == reliable.Disconnected || sc.conn.State() == reliable.Disconnecting
 		switch {
-		case conn != 0 && conn == sc.conn.id.Conn:
-			if sc.conn.state == connDisconnecting {
+		case conn != 0 && conn == sc.conn.Ident().Conn:
+			if sc.conn.State() == reliable.Disconnecting {
 				// A copy sent away asks again: it missed the DISCONNECT,
 				// which goes again now rather than at its next retry.
-				sc.conn.sendMessage(now, wire.Disconnect)
+				sc.conn.SendMessage(now, wire.Disconnect)
 			}
 			return nil // a duplicate, whatever became of its connection
 		case ended:
@@ -158,7 +159,7 @@ func (lb *serverLobby) replace(now int64, sc *serverClient) {
 		s.joins.dropJoiner(now, sc)
 		return
 	}
-	sc.conn.state, sc.conn.reason = connDisconnected, ReasonReconnected
+	sc.conn.Drop(ReasonReconnected)
 	if sc.live {
 		sc.live = false
 		s.clientGone(now, sc)
@@ -189,21 +190,21 @@ func (lb *serverLobby) newSlot(now int64, from link.Addr, m *wire.SYN, proto str
 	if old != nil {
 		s.retired.retire(old)
 	}
-	sc.conn = newConn(from, s.tr, s.cfg.Timeouts, now, connConnected, &s.stats)
+	sc.conn = reliable.NewConn(from, s.tr, s.cfg.Timeouts.timers(), now, reliable.Connected, &s.stats.Counters)
 	switch {
 	case proto == wire.ProtocolTicnet && s.mig.resume != nil:
-		sc.conn.resendMS = ReattachResendMS // until its Resume is acknowledged
+		sc.conn.SetResendMS(ReattachResendMS) // until its Resume is acknowledged
 	case proto == wire.ProtocolTicnet:
-		sc.conn.resendMS = ExtReliableResendMS
+		sc.conn.SetResendMS(ExtReliableResendMS)
 	}
 	sc.live = true
 	s.slots[slot] = sc
 	reply := wire.SYNReply{Version: s.cfg.Version, Protocol: proto}
 	if conn != 0 {
-		sc.conn.id, sc.conn.framed = wire.Ident{Conn: conn, Term: s.cfg.Term}, true
+		sc.conn.Frame(wire.Ident{Conn: conn, Term: s.cfg.Term})
 		reply.Protocol = wire.ReplyName(conn, s.cfg.Term)
 	}
-	sc.conn.sendReply(&reply)
+	sc.conn.SendReply(&reply)
 	return sc
 }
 
@@ -254,7 +255,7 @@ func (lb *serverLobby) sendWaitingData(now int64, to *serverClient) {
 		src = ctrl
 	}
 	m.WADSHA1, m.DEHSHA1, m.IsFreedoom = src.data.WADSHA1, src.data.DEHSHA1, src.data.IsFreedoom
-	to.conn.sendMessage(now, &m)
+	to.conn.SendMessage(now, &m)
 	to.lastWaitingMS = now
 }
 
@@ -274,9 +275,9 @@ func (lb *serverLobby) launch(now int64) {
 	}
 	for _, sc := range s.slots {
 		if sc.connected() {
-			sc.conn.sendReliable(&wire.Launch{NumPlayers: n})
+			sc.conn.SendReliable(&wire.Launch{NumPlayers: n})
 			if sc.protocol == wire.ProtocolTicnet {
-				sc.conn.sendReliable(&wire.ModeNotice{Extended: ticnet, Setup: s.setup})
+				sc.conn.SendReliable(&wire.ModeNotice{Extended: ticnet, Setup: s.setup})
 			}
 		}
 	}
@@ -350,7 +351,7 @@ func (lb *serverLobby) checkStart(now int64) {
 		sc.startGame(now)
 		personal := st
 		personal.ConsolePlayer = int8(sc.player)
-		sc.conn.sendReliable(&wire.GameStart{Settings: personal})
+		sc.conn.SendReliable(&wire.GameStart{Settings: personal})
 	}
 	s.state = ServerInGame
 	s.rec.Start(0, nil)

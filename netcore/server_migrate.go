@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/ticnet/ticnet/netcore/link"
+	"github.com/ticnet/ticnet/netcore/reliable"
 	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
@@ -157,7 +158,7 @@ func NewResumedServer(cfg ServerConfig, tr link.Transport, r Resume, now int64) 
 func (mg *migration) placeholder(now int64, p int, hash [wire.TokenHashLen]byte, hashed bool) *serverClient {
 	ph := &serverClient{player: p, phase: slotPlaceholder, hash: hash, hashed: hashed,
 		name: "player " + strconv.Itoa(p+1), live: true, lastGameDataMS: now}
-	ph.conn = newConn(0, discard{}, mg.s.cfg.Timeouts, now, connConnected, &Counters{})
+	ph.conn = reliable.NewConn(0, discard{}, mg.s.cfg.Timeouts.timers(), now, reliable.Connected, &reliable.Counters{})
 	return ph
 }
 

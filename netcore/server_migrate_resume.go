@@ -30,7 +30,7 @@ func (mg *migration) resumeStep(now int64) {
 	if int32(target-x.sendSeq) > 0 && now < r.untilMS+2*FetchEveryMS {
 		if now-r.fetchMS >= FetchEveryMS {
 			r.fetchMS = now
-			from.conn.sendMessage(now, &wire.TicFetch{Start: x.sendSeq, Count: uint8(min(target-x.sendSeq, 32))})
+			from.conn.SendMessage(now, &wire.TicFetch{Start: x.sendSeq, Count: uint8(min(target-x.sendSeq, 32))})
 		}
 		return
 	}
@@ -54,7 +54,7 @@ func (mg *migration) onPendingHello(now int64, sc *serverClient) {
 	}
 	source := s.joins.snapshotSource()
 	if !s.ext.started || source == nil {
-		sc.conn.disconnect(now, ReasonResuming)
+		sc.conn.Disconnect(now, ReasonResuming)
 		return
 	}
 	sc.to(slotJoining)
@@ -111,7 +111,7 @@ func (mg *migration) startResumed(now int64) {
 		if int32(sc.acked-x.sendSeq) > 0 {
 			// It holds tics no other copy gave the server in time: they
 			// are decided afresh, and it must join again.
-			sc.conn.disconnect(now, ReasonReattachRefused)
+			sc.conn.Disconnect(now, ReasonReattachRefused)
 			continue
 		}
 		mg.resumeClient(now, sc)
@@ -191,7 +191,7 @@ func (mg *migration) onReattach(now int64, sc *serverClient, body []byte) error 
 	}
 	if !fits {
 		s.stats.RejoinRefused++
-		sc.conn.disconnect(now, ReasonReattachRefused)
+		sc.conn.Disconnect(now, ReasonReattachRefused)
 		return nil
 	}
 	mg.awaiting[p] = nil
@@ -227,7 +227,7 @@ func (mg *migration) runAwaiting(now int64) {
 		if ph == nil {
 			continue
 		}
-		ph.conn.run(now)
+		ph.conn.Run(now)
 		if !ph.connected() {
 			mg.dropPlaceholder(now, p, ReasonTimeout)
 		}

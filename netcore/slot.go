@@ -8,7 +8,7 @@ import (
 
 type serverClient struct {
 	addr      link.Addr
-	conn      conn
+	conn      reliable.Conn
 	connectMS int64
 	name      string
 	version   string
@@ -64,7 +64,7 @@ func (sc *serverClient) setToken(token [wire.RejoinTokenLen]byte) {
 	}
 }
 
-func (sc *serverClient) connected() bool { return sc != nil && sc.conn.connected() }
+func (sc *serverClient) connected() bool { return sc != nil && sc.conn.Connected() }
 
 func (sc *serverClient) drone() bool { return sc.data.Drone }
 
@@ -76,7 +76,7 @@ type slotTable [wire.MaxNodes]*serverClient
 func (t *slotTable) disconnectAll(now int64) {
 	for _, sc := range t {
 		if sc != nil {
-			sc.conn.disconnect(now, ReasonServerLeft)
+			sc.conn.Disconnect(now, ReasonServerLeft)
 		}
 	}
 }
@@ -180,7 +180,7 @@ func (sc *serverClient) takeBack(d departed) {
 func (sc *serverClient) sendRoster(r *wire.Roster) {
 	if !sc.rostered || sc.roster != *r {
 		sc.roster, sc.rostered = *r, true
-		sc.conn.sendReliable(r)
+		sc.conn.SendReliable(r)
 	}
 }
 
@@ -190,21 +190,21 @@ func (sc *serverClient) sendRoster(r *wire.Roster) {
 // reliable one is through (resendResumeCopy), so that neither waits for
 // the other.
 func (sc *serverClient) sendResume(now int64, tic uint32) {
-	sc.resumeSeq = sc.conn.sendSeq
-	sc.conn.sendReliable(&wire.Resume{Tic: tic, Term: sc.conn.id.Term})
-	sc.conn.sendReliableHead(now)
+	sc.resumeSeq = sc.conn.NextSeq()
+	sc.conn.SendReliable(&wire.Resume{Tic: tic, Term: sc.conn.Ident().Term})
+	sc.conn.SendReliableHead(now)
 	sc.resumeCopyMS = now
-	sc.conn.sendMessage(now, &wire.Resume{Tic: tic, Term: sc.conn.id.Term})
+	sc.conn.SendMessage(now, &wire.Resume{Tic: tic, Term: sc.conn.Ident().Term})
 }
 
 // resendResumeCopy sends the Resume for tic again, unreliably, every
 // ReattachResendMS while the reliable one waits in its queue.
 func (sc *serverClient) resendResumeCopy(now int64, tic uint32) {
 	switch {
-	case !sc.conn.queued(sc.resumeSeq):
+	case !sc.conn.Queued(sc.resumeSeq):
 		sc.resumeCopyMS = 0 // the reliable one is through
 	case now-sc.resumeCopyMS >= ReattachResendMS:
 		sc.resumeCopyMS = now
-		sc.conn.sendMessage(now, &wire.Resume{Tic: tic, Term: sc.conn.id.Term})
+		sc.conn.SendMessage(now, &wire.Resume{Tic: tic, Term: sc.conn.Ident().Term})
 	}
 }

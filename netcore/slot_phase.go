@@ -7,7 +7,7 @@ import "slices"
 // slotMoves; a player's place whose copy has not reattached to a server
 // that took the game over is made slotPlaceholder (NewResumedServer) and
 // never moves: the copy that reattaches takes it in a slot of its own.
-// Whether its connection is up is the connection's (conn), not a phase: a
+// Whether its connection is up is its connection's (reliable.Conn), not a phase: a
 // slot that went keeps the phase it had, for what is done with its player.
 type slotPhase uint8
 

@@ -50,6 +50,7 @@ import (
 	"time"
 
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/reliable"
 	"github.com/ticnet/ticnet/netcore/replay"
 	"github.com/ticnet/ticnet/netcore/tic"
 )
@@ -128,7 +129,7 @@ func run(addr string, port int, profileName string, maxPlayers int, desc, ticlog
 			if stopAt.IsZero() {
 				log.Printf("%v: telling %d clients the server is going away", sig, srv.Clients())
 				srv.Shutdown(time.Since(start).Milliseconds())
-				stopAt = time.Now().Add(netcore.DisconnectRetries*netcore.DisconnectRetryMS*time.Millisecond + time.Second)
+				stopAt = time.Now().Add(reliable.DisconnectRetries*reliable.DisconnectRetryMS*time.Millisecond + time.Second)
 			}
 		}
 		now := time.Since(start).Milliseconds()
