@@ -65,7 +65,7 @@ func (c *Client) Reattach(tr link.Transport, now int64) bool {
 	c.hs.firstMS, c.hs.lastMS = now, now-SYNResendMS-1
 	// What the old server sent beyond the confirmed tics is forgotten:
 	// the new server may decide those tics afresh.
-	c.recv.win = reliable.Window{}
+	c.recv.win.Reset()
 	c.recv.highest = c.recv.start
 	c.send.ackPending = false
 	// Who it is goes with every SYN, not after the server's reply: the

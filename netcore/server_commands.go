@@ -24,7 +24,7 @@ type recvCmd struct {
 
 // forgetPlayer forgets every command of player p.
 func (c *commandStore) forgetPlayer(p int) {
-	c.win[p] = reliable.Window{}
+	c.win[p].Reset()
 	for t := range c.rows {
 		c.rows[t][p] = recvCmd{}
 	}

@@ -59,6 +59,10 @@ func (w *Window) Expected(t uint32) bool {
 // Arrive notes that tic t arrived.
 func (w *Window) Arrive(t uint32) { w.own(t).arrived = true }
 
+// Reset forgets every tic: the window starts afresh (its player left,
+// or a new server decides the tics again).
+func (w *Window) Reset() { *w = Window{} }
+
 // Forget frees tic t's place, for the tic wire.BackupTics later.
 func (w *Window) Forget(t uint32) { *w.mark(t) = ticMark{} }
 

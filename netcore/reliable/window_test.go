@@ -58,3 +58,21 @@ func TestWindowAsksForAGapAfterTheReorderWindowThenRetries(t *testing.T) {
 	require.True(t, again, "a retry not counted as asking again")
 	require.Equal(t, [][2]uint32{{54, 1}}, asked, "want 54 again")
 }
+
+// A window reset holds nothing: no tic arrived, none missing, none asked
+// for, so nothing is asked for again (a player that left, or tics a new
+// server decides afresh).
+func TestWindowResetForgetsEveryTic(t *testing.T) {
+	var w Window
+	w.Arrive(60)
+	w.NoteGap(1000, 50, 52, 3)
+	w.Ask(1000, 50, 56, 2, func(uint32, uint8) {})
+	w.Reset()
+	for tic := uint32(50); tic < 70; tic++ {
+		require.False(t, w.Has(tic), "tic %d arrived after the reset", tic)
+		require.False(t, w.Expected(tic), "tic %d expected after the reset", tic)
+	}
+	var asked [][2]uint32
+	w.AskOverdue(5000, 50, 40, 300, func(first uint32, n uint8) { asked = append(asked, [2]uint32{first, uint32(n)}) })
+	require.Empty(t, asked, "asked for tics of before the reset")
+}
