@@ -139,7 +139,8 @@ func (hs *handshake) onGameStart(now int64, body []byte) error {
 	c.clock.encodes(&c.outGD)
 	c.inSet.InputSize, c.outGD.InputSize = c.cfg.Input.Size, c.cfg.Input.Size
 	hs.startGame(now)
-	c.emit(Event{Kind: EventGameStarted, Player: c.player, Protocol: c.protocol})
+	c.emit(Event{Kind: EventGameStarted, Player: c.player, Protocol: c.protocol,
+		Start: &Start{Setup: c.setup, TicRate: c.clock.ticRate()}})
 	return nil
 }
 

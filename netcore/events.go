@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/ticnet/ticnet/netcore/link"
+	"github.com/ticnet/ticnet/netcore/wire"
 )
 
 // EventKind says what happened.
@@ -15,7 +16,8 @@ const (
 	EventConnected EventKind = iota + 1
 	// EventLobbyChanged: the lobby (Lobby) changed.
 	EventLobbyChanged
-	// EventGameStarted: the game started with Settings.
+	// EventGameStarted: the game started with Settings; a client's says
+	// how it starts there (Start).
 	EventGameStarted
 	// EventPlayerJoined: Player joined (server side: a client connected).
 	EventPlayerJoined
@@ -93,6 +95,23 @@ type Event struct {
 	// "bytes" or "tics").
 	Done, Total int64
 	Unit        string
+	// Start: a client's EventGameStarted, how the game starts at it.
+	Start *Start
+}
+
+// Start is how a game starts at a client (its EventGameStarted): what the
+// copy above sets its game up with, and whether it joins a game in
+// progress, for the code above to act on (the event's Reason says
+// "rejoined" to people).
+type Start struct {
+	// Setup is the game's setup under the extension protocol (zero under
+	// the reference): its input layout, tic rate, and the seed and
+	// options its controller launched it with.
+	Setup   wire.GameSetup
+	TicRate int // the game's tics per second
+	// Joined: the copy joins the game in progress from the event's Tic
+	// (JoinStart); Rejoined: with its player back, by its rejoin token.
+	Joined, Rejoined bool
 }
 
 func (e Event) String() string {

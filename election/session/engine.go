@@ -159,15 +159,13 @@ func (s *Session) fromClient(now int64, ev netcore.Event) {
 	switch ev.Kind {
 	case netcore.EventGameStarted:
 		// A copy that joins a game in progress starts at a later tic.
-		joined := ev.Tic != 0 || s.eng.client.Joining()
-		rejoined := ev.Reason == netcore.ReasonRejoined
-		if joined {
+		st := ev.Start
+		if st.Joined {
 			s.join.told(now)
 		}
-		setup := s.eng.client.Setup()
-		s.emit(Event{Kind: "start", Player: intp(ev.Player), Protocol: ev.Protocol, Tic: ev.Tic, Joined: joined, Rejoined: rejoined,
-			TicRate: s.eng.client.TicRate(), Seed: setup.Seed, Options: setup.Options})
-		if rejoined {
+		s.emit(Event{Kind: "start", Player: intp(ev.Player), Protocol: ev.Protocol, Tic: ev.Tic, Joined: st.Joined, Rejoined: st.Rejoined,
+			TicRate: st.TicRate, Seed: st.Setup.Seed, Options: st.Setup.Options})
+		if st.Rejoined {
 			s.emit(Event{Kind: "rejoined", Player: intp(ev.Player), Tic: ev.Tic})
 		}
 	case netcore.EventCatchUp:

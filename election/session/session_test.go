@@ -430,6 +430,7 @@ func TestCopyOpenedDuringTheGameJoinsItAtTheTicEveryCopyReports(t *testing.T) {
 	require.True(t, starts[0].Joined, "the late copy's start: %+v", starts[0])
 	require.NotZero(t, starts[0].Tic, "the late copy's start: %+v", starts[0])
 	require.Equal(t, 4, *starts[0].Player, "the late copy's player")
+	require.Equal(t, netcore.TicRate, starts[0].TicRate, "the late copy's start: tics a second")
 	from := starts[0].Tic
 	tics, bytes := false, false
 	for _, e := range eventsOf(late, "catchup") {
