@@ -88,7 +88,7 @@ func (hs *handshake) onWaitingData(body []byte) error {
 	}
 	if !l.equal(&c.lobby) {
 		c.lobby = l
-		c.emit(Event{Kind: EventLobbyChanged, Player: l.Player})
+		c.emit(Event{Kind: EventLobbyChanged, Player: l.Player, Lobby: &l})
 	}
 	return nil
 }

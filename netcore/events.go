@@ -14,7 +14,7 @@ const (
 	// EventConnected: the client's connection was accepted; Protocol says
 	// which protocol it speaks.
 	EventConnected EventKind = iota + 1
-	// EventLobbyChanged: the lobby (Lobby) changed.
+	// EventLobbyChanged: the lobby changed: Lobby is the new one.
 	EventLobbyChanged
 	// EventGameStarted: the game started with Settings; a client's says
 	// how it starts there (Start).
@@ -62,6 +62,11 @@ const (
 	// EventDisconnected (CauseServerLeft) follows, unless its DISCONNECT
 	// came first.
 	EventServerLeaving
+	// EventRoster: the server sent the game's roster (Roster): the game's
+	// identity and its players, from which a copy takes the game over.
+	// A client's roster is the last one until its game ends or starts
+	// again.
+	EventRoster
 )
 
 var eventNames = [...]string{
@@ -71,6 +76,7 @@ var eventNames = [...]string{
 	EventRejected: "rejected", EventConsoleMessage: "console message", EventLaunched: "launched",
 	EventPlayerEntered: "player entered", EventCatchUp: "catch up", EventResumed: "resumed",
 	EventEndAsked: "end asked", EventGameEnded: "game ended", EventServerLeaving: "server leaving",
+	EventRoster: "roster",
 }
 
 func (k EventKind) String() string {
@@ -97,6 +103,10 @@ type Event struct {
 	Unit        string
 	// Start: a client's EventGameStarted, how the game starts at it.
 	Start *Start
+	// Lobby: EventLobbyChanged's new lobby.
+	Lobby *Lobby
+	// Roster: EventRoster's roster.
+	Roster *wire.Roster
 }
 
 // Start is how a game starts at a client (its EventGameStarted): what the

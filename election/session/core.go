@@ -175,7 +175,7 @@ func (s *Session) Update(now int64) []Event {
 	s.retry(now)
 	s.sentAway(now)
 	s.checkMigration(now)
-	if s.eng != nil && s.eng.client.State() == netcore.ClientInGame {
+	if s.eng != nil && s.eng.view.state == netcore.ClientInGame {
 		s.el.SetInGame(true)
 	}
 	return s.events
@@ -224,7 +224,7 @@ func (s *Session) retry(now int64) {
 		return
 	}
 	s.retryMS = 0
-	if s.left || s.el.Role() != election.Client || s.eng == nil || s.eng.client.State() != netcore.ClientDisconnected {
+	if s.left || s.el.Role() != election.Client || s.eng == nil || s.eng.view.state != netcore.ClientDisconnected {
 		return
 	}
 	s.emit(Event{Kind: "retry"})

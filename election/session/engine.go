@@ -94,6 +94,7 @@ func (s *Session) queue(to link.Addr, payload []byte) {
 type engine struct {
 	server *netcore.Server // nil unless this copy serves
 	client *netcore.Client
+	view   clientView // the client, as its events told it
 	ch     *channel
 	// leaving is what client's server said when it left, if it did
 	// (netcore.EventServerLeaving): where the stream stopped, and the
@@ -105,7 +106,7 @@ type engine struct {
 func (s *Session) startEngine(now int64, role Role) {
 	s.kept.keep(s.Client())
 	ch := &channel{s: s}
-	e := &engine{ch: ch}
+	e := &engine{ch: ch, view: newClientView()}
 	cfg := s.cfg.clientConfig(role == RoleServer)
 	cfg.ConnSeq = s.conns // the copy's connections are numbered in turn
 	s.conns++
@@ -137,10 +138,10 @@ func (s *Session) updateEngine(now int64) {
 		}
 	}
 	for _, ev := range e.client.Update(now) {
+		e.view.see(ev)
 		s.fromClient(now, ev)
 	}
-	l, st := e.client.Lobby(), e.client.State()
-	if r, changed := s.lobby.update(l, st == netcore.ClientWaitingLaunch || st == netcore.ClientWaitingStart); changed {
+	if r, changed := s.lobby.update(e.view.lobby, e.view.waiting()); changed {
 		s.emit(Event{Kind: "lobby", Lobby: r})
 	}
 }
@@ -174,7 +175,7 @@ func (s *Session) fromClient(now int64, ev netcore.Event) {
 		}
 		s.emit(Event{Kind: "catchup", Tic: ev.Tic, Done: ev.Done, Total: ev.Total, Unit: ev.Unit})
 	case netcore.EventPlayerEntered:
-		if ev.Player == s.eng.client.Player() {
+		if ev.Player == s.eng.view.player {
 			s.join.entered(now)
 		}
 		s.emit(Event{Kind: "join", Player: intp(ev.Player), Tic: ev.Tic})

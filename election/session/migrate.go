@@ -59,7 +59,7 @@ func (s *Session) migrate(now int64, reason string) bool {
 // its client's timeline, to which its client reattaches.
 func (s *Session) resumeAsServer(now int64) {
 	c := s.eng.client
-	roster, _ := c.Roster()
+	roster, _ := s.eng.view.rostered()
 	r := netcore.Resume{Settings: c.Settings(), Connect: c.Connect(), Timeline: c.Timeline(), Roster: roster, Setup: c.Setup(),
 		Leaving: s.eng.leaving, Term: c.Term()}
 	ch := &channel{s: s}
@@ -70,7 +70,7 @@ func (s *Session) resumeAsServer(now int64) {
 		return
 	}
 	s.conns++ // the client's next connection
-	s.eng = &engine{server: srv, client: c, ch: ch}
+	s.eng = &engine{server: srv, client: c, ch: ch, view: s.eng.view.reattached()}
 }
 
 // reattach makes this copy's client a client of the game's new server.
@@ -81,7 +81,7 @@ func (s *Session) reattach(now int64) {
 		return
 	}
 	s.conns++ // the client's next connection
-	s.eng = &engine{client: s.eng.client, ch: ch}
+	s.eng = &engine{client: s.eng.client, ch: ch, view: s.eng.view.reattached()}
 }
 
 // yield drops this copy's server, and its clients, hearing it no more,
@@ -132,9 +132,10 @@ func (s *Session) checkMigration(now int64) {
 	if s.mig != nil || s.eng == nil {
 		return
 	}
-	if r, ok := s.eng.client.Roster(); ok && s.eng.client.State() == netcore.ClientInGame {
+	v := &s.eng.view
+	if r, ok := v.rostered(); ok && v.state == netcore.ClientInGame {
 		s.el.SetGame(r.Game)
-	} else if s.eng.client.State() != netcore.ClientInGame {
+	} else if v.state != netcore.ClientInGame {
 		s.el.SetGame(0)
 	}
 }
