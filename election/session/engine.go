@@ -100,6 +100,9 @@ type engine struct {
 	// (netcore.EventServerLeaving): where the stream stopped, and the
 	// copy it handed the game to.
 	leaving *wire.Leaving
+	// resuming: server takes a game over and has not resumed it yet (its
+	// EventResumed).
+	resuming bool
 }
 
 // startEngine builds the engine for role; the old one, if any, is dropped.
@@ -132,6 +135,9 @@ func (s *Session) updateEngine(now int64) {
 	}
 	if e.server != nil {
 		for _, ev := range e.server.Update(now) {
+			if ev.Kind == netcore.EventResumed {
+				e.resuming = false
+			}
 			if sev, ok := serverEvent(ev); ok {
 				s.emit(sev)
 			}

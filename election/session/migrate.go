@@ -70,7 +70,7 @@ func (s *Session) resumeAsServer(now int64) {
 		return
 	}
 	s.conns++ // the client's next connection
-	s.eng = &engine{server: srv, client: c, ch: ch, view: s.eng.view.reattached()}
+	s.eng = &engine{server: srv, client: c, ch: ch, view: s.eng.view.reattached(), resuming: true}
 }
 
 // reattach makes this copy's client a client of the game's new server.
@@ -90,7 +90,7 @@ func (s *Session) reattach(now int64) {
 // as any survivor does. One that has drops its game, which the other
 // keeps: its client joins that one with its token (late join).
 func (s *Session) yield(now int64) {
-	if s.mig != nil && s.eng != nil && s.eng.server != nil && s.eng.server.Resuming() {
+	if s.mig != nil && s.eng != nil && s.eng.server != nil && s.eng.resuming {
 		s.reattach(now)
 		return
 	}

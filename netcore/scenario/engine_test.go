@@ -298,7 +298,9 @@ func TestHandOffNamesTheClientThatHoldsTheMostOfTheGame(t *testing.T) {
 	require.True(t, ok, "no successor")
 	require.Equal(t, s.Peers[3].UID, succ, "successor (peer 3's)")
 	at := s.Now()
-	s.Server.HandOff(at, succ)
+	handed, ok := s.Server.HandOff(at)
+	require.True(t, ok, "handed off")
+	require.Equal(t, succ, handed, "the successor handed to")
 	s.RunFor(200)
 	for _, p := range s.Peers[1:] {
 		l, ok := s.Find(p.Index, netcore.EventDisconnected, at)
@@ -317,6 +319,12 @@ func TestHandOffNamesTheClientThatHoldsTheMostOfTheGame(t *testing.T) {
 	require.NoError(t, ref.RunTics(50, 60000))
 	a, ok := ref.Server.Successor()
 	require.False(t, ok, "a reference game names successor %x", a)
+	a, ok = ref.Server.HandOff(ref.Now())
+	require.False(t, ok, "a reference game handed off to %x", a)
+	ref.RunFor(200)
+	for _, p := range ref.Peers {
+		require.Equal(t, netcore.ClientInGame, p.Client.State(), "peer %d of a reference game that could not hand off", p.Index)
+	}
 }
 
 // A server's Leaving goes with its DISCONNECT and may come after it: the
@@ -331,7 +339,9 @@ func TestALeavingThatComesAfterTheDisconnectIsReported(t *testing.T) {
 	require.True(t, ok, "no successor")
 	late.Paused = true // what the server sends it waits in its inbox
 	at := s.Now()
-	s.Server.HandOff(at, succ)
+	handed, ok := s.Server.HandOff(at)
+	require.True(t, ok, "handed off")
+	require.Equal(t, succ, handed, "the successor handed to")
 	s.RunFor(100)
 	// The frames it was sent come again from a relay, the Leavings 50 ms
 	// after the rest.
