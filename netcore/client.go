@@ -492,7 +492,3 @@ func (c *Client) run(now int64) {
 func (c *Client) serverDisconnected() bool {
 	return c.conn.reason == ReasonLeft && c.conn.disconnectTries == 0
 }
-
-// ExtOffsetMS is how far the extension protocol's clock sync has moved this
-// client's clock.
-func (c *Client) ExtOffsetMS() int64 { return c.sync.extOffsetMS }

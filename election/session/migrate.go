@@ -59,12 +59,10 @@ func (s *Session) migrate(now int64, reason string) bool {
 // its client's timeline, to which its client reattaches.
 func (s *Session) resumeAsServer(now int64) {
 	c := s.eng.client
-	roster, _ := s.eng.view.rostered()
-	r := netcore.Resume{Settings: c.Settings(), Connect: c.Connect(), Timeline: c.Timeline(), Roster: roster, Setup: c.Setup(),
-		Leaving: s.eng.leaving, Term: c.Term()}
+	r := c.Handover(s.eng.leaving)
 	ch := &channel{s: s}
 	srvEnd, cliEnd := netcore.NewLoopback(ServerUID)
-	srv := netcore.NewResumedServer(s.cfg.serverConfig(roster.Game, s.el), &netcore.HostTransport{Channel: ch, Local: srvEnd}, r, now)
+	srv := netcore.NewResumedServer(s.cfg.serverConfig(r.Roster.Game, s.el), &netcore.HostTransport{Channel: ch, Local: srvEnd}, r, now)
 	if !c.Reattach(cliEnd, now) {
 		s.giveUpMigration(now)
 		return
