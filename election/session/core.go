@@ -268,7 +268,7 @@ func (s *Session) Stats() Stats {
 		st.TicsPerUpdate = c.TicsPerUpdate()
 		st.TicCostUS = s.budget.perTicNS / 1000
 		s.join.report(&st)
-		for _, p := range c.Lobby().Players {
+		for _, p := range s.eng.view.lobby.Players {
 			st.Players = append(st.Players, p.Name)
 		}
 		if srv := s.eng.server; srv != nil {
