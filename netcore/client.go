@@ -473,7 +473,7 @@ func (c *Client) run(now int64) {
 				// takes joiners once it has resumed.
 				cause, reason = CauseResuming, ReasonResuming
 			}
-		case c.conn.reason == ReasonTimeout:
+		case c.conn.ended == endTimedOut:
 			cause = CauseTimeout
 		}
 		c.finish(cause, reason)
@@ -487,8 +487,7 @@ func (c *Client) run(now int64) {
 }
 
 // serverDisconnected reports whether the connection ended by the
-// server's DISCONNECT: the connection records that as the peer's
-// ReasonLeft, before this client sent a DISCONNECT of its own.
+// server's DISCONNECT, before this client sent a DISCONNECT of its own.
 func (c *Client) serverDisconnected() bool {
-	return c.conn.reason == ReasonLeft && c.conn.disconnectTries == 0
+	return c.conn.ended == endByPeer && c.conn.disconnectTries == 0
 }

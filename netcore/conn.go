@@ -16,6 +16,17 @@ const (
 	connDisconnectedSleep // the peer left: linger so its retries get acks
 )
 
+// connEnd is who ended a connection: what the code above acts on, where
+// the connection's reason says it to people.
+type connEnd uint8
+
+const (
+	endNone     connEnd = iota
+	endByUs             // this end said DISCONNECT (disconnect)
+	endByPeer           // the peer said DISCONNECT
+	endTimedOut         // the peer fell silent
+)
+
 // conn is one end of a connection: the reliable sub-protocol, keepalives,
 // the timeout and the disconnect handshake, shared by client and server.
 type conn struct {
@@ -23,7 +34,8 @@ type conn struct {
 	tr       link.Transport
 	timeouts Timeouts
 	state    connState
-	reason   string // why it ended, once disconnected
+	reason   string  // why it ended, for people, once disconnected
+	ended    connEnd // who ended it, for the code, once disconnected
 
 	lastSendMS, lastRecvMS int64
 
@@ -146,7 +158,7 @@ func (c *conn) handle(now int64, h wire.Header, body []byte) bool {
 		c.sendMessage(now, wire.DisconnectAck)
 		if c.state != connDisconnectedSleep {
 			c.state = connDisconnectedSleep
-			c.reason = ReasonLeft
+			c.reason, c.ended = ReasonLeft, endByPeer
 			c.sleepUntilMS = now + DisconnectSleepMS
 		}
 		return false
@@ -186,7 +198,7 @@ func (c *conn) run(now int64) {
 		c.sendReliableHead(now)
 		if now-c.lastRecvMS > c.timeouts.TimeoutMS {
 			c.state = connDisconnected
-			c.reason = ReasonTimeout
+			c.reason, c.ended = ReasonTimeout, endTimedOut
 			return
 		}
 		if now-c.lastSendMS > c.timeouts.KeepaliveMS {
@@ -249,7 +261,7 @@ func (c *conn) sendReliableHeadNow(now int64) {
 func (c *conn) disconnect(now int64, reason string) {
 	if c.state == connConnected || c.state == connConnecting {
 		c.state = connDisconnecting
-		c.reason = reason
+		c.reason, c.ended = reason, endByUs
 		c.disconnectTries = 0
 		c.run(now)
 	}

@@ -414,7 +414,7 @@ func (s *Server) run(now int64) {
 // out, left, or was told to go.
 func (s *Server) clientGone(now int64, sc *serverClient) {
 	s.xfer.DropPeer(now, sc.addr)
-	if sc.conn.reason == ReasonTimeout {
+	if sc.conn.ended == endTimedOut {
 		for _, o := range s.slots {
 			if o.connected() {
 				o.conn.sendReliable(&wire.ConsoleMessage{Text: "Client '" + sc.name + "' timed out and disconnected"})

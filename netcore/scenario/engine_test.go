@@ -248,6 +248,40 @@ func TestServerThatVanishesTimesOutEveryClient(t *testing.T) {
 	}
 }
 
+// Under the reference, the server tells the other players of a client
+// that fell silent, once its connection timed out, as Chocolate Doom does,
+// and of none that left cleanly.
+func TestTheServerTellsTheOthersOfAClientThatTimedOut(t *testing.T) {
+	for _, how := range []string{"silent", "leave"} {
+		t.Run(how, func(t *testing.T) {
+			s := start(t, Options{Players: 3, Seed: 10, Strict: true, Link: simnet.Link{LatencyMS: 20, JitterMS: 10}})
+			require.NoError(t, s.RunTics(100, 60000))
+			gone := s.Peers[1]
+			if how == "silent" {
+				gone.Node.SetSilent(true)
+			} else {
+				gone.Client.Leave(s.Now())
+			}
+			s.RunFor(netcore.BrowserTimeouts.TimeoutMS + 1000)
+			l, ok := s.Find(-1, netcore.EventPlayerLeft, 0)
+			require.True(t, ok, "the server's player left")
+			want := []string{"Client 'player1' timed out and disconnected"}
+			if how == "leave" {
+				want = nil
+			}
+			for _, p := range []*Peer{s.Peers[0], s.Peers[2]} {
+				var told []string
+				for _, e := range p.Events {
+					if e.Kind == netcore.EventConsoleMessage {
+						told = append(told, e.Reason)
+					}
+				}
+				require.Equal(t, want, told, "peer %d: what the server told it (the player left: %s)", p.Index, l.Reason)
+			}
+		})
+	}
+}
+
 // A client whose clock runs 2 % fast stays in step: under the reference
 // the lockstep holds it back, under the extension its clock follows the
 // server's reports. The spread is the largest difference between two
