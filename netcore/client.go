@@ -490,7 +490,3 @@ func (c *Client) run(now int64) {
 // serverDisconnected reports whether the connection ended by the
 // server's DISCONNECT, before this client sent a DISCONNECT of its own.
 func (c *Client) serverDisconnected() bool { return c.conn.PeerLeft() }
-
-// ExtOffsetMS is how far the extension protocol's clock sync has moved this
-// client's clock.
-func (c *Client) ExtOffsetMS() int64 { return c.sync.extOffsetMS }

@@ -89,7 +89,7 @@ func (hs *handshake) onWaitingData(body []byte) error {
 	}
 	if !l.equal(&c.lobby) {
 		c.lobby = l
-		c.emit(Event{Kind: EventLobbyChanged, Player: l.Player})
+		c.emit(Event{Kind: EventLobbyChanged, Player: l.Player, Lobby: &l})
 	}
 	return nil
 }
@@ -140,7 +140,8 @@ func (hs *handshake) onGameStart(now int64, body []byte) error {
 	c.clock.encodes(&c.outGD)
 	c.inSet.InputSize, c.outGD.InputSize = c.cfg.Input.Size, c.cfg.Input.Size
 	hs.startGame(now)
-	c.emit(Event{Kind: EventGameStarted, Player: c.player, Protocol: c.protocol})
+	c.emit(Event{Kind: EventGameStarted, Player: c.player, Protocol: c.protocol,
+		Start: &Start{Setup: c.setup, TicRate: c.clock.ticRate()}})
 	return nil
 }
 

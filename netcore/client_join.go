@@ -46,8 +46,9 @@ type pendingSave struct {
 // (about 120 bytes each with 8 players), a minute of play.
 const DefaultCatchUpTics = 60 * TicRate
 
-// ReasonRejoined marks the EventGameStarted of a copy that got its player
-// back with its rejoin token.
+// ReasonRejoined says to people that a copy got its player back with its
+// rejoin token (its EventGameStarted's Start.Rejoined says it to code; a
+// server's EventPlayerJoined of that player).
 const ReasonRejoined = "rejoined"
 
 // ReasonCannotLoad ends a joining copy whose game cannot load a state.
@@ -98,7 +99,8 @@ func (js *joinSide) onJoinStart(now int64, body []byte) error {
 	c.loop.tl.ResetToLoad(m.Start)
 	early, heard := js.early, js.heard
 	c.join = joinSide{c: c, stream: m.Stream, start: m.Start, lastPct: -1, progressMS: now, progressGot: -1}
-	ev := Event{Kind: EventGameStarted, Player: c.player, Protocol: c.protocol, Tic: m.Start}
+	ev := Event{Kind: EventGameStarted, Player: c.player, Protocol: c.protocol, Tic: m.Start,
+		Start: &Start{Setup: c.setup, TicRate: c.clock.ticRate(), Joined: true, Rejoined: m.Rejoined}}
 	if m.Rejoined {
 		ev.Reason = ReasonRejoined
 	}

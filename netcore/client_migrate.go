@@ -26,6 +26,16 @@ type migrateSide struct {
 // Roster is the last roster the server sent, and whether one came.
 func (c *Client) Roster() (wire.Roster, bool) { return c.mig.roster, c.mig.rostered }
 
+// Handover is what a server built on this client's copy takes its game
+// over from (NewResumedServer): the game's settings, mode and setup, the
+// client's timeline, the last roster its server sent, and that server's
+// term (under the extension, once the server said it); leaving is the old
+// server's last word, if it came (EventServerLeaving).
+func (c *Client) Handover(leaving *wire.Leaving) Resume {
+	return Resume{Settings: c.settings, Connect: c.cfg.Connect, Timeline: &c.loop.tl, Roster: c.mig.roster,
+		Setup: c.setup, Leaving: leaving, Term: c.conn.Ident().Term}
+}
+
 // Resuming reports whether the client reattaches to a new server and the
 // game has not resumed yet.
 func (c *Client) Resuming() bool { return c.phase.reattaching() }

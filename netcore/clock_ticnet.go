@@ -107,6 +107,7 @@ func (k ticnetClock) inGame(c *Client, now int64, kind uint8, h wire.Header, bod
 			return errUnexpected{}
 		}
 		c.mig.roster, c.mig.rostered = m, true
+		c.emit(Event{Kind: EventRoster, Player: -1, Roster: &m})
 		return nil
 	case kind == wire.TicnetKindLeaving:
 		var m wire.Leaving

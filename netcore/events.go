@@ -5,6 +5,7 @@ import (
 
 	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/reliable"
+	"github.com/ticnet/ticnet/netcore/wire"
 )
 
 // EventKind says what happened.
@@ -14,9 +15,10 @@ const (
 	// EventConnected: the client's connection was accepted; Protocol says
 	// which protocol it speaks.
 	EventConnected EventKind = iota + 1
-	// EventLobbyChanged: the lobby (Lobby) changed.
+	// EventLobbyChanged: the lobby changed: Lobby is the new one.
 	EventLobbyChanged
-	// EventGameStarted: the game started with Settings.
+	// EventGameStarted: the game started with Settings; a client's says
+	// how it starts there (Start).
 	EventGameStarted
 	// EventPlayerJoined: Player joined (server side: a client connected).
 	EventPlayerJoined
@@ -61,6 +63,11 @@ const (
 	// EventDisconnected (CauseServerLeft) follows, unless its DISCONNECT
 	// came first.
 	EventServerLeaving
+	// EventRoster: the server sent the game's roster (Roster): the game's
+	// identity and its players, from which a copy takes the game over.
+	// A client's roster is the last one until its game ends or starts
+	// again.
+	EventRoster
 )
 
 var eventNames = [...]string{
@@ -70,6 +77,7 @@ var eventNames = [...]string{
 	EventRejected: "rejected", EventConsoleMessage: "console message", EventLaunched: "launched",
 	EventPlayerEntered: "player entered", EventCatchUp: "catch up", EventResumed: "resumed",
 	EventEndAsked: "end asked", EventGameEnded: "game ended", EventServerLeaving: "server leaving",
+	EventRoster: "roster",
 }
 
 func (k EventKind) String() string {
@@ -94,6 +102,27 @@ type Event struct {
 	// "bytes" or "tics").
 	Done, Total int64
 	Unit        string
+	// Start: a client's EventGameStarted, how the game starts at it.
+	Start *Start
+	// Lobby: EventLobbyChanged's new lobby.
+	Lobby *Lobby
+	// Roster: EventRoster's roster.
+	Roster *wire.Roster
+}
+
+// Start is how a game starts at a client (its EventGameStarted): what the
+// copy above sets its game up with, and whether it joins a game in
+// progress, for the code above to act on (the event's Reason says
+// "rejoined" to people).
+type Start struct {
+	// Setup is the game's setup under the extension protocol (zero under
+	// the reference): its input layout, tic rate, and the seed and
+	// options its controller launched it with.
+	Setup   wire.GameSetup
+	TicRate int // the game's tics per second
+	// Joined: the copy joins the game in progress from the event's Tic
+	// (JoinStart); Rejoined: with its player back, by its rejoin token.
+	Joined, Rejoined bool
 }
 
 func (e Event) String() string {

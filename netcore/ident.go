@@ -75,10 +75,6 @@ func (f clientFramer) Send(to link.Addr, pkt []byte) {
 
 func (clientFramer) Recv() (link.Addr, []byte, bool) { return 0, nil, false }
 
-// Term is the term of the client's server, under the extension, once
-// the server said it (0 before, and under the reference).
-func (c *Client) Term() uint16 { return c.conn.Ident().Term }
-
 // offersTicnet reports whether the client offers the extension.
 func (hs *handshake) offersTicnet() bool { return wire.Known(wire.ProtocolTicnet, hs.c.cfg.Protocols) }
 

@@ -31,7 +31,7 @@ func connected(t *testing.T) (*Server, *Client) {
 // of the server before (a broadcast carries its term's tag).
 func TestTheConnectionFilterDropsFramesOfAnotherConnectionOrTerm(t *testing.T) {
 	s, c := connected(t)
-	require.Equal(t, uint16(5), c.Term(), "the term the server's reply named")
+	require.Equal(t, uint16(5), c.conn.Ident().Term, "the term the server's reply named")
 	mine := c.conn.Ident()
 	require.NotZero(t, mine.Conn)
 	sc := s.slots.find(LocalClientAddr)

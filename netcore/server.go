@@ -207,14 +207,21 @@ func (s *Server) Shutdown(now int64) {
 	s.slots.disconnectAll(now)
 }
 
-// HandOff hands the game over to succ (Successor), for a server whose
-// copy must stop serving but stays in the game (its page was hidden):
-// every client hears where the stream stopped and who serves next, and is
-// sent away; the server's own player stays in the game, and its copy
-// reattaches to the successor like any client.
-func (s *Server) HandOff(now int64, succ link.Addr) {
+// HandOff hands the game over to the client that would serve it best
+// (Successor), for a server whose copy must stop serving but stays in the
+// game (its page was hidden): every client hears where the stream stopped
+// and who serves next, and is sent away; the server's own player stays in
+// the game, and its copy reattaches to the successor like any client. It
+// returns the successor, and false, doing nothing, when no client can
+// take the game over.
+func (s *Server) HandOff(now int64) (link.Addr, bool) {
+	succ, ok := s.Successor()
+	if !ok {
+		return 0, false
+	}
 	s.relay.leaving(now, succ, true)
 	s.slots.disconnectAll(now)
+	return succ, true
 }
 
 // Successor is the client that would serve the game best after this

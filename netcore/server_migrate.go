@@ -57,8 +57,8 @@ type Resume struct {
 	// Setup is the game's setup (the host's client's), which the server
 	// goes on with and gives copies that join.
 	Setup wire.GameSetup
-	// Term is the old server's term (its clients', Client.Term): the new
-	// server's is the next.
+	// Term is the old server's term (its clients'): the new server's is
+	// the next.
 	Term uint16
 	// WaitMS is how long the server waits for the players' copies to
 	// reattach before it resumes without those missing; default

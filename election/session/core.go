@@ -175,7 +175,7 @@ func (s *Session) Update(now int64) []Event {
 	s.retry(now)
 	s.sentAway(now)
 	s.checkMigration(now)
-	if s.eng != nil && s.eng.client.State() == netcore.ClientInGame {
+	if s.eng != nil && s.eng.view.state == netcore.ClientInGame {
 		s.el.SetInGame(true)
 	}
 	return s.events
@@ -224,7 +224,7 @@ func (s *Session) retry(now int64) {
 		return
 	}
 	s.retryMS = 0
-	if s.left || s.el.Role() != election.Client || s.eng == nil || s.eng.client.State() != netcore.ClientDisconnected {
+	if s.left || s.el.Role() != election.Client || s.eng == nil || s.eng.view.state != netcore.ClientDisconnected {
 		return
 	}
 	s.emit(Event{Kind: "retry"})
@@ -268,7 +268,7 @@ func (s *Session) Stats() Stats {
 		st.TicsPerUpdate = c.TicsPerUpdate()
 		st.TicCostUS = s.budget.perTicNS / 1000
 		s.join.report(&st)
-		for _, p := range c.Lobby().Players {
+		for _, p := range s.eng.view.lobby.Players {
 			st.Players = append(st.Players, p.Name)
 		}
 		if srv := s.eng.server; srv != nil {

@@ -94,18 +94,22 @@ func (s *Session) queue(to link.Addr, payload []byte) {
 type engine struct {
 	server *netcore.Server // nil unless this copy serves
 	client *netcore.Client
+	view   clientView // the client, as its events told it
 	ch     *channel
 	// leaving is what client's server said when it left, if it did
 	// (netcore.EventServerLeaving): where the stream stopped, and the
 	// copy it handed the game to.
 	leaving *wire.Leaving
+	// resuming: server takes a game over and has not resumed it yet (its
+	// EventResumed).
+	resuming bool
 }
 
 // startEngine builds the engine for role; the old one, if any, is dropped.
 func (s *Session) startEngine(now int64, role Role) {
 	s.kept.keep(s.Client())
 	ch := &channel{s: s}
-	e := &engine{ch: ch}
+	e := &engine{ch: ch, view: newClientView()}
 	cfg := s.cfg.clientConfig(role == RoleServer)
 	cfg.ConnSeq = s.conns // the copy's connections are numbered in turn
 	s.conns++
@@ -131,16 +135,19 @@ func (s *Session) updateEngine(now int64) {
 	}
 	if e.server != nil {
 		for _, ev := range e.server.Update(now) {
+			if ev.Kind == netcore.EventResumed {
+				e.resuming = false
+			}
 			if sev, ok := serverEvent(ev); ok {
 				s.emit(sev)
 			}
 		}
 	}
 	for _, ev := range e.client.Update(now) {
+		e.view.see(ev)
 		s.fromClient(now, ev)
 	}
-	l, st := e.client.Lobby(), e.client.State()
-	if r, changed := s.lobby.update(l, st == netcore.ClientWaitingLaunch || st == netcore.ClientWaitingStart); changed {
+	if r, changed := s.lobby.update(e.view.lobby, e.view.waiting()); changed {
 		s.emit(Event{Kind: "lobby", Lobby: r})
 	}
 }
@@ -159,15 +166,13 @@ func (s *Session) fromClient(now int64, ev netcore.Event) {
 	switch ev.Kind {
 	case netcore.EventGameStarted:
 		// A copy that joins a game in progress starts at a later tic.
-		joined := ev.Tic != 0 || s.eng.client.Joining()
-		rejoined := ev.Reason == netcore.ReasonRejoined
-		if joined {
+		st := ev.Start
+		if st.Joined {
 			s.join.told(now)
 		}
-		setup := s.eng.client.Setup()
-		s.emit(Event{Kind: "start", Player: intp(ev.Player), Protocol: ev.Protocol, Tic: ev.Tic, Joined: joined, Rejoined: rejoined,
-			TicRate: s.eng.client.TicRate(), Seed: setup.Seed, Options: setup.Options})
-		if rejoined {
+		s.emit(Event{Kind: "start", Player: intp(ev.Player), Protocol: ev.Protocol, Tic: ev.Tic, Joined: st.Joined, Rejoined: st.Rejoined,
+			TicRate: st.TicRate, Seed: st.Setup.Seed, Options: st.Setup.Options})
+		if st.Rejoined {
 			s.emit(Event{Kind: "rejoined", Player: intp(ev.Player), Tic: ev.Tic})
 		}
 	case netcore.EventCatchUp:
@@ -176,7 +181,7 @@ func (s *Session) fromClient(now int64, ev netcore.Event) {
 		}
 		s.emit(Event{Kind: "catchup", Tic: ev.Tic, Done: ev.Done, Total: ev.Total, Unit: ev.Unit})
 	case netcore.EventPlayerEntered:
-		if ev.Player == s.eng.client.Player() {
+		if ev.Player == s.eng.view.player {
 			s.join.entered(now)
 		}
 		s.emit(Event{Kind: "join", Player: intp(ev.Player), Tic: ev.Tic})

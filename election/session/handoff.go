@@ -24,15 +24,13 @@ func (s *Session) handOffIfHidden(now int64) {
 	if !s.el.Hidden() || s.left || s.mig != nil || s.eng == nil || s.eng.server == nil || !s.eng.client.CanReattach() {
 		return
 	}
-	srv := s.eng.server
-	succ, ok := srv.Successor()
-	if !ok {
-		return
-	}
 	// The server's last word goes out as the server's (before the
 	// election makes this copy a client); the successor is a copy the
 	// election knows (MaySucceed), so it can hand over.
-	srv.HandOff(now, succ)
+	succ, ok := s.eng.server.HandOff(now)
+	if !ok {
+		return
+	}
 	heir, _ := s.el.HandOver(now, uint32(succ))
 	s.migrate(now, ReasonHandedOff)
 	s.emit(Event{Kind: "role", Role: RoleClient, UID: uint32(s.gameUID()), ServerUID: heir.Tie})

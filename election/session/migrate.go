@@ -59,18 +59,16 @@ func (s *Session) migrate(now int64, reason string) bool {
 // its client's timeline, to which its client reattaches.
 func (s *Session) resumeAsServer(now int64) {
 	c := s.eng.client
-	roster, _ := c.Roster()
-	r := netcore.Resume{Settings: c.Settings(), Connect: c.Connect(), Timeline: c.Timeline(), Roster: roster, Setup: c.Setup(),
-		Leaving: s.eng.leaving, Term: c.Term()}
+	r := c.Handover(s.eng.leaving)
 	ch := &channel{s: s}
 	srvEnd, cliEnd := netcore.NewLoopback(ServerUID)
-	srv := netcore.NewResumedServer(s.cfg.serverConfig(roster.Game, s.el), &netcore.HostTransport{Channel: ch, Local: srvEnd}, r, now)
+	srv := netcore.NewResumedServer(s.cfg.serverConfig(r.Roster.Game, s.el), &netcore.HostTransport{Channel: ch, Local: srvEnd}, r, now)
 	if !c.Reattach(cliEnd, now) {
 		s.giveUpMigration(now)
 		return
 	}
 	s.conns++ // the client's next connection
-	s.eng = &engine{server: srv, client: c, ch: ch}
+	s.eng = &engine{server: srv, client: c, ch: ch, view: s.eng.view.reattached(), resuming: true}
 }
 
 // reattach makes this copy's client a client of the game's new server.
@@ -81,7 +79,7 @@ func (s *Session) reattach(now int64) {
 		return
 	}
 	s.conns++ // the client's next connection
-	s.eng = &engine{client: s.eng.client, ch: ch}
+	s.eng = &engine{client: s.eng.client, ch: ch, view: s.eng.view.reattached()}
 }
 
 // yield drops this copy's server, and its clients, hearing it no more,
@@ -90,7 +88,7 @@ func (s *Session) reattach(now int64) {
 // as any survivor does. One that has drops its game, which the other
 // keeps: its client joins that one with its token (late join).
 func (s *Session) yield(now int64) {
-	if s.mig != nil && s.eng != nil && s.eng.server != nil && s.eng.server.Resuming() {
+	if s.mig != nil && s.eng != nil && s.eng.server != nil && s.eng.resuming {
 		s.reattach(now)
 		return
 	}
@@ -132,9 +130,10 @@ func (s *Session) checkMigration(now int64) {
 	if s.mig != nil || s.eng == nil {
 		return
 	}
-	if r, ok := s.eng.client.Roster(); ok && s.eng.client.State() == netcore.ClientInGame {
+	v := &s.eng.view
+	if r, ok := v.rostered(); ok && v.state == netcore.ClientInGame {
 		s.el.SetGame(r.Game)
-	} else if s.eng.client.State() != netcore.ClientInGame {
+	} else if v.state != netcore.ClientInGame {
 		s.el.SetGame(0)
 	}
 }

@@ -89,6 +89,9 @@ type channelSim struct {
 	// watchFrom: the copies' waits for their next tic are measured from
 	// then on.
 	watchFrom int64
+	// views, when set, compares the copies' views of their clients with
+	// the clients after every Update (view_test.go).
+	views *viewCheck
 }
 
 // simOption sets a channelSim up before its first copy opens.
@@ -124,7 +127,7 @@ func (c *channelSim) addWith(startMS float64, cadence ElectionCadence, token [wi
 func (c *channelSim) step() {
 	now := c.net.Now() + 5
 	c.net.AdvanceTo(now)
-	for _, p := range c.peers {
+	for i, p := range c.peers {
 		if p.closed || now < p.busyUntil || p.hidden && !p.node.Pending() && now-p.lastRunMS < 1000 {
 			continue
 		}
@@ -148,6 +151,9 @@ func (c *channelSim) step() {
 		for _, e := range p.s.Update(now) {
 			p.events = append(p.events, e)
 			p.times = append(p.times, now)
+		}
+		if c.views != nil {
+			c.views.check(now, i, p.s)
 		}
 		if cl := p.s.Client(); cl != nil {
 			ran := int(cl.Counters().TicsRun - before)
@@ -430,6 +436,7 @@ func TestCopyOpenedDuringTheGameJoinsItAtTheTicEveryCopyReports(t *testing.T) {
 	require.True(t, starts[0].Joined, "the late copy's start: %+v", starts[0])
 	require.NotZero(t, starts[0].Tic, "the late copy's start: %+v", starts[0])
 	require.Equal(t, 4, *starts[0].Player, "the late copy's player")
+	require.Equal(t, netcore.TicRate, starts[0].TicRate, "the late copy's start: tics a second")
 	from := starts[0].Tic
 	tics, bytes := false, false
 	for _, e := range eventsOf(late, "catchup") {

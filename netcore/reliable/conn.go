@@ -44,6 +44,17 @@ type Timers struct {
 	KeepaliveMS int64
 }
 
+// end is who ended a connection: what its owner acts on (TimedOut,
+// PeerLeft), where Reason says it to people.
+type end uint8
+
+const (
+	endNone     end = iota
+	endByUs         // this end said DISCONNECT (Disconnect)
+	endByPeer       // the peer said DISCONNECT
+	endTimedOut     // the peer fell silent
+)
+
 // Conn is one end of a connection: the reliable sub-protocol (in-order
 // delivery, acks, resends), keepalives, the timeout, the disconnect
 // handshake and, under the extension, the connection's identity on its
@@ -54,7 +65,8 @@ type Conn struct {
 	tr     link.Transport
 	timers Timers
 	state  State
-	reason string // why it ended, once disconnected
+	reason string // why it ended, for people, once disconnected
+	ended  end    // who ended it, for the code, once disconnected
 
 	lastSendMS, lastRecvMS int64
 
@@ -117,11 +129,11 @@ func (c *Conn) Drop(reason string) {
 func (c *Conn) Reason() string { return c.reason }
 
 // TimedOut reports whether the connection ended because nothing came.
-func (c *Conn) TimedOut() bool { return c.reason == ReasonTimeout }
+func (c *Conn) TimedOut() bool { return c.ended == endTimedOut }
 
 // PeerLeft reports whether the peer ended the connection (its DISCONNECT)
 // before this end asked to.
-func (c *Conn) PeerLeft() bool { return c.reason == ReasonLeft && c.disconnectTries == 0 }
+func (c *Conn) PeerLeft() bool { return c.ended == endByPeer && c.disconnectTries == 0 }
 
 // SetResendMS sets how often the head of the reliable queue is sent again
 // (ResendMS until told otherwise).
@@ -207,7 +219,7 @@ func (c *Conn) Handle(now int64, h wire.Header, body []byte) bool {
 		c.SendMessage(now, wire.DisconnectAck)
 		if c.state != DisconnectedSleep {
 			c.state = DisconnectedSleep
-			c.reason = ReasonLeft
+			c.reason, c.ended = ReasonLeft, endByPeer
 			c.sleepUntilMS = now + DisconnectSleepMS
 		}
 		return false
@@ -247,7 +259,7 @@ func (c *Conn) Run(now int64) {
 		c.SendReliableHead(now)
 		if now-c.lastRecvMS > c.timers.TimeoutMS {
 			c.state = Disconnected
-			c.reason = ReasonTimeout
+			c.reason, c.ended = ReasonTimeout, endTimedOut
 			return
 		}
 		if now-c.lastSendMS > c.timers.KeepaliveMS {
@@ -302,7 +314,7 @@ func (c *Conn) SendReliableHeadNow(now int64) {
 func (c *Conn) Disconnect(now int64, reason string) {
 	if c.state == Connected || c.state == Connecting {
 		c.state = Disconnecting
-		c.reason = reason
+		c.reason, c.ended = reason, endByUs
 		c.disconnectTries = 0
 		c.Run(now)
 	}

@@ -248,6 +248,40 @@ func TestServerThatVanishesTimesOutEveryClient(t *testing.T) {
 	}
 }
 
+// Under the reference, the server tells the other players of a client
+// that fell silent, once its connection timed out, as Chocolate Doom does,
+// and of none that left cleanly.
+func TestTheServerTellsTheOthersOfAClientThatTimedOut(t *testing.T) {
+	for _, how := range []string{"silent", "leave"} {
+		t.Run(how, func(t *testing.T) {
+			s := start(t, Options{Players: 3, Seed: 10, Strict: true, Link: simnet.Link{LatencyMS: 20, JitterMS: 10}})
+			require.NoError(t, s.RunTics(100, 60000))
+			gone := s.Peers[1]
+			if how == "silent" {
+				gone.Node.SetSilent(true)
+			} else {
+				gone.Client.Leave(s.Now())
+			}
+			s.RunFor(netcore.BrowserTimeouts.TimeoutMS + 1000)
+			l, ok := s.Find(-1, netcore.EventPlayerLeft, 0)
+			require.True(t, ok, "the server's player left")
+			want := []string{"Client 'player1' timed out and disconnected"}
+			if how == "leave" {
+				want = nil
+			}
+			for _, p := range []*Peer{s.Peers[0], s.Peers[2]} {
+				var told []string
+				for _, e := range p.Events {
+					if e.Kind == netcore.EventConsoleMessage {
+						told = append(told, e.Reason)
+					}
+				}
+				require.Equal(t, want, told, "peer %d: what the server told it (the player left: %s)", p.Index, l.Reason)
+			}
+		})
+	}
+}
+
 // A client whose clock runs 2 % fast stays in step: under the reference
 // the lockstep holds it back, under the extension its clock follows the
 // server's reports. The spread is the largest difference between two
@@ -298,7 +332,9 @@ func TestHandOffNamesTheClientThatHoldsTheMostOfTheGame(t *testing.T) {
 	require.True(t, ok, "no successor")
 	require.Equal(t, s.Peers[3].UID, succ, "successor (peer 3's)")
 	at := s.Now()
-	s.Server.HandOff(at, succ)
+	handed, ok := s.Server.HandOff(at)
+	require.True(t, ok, "handed off")
+	require.Equal(t, succ, handed, "the successor handed to")
 	s.RunFor(200)
 	for _, p := range s.Peers[1:] {
 		l, ok := s.Find(p.Index, netcore.EventDisconnected, at)
@@ -317,6 +353,12 @@ func TestHandOffNamesTheClientThatHoldsTheMostOfTheGame(t *testing.T) {
 	require.NoError(t, ref.RunTics(50, 60000))
 	a, ok := ref.Server.Successor()
 	require.False(t, ok, "a reference game names successor %x", a)
+	a, ok = ref.Server.HandOff(ref.Now())
+	require.False(t, ok, "a reference game handed off to %x", a)
+	ref.RunFor(200)
+	for _, p := range ref.Peers {
+		require.Equal(t, netcore.ClientInGame, p.Client.State(), "peer %d of a reference game that could not hand off", p.Index)
+	}
 }
 
 // A server's Leaving goes with its DISCONNECT and may come after it: the
@@ -331,7 +373,9 @@ func TestALeavingThatComesAfterTheDisconnectIsReported(t *testing.T) {
 	require.True(t, ok, "no successor")
 	late.Paused = true // what the server sends it waits in its inbox
 	at := s.Now()
-	s.Server.HandOff(at, succ)
+	handed, ok := s.Server.HandOff(at)
+	require.True(t, ok, "handed off")
+	require.Equal(t, succ, handed, "the successor handed to")
 	s.RunFor(100)
 	// The frames it was sent come again from a relay, the Leavings 50 ms
 	// after the rest.

@@ -33,10 +33,15 @@ func (t *tapped) Send(to link.Addr, payload []byte) {
 func (s *Scenario) Fingerprint() string {
 	fp := s.opts.Fingerprint
 	for _, l := range s.Log {
-		// An end's Cause restates its Reason, hashed already: without it,
-		// the games' prints are those kept before ends had a cause.
+		// An end's Cause restates its Reason, and a start's Start, a
+		// lobby's Lobby and a roster what the frames said, hashed
+		// already: without them, the games' prints are those kept
+		// before events had them.
 		e := l.Event
-		e.Cause = 0
+		if e.Kind == netcore.EventRoster {
+			continue
+		}
+		e.Cause, e.Start, e.Lobby = 0, nil, nil
 		fp.Event(l.At, l.Peer, e)
 	}
 	for _, p := range s.Peers {

@@ -34,6 +34,22 @@ func entered(s *Scenario, player int) []int64 {
 
 // playing reports whether a joiner has run the tic it entered the game at:
 // it plays.
+// rejoins says of each start of j's game, a join of a game in progress,
+// whether j got its player back (its Start), and checks that its Reason
+// says so to people.
+func rejoins(t *testing.T, j *Peer) []bool {
+	t.Helper()
+	var r []bool
+	for _, e := range j.Events {
+		if e.Kind == netcore.EventGameStarted {
+			require.True(t, e.Start.Joined, "a joiner's start: joined")
+			require.Equal(t, e.Start.Rejoined, e.Reason == netcore.ReasonRejoined, "a joiner's start: rejoined, and its reason %q", e.Reason)
+			r = append(r, e.Start.Rejoined)
+		}
+	}
+	return r
+}
+
 func playing(j *Peer) bool {
 	for _, e := range j.Events {
 		if e.Kind == netcore.EventPlayerEntered && e.Player == j.Client.Player() && j.Client.Player() >= 0 {
@@ -278,11 +294,8 @@ func TestRejoinWithTheTokenGetsThePlayerBack(t *testing.T) {
 				"the joiners did not enter: %v / %v", other.Events, back.Events)
 			require.Equal(t, 1, back.Client.Player(), "the player of the copy that came back")
 			require.Equal(t, 3, other.Client.Player(), "the player a new copy took while 1 was held")
-			var rejoined bool
-			for _, e := range back.Events {
-				rejoined = rejoined || (e.Kind == netcore.EventGameStarted && e.Reason == netcore.ReasonRejoined)
-			}
-			require.True(t, rejoined, "the copy that came back was not told it rejoined: %v", back.Events)
+			require.Equal(t, []bool{true}, rejoins(t, back), "the copy that came back: its starts rejoined")
+			require.Equal(t, []bool{false}, rejoins(t, other), "the new copy: its starts rejoined")
 			require.NoError(t, s.RunTics(s.Peers[0].Client.GameTic()+300, 60000))
 			check(t, s, 600)
 			noDesync(t, s)
@@ -308,9 +321,8 @@ func TestRejoinAfterTheGraceOrWhileTheOwnerPlaysIsANewPlayer(t *testing.T) {
 	s.RunFor(2000)
 	late := s.JoinWith(gone.Token)
 	require.True(t, s.RunUntil(func() bool { return playing(late) }, 30000), "the late copy did not enter: %v", late.Events)
-	for _, e := range late.Events {
-		require.False(t, e.Kind == netcore.EventGameStarted && e.Reason == netcore.ReasonRejoined, "a token past its grace got its player back")
-	}
+	require.Equal(t, []bool{false}, rejoins(t, late), "a token past its grace: its starts rejoined")
+	require.Equal(t, []bool{false}, rejoins(t, twin), "a token whose owner plays: its starts rejoined")
 	require.NoError(t, s.RunTics(s.Peers[0].Client.GameTic()+200, 60000))
 	check(t, s, 500)
 }
@@ -472,11 +484,8 @@ func TestARejoinThatVanishesLeavesThePlayerHeldForTheGrace(t *testing.T) {
 			}
 			again := s.JoinWith(gone.Token)
 			require.True(t, s.RunUntil(func() bool { return playing(again) }, 30000), "the copy did not come back: %v", again.Events)
-			rejoined := false
-			for _, e := range again.Events {
-				rejoined = rejoined || e.Kind == netcore.EventGameStarted && e.Reason == netcore.ReasonRejoined
-			}
-			require.Equal(t, when == "within", rejoined, "%s the grace: the copy that came back rejoined", when)
+			require.Equal(t, []bool{when == "within"}, rejoins(t, again), "%s the grace: the copy that came back: its starts rejoined", when)
+			rejoined := when == "within"
 			if rejoined {
 				require.Equal(t, own, again.Client.Player(), "%s the grace: the player the copy came back as (its own)", when)
 			}

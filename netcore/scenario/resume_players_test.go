@@ -39,8 +39,11 @@ func takeOver(t *testing.T, s *Scenario, heir *Peer, waitMS int64) (*netcore.Ser
 	now := s.Now()
 	roster, ok := heir.Client.Roster()
 	require.True(t, ok, "the heir has no roster")
-	r := netcore.Resume{Settings: heir.Client.Settings(), Connect: heir.Client.Connect(), Timeline: heir.Client.Timeline(),
-		Roster: roster, Setup: heir.Client.Setup(), WaitMS: waitMS}
+	r := heir.Client.Handover(nil)
+	require.Equal(t, netcore.Resume{Settings: heir.Client.Settings(), Connect: heir.Client.Connect(), Timeline: heir.Client.Timeline(),
+		Roster: roster, Setup: heir.Client.Setup(), Term: r.Term}, r, "the heir's handover")
+	require.NotZero(t, r.Term, "the heir's handover: its server's term")
+	r.WaitMS = waitMS
 	cfg := s.opts.Server
 	cfg.Game = roster.Game
 	srvEnd, cliEnd := netcore.NewLoopback(ServerUID)

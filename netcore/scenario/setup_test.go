@@ -31,6 +31,10 @@ func TestTheControllersSeedOptionsAndTicRateReachEveryCopy(t *testing.T) {
 		require.Equal(t, opts.Seed, st.Seed, "peer %d: seed", p.Index)
 		require.Equal(t, opts.Options, st.Options, "peer %d: options", p.Index)
 		require.Equal(t, 20, p.Client.TicRate(), "peer %d: tics a second", p.Index)
+		// Its start said so, and whether it joined the game in progress.
+		started := startsOf(p)
+		require.Len(t, started, 1, "peer %d: its starts", p.Index)
+		require.Equal(t, netcore.Start{Setup: st, TicRate: 20, Joined: p == late}, *started[0], "peer %d: its start", p.Index)
 	}
 	check(t, s, 200)
 }
@@ -50,6 +54,7 @@ func TestTheReferenceProtocolKeepsThirtyFiveTicsASecond(t *testing.T) {
 		require.Zero(t, st.Seed, "peer %d: seed", p.Index)
 		require.Nil(t, st.Options, "peer %d: options", p.Index)
 		require.Equal(t, 35, p.Client.TicRate(), "peer %d: tics a second", p.Index)
+		require.Equal(t, []*netcore.Start{{TicRate: 35}}, startsOf(p), "peer %d: its start", p.Index)
 	}
 	check(t, s, 100)
 }
@@ -67,4 +72,16 @@ func TestAStrictGameGivesItsTicnetCopiesNoSetup(t *testing.T) {
 		require.Nil(t, st.Options, "peer %d: options", p.Index)
 		require.Equal(t, 35, p.Client.TicRate(), "peer %d: tics a second", p.Index)
 	}
+}
+
+// startsOf is how the game started at p, each time it did (its
+// EventGameStarted's Start).
+func startsOf(p *Peer) []*netcore.Start {
+	var starts []*netcore.Start
+	for _, e := range p.Events {
+		if e.Kind == netcore.EventGameStarted {
+			starts = append(starts, e.Start)
+		}
+	}
+	return starts
 }

@@ -240,7 +240,7 @@ func run(o *options) (int, error) {
 			case netcore.EventConnected:
 				log.Printf("connected, protocol %s", e.Protocol)
 			case netcore.EventLobbyChanged:
-				l := cli.Lobby()
+				l := e.Lobby
 				log.Printf("lobby: %d players %v, %d drones, %d ready, controller %v, player %d",
 					len(l.Players), l.Players, l.NumDrones, l.ReadyPlayers, l.IsController, l.Player)
 				if o.nodes > 0 && l.IsController && !launched && len(l.Players)+l.NumDrones >= o.nodes {
