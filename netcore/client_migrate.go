@@ -111,6 +111,14 @@ func (ms *migrateSide) onResume(now int64, body []byte) error {
 		c.send.maketic = m.Tic // those tics are decided
 	}
 	c.send.sendBuilt(now, m.Tic, ExtMaxClientLeadTics)
+	// The server sent the tics before m.Tic that this client lacks with
+	// its Resume, in the same batch (its Reattach said which): those
+	// still missing once the batch is read were lost, and are asked for
+	// at once, as a gap found a reorder window ago.
+	if n := m.Tic - c.recv.start; int32(n) > 0 {
+		c.recv.win.NoteGap(now-reliable.MaxReorderMS, c.recv.start, c.recv.start, n)
+	}
+	c.recv.restart()
 	c.emit(Event{Kind: EventResumed, Player: c.player, Tic: m.Tic})
 	heard := c.join.heard
 	c.join.heard, c.join.heardBytes = nil, 0

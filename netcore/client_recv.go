@@ -145,6 +145,19 @@ func (rs *recvSide) afterTics(now int64, start uint32, n int) {
 	rs.advanceWindow()
 }
 
+// restart takes the server's stream up under a new server: the tics the
+// old one sent, and the commands this client built before the new one
+// took them, would time the migration, not the channel. The stream's
+// jitter and the round trip are measured again from the tics after them,
+// and the resend timeouts the old server let pass no longer count.
+func (rs *recvSide) restart() {
+	rs.jit.Restart()
+	rs.rtt.Restart()
+	if last := rs.c.send.maketic - 1; int32(last-rs.jitterTic) > 0 {
+		rs.jitterTic = last
+	}
+}
+
 func (rs *recvSide) lastLatencyOf(tic uint32) int16 {
 	if rs.win.Has(tic) {
 		return rs.tics[tic%BackupTics].tic.Latency

@@ -143,13 +143,16 @@ func (k ticnetClock) onTicSet(c *Client, now int64) {
 // adjust moves the clock by half of what it takes for the latest command
 // in the server's last report to arrive ExtTargetMarginMS early, and
 // InputDelay tics earlier still: half, because the reports that follow
-// still reflect the old clock.
+// still reflect the old clock. One report moves it by at most the most a
+// client may lead by; the offset itself has no bound: it is the sum of
+// every move since the game began, and a migration moves the game's clock
+// by the seconds it took.
 func (k ticnetClock) adjust(c *Client, marginMS int64) {
 	rate := int64(k.ticRate())
 	target := ExtTargetMarginMS + int64(c.cfg.InputDelay)*1000/rate
 	step := (target - marginMS) / 2
 	limit := int64(ExtMaxClientLeadTics) * 1000 / rate
-	c.sync.extOffsetMS = max(-limit, min(limit, c.sync.extOffsetMS+step))
+	c.sync.extOffsetMS += max(-limit, min(limit, step))
 }
 
 func (ticnetClock) canReattach() bool { return true }

@@ -136,3 +136,21 @@ func TestSetsToEveryoneCarryATicAClientLacks(t *testing.T) {
 		"%d tics behind: the set starts at, want no reach back", MaxRepairTics+1)
 	require.False(t, lagging.repairing, "%d tics behind: repairing", MaxRepairTics+1)
 }
+
+// Under a new server, the client measures its stream afresh: the resend
+// timeouts the old server let pass double no more, the first tic's lateness
+// is no jitter, and the commands built before the resume time no round
+// trip.
+func TestAResumedClientMeasuresItsStreamAfresh(t *testing.T) {
+	c := NewClient(ClientConfig{}, nil, 1, nil, 0)
+	rs := &c.recv
+	rs.rtt.Add(100) // a 300 ms timeout
+	rs.rtt.BackOff()
+	rs.jit.Add(40)
+	rs.jitterTic, c.send.maketic = 40, 60
+	rs.restart()
+	require.Equal(t, int64(300), rs.rtt.Timeout(ResendRetryMS), "the resend timeout after a restart, ms")
+	rs.jit.Add(3040) // the first tic under the new server, 3 s late
+	require.Equal(t, int64(reliable.MinReorderMS), rs.jit.ReorderMS(), "the reorder window after a restart, ms")
+	require.Equal(t, uint32(59), rs.jitterTic, "the last tic that times no round trip: the last command built")
+}

@@ -23,6 +23,12 @@ func (j *Jitter) Add(transitMS int64) {
 	j.last, j.measured = transitMS, true
 }
 
+// Restart takes the stream up again after a pause or under a new sender:
+// the next packet's transit is a new baseline, not a difference from the
+// last one's, which would time the pause. The jitter measured so far
+// stands.
+func (j *Jitter) Restart() { j.measured = false }
+
 // ReorderMS is how long a tic missing while later ones came is waited for
 // before it is asked for again: four times the jitter, at least
 // MinReorderMS, at most MaxReorderMS.

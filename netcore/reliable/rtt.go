@@ -37,6 +37,11 @@ const maxBackoff = 1
 // BackOff notes that a timeout passed: the next is twice as long.
 func (e *RTT) BackOff() { e.backoff = min(e.backoff+1, maxBackoff) }
 
+// Restart takes the exchange up again under a new peer: the timeouts that
+// passed timed the old one's silence, not a round trip, and no longer
+// double the next. The round trip measured so far stands.
+func (e *RTT) Restart() { e.backoff = 0 }
+
 // Timeout is srtt + 4·rttvar, or def before the first sample, doubled for
 // each timeout passed since the last sample, within [MinResendMS,
 // MaxResendMS].

@@ -28,3 +28,14 @@ func TestRTTEstimateFollowsRFC6298(t *testing.T) {
 	slow.Add(5000)
 	require.Equal(t, int64(MaxResendMS), slow.Timeout(300), "a 5 s round trip: want the ceiling")
 }
+
+// A restart (a new peer) ends the backing off, which timed the old peer's
+// silence; the round trip measured stands.
+func TestRTTRestartEndsTheBackingOffAndKeepsTheEstimate(t *testing.T) {
+	var e RTT
+	e.Add(100) // srtt 100, rttvar 50: 300
+	e.BackOff()
+	require.Equal(t, int64(600), e.Timeout(250), "backed off: want twice 300")
+	e.Restart()
+	require.Equal(t, int64(300), e.Timeout(250), "restarted: want the estimate, 300")
+}

@@ -30,16 +30,9 @@ func TestEverySurvivorsReattachClaimsExactlyTheTicsItHolds(t *testing.T) {
 	for _, p := range others {
 		require.Equal(t, held, p.Client.Timeline().Confirmed(), "copy %d: the tics it holds, the heir's: want a quiet game where they agree", p.Index)
 	}
-	roster, ok := heir.Client.Roster()
-	require.True(t, ok, "no roster")
-
 	// The heir's server, and its own client reattached through the
 	// loopback, as a session builds them.
-	srv, ch := resumeAtHeir(t, heir, netcore.Resume{Roster: roster}, netcore.ServerConfig{}, now)
-	heir.Client.Update(now)
-	srv.Update(now)
-	heir.Client.Update(now)
-	ch.take()
+	srv, ch := heirTakesOver(t, heir, now)
 
 	// Each other copy's first pass: its Reattach says what it holds.
 	trs := map[link.Addr]*hand{}

@@ -285,3 +285,18 @@ func resumeAtHeir(t *testing.T, heir *Peer, r netcore.Resume, cfg netcore.Server
 	require.True(t, heir.Client.Reattach(cliEnd, now), "the heir cannot reattach")
 	return srv, ch
 }
+
+// heirTakesOver builds the heir's server from its own timeline and roster
+// (resumeAtHeir) at now, runs the heir's first pass with it, and drops
+// what the server sent on the channel meanwhile.
+func heirTakesOver(t *testing.T, heir *Peer, now int64) (*netcore.Server, *hand) {
+	t.Helper()
+	roster, ok := heir.Client.Roster()
+	require.True(t, ok, "no roster")
+	srv, ch := resumeAtHeir(t, heir, netcore.Resume{Roster: roster}, netcore.ServerConfig{}, now)
+	heir.Client.Update(now)
+	srv.Update(now)
+	heir.Client.Update(now)
+	ch.take()
+	return srv, ch
+}
