@@ -101,7 +101,7 @@ export interface ServerLostEvent { kind: "serverLost" }
  * "role" may come between.
  */
 export interface MigratingEvent { kind: "migrating"; tic: number; reason: string }
-/** The game goes on under serverUID from tic, the same on every copy, after gapMS ms standing still here. No "start": it is the same game. */
+/** The game goes on under serverUID from tic, the same on every copy, after gapMS ms standing still here (from the last tic this copy ran). No "start": it is the same game. */
 export interface ResumedEvent { kind: "resumed"; serverUID: number; tic: number; gapMS: number }
 /** No new server of the game within 10 s: this copy drops the game and joins whatever game the channel has ("start" follows). */
 export interface MigrateFailedEvent { kind: "migrateFailed" }

@@ -33,9 +33,10 @@ type Session struct {
 	// without a Leaving.
 	awaitLeaving leavingWait
 	// budget bounds the tics of a pass; ran is how many the last Update
-	// ran.
+	// ran, ranMS when an Update last ran any.
 	budget ticBudget
 	ran    int
+	ranMS  int64
 	// retryMS: a client the server refused (or that could not join)
 	// connects again at this time; 0: none due.
 	retryMS int64
@@ -171,6 +172,9 @@ func (s *Session) Update(now int64) []Event {
 	s.ran = 0
 	if s.eng != nil {
 		s.ran = int(s.eng.client.Counters().TicsRun - before)
+	}
+	if s.ran > 0 {
+		s.ranMS = now
 	}
 	s.retry(now)
 	s.sentAway(now)

@@ -1,6 +1,8 @@
 package session
 
 import (
+	"cmp"
+
 	"github.com/ticnet/ticnet/election"
 	"github.com/ticnet/ticnet/netcore"
 )
@@ -102,7 +104,10 @@ func (s *Session) resumed(now int64, tic uint32) {
 	if s.mig == nil {
 		return
 	}
-	gap := now - s.mig.fromMS
+	// The game stood still from the last tic it ran: before its server
+	// was lost (found only a timeout later when it fell silent), or
+	// after, the tics it held; from the loss if it never ran one.
+	gap := now - cmp.Or(s.ranMS, s.mig.fromMS)
 	s.mig = nil
 	s.stats.Migrations++
 	s.emit(Event{Kind: "resumed", ServerUID: s.el.Server().Tie, Tic: tic, GapMS: gap})

@@ -181,6 +181,11 @@ func playAndLose(t testing.TB, seed uint64, n int, link simnet.Link, how departu
 				degraded = append(degraded, i)
 				continue
 			}
+			// Its gap is how long its game stood still, from the last
+			// tic it ran: a server that falls silent is found lost only
+			// a timeout later.
+			require.NotEmpty(t, p.stood, "survivor %d: the harness saw no resume", i)
+			require.Equal(t, p.stood[len(p.stood)-1], rs[0].GapMS, "survivor %d: its resumed event's gap, ms", i)
 			resumes = append(resumes, rs[0])
 		}
 		require.NotEmpty(t, resumes, "no survivor resumed")

@@ -53,8 +53,10 @@ type Event struct {
 	Done  int64  `json:"done,omitempty"`
 	Total int64  `json:"total,omitempty"`
 	Unit  string `json:"unit,omitempty"`
-	// GapMS: "resumed", how long the game stood still at this copy, from
-	// the loss of its server to the first tic under the new one.
+	// GapMS: "resumed", how long the game stood still at this copy: from
+	// the last tic it ran under its old server to the resume, when it
+	// runs tics again. A server that falls silent is found lost only a
+	// timeout later; the game stood still all that while.
 	GapMS int64 `json:"gapMS,omitempty"`
 	// "start": the game's tics per second, and the seed and options its
 	// controller launched it with (netcore.Client.Setup).

@@ -44,11 +44,14 @@ type copyOf struct {
 	// and the tic its game was at, when its game last ran a tic, the
 	// longest it waited for one since channelSim.watchFrom, and whether
 	// its gametic ever went back under one client.
-	client    *netcore.Client
-	gametic   uint32
-	ranMS     int64
-	longest   int64
-	wentBack  bool
+	client   *netcore.Client
+	gametic  uint32
+	ranMS    int64
+	longest  int64
+	wentBack bool
+	// stood: for each "resumed" event, how long the game had stood still
+	// at the copy, from the last tic it ran, as the harness saw it.
+	stood     []int64
 	newClient int // clients after the first that started a game
 	// holdLeavingsMS: the server's Leavings reach the copy that much
 	// later than the frames sent with them (held); leavingMS is when the
@@ -151,6 +154,10 @@ func (c *channelSim) step() {
 		for _, e := range p.s.Update(now) {
 			p.events = append(p.events, e)
 			p.times = append(p.times, now)
+			if e.Kind == "resumed" && p.ranMS > 0 {
+				// The game stood still from the last tic it ran.
+				p.stood = append(p.stood, now-p.ranMS)
+			}
 		}
 		if c.views != nil {
 			c.views.check(now, i, p.s)
