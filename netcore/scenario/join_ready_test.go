@@ -165,7 +165,7 @@ func TestAJoinerLoadsTheStateAsOfTheTicItsSourceWrote(t *testing.T) {
 				startTic = e.Tic
 			}
 		}
-		for tic, r := range j.Game.Ran() {
+		for tic, r := range j.Game.Ran().All() {
 			if r.OK {
 				ran = uint32(tic)
 				break

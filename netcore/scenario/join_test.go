@@ -66,7 +66,7 @@ func TestLateJoinerEntersTheGameAtOneTicEverywhereAndAgrees(t *testing.T) {
 		require.GreaterOrEqual(t, tic, int64(300), "the tics at which the peers saw player %d enter: %v", p, at)
 	}
 	first := -1
-	for tic, r := range j.Game.Ran() {
+	for tic, r := range j.Game.Ran().All() {
 		if r.OK {
 			first = tic
 			break

@@ -114,7 +114,7 @@ func sameWithPrediction(seed uint64, tics uint32) (netcore.PredictCounters, erro
 			return netcore.PredictCounters{}, fmt.Errorf("peer %d: confirmed %d tics", i, n)
 		}
 		for tic := range n {
-			if sa[tic] != sb[tic] || a.Game.Ran()[tic] != b.Game.Ran()[tic] {
+			if sa[tic] != sb[tic] || a.Game.Ran().At(tic) != b.Game.Ran().At(tic) {
 				return netcore.PredictCounters{}, fmt.Errorf("peer %d tic %d: with prediction %08x, without %08x", i, tic, sb[tic], sa[tic])
 			}
 		}

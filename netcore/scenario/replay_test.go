@@ -85,7 +85,7 @@ func checkReplay(t *testing.T, p *Peer) {
 	require.Zero(t, res.Mismatches, "peer %d: checksums that differ (%v)", p.Index, res.Mismatch)
 	want, got := p.Game.Ran(), g.Ran()
 	for tic := first; tic < ran; tic++ {
-		require.Equal(t, want[tic], got[tic], "peer %d, tic %d: what the replay ran (the game's)", p.Index, tic)
+		require.Equal(t, want.At(tic), got.At(tic), "peer %d, tic %d: what the replay ran (the game's)", p.Index, tic)
 	}
 }
 

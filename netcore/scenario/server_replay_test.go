@@ -37,10 +37,11 @@ func checkServerReplay(t *testing.T, s *Scenario, data []byte) []wire.ReplayTic 
 	for _, p := range s.Peers {
 		ran := p.Game.Ran()
 		for _, rt := range tics {
-			if int(rt.Tic) >= len(ran) || !ran[rt.Tic].OK {
+			want := ran.At(rt.Tic)
+			if !want.OK {
 				continue // the peer had left, or not run it yet
 			}
-			got, want := g.Ran()[rt.Tic], ran[rt.Tic]
+			got := g.Ran().At(rt.Tic)
 			require.Equal(t, want.InGame, got.InGame, "tic %d: the players the server's replay ran (peer %d's)", rt.Tic, p.Index)
 			require.Equal(t, want.Before, got.Before, "tic %d: the state the server's replay ran from (peer %d's)", rt.Tic, p.Index)
 			for q := range got.Cmds {
@@ -165,7 +166,7 @@ func TestTheServerRecordsEachGameInItsOwnReplay(t *testing.T) {
 			if r.Tic.Tic >= p.Client.GameTic() {
 				break // not run yet
 			}
-			ran := p.Game.Ran()[r.Tic.Tic]
+			ran := p.Game.Ran().At(r.Tic.Tic)
 			require.Equal(t, r.Tic.Cmds, ran.Cmds, "second game, tic %d: the commands peer %d ran (the replay's)", r.Tic.Tic, p.Index)
 			require.Equal(t, r.Tic.InGame, ran.InGame, "second game, tic %d: the players peer %d ran (the replay's)", r.Tic.Tic, p.Index)
 		}
