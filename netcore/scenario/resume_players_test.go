@@ -123,6 +123,7 @@ func serverEventsOf(s *Scenario, mark, player int) []string {
 // awaited copy then reattached in its place: two copies played one
 // player.)
 func TestAResumedServerKeepsAnAwaitedPlayersNumber(t *testing.T) {
+	t.Parallel()
 	s := startAwayGame(t, 31)
 	srv, mark, resumedAt := resumeWithoutTheAwayCopy(t, s)
 	newcomer := s.Join()
@@ -156,6 +157,7 @@ func TestAResumedServerKeepsAnAwaitedPlayersNumber(t *testing.T) {
 // leaves the game when its join starts and enters again with it, one copy
 // per player, and the placeholder's timeout ends nothing later.
 func TestATokenJoinerEndsItsAwaitedPlaceholderAndGetsItsPlayerBack(t *testing.T) {
+	t.Parallel()
 	s := startAwayGame(t, 32)
 	srv, mark, resumedAt := resumeWithoutTheAwayCopy(t, s)
 	away := s.Peers[awayPlayer]
@@ -207,6 +209,7 @@ func TestATokenJoinerEndsItsAwaitedPlaceholderAndGetsItsPlayerBack(t *testing.T)
 // (ReasonReattachRefused), and comes back as a new copy with its token,
 // which gets its player back.
 func TestALateReattachHoldingTheResumeTicIsRefused(t *testing.T) {
+	t.Parallel()
 	s := startAwayGame(t, 33)
 	heir, other, away := s.Peers[1], s.Peers[2], s.Peers[awayPlayer]
 	confirmed := func(p *Peer) uint32 { return p.Client.Timeline().Confirmed() }
