@@ -30,7 +30,7 @@ func (c *channelSim) fingerprint(fp *fingerprint.Print) string {
 	}
 	for i, p := range c.peers {
 		sums, ran := p.game.Sums(), p.game.Ran()
-		for t, r := range ran[:min(len(sums), len(ran))] {
+		for t, r := range ran.Before(len(sums)).All() {
 			if r.OK {
 				fp.Tic(i, uint32(t), sums[t], r)
 			}

@@ -35,7 +35,7 @@ func checkReplay(t *testing.T, i int, p *copyOf, data []byte, from, end uint32) 
 	require.Equal(t, 0, res.Mismatches, "copy %d: checksums that differ (%v)", i, res.Mismatch)
 	want, got := p.game.Ran(), g.Ran()
 	for tic := from; tic < end; tic++ {
-		require.Equal(t, want[tic], got[tic], "copy %d, tic %d: the game ran (want), the replay (got)", i, tic)
+		require.Equal(t, want.At(tic), got.At(tic), "copy %d, tic %d: the game ran (want), the replay (got)", i, tic)
 	}
 }
 

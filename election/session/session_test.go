@@ -395,13 +395,13 @@ func compareRan(t *testing.T, joiner *copyOf, others []*copyOf) {
 	t.Helper()
 	ran, sums := joiner.game.Ran(), joiner.game.Sums()
 	n := 0
-	for tic := range ran {
-		if !ran[tic].OK {
+	for tic := range ran.Len() {
+		if _, _, ok := ran.Head(uint32(tic)); !ok {
 			continue
 		}
 		n++
 		for _, p := range others {
-			if o, r := p.game.Sums(), p.game.Ran(); tic < len(o) && tic < len(r) && r[tic].OK {
+			if o := p.game.Sums(); tic < len(o) && p.game.Ran().At(uint32(tic)).OK {
 				require.Equal(t, sums[tic], o[tic], "tic %d differs", tic)
 			}
 		}

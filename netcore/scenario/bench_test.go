@@ -102,6 +102,9 @@ func ticGaps(s *Scenario, p *Peer, n uint32) ([]int64, int64) {
 	return gaps, s.Now() - began
 }
 
+// A game's steady state allocates nothing per step. Not t.Parallel, as
+// every other test of the package is: it counts the process's
+// allocations, and runs before the parallel tests start.
 func TestSteadyStateAllocatesNothing(t *testing.T) {
 	for _, strict := range []bool{true, false} {
 		s := New(Options{Players: 8, Seed: 1, Strict: strict, Quiet: true, Link: simnet.Link{LatencyMS: 20}})

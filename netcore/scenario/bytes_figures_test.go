@@ -15,6 +15,7 @@ import (
 // GAMEDATA (busy / idle: reference 78.0 / 43.0 bytes a tic; TICNET_1
 // 75.3 / 41.2, sets 39.3 / 21.9 and GAMEDATA 36.0 / 19.4).
 func TestTwoPlayerGamesSendTheBytesPerTicTheREADMEStates(t *testing.T) {
+	t.Parallel()
 	const tics = 1000
 	want := map[string]struct{ reference, ticnet, sets, gamedata int64 }{
 		"busy": {77987, 75315, 39292, 36023},

@@ -27,6 +27,7 @@ func perTic(s *Scenario, n uint32) (frames, bytes float64) {
 // that leave out the one client's own commands, no latency field, a 16-bit
 // start and checksums that ride on GAMEDATA (the figures in the README).
 func TestTicnetSendsNoMoreBytesPerTicThanTheReference(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{2, 4, 8} {
 		for _, idle := range []bool{false, true} {
 			var frames, bytes [2]float64
@@ -49,6 +50,7 @@ func TestTicnetSendsNoMoreBytesPerTicThanTheReference(t *testing.T) {
 // do: with one-byte turning, truncated as they travel (the test game turns
 // by any amount), and the server's substitutes where it made them.
 func TestASetForOneClientLeavesOutItsCommandsAndItRunsThemAsSent(t *testing.T) {
+	t.Parallel()
 	s := start(t, Options{Players: 2, Seed: 41, Link: lossy, LowResTurn: true})
 	require.True(t, s.Server.Extended(), "not an extension game")
 	require.True(t, s.Peers[0].Client.Settings().LowResTurn, "not a game with one-byte turning")

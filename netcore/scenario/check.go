@@ -123,8 +123,8 @@ func CheckCommandsAgainst(copies []Copy, extended bool, recordsOf func(at uint32
 	var c Checked
 	ranBy := func(at uint32) (testgame.Ran, bool) {
 		for _, p := range copies {
-			if ran := p.Game.Ran(); int(at) < len(ran) && ran[at].OK && p.Checks(at) {
-				return ran[at], true
+			if ran := p.Game.Ran().At(at); ran.OK && p.Checks(at) {
+				return ran, true
 			}
 		}
 		return testgame.Ran{}, false
@@ -225,10 +225,9 @@ func CheckCommandsAgainst(copies []Copy, extended bool, recordsOf func(at uint32
 		if n := p.Game.Rebuilt(); n != 0 && !joinedAgain[p.Game] {
 			return c, fmt.Errorf("peer %d was asked %d times to build a tic it had built", p.Index, n)
 		}
-		ran := p.Game.Ran()
-		for t := range ran {
+		for t, ran := range p.Game.Ran().All() {
 			at := uint32(t)
-			r := &ran[t]
+			r := &ran
 			if !r.OK || !p.Checks(at) {
 				continue // not run by this peer (a late joiner's early tics)
 			}
@@ -266,8 +265,8 @@ func CheckCommandsAgainst(copies []Copy, extended bool, recordsOf func(at uint32
 func consistency(g *testgame.Game, player int, tic, from uint32) uint8 {
 	ran := g.Ran()
 	for t := int64(tic) - netcore.BackupTics; t >= int64(from); t -= netcore.BackupTics {
-		if t < int64(len(ran)) && ran[t].OK && ran[t].InGame&(1<<player) != 0 {
-			return uint8(ran[t].Before)
+		if in, before, ok := ran.Head(uint32(t)); ok && in&(1<<player) != 0 {
+			return uint8(before)
 		}
 	}
 	return 0
@@ -327,7 +326,7 @@ func (s *Scenario) CheckSums() (int, error) {
 		var ref *Peer
 		peers := 0
 		for _, p := range s.Peers {
-			if ran := p.Game.Ran(); t >= len(ran) || !ran[t].OK || end(p) != 0 && uint32(t) >= end(p) {
+			if _, _, ok := p.Game.Ran().Head(uint32(t)); !ok || end(p) != 0 && uint32(t) >= end(p) {
 				continue
 			}
 			peers++

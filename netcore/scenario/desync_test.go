@@ -28,6 +28,7 @@ func desyncs(s *Scenario, peer int) []Logged {
 // names its player, once, at the tic whose result differs; the broken copy
 // names every other player.
 func TestReferenceBrokenPeerFailsTheConsistencyCheckAtTheTicItBroke(t *testing.T) {
+	t.Parallel()
 	const breakAt = 600
 	s := build(t, Options{Players: 4, Seed: 21, Strict: true, Link: simnet.Link{LatencyMS: 20, JitterMS: 10}})
 	broken := s.Peers[2]
@@ -65,6 +66,7 @@ func TestReferenceBrokenPeerFailsTheConsistencyCheckAtTheTicItBroke(t *testing.T
 // Under the extension, a two-player game where one copy breaks has no
 // majority: the server names the tic and both players.
 func TestTwoPlayerExtensionDesyncNamesTheTicAndBothPlayers(t *testing.T) {
+	t.Parallel()
 	const breakAt = 700
 	s := build(t, Options{Players: 2, Seed: 22, Link: simnet.Link{LatencyMS: 20, JitterMS: 10}})
 	s.Peers[1].Game.BreakAt = breakAt
@@ -82,6 +84,7 @@ func TestTwoPlayerExtensionDesyncNamesTheTicAndBothPlayers(t *testing.T) {
 }
 
 func TestBrokenPeerIsNamedByTheServerAtTheTicItDiverged(t *testing.T) {
+	t.Parallel()
 	s := build(t, Options{Players: 8, Seed: 14, Link: simnet.Link{LatencyMS: 20, JitterMS: 10}})
 	broken := s.Peers[6]
 	broken.Game.BreakAt = 5000

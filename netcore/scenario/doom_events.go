@@ -67,16 +67,16 @@ func (s *Scenario) CheckDoomEvents() (DoomEvents, error) {
 	}
 	// The copy that ran the most confirmed tics, and most of them from
 	// the first (a copy that joined late ran none before it joined).
-	var ran []testgame.Ran
+	var ran testgame.History
 	most := -1
 	for _, p := range s.Peers {
 		r := p.Game.Ran()
-		if end := s.confirmedEnd(p); end != 0 && int(end) < len(r) {
-			r = r[:end]
+		if end := s.confirmedEnd(p); end != 0 {
+			r = r.Before(int(end))
 		}
 		n := 0
-		for t := range r {
-			if r[t].OK {
+		for t := range r.Len() {
+			if _, _, ok := r.Head(uint32(t)); ok {
 				n++
 			}
 		}
@@ -97,8 +97,7 @@ func (s *Scenario) CheckDoomEvents() (DoomEvents, error) {
 		return nil
 	}
 	var pending [tic.MaxPlayers][len(doomEventFields)][]doomEvent
-	for t := range ran {
-		r := &ran[t]
+	for t, r := range ran.All() {
 		if !r.OK {
 			continue
 		}

@@ -15,6 +15,7 @@ import (
 // player did not build. Check accounts for them in every Doom-mode
 // scenario; this one asserts the counts of a seeded run.
 func TestEveryDoomEventAPlayerBuiltRunsOnceAndNoneIsInvented(t *testing.T) {
+	t.Parallel()
 	s := start(t, Options{Players: 8, Seed: 11, Link: simnet.Link{LatencyMS: 20, JitterMS: 10}})
 	require.NoError(t, s.RunTics(300, 60000))
 	silent := s.Peers[5]

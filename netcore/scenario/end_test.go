@@ -28,6 +28,7 @@ func eventsOf(s *Scenario, kind netcore.EventKind) (n []int, tic []uint32) {
 // every copy runs the same last tic, and all go back to the lobby, from
 // which the controller launches a second game that plays in step.
 func TestAnEndedGameGoesBackToTheLobbyAndPlaysAgain(t *testing.T) {
+	t.Parallel()
 	s := New(Options{Players: 3, Seed: 51, Link: simnet.Link{LatencyMS: 30, JitterMS: 20, Loss: 0.05}})
 	require.NoError(t, s.Start())
 	require.NoError(t, s.RunTics(200, 60000))

@@ -110,6 +110,7 @@ var protocols = []struct {
 }{{"chocolate", true}, {"ticnet", false}}
 
 func TestGameWithoutLossAgreesEverywhereAndNeverResendsNorSubstitutes(t *testing.T) {
+	t.Parallel()
 	for _, proto := range protocols {
 		for _, n := range []int{2, 4, 8} {
 			t.Run(fmt.Sprintf("%s/players=%d", proto.name, n), func(t *testing.T) {
@@ -132,6 +133,7 @@ func TestGameWithoutLossAgreesEverywhereAndNeverResendsNorSubstitutes(t *testing
 }
 
 func TestReferenceGameOnLossyChannelAgreesAndEndsOnlyWhenTold(t *testing.T) {
+	t.Parallel()
 	s := start(t, Options{Players: 8, Seed: 7, Strict: true, Link: lossy})
 	require.NoError(t, s.RunTics(10000, 3000000))
 	check(t, s, 10000)
@@ -149,6 +151,7 @@ func TestReferenceGameOnLossyChannelAgreesAndEndsOnlyWhenTold(t *testing.T) {
 }
 
 func TestReferenceStallsWhileAPlayerIsSilentAndResumes(t *testing.T) {
+	t.Parallel()
 	s := start(t, Options{Players: 4, Seed: 3, Strict: true, Link: simnet.Link{LatencyMS: 20}})
 	require.NoError(t, s.RunTics(300, 60000))
 	silent := s.Peers[2]
@@ -171,6 +174,7 @@ func TestReferenceStallsWhileAPlayerIsSilentAndResumes(t *testing.T) {
 }
 
 func TestReferenceDropsAPlayerSilentPastTheTimeoutAndPlaysOn(t *testing.T) {
+	t.Parallel()
 	s := start(t, Options{Players: 4, Seed: 4, Strict: true, Link: simnet.Link{LatencyMS: 20}})
 	require.NoError(t, s.RunTics(300, 60000))
 	silent := s.Peers[3]
@@ -198,6 +202,7 @@ func TestReferenceDropsAPlayerSilentPastTheTimeoutAndPlaysOn(t *testing.T) {
 }
 
 func TestCleanLeaveIsReportedByEveryPeerWithinASecond(t *testing.T) {
+	t.Parallel()
 	s := start(t, Options{Players: 4, Seed: 5, Strict: true, Link: simnet.Link{LatencyMS: 30, JitterMS: 20}})
 	require.NoError(t, s.RunTics(200, 60000))
 	leaver := s.Peers[1]
@@ -221,6 +226,7 @@ func TestCleanLeaveIsReportedByEveryPeerWithinASecond(t *testing.T) {
 }
 
 func TestServerLeavingDisconnectsEveryClient(t *testing.T) {
+	t.Parallel()
 	s := start(t, Options{Players: 3, Seed: 6, Strict: true, Link: simnet.Link{LatencyMS: 30}})
 	require.NoError(t, s.RunTics(100, 60000))
 	at := s.Now()
@@ -235,6 +241,7 @@ func TestServerLeavingDisconnectsEveryClient(t *testing.T) {
 }
 
 func TestServerThatVanishesTimesOutEveryClient(t *testing.T) {
+	t.Parallel()
 	s := start(t, Options{Players: 3, Seed: 6, Strict: true, Link: simnet.Link{LatencyMS: 30}})
 	require.NoError(t, s.RunTics(100, 60000))
 	at := s.Now()
@@ -290,6 +297,7 @@ func TestTheServerTellsTheOthersOfAClientThatTimedOut(t *testing.T) {
 // reaches another, behind the host's 1 MB/s uplink), 1 under the
 // extension.
 func TestFastClockStaysInStep(t *testing.T) {
+	t.Parallel()
 	bound := map[string]int{"chocolate": 2, "ticnet": 1}
 	for _, proto := range protocols {
 		t.Run(proto.name, func(t *testing.T) {
@@ -320,6 +328,7 @@ func TestFastClockStaysInStep(t *testing.T) {
 // there and that its own player stays, and sends them away; a reference
 // game has no successor.
 func TestHandOffNamesTheClientThatHoldsTheMostOfTheGame(t *testing.T) {
+	t.Parallel()
 	var notPeer1 link.Addr
 	s := start(t, Options{Players: 4, Seed: 8, Link: simnet.Link{LatencyMS: 30},
 		Server: netcore.ServerConfig{MaySucceed: func(a link.Addr) bool { return a != notPeer1 }}})
@@ -366,6 +375,7 @@ func TestHandOffNamesTheClientThatHoldsTheMostOfTheGame(t *testing.T) {
 // though the server says it three times: where the stream stopped and
 // whom the game was handed to still count.
 func TestALeavingThatComesAfterTheDisconnectIsReported(t *testing.T) {
+	t.Parallel()
 	s := start(t, Options{Players: 3, Seed: 9, Link: simnet.Link{LatencyMS: 30}})
 	require.NoError(t, s.RunTics(100, 60000))
 	late := s.Peers[2]
@@ -421,6 +431,7 @@ func TestALeavingThatComesAfterTheDisconnectIsReported(t *testing.T) {
 // the commands the players built (without it, 18 of 30 such games
 // desynced).
 func TestALeavingPlayerLeavesAtOneTicEverywhereUnderTheReference(t *testing.T) {
+	t.Parallel()
 	for seed := uint64(1); seed <= 20; seed++ {
 		s := start(t, Options{Players: 4, Seed: seed, Strict: true, Link: lossy})
 		require.NoError(t, s.RunTics(300, 300000))

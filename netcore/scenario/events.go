@@ -63,9 +63,9 @@ type Events struct {
 // that ran the most confirmed tics, against the builders' records.
 func (s *Scenario) CheckEvents(maxLate, lead int) (Events, error) {
 	var ev Events
-	var ran []testgame.Ran
+	var ran testgame.History
 	for _, p := range s.Peers {
-		if r := p.Game.Ran(); len(r) > len(ran) && (s.confirmedEnd(p) == 0 || int(s.confirmedEnd(p)) >= len(r)) {
+		if r := p.Game.Ran(); r.Len() > ran.Len() && (s.confirmedEnd(p) == 0 || int(s.confirmedEnd(p)) >= r.Len()) {
 			ran = r
 		}
 	}
@@ -84,8 +84,7 @@ func (s *Scenario) CheckEvents(maxLate, lead int) (Events, error) {
 	// pending[pl][i*8+b]: the tics of the substituted commands whose bit
 	// b of byte i waits to run, oldest first.
 	var pending [tic.MaxPlayers][8 * tic.MaxInputBytes][]int
-	for t := range ran {
-		r := &ran[t]
+	for t, r := range ran.All() {
 		if !r.OK {
 			continue
 		}
@@ -149,8 +148,8 @@ func (s *Scenario) CheckEvents(maxLate, lead int) (Events, error) {
 	for pl := range pending {
 		for k, q := range pending[pl] {
 			for _, tic := range q {
-				if tic < len(ran)-lead {
-					return ev, fmt.Errorf("player %d's event bit %d of byte %d, built for tic %d, never ran (the game ran to %d)", pl, k%8, k/8, tic, len(ran))
+				if tic < ran.Len()-lead {
+					return ev, fmt.Errorf("player %d's event bit %d of byte %d, built for tic %d, never ran (the game ran to %d)", pl, k%8, k/8, tic, ran.Len())
 				}
 				ev.Pending++
 			}

@@ -54,6 +54,7 @@ func noDesync(t *testing.T, s *Scenario) {
 }
 
 func TestSilentPlayerDoesNotStallOthersAndNobodyDesyncs(t *testing.T) {
+	t.Parallel()
 	s := start(t, Options{Players: 8, Seed: 11, Link: simnet.Link{LatencyMS: 20, JitterMS: 10}})
 	require.True(t, s.Server.Extended(), "the game does not run the extension")
 	require.NoError(t, s.RunTics(300, 60000))
@@ -87,6 +88,7 @@ func TestSilentPlayerDoesNotStallOthersAndNobodyDesyncs(t *testing.T) {
 }
 
 func TestExtensionOnLossyChannelAgreesAtNearlyFullRate(t *testing.T) {
+	t.Parallel()
 	s := start(t, Options{Players: 8, Seed: 12, Link: lossy})
 	from, at := s.Peers[0].Client.GameTic(), s.Now()
 	require.NoError(t, s.RunTics(10000, 600000))
@@ -150,6 +152,7 @@ func faults(s *Scenario, r *rand.Rand) func(now int64) {
 var faultRuns = flag.Int("faultruns", 0, "fault runs of TestRandomFaultsNeverDesync (default 1000, 100 with -short)")
 
 func TestRandomFaultsNeverDesync(t *testing.T) {
+	t.Parallel()
 	runs := 1000
 	if testing.Short() {
 		runs = 100
@@ -210,6 +213,7 @@ func faultRun(seed uint64) struct {
 }
 
 func TestReferenceOnlyPeerMakesTheGameStrictAndItStillPlays(t *testing.T) {
+	t.Parallel()
 	s := start(t, Options{Players: 8, Seed: 13, Link: lossy,
 		Protocols: map[int][]string{4: {wire.ProtocolChocolate}}})
 	require.False(t, s.Server.Extended(), "a game with a reference-only peer runs the extension")
@@ -224,6 +228,7 @@ func TestReferenceOnlyPeerMakesTheGameStrictAndItStillPlays(t *testing.T) {
 }
 
 func TestForgedTicSetsAreDroppedAndCounted(t *testing.T) {
+	t.Parallel()
 	s := start(t, Options{Players: 3, Seed: 15, Link: simnet.Link{LatencyMS: 10}})
 	require.NoError(t, s.RunTics(100, 30000))
 	victim := s.Peers[1]
@@ -245,6 +250,7 @@ func TestForgedTicSetsAreDroppedAndCounted(t *testing.T) {
 }
 
 func TestDroneSeesEveryPlayerAndAgrees(t *testing.T) {
+	t.Parallel()
 	s := start(t, Options{Players: 3, Drones: 1, Seed: 16, Strict: true, Link: simnet.Link{LatencyMS: 15}})
 	require.NoError(t, s.RunTics(500, 60000))
 	drone := s.Peers[3]

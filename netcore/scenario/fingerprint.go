@@ -47,7 +47,7 @@ func (s *Scenario) Fingerprint() string {
 	for _, p := range s.Peers {
 		// (A game launched again keeps the checksums of its last game only.)
 		sums := p.Game.Sums()
-		for t, r := range p.Game.Ran()[:min(len(sums), len(p.Game.Ran()))] {
+		for t, r := range p.Game.Ran().Before(len(sums)).All() {
 			if r.OK {
 				fp.Tic(p.Index, uint32(t), sums[t], r)
 			}

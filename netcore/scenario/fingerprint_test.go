@@ -183,6 +183,7 @@ var fingerprintGames = []fingerprintGame{
 // and why. FINGERPRINT_LOG=dir writes each game's hashed lines to a file in
 // dir, for two runs to be compared with diff.
 func TestWholeGamesKeepTheirFingerprints(t *testing.T) {
+	t.Parallel()
 	for _, g := range fingerprintGames {
 		t.Run(g.name, func(t *testing.T) {
 			fp := fingerprint.For(t, g.name)

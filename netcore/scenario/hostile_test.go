@@ -124,6 +124,7 @@ func junkCounted(s *Scenario) int64 {
 }
 
 func TestHostilePeerCannotCrashOrDesyncTheGame(t *testing.T) {
+	t.Parallel()
 	// The junk receptions of each seeded game, as the README states them.
 	receptions := map[string]int{"chocolate": 349950, "ticnet": 350674}
 	for _, proto := range protocols {

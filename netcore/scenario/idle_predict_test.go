@@ -33,6 +33,7 @@ var idleInputs = []struct {
 // an opaque command never has: from tic 129 on every tic rolled back
 // (222 of 350 tics on every copy, with 2 players and with 3).
 func TestIdlePlayersArePredictedExactlyWhateverTheChecksum(t *testing.T) {
+	t.Parallel()
 	for _, in := range idleInputs {
 		for _, players := range []int{2, 3} {
 			t.Run(fmt.Sprintf("%s/%d-players", in.name, players), func(t *testing.T) {
@@ -95,6 +96,7 @@ func (g *blindGame) RunTic(tic uint32, cmds *[tic.MaxPlayers]tic.Cmd, ingame *[t
 // mixes the byte into its state, must roll back for them: there the
 // substitutes differ from the prediction.
 func TestALateIdlePlayerCostsAGameBlindToTheConsistencyByteNoRollback(t *testing.T) {
+	t.Parallel()
 	for _, players := range []int{2, 3} {
 		for _, blind := range []bool{true, false} {
 			t.Run(fmt.Sprintf("%d-players/blind=%v", players, blind), func(t *testing.T) {

@@ -49,6 +49,7 @@ func wantEvents(t *testing.T, ev Events, median, built, carried, wantMedian, max
 // Opaque input on a clean channel: every copy runs, byte for byte, the
 // input each player built, and the event bits with it.
 func TestOpaqueInputRunsTheBytesEachPlayerBuilt(t *testing.T) {
+	t.Parallel()
 	s := start(t, Options{Players: 4, Seed: 31, Input: layout16, Link: simnet.Link{LatencyMS: 20, JitterMS: 10}})
 	require.NoError(t, s.RunTics(700, 60000))
 	c := check(t, s, 690)
@@ -61,6 +62,7 @@ func TestOpaqueInputRunsTheBytesEachPlayerBuilt(t *testing.T) {
 // events cleared; when it is heard again, every event bit it built in the
 // silence runs, in its next commands, on every copy.
 func TestNoEventIsLostWhenAPlayerFallsSilent(t *testing.T) {
+	t.Parallel()
 	s := start(t, Options{Players: 8, Seed: 11, Input: layout16, Link: simnet.Link{LatencyMS: 20, JitterMS: 10}})
 	require.NoError(t, s.RunTics(300, 60000))
 	silent := s.Peers[5]
@@ -86,6 +88,7 @@ const silentMaxLate = 115
 // some never come; no event bit is lost. (On the lossy channel, 20 %,
 // copies enough for about one command in 16 000 to be lost.)
 func TestNoEventIsLostOnALossyChannel(t *testing.T) {
+	t.Parallel()
 	lossier := lossy
 	lossier.Loss = 0.4
 	s := start(t, Options{Players: 8, Seed: 12, Input: layout16, Link: lossier})
@@ -110,6 +113,7 @@ const lossyMaxLate = 41
 // only the reference protocol is refused, and one whose game has another
 // layout leaves as soon as it hears the server's.
 func TestOpaqueInputRefusesTheReferenceAndAnotherLayout(t *testing.T) {
+	t.Parallel()
 	s := build(t, Options{Players: 3, Seed: 5, Input: layout16})
 	ref := s.Peers[1]
 	ref.Client = netcore.NewClient(netcore.ClientConfig{Name: "reference", Protocols: []string{wire.ProtocolChocolate}},

@@ -114,6 +114,7 @@ func serverEntered(t *testing.T, s *Scenario, player int) Logged {
 // at a tic no earlier than the one the JoinReady says the joiner runs
 // next. 10 seeds, a 64 KB state.
 func TestAJoinerEntersOnlyAfterItSaysItCaughtUp(t *testing.T) {
+	t.Parallel()
 	link := simnet.Link{LatencyMS: 20, JitterMS: 10}
 	for seed := uint64(60); seed < 70; seed++ {
 		s := start(t, Options{Players: 3, Seed: seed, Link: link, StateBytes: 64 << 10})
@@ -142,6 +143,7 @@ func TestAJoinerEntersOnlyAfterItSaysItCaughtUp(t *testing.T) {
 // that state as of that tic, runs the tics after it, and agrees with
 // everyone at every tic.
 func TestAJoinerLoadsTheStateAsOfTheTicItsSourceWrote(t *testing.T) {
+	t.Parallel()
 	for seed := uint64(70); seed < 75; seed++ {
 		drop := 0
 		s := build(t, Options{Players: 3, Seed: seed, Dedicated: true, Link: simnet.Link{LatencyMS: 20, JitterMS: 10},
@@ -165,7 +167,7 @@ func TestAJoinerLoadsTheStateAsOfTheTicItsSourceWrote(t *testing.T) {
 				startTic = e.Tic
 			}
 		}
-		for tic, r := range j.Game.Ran() {
+		for tic, r := range j.Game.Ran().All() {
 			if r.OK {
 				ran = uint32(tic)
 				break

@@ -71,6 +71,7 @@ func joinAndPlay(t *testing.T, s *Scenario, end uint32) *Peer {
 }
 
 func TestLateJoinerEntersTheGameAtOneTicEverywhereAndAgrees(t *testing.T) {
+	t.Parallel()
 	s := start(t, Options{Players: 3, Seed: 31, Link: simnet.Link{LatencyMS: 20, JitterMS: 10}, StateBytes: 64 << 10})
 	require.NoError(t, s.RunTics(300, 60000))
 	j := joinAndPlay(t, s, 2000)
@@ -82,7 +83,7 @@ func TestLateJoinerEntersTheGameAtOneTicEverywhereAndAgrees(t *testing.T) {
 		require.GreaterOrEqual(t, tic, int64(300), "the tics at which the peers saw player %d enter: %v", p, at)
 	}
 	first := -1
-	for tic, r := range j.Game.Ran() {
+	for tic, r := range j.Game.Ran().All() {
 		if r.OK {
 			first = tic
 			break
@@ -100,6 +101,7 @@ func TestLateJoinerEntersTheGameAtOneTicEverywhereAndAgrees(t *testing.T) {
 // same pass, and those that overtake it (20-30 ms each way, which never
 // reorders tics a tic apart) are kept, not asked for again.
 func TestLateJoinerKeepsTheTicsThatOvertakeItsJoinStart(t *testing.T) {
+	t.Parallel()
 	for seed := uint64(40); seed < 50; seed++ {
 		s := start(t, Options{Players: 3, Seed: seed, Link: simnet.Link{LatencyMS: 20, JitterMS: 10}, StateBytes: 16 << 10})
 		require.NoError(t, s.RunTics(300, 60000))
@@ -198,6 +200,7 @@ func joinRun(seed uint64, stateBytes int, ticks uint32) (r joinResult) {
 // the joiner's first SYN to playing is asserted to the millisecond (the
 // README's figures, with 200 seeds).
 func TestLateJoinOnTheLossyChannelAgreesFromItsEntryOn(t *testing.T) {
+	t.Parallel()
 	seeds := 200
 	wantMedianMS := map[int]int64{64 << 10: 1550, 1 << 20: 2565}
 	if testing.Short() {
@@ -224,6 +227,7 @@ func TestLateJoinOnTheLossyChannelAgreesFromItsEntryOn(t *testing.T) {
 // Under a dedicated server, as ticnet-server, the state comes from the
 // longest connected client.
 func TestLateJoinUnderADedicatedServerTakesTheStateFromAClient(t *testing.T) {
+	t.Parallel()
 	s := start(t, Options{Players: 3, Seed: 32, Dedicated: true, Link: simnet.Link{LatencyMS: 20, JitterMS: 10},
 		StateBytes: 256 << 10})
 	require.NoError(t, s.RunTics(200, 60000))
@@ -241,6 +245,7 @@ func TestLateJoinUnderADedicatedServerTakesTheStateFromAClient(t *testing.T) {
 // A copy that joins a full game watches: a spectator's place, every tic
 // run, no player of its own.
 func TestLateJoinerOfAFullGameWatches(t *testing.T) {
+	t.Parallel()
 	s := start(t, Options{Players: 3, Seed: 33, Link: simnet.Link{LatencyMS: 20}, Server: netcore.ServerConfig{MaxPlayers: 3}})
 	require.NoError(t, s.RunTics(200, 60000))
 	j := s.Join()
@@ -255,6 +260,7 @@ func TestLateJoinerOfAFullGameWatches(t *testing.T) {
 // A reference peer gets what real Chocolate Doom gives it: REJECTED; and so
 // does a ticnet copy when the game runs the reference protocol.
 func TestLateJoinIsRefusedWhereTheReferenceRules(t *testing.T) {
+	t.Parallel()
 	s := start(t, Options{Players: 2, Seed: 34})
 	raw := rawPeer(s, 0x7779)
 	raw.Send(ServerUID, syn(wire.Magic)) // offers CHOCOLATE_DOOM_0 only
@@ -274,6 +280,7 @@ func TestLateJoinIsRefusedWhereTheReferenceRules(t *testing.T) {
 // without the token meanwhile gets another number; after the grace period
 // the number is anyone's.
 func TestRejoinWithTheTokenGetsThePlayerBack(t *testing.T) {
+	t.Parallel()
 	for _, how := range []string{"leave", "timeout"} {
 		t.Run(how, func(t *testing.T) {
 			s := start(t, Options{Players: 3, Seed: 36, Tokens: true, Link: simnet.Link{LatencyMS: 20, JitterMS: 10},
@@ -304,6 +311,7 @@ func TestRejoinWithTheTokenGetsThePlayerBack(t *testing.T) {
 }
 
 func TestRejoinAfterTheGraceOrWhileTheOwnerPlaysIsANewPlayer(t *testing.T) {
+	t.Parallel()
 	s := start(t, Options{Players: 3, Seed: 37, Tokens: true, Link: simnet.Link{LatencyMS: 20},
 		Server: netcore.ServerConfig{RejoinGraceMS: 2000}})
 	require.NoError(t, s.RunTics(300, 60000))
@@ -338,6 +346,7 @@ var badStreamPackets = [][]byte{{0x00, 0x70, 4, 1, 2}, {0x00, 0x70, 5, 0}, {0x00
 // every junk frame is counted once where it arrives, and the joiner never
 // holds more stream memory than the state's.
 func TestLateJoinUnderJunkCompletesAndCountsEveryFrame(t *testing.T) {
+	t.Parallel()
 	const junk = 100000
 	s := start(t, Options{Players: 4, Seed: 38, Link: simnet.Link{LatencyMS: 20, JitterMS: 10}, StateBytes: 1 << 20})
 	require.NoError(t, s.RunTics(300, 60000))
@@ -388,6 +397,7 @@ func TestLateJoinUnderJunkCompletesAndCountsEveryFrame(t *testing.T) {
 // (4 000 ms) after the last acknowledgement it got, which was on its way
 // (20 ms) when the joiner vanished: 4 020 ms after, to the step.
 func TestAbandonedJoinFreesTheServersStreamWithinTheDeadline(t *testing.T) {
+	t.Parallel()
 	const latencyMS = 20
 	s := start(t, Options{Players: 3, Seed: 39, Link: simnet.Link{LatencyMS: latencyMS}, StateBytes: 2 << 20})
 	require.NoError(t, s.RunTics(200, 60000))
@@ -421,6 +431,7 @@ func TestAbandonedJoinFreesTheServersStreamWithinTheDeadline(t *testing.T) {
 // earlier SYN made such a slot, copies that came back after a partition
 // healed came back as new players.)
 func TestARejoinWhoseSYNRepliesWereLostGetsThePlayerBack(t *testing.T) {
+	t.Parallel()
 	for seed := uint64(1); seed <= 10; seed++ {
 		s := start(t, Options{Players: 3, Seed: seed, Tokens: true, Link: simnet.Link{LatencyMS: 20, JitterMS: 10},
 			Server: netcore.ServerConfig{RejoinGraceMS: 10000}})
@@ -450,6 +461,7 @@ func TestARejoinWhoseSYNRepliesWereLostGetsThePlayerBack(t *testing.T) {
 // entering, held it no more: in the partition test on the lossy channel,
 // copies came back as new players, or watched a full game.)
 func TestARejoinThatVanishesLeavesThePlayerHeldForTheGrace(t *testing.T) {
+	t.Parallel()
 	const grace = 20000
 	for _, when := range []string{"within", "past"} {
 		t.Run(when, func(t *testing.T) {
@@ -514,6 +526,7 @@ func (c *synCapture) Recv() (link.Addr, []byte, bool) { return 0, nil, false }
 // timer the copy gave up after 5 s: the longest heals of
 // TestAPartitionThatHealsLeavesOneGame.)
 func TestAFreshSYNReplacesASlotThatNeverSaidHello(t *testing.T) {
+	t.Parallel()
 	s := start(t, Options{Players: 3, Seed: 41, Link: simnet.Link{LatencyMS: 20}})
 	require.NoError(t, s.RunTics(200, 60000))
 	// The copy's old connection, on the UID the copy will have.

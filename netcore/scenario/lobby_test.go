@@ -30,6 +30,7 @@ func lobby(t *testing.T, o Options) *Scenario {
 }
 
 func TestFirstClientIsControllerAndOnlyItCanLaunch(t *testing.T) {
+	t.Parallel()
 	s := lobby(t, Options{Players: 3, Seed: 1, Strict: true, Link: simnet.Link{LatencyMS: 10}})
 	require.True(t, s.Peers[0].Client.Lobby().IsController, "the first client is not the controller")
 	for _, p := range s.Peers[1:] {
@@ -76,6 +77,7 @@ func syn(magic uint32) []byte {
 }
 
 func TestOldMagicIsRejectedWithTheReferenceText(t *testing.T) {
+	t.Parallel()
 	s := lobby(t, Options{Players: 2, Seed: 2, Strict: true})
 	raw := rawPeer(s, 0x7777)
 	raw.Send(ServerUID, syn(wire.OldMagic))
@@ -85,6 +87,7 @@ func TestOldMagicIsRejectedWithTheReferenceText(t *testing.T) {
 }
 
 func TestFullServerRejectsWithTheReferenceText(t *testing.T) {
+	t.Parallel()
 	s := build(t, Options{Players: 3, Seed: 3, Strict: true, Server: netcore.ServerConfig{MaxPlayers: 2}})
 	s.RunFor(3000)
 	var rejected []string
@@ -100,6 +103,7 @@ func TestFullServerRejectsWithTheReferenceText(t *testing.T) {
 }
 
 func TestGameInProgressRejectsWithTheReferenceText(t *testing.T) {
+	t.Parallel()
 	s := start(t, Options{Players: 2, Seed: 4, Strict: true})
 	raw := rawPeer(s, 0x7778)
 	raw.Send(ServerUID, syn(wire.Magic))
@@ -107,6 +111,7 @@ func TestGameInProgressRejectsWithTheReferenceText(t *testing.T) {
 }
 
 func TestClientWithoutACommonProtocolIsRejected(t *testing.T) {
+	t.Parallel()
 	s := lobby(t, Options{Players: 1, Seed: 5})
 	c := netcore.NewClient(netcore.ClientConfig{Protocols: []string{"SOMETHING_ELSE"}},
 		rawPeer(s, 0x7779), ServerUID, testgame.New(1), s.Now())
@@ -129,6 +134,7 @@ func TestClientWithoutACommonProtocolIsRejected(t *testing.T) {
 // so that a copy joining under loss is not held up for seconds. Both give
 // up after SYNGiveUpMS.
 func TestClientGivesUpWhenNoServerAnswers(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		protocols []string
 		want      int64

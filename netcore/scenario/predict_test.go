@@ -19,6 +19,7 @@ import (
 // game runs a tic once it is confirmed, a round trip later (50 ms each
 // way here: at least 3 tics). Every game checks.
 func TestPredictionRunsLocalInputInTheTicItIsBuilt(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		predict bool
 		delay   int
@@ -64,6 +65,7 @@ const (
 // prediction as without (prediction changes what a copy shows, never what
 // it confirms), with no consistency failure and no desync suspected.
 func TestPredictionConfirmsWhatLockstepRuns(t *testing.T) {
+	t.Parallel()
 	errs := make([]error, predictionSeeds)
 	counters := make([]netcore.PredictCounters, predictionSeeds)
 	inParallel(predictionSeeds, func(i int) {
@@ -114,7 +116,7 @@ func sameWithPrediction(seed uint64, tics uint32) (netcore.PredictCounters, erro
 			return netcore.PredictCounters{}, fmt.Errorf("peer %d: confirmed %d tics", i, n)
 		}
 		for tic := range n {
-			if sa[tic] != sb[tic] || a.Game.Ran()[tic] != b.Game.Ran()[tic] {
+			if sa[tic] != sb[tic] || a.Game.Ran().At(tic) != b.Game.Ran().At(tic) {
 				return netcore.PredictCounters{}, fmt.Errorf("peer %d tic %d: with prediction %08x, without %08x", i, tic, sb[tic], sa[tic])
 			}
 		}
@@ -133,6 +135,7 @@ func sameWithPrediction(seed uint64, tics uint32) (netcore.PredictCounters, erro
 // three players' copies stall for a second, the fourth's predictions
 // stand, and the game checks.
 func TestALaggingPlayerIsPredictedExactly(t *testing.T) {
+	t.Parallel()
 	s := start(t, Options{Players: 4, Seed: 22, Link: simnet.Link{LatencyMS: 30}, Predict: true})
 	require.NoError(t, s.RunTics(200, 60000))
 	me := s.Peers[1].Client
@@ -157,6 +160,7 @@ func TestALaggingPlayerIsPredictedExactly(t *testing.T) {
 // predicting copy recorded as well. With the other three players idle,
 // the fourth's predictions stand.
 func TestASteadyPlayerIsPredictedExactly(t *testing.T) {
+	t.Parallel()
 	s := start(t, Options{Players: 4, Seed: 23, Link: simnet.Link{LatencyMS: 30}, Predict: true})
 	for _, i := range []int{0, 2, 3} {
 		s.Peers[i].Game.Idle = true
@@ -177,7 +181,8 @@ func TestASteadyPlayerIsPredictedExactly(t *testing.T) {
 // game's SaveState makes (which the engine keeps, one a tic predicted):
 // the commands it hands the game for a predicted tic live in the client.
 // (Two allocations of the 3 a predicted tic made before; a few stray ones
-// are the harness's logs growing.)
+// are the harness's logs growing.) Not t.Parallel: it counts the
+// process's allocations, and runs before the parallel tests start.
 func TestPredictionAllocatesOnlyTheGamesStates(t *testing.T) {
 	saves := 0
 	wrap := func(g *testgame.Game) tic.Game { return &countedSaves{Game: g, saves: &saves} }

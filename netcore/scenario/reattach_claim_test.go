@@ -19,6 +19,7 @@ import (
 // nothing else visible here (the copy's newest tics go with it), and on
 // lossy channels shows only as a longer wait: the claim itself is checked.
 func TestEverySurvivorsReattachClaimsExactlyTheTicsItHolds(t *testing.T) {
+	t.Parallel()
 	s := start(t, Options{Players: 4, Seed: 24, Link: simnet.Link{LatencyMS: 5}, Quiet: true})
 	require.NoError(t, s.RunTics(200, 60000))
 	heir, others := s.Peers[1], []*Peer{s.Peers[2], s.Peers[3]}

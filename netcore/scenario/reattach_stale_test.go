@@ -18,6 +18,7 @@ import (
 // same player. Before the fix the new server refused it
 // (ReasonReattachRefused) and the copy's game ended.
 func TestACopyResumingWithARosterThatNamesItTheServerKeepsItsPlayer(t *testing.T) {
+	t.Parallel()
 	s := start(t, Options{Players: 3, Seed: 21, Link: simnet.Link{LatencyMS: 5}, Quiet: true, Tokens: true})
 	require.NoError(t, s.RunTics(100, 60000))
 	heir := s.Peers[1]

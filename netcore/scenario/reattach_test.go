@@ -93,6 +93,7 @@ func describe(h wire.Header, kind uint8) string {
 // to its SYN is lost. One exchange each way: no round trip is
 // spent on anything else.
 func TestAReattachTakesOneExchange(t *testing.T) {
+	t.Parallel()
 	s := start(t, Options{Players: 3, Seed: 21, Link: simnet.Link{LatencyMS: 5}, Quiet: true})
 	require.NoError(t, s.RunTics(100, 60000))
 	heir, other := s.Peers[1], s.Peers[2]
@@ -196,6 +197,7 @@ func TestAReattachTakesOneExchange(t *testing.T) {
 // moment), not that the server left, which would make its session take
 // the server for gone and serve a game of its own.
 func TestAJoinerSentAwayWhileTheGameChangesServersIsToldWhy(t *testing.T) {
+	t.Parallel()
 	s := start(t, Options{Players: 3, Seed: 21, Link: simnet.Link{LatencyMS: 5}, Quiet: true})
 	require.NoError(t, s.RunTics(100, 60000))
 	heir := s.Peers[1]
@@ -235,6 +237,7 @@ func TestAJoinerSentAwayWhileTheGameChangesServersIsToldWhy(t *testing.T) {
 // DISCONNECT for the refusal and joins again, rather than send its SYN
 // until it gives the game up (10 s; a healed partition waited 14 s).
 func TestARefusedReattachEndsAtOnce(t *testing.T) {
+	t.Parallel()
 	s := start(t, Options{Players: 3, Seed: 21, Link: simnet.Link{LatencyMS: 5}, Quiet: true})
 	require.NoError(t, s.RunTics(100, 60000))
 	heir, other := s.Peers[1], s.Peers[2]

@@ -9,6 +9,7 @@ import (
 )
 
 func TestServerRecordsEveryPlayersCommandForEveryReferenceTic(t *testing.T) {
+	t.Parallel()
 	s := build(t, Options{Players: 3, Seed: 5, Strict: true, Link: simnet.Link{LatencyMS: 10}})
 	require.NoError(t, s.Start())
 	require.NoError(t, s.RunTics(300, 60000))
@@ -22,6 +23,7 @@ func TestServerRecordsEveryPlayersCommandForEveryReferenceTic(t *testing.T) {
 }
 
 func TestServerRecordsWhichCommandsItSubstituted(t *testing.T) {
+	t.Parallel()
 	s := build(t, Options{Players: 3, Seed: 6, Link: simnet.Link{LatencyMS: 10}})
 	require.NoError(t, s.Start())
 	require.NoError(t, s.RunTics(100, 60000))

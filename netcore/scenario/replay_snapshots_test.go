@@ -22,6 +22,7 @@ import (
 // a playback from the first snapshot (replay.Verify) never loads the later
 // ones, so only seeking to each shows one that is wrong.
 func TestEverySnapshotOfAPredictingGamesReplayIsTheStateBeforeItsTic(t *testing.T) {
+	t.Parallel()
 	const tics, every = 750, 100
 	s := build(t, Options{Players: 4, Seed: 43, Link: simnet.Link{LatencyMS: 20, JitterMS: 10}, Predict: true,
 		Replay: replay.Config{Record: true, SnapshotEvery: every}})
@@ -64,6 +65,7 @@ func TestEverySnapshotOfAPredictingGamesReplayIsTheStateBeforeItsTic(t *testing.
 // from the first (replay.Verify) never loads it and finds every checksum;
 // seeking to every snapshot finds that one, at its own tic, and no other.
 func TestAChangedMidGameSnapshotIsFoundOnlyBySeekingToIt(t *testing.T) {
+	t.Parallel()
 	s := start(t, Options{Players: 2, Seed: 44, Link: simnet.Link{LatencyMS: 20},
 		Replay: replay.Config{Record: true, SnapshotEvery: 100}})
 	require.NoError(t, s.RunTics(450, 60000))

@@ -33,6 +33,7 @@ func recordLossyGame(t *testing.T, n int) *Scenario {
 // new game to the recorded checksum at every tic; a seek through a
 // snapshot lands on the same states.
 func TestAReplayOfALossyGamePlaysBackToEveryChecksum(t *testing.T) {
+	t.Parallel()
 	s := recordLossyGame(t, replayTics)
 	for _, p := range s.Peers {
 		checkReplay(t, p)
@@ -85,7 +86,7 @@ func checkReplay(t *testing.T, p *Peer) {
 	require.Zero(t, res.Mismatches, "peer %d: checksums that differ (%v)", p.Index, res.Mismatch)
 	want, got := p.Game.Ran(), g.Ran()
 	for tic := first; tic < ran; tic++ {
-		require.Equal(t, want[tic], got[tic], "peer %d, tic %d: what the replay ran (the game's)", p.Index, tic)
+		require.Equal(t, want.At(tic), got.At(tic), "peer %d, tic %d: what the replay ran (the game's)", p.Index, tic)
 	}
 }
 
@@ -94,6 +95,7 @@ func checkReplay(t *testing.T, p *Peer) {
 // leaver's to its last tic, with tics predicted and rolled back; under the
 // reference protocol too.
 func TestReplaysFollowPlayersWhoLeaveAndJoin(t *testing.T) {
+	t.Parallel()
 	link := simnet.Link{LatencyMS: 20, JitterMS: 10}
 	s := build(t, Options{Players: 4, Seed: 41, Link: link, Predict: true,
 		Replay: replay.Config{Record: true, SnapshotEvery: 200}})
@@ -153,6 +155,7 @@ func mustPlayer(t *testing.T, data []byte, g tic.Game) *replay.Player {
 // One flipped byte in one command of a replay: the playback reports the
 // tic of that command, and its player.
 func TestAReplayNamesTheTicAndPlayerOfAChangedCommand(t *testing.T) {
+	t.Parallel()
 	s := recordLossyGame(t, 3000)
 	data := s.Peers[2].Client.Replay()
 	for _, target := range []struct {

@@ -61,6 +61,7 @@ func playResends(t *testing.T, n int, loss float64, seed uint64) resendRun {
 // games with loss the longest stall is 170 ms in the median, 250-280 at
 // p99.)
 func TestResendsAdaptToTheChannel(t *testing.T) {
+	t.Parallel()
 	want := map[string][2]int64{ // the three seeds' resends, client and server, summed
 		"4/0": {0, 24}, "4/0.2": {0, 12}, "8/0": {0, 0}, "8/0.2": {0, 59},
 	}

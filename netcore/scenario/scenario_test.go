@@ -7,6 +7,7 @@ import (
 )
 
 func TestTwoPlayersNoLoss(t *testing.T) {
+	t.Parallel()
 	s := build(t, Options{Players: 2, Seed: 1})
 	require.NoError(t, s.Start())
 	require.NoError(t, s.RunTics(1000, 60000))

@@ -37,10 +37,11 @@ func checkServerReplay(t *testing.T, s *Scenario, data []byte) []wire.ReplayTic 
 	for _, p := range s.Peers {
 		ran := p.Game.Ran()
 		for _, rt := range tics {
-			if int(rt.Tic) >= len(ran) || !ran[rt.Tic].OK {
+			want := ran.At(rt.Tic)
+			if !want.OK {
 				continue // the peer had left, or not run it yet
 			}
-			got, want := g.Ran()[rt.Tic], ran[rt.Tic]
+			got := g.Ran().At(rt.Tic)
 			require.Equal(t, want.InGame, got.InGame, "tic %d: the players the server's replay ran (peer %d's)", rt.Tic, p.Index)
 			require.Equal(t, want.Before, got.Before, "tic %d: the state the server's replay ran from (peer %d's)", rt.Tic, p.Index)
 			for q := range got.Cmds {
@@ -59,6 +60,7 @@ func checkServerReplay(t *testing.T, s *Scenario, data []byte) []wire.ReplayTic 
 // see a player leave at different tics, each relayed its own stream: that
 // game is played to its end without a leave.)
 func TestTheServersReplayPlaysBackWhatEveryCopyRan(t *testing.T) {
+	t.Parallel()
 	for _, proto := range protocols {
 		t.Run(proto.name, func(t *testing.T) {
 			s := start(t, Options{Players: 4, Seed: 61, Link: lossy, Strict: proto.strict, Dedicated: true,
@@ -114,6 +116,7 @@ func TestTheServersReplayPlaysBackWhatEveryCopyRan(t *testing.T) {
 // it sends and receives the same packets and bytes everywhere, and runs
 // the same tics. Without it, the server has no replay.
 func TestRecordingAtTheServerChangesNoTraffic(t *testing.T) {
+	t.Parallel()
 	for _, proto := range protocols {
 		t.Run(proto.name, func(t *testing.T) {
 			var runs [2]*Scenario
@@ -139,6 +142,7 @@ func TestRecordingAtTheServerChangesNoTraffic(t *testing.T) {
 
 // Each game the server plays has its own replay, numbered, each from tic 0.
 func TestTheServerRecordsEachGameInItsOwnReplay(t *testing.T) {
+	t.Parallel()
 	// (Not build: the test game keeps the first game's tics, which the
 	// second builds again.)
 	s := New(Options{Players: 2, Seed: 63, Link: lossy, Dedicated: true, Server: serverRecording})
@@ -165,7 +169,7 @@ func TestTheServerRecordsEachGameInItsOwnReplay(t *testing.T) {
 			if r.Tic.Tic >= p.Client.GameTic() {
 				break // not run yet
 			}
-			ran := p.Game.Ran()[r.Tic.Tic]
+			ran := p.Game.Ran().At(r.Tic.Tic)
 			require.Equal(t, r.Tic.Cmds, ran.Cmds, "second game, tic %d: the commands peer %d ran (the replay's)", r.Tic.Tic, p.Index)
 			require.Equal(t, r.Tic.InGame, ran.InGame, "second game, tic %d: the players peer %d ran (the replay's)", r.Tic.Tic, p.Index)
 		}
@@ -174,6 +178,7 @@ func TestTheServerRecordsEachGameInItsOwnReplay(t *testing.T) {
 
 // A replay stops at its size bound, whole up to its last tic.
 func TestTheServersReplayStopsWholeAtItsSizeBound(t *testing.T) {
+	t.Parallel()
 	const bound = 2000
 	s := start(t, Options{Players: 2, Seed: 64, Dedicated: true,
 		Server: netcore.ServerConfig{Replay: replay.ServerConfig{Record: true, MaxBytes: bound}}})

@@ -14,6 +14,7 @@ import (
 // and one that joins late, gets the seed, the options and the rate, and
 // the game runs 20 tics a second of simulated time.
 func TestTheControllersSeedOptionsAndTicRateReachEveryCopy(t *testing.T) {
+	t.Parallel()
 	opts := wire.LaunchOptions{Seed: 0xc0ffee, Options: []byte(`{"laps":3}`)}
 	s := start(t, Options{Players: 3, Seed: 41, Link: simnet.Link{LatencyMS: 20, JitterMS: 10}, Tokens: true,
 		Launch: opts, Server: netcore.ServerConfig{TicRate: 20}})
@@ -42,6 +43,7 @@ func TestTheControllersSeedOptionsAndTicRateReachEveryCopy(t *testing.T) {
 // Under the reference protocol the game runs Doom's 35 tics a second
 // whatever the server's configuration says, and no copy gets options.
 func TestTheReferenceProtocolKeepsThirtyFiveTicsASecond(t *testing.T) {
+	t.Parallel()
 	s := start(t, Options{Players: 2, Seed: 42, Strict: true, Launch: wire.LaunchOptions{Seed: 7, Options: []byte{1}},
 		Server: netcore.ServerConfig{TicRate: 20}})
 	require.NoError(t, s.RunTics(100, 60000))
@@ -62,6 +64,7 @@ func TestTheReferenceProtocolKeepsThirtyFiveTicsASecond(t *testing.T) {
 // A game that a reference-only copy makes strict gives its ticnet copies
 // no seed, no options and Doom's rate either.
 func TestAStrictGameGivesItsTicnetCopiesNoSetup(t *testing.T) {
+	t.Parallel()
 	s := start(t, Options{Players: 3, Seed: 43, Protocols: map[int][]string{2: {wire.ProtocolChocolate}},
 		Launch: wire.LaunchOptions{Seed: 7, Options: []byte{1}}, Server: netcore.ServerConfig{TicRate: 20}})
 	require.NoError(t, s.RunTics(50, 60000))

@@ -41,6 +41,7 @@ func firstTicDelay(t *testing.T, o Options) []int64 {
 // netcore.ReferenceStartDelayMS): in a reference game a ticnet client
 // waits before its first tic, as a real one does while its level loads.
 func TestReferenceClientWaitsBeforeItsFirstTic(t *testing.T) {
+	t.Parallel()
 	for i, d := range firstTicDelay(t, Options{Players: 3, Seed: 3, Strict: true, Link: simnet.Link{LatencyMS: 10}}) {
 		assert.GreaterOrEqual(t, d, int64(netcore.ReferenceStartDelayMS), "peer %d: its first tic after GAMESTART, ms", i)
 		assert.LessOrEqual(t, d, int64(netcore.ReferenceStartDelayMS+20), "peer %d: its first tic after GAMESTART, ms", i)

@@ -31,7 +31,7 @@ type Game struct {
 	hash    uint32
 	sums    []uint32 // checksum after each tic, by tic
 	built   []Built  // the commands BuildTiccmd returned, by tic
-	ran     []Ran    // the commands RunTic was given, by tic
+	ran     History  // the commands RunTic was given, by tic
 	rebuilt int      // tics BuildTiccmd was asked for more than once
 	calls   int      // every call of the engine's: BuildTiccmd, RunTic, SaveState, LoadState
 	held    [tic.MaxInputBytes]byte
@@ -146,14 +146,13 @@ func (g *Game) mix(v uint32) { g.hash = (g.hash ^ v) * 16777619 }
 func (g *Game) RunTic(t uint32, cmds *[tic.MaxPlayers]tic.Cmd, ingame *[tic.MaxPlayers]bool) {
 	g.calls++
 	if !g.Quiet {
-		g.ran = grow(g.ran, t)
-		r := Ran{Cmds: *cmds, Before: g.hash, OK: true}
-		for p, in := range ingame {
-			if in {
-				r.InGame |= 1 << p
+		var in uint8
+		for p, ok := range ingame {
+			if ok {
+				in |= 1 << p
 			}
 		}
-		g.ran[t] = r
+		g.ran.set(t, cmds, in, g.hash)
 	}
 	g.mix(t)
 	for p := range tic.MaxPlayers {
@@ -211,8 +210,10 @@ func (g *Game) Built(tic uint32) Built {
 	return Built{}
 }
 
-// Ran returns the tics this copy ran, by tic, with the commands it ran.
-func (g *Game) Ran() []Ran { return g.ran }
+// Ran returns the tics this copy ran, by tic, with the commands it ran:
+// the history as of now (a later RunTic may change it, as it changed a
+// slice).
+func (g *Game) Ran() History { return g.ran }
 
 // Calls counts the engine's calls of the game: BuildTiccmd, RunTic,
 // SaveState and LoadState.

@@ -230,3 +230,27 @@ func TestAsSentIsTheCommandAsItDecodesAfterTravellingWhole(t *testing.T) {
 		}
 	}
 }
+
+// A diff that the packet holds whole is read in one piece; it must read
+// as the same fields, field by field, would: for every set of flags, both
+// turn widths, and bytes that differ from field to field, the same command
+// and the same bytes consumed, whatever follows the diff.
+func TestAWholeDiffReadsAsItsFieldsOneByOne(t *testing.T) {
+	for _, lowres := range []bool{false, true} {
+		for f := range 256 {
+			b := []byte{byte(f)}
+			for i := range 12 {
+				b = append(b, byte(0x81+i*13)) // the fields, then a byte or more that follow
+			}
+			whole := NewReader(b, 0)
+			var got TicDiff
+			readTicDiff(&whole, &got, lowres)
+			fields := NewReader(b, 0)
+			want := TicDiff{Flags: fields.U8("diff.flags")}
+			readDiffFields(&fields, &want, lowres)
+			require.NoError(t, whole.Err(), "flags %08b, lowres %v", f, lowres)
+			require.Equal(t, want, got, "flags %08b, lowres %v", f, lowres)
+			require.Equal(t, fields.Offset(), whole.Offset(), "flags %08b, lowres %v: bytes read", f, lowres)
+		}
+	}
+}
