@@ -160,3 +160,7 @@ const (
 	// connection that ends.
 	ReasonReconnected = "connected again"
 )
+
+// ReasonGameOver is EventGameEnded's reason when the game ended itself
+// (tic.Ending), not at a player's request.
+const ReasonGameOver = "the game ended itself"
