@@ -29,12 +29,13 @@ type endState struct {
 	untilMS int64  // server: back to the lobby by then at the latest
 }
 
-// reason is EventGameEnded's reason for the end.
-func (es endState) reason() string {
+// event is the end's EventGameEnded.
+func (es endState) event() Event {
+	e := Event{Kind: EventGameEnded, Player: -1, Tic: es.tic, Over: es.self}
 	if es.self {
-		return ReasonGameOver
+		e.Reason = ReasonGameOver
 	}
-	return ""
+	return e
 }
 
 // clientEnd is a client's part in the end of a game.
@@ -107,10 +108,10 @@ func (es *clientEnd) endIfDone(now int64) {
 		return
 	}
 	c.send.sendAck(now)
-	tic, reason := es.tic, es.reason()
+	ended := es.event()
 	es.lastOver = 0
 	if es.self {
-		es.lastOver = tic
+		es.lastOver = es.tic
 	}
 	c.phase.move(stepEnded)
 	c.clock = referenceClock{}
@@ -119,7 +120,7 @@ func (es *clientEnd) endIfDone(now int64) {
 	c.join = joinSide{c: c}
 	c.mig = migrateSide{c: c}
 	c.loop.pred = predictSide{}
-	c.emit(Event{Kind: EventGameEnded, Player: -1, Tic: tic, Reason: reason})
+	c.emit(ended)
 }
 
 // onEndAsked tells the controller that a player asks to end the game.
@@ -207,7 +208,7 @@ func (x *ticnetRelay) endIfDone(now int64) {
 			}
 		}
 	}
-	tic, reason := x.end.tic, x.end.reason()
+	ended := x.end.event()
 	s.state = ServerWaitingLaunch
 	x.reset()
 	s.lobby.launchOpts = wire.LaunchOptions{}
@@ -222,7 +223,7 @@ func (x *ticnetRelay) endIfDone(now int64) {
 		}
 		sc.to(slotWaiting)
 	}
-	s.emit(Event{Kind: EventGameEnded, Player: -1, Tic: tic, Reason: reason})
+	s.emit(ended)
 	for _, sc := range s.slots {
 		if sc.connected() {
 			s.lobby.sendWaitingData(now, sc)
