@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
 
 	"github.com/ticnet/ticnet/netcore"
@@ -152,4 +153,82 @@ func TestAReferenceGameThatSaysItIsOverPlaysOn(t *testing.T) {
 		require.Len(t, games[p.Game].confirmed, int(p.Client.GameTic()), "peer %d: confirmed tics heard of", i)
 	}
 	check(t, s, 190)
+}
+
+// hookedSaves is countedSaves with both hooks: it counts the confirmed
+// tics it hears of and is never over.
+type hookedSaves struct {
+	countedSaves
+	confirmed *int
+}
+
+func (g *hookedSaves) Over() bool               { return false }
+func (g *hookedSaves) Confirmed(uint32, uint32) { *g.confirmed++ }
+
+// The hooks cost no allocation: a predicting game that implements both
+// allocates, over 2000 steps, its states and no more than the harness's
+// stray few (TestPredictionAllocatesOnlyTheGamesStates), and hears of
+// every confirmed tic.
+func TestTheGamesHooksAllocateNothing(t *testing.T) {
+	saves, confirmed := 0, 0
+	wrap := func(g *testgame.Game) tic.Game {
+		return &hookedSaves{countedSaves: countedSaves{Game: g, saves: &saves}, confirmed: &confirmed}
+	}
+	s := start(t, Options{Players: 4, Seed: 1, Link: simnet.Link{LatencyMS: 50}, Predict: true, Quiet: true, WrapGame: wrap})
+	require.NoError(t, s.RunTics(300, 60000))
+	var before, after runtime.MemStats
+	saves, confirmed = 0, 0
+	from := s.GameTics()
+	runtime.ReadMemStats(&before)
+	for range 2000 {
+		s.Step()
+	}
+	runtime.ReadMemStats(&after)
+	got := after.Mallocs - before.Mallocs
+	ran := 0
+	for i, g := range s.GameTics() {
+		ran += int(g - from[i])
+	}
+	require.Equal(t, ran, confirmed, "confirmed tics the 4 games heard of in 2000 steps: the tics they confirmed")
+	require.NotZero(t, saves, "2000 steps of a predicting 4-player game: the game's states")
+	// An allocation per confirmed tic would add more than 1000; the
+	// harness's own (its logs growing, the runtime's) come to a dozen.
+	require.Greater(t, confirmed, 1000, "confirmed tics in 2000 steps")
+	require.LessOrEqual(t, got, uint64(saves)+32, "2000 steps of a predicting 4-player game: allocations, at most 32 beside the game's states")
+	t.Logf("%d confirmed tics heard of; %d allocations, %d of them the game's states", confirmed, got, saves)
+}
+
+// A copy that joined the game late ends it where the others do: its game,
+// loaded from a snapshot, says it is over after the same tic, and it gets
+// the same end; its hook heard of the confirmed tics from the one it
+// started at.
+func TestALateJoinerEndsWhereTheOthersDo(t *testing.T) {
+	const end = 400
+	o := Options{Players: 3, Seed: 73, Predict: true, Link: simnet.Link{LatencyMS: 30, JitterMS: 10, Loss: 0.02}}
+	games := endingGames(&o, end-1)
+	s := build(t, o)
+	require.NoError(t, s.Start())
+	require.NoError(t, s.RunTics(100, 60000))
+	j := s.Join()
+	require.True(t, s.RunUntil(func() bool { return playing(j) }, 30000), "the joiner did not enter the game: %v", j.Events)
+	started, ok := s.Find(j.Index, netcore.EventGameStarted, 0)
+	require.True(t, ok && started.Start != nil && started.Start.Joined, "the joiner's start: %v", started)
+	from := started.Tic
+	if !s.RunUntil(func() bool { return s.Server.State() == netcore.ServerWaitingLaunch }, 60000) {
+		require.FailNow(t, "the server did not go back to its lobby", s.describe())
+	}
+	s.RunFor(1000)
+	n, tics := eventsOf(s, netcore.EventGameEnded)
+	for i, p := range s.Peers {
+		require.Equal(t, 1, n[i], "peer %d: ends", i)
+		require.Equal(t, uint32(end), tics[i], "peer %d: the tic it ended before", i)
+		e, _ := s.Find(i, netcore.EventGameEnded, 0)
+		require.True(t, e.Over, "peer %d: its end's Over", i)
+		require.Equal(t, netcore.ClientWaitingLaunch, p.Client.State(), "peer %d: state", i)
+	}
+	g := games[j.Game]
+	require.Len(t, g.confirmed, int(end-from), "the joiner: confirmed tics heard of, from tic %d", from)
+	require.Equal(t, from, g.confirmed[0], "the joiner: the first confirmed tic heard of")
+	t.Logf("the joiner started at tic %d; every copy ended before tic %d", from, end)
+	check(t, s, end-1)
 }
