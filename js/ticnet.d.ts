@@ -116,13 +116,16 @@ export interface YieldedEvent { kind: "yielded"; serverUID: number }
  * the game, though its goodbye may not have gone out.
  */
 export interface GameErrorEvent {
-  kind: "error"; callback: "input" | "onTic" | "checksum" | "save" | "load" | "playerChecksum" | ""; tic: number; message: string; stack: string; reason: string;
+  kind: "error"; callback: "input" | "onTic" | "checksum" | "save" | "load" | "playerChecksum" | "over" | "onConfirmed" | ""; tic: number; message: string; stack: string; reason: string;
 }
 
 /** A player asks to end the game (on the controller's copy, which may end it with endGame). */
 export interface EndAskedEvent { kind: "endAsked"; player: number }
-/** The game ended before tic, the same on every copy: this copy is back in its lobby ("lobby" follows), and the controller may launch again. */
-export interface EndEvent { kind: "end"; tic: number }
+/**
+ * The game ended before tic, the same on every copy: this copy is back in its lobby ("lobby" follows), and the controller may launch again.
+ * over: the game ended itself (its over callback said so after tic - 1), not at endGame.
+ */
+export interface EndEvent { kind: "end"; tic: number; over: boolean }
 
 /** Something that happened: switch on kind. O: the type of the launch options (start<O>). */
 export type TicnetEvent<O = unknown> =
@@ -243,6 +246,27 @@ export interface CommonOptions<O = unknown> {
    * the game.
    */
   playerChecksum?(player: number): number;
+  /**
+   * Optional: whether the game is over after the last tic (a score
+   * reached, a timer run out), read from the game's state. Asked after
+   * every onTic, predicted tics included; only the answer after a
+   * confirmed tic counts, so every copy of a deterministic game ends at
+   * the same tic: there, at once, without the controller or the server,
+   * each gets "end" (over: true, tic: the first tic not run) and is back
+   * in its lobby, and the game is left at its state after its last tic
+   * (tics predicted past it are undone). endGame still works. Under the
+   * reference protocol (a Chocolate Doom peer) it is ignored: that
+   * protocol has no end.
+   */
+  over?(): boolean;
+  /**
+   * Optional: called after each confirmed tic, in tic order, once, with
+   * the checksum after it; never for a predicted tic. With prediction the
+   * game's state may be ahead of tic by then (and may yet be rolled
+   * back): keep what you need per tic, and act here on what must not be
+   * undone (an end screen, a result saved, an achievement).
+   */
+  onConfirmed?(tic: number, checksum: number): void;
   /**
    * Record the game as a replay file (default true): net.replay() returns
    * it. Every confirmed tic, with every player's command and the checksum

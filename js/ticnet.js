@@ -327,6 +327,8 @@ function gameCallbacks(options, cmdBuf) {
         inView.setUint8(5, (c.chat | 0) & 0xff);
       });
     },
+    // onTic returns whether the game is over after the tic (its over,
+    // asked in the same call: no second crossing a tic).
     onTic(t, mask, subs) {
       tic = t;
       guard("onTic", () => {
@@ -336,6 +338,7 @@ function gameCallbacks(options, cmdBuf) {
         options.onTic(t, cmds, ingame, substituted);
       });
       callbacks.ranAt = performance.now();
+      return options.over ? guard("over", () => options.over() === true) : false;
     },
     checksum() { return guard("checksum", () => options.checksum() >>> 0); },
   };
@@ -353,6 +356,12 @@ function gameCallbacks(options, cmdBuf) {
       return state.length;
     });
     callbacks.load = (state) => { guard("load", () => options.load(state)); };
+  }
+  if (options.onConfirmed) {
+    callbacks.onConfirmed = (t, sum) => {
+      tic = t;
+      guard("onConfirmed", () => options.onConfirmed(t, sum >>> 0));
+    };
   }
   if (options.playerChecksum) {
     // One call from the engine a tic: every player in the game's own

@@ -62,6 +62,9 @@ type clock interface {
 	canReattach() bool
 	// requestEnd asks the server to end the game.
 	requestEnd(c *Client)
+	// over ends the game before tic end: the game said it was over after
+	// the confirmed tic before (tic.Ending).
+	over(c *Client, end uint32)
 }
 
 // chooseClock is the one place a client picks its protocol's clock: ext

@@ -104,6 +104,10 @@ func (referenceClock) canReattach() bool { return false }
 
 func (referenceClock) requestEnd(*Client) {}
 
+// over: the reference protocol has no end of a game; the game's word is
+// ignored, as Chocolate Doom would.
+func (referenceClock) over(*Client, uint32) {}
+
 // clockSync is the reference's PID clock synchronisation (spec §11.3): it
 // moves this client's tic clock so that its commands reach the server at
 // the same time as the slowest other player's. Its latency goes with the

@@ -157,6 +157,8 @@ func (k ticnetClock) adjust(c *Client, marginMS int64) {
 
 func (ticnetClock) canReattach() bool { return true }
 
+func (ticnetClock) over(c *Client, end uint32) { c.end.gameOver(end) }
+
 func (ticnetClock) requestEnd(c *Client) {
 	if c.phase.state() == ClientInGame && !c.end.active {
 		c.conn.SendReliable(&wire.EndRequest{})

@@ -108,6 +108,9 @@ type Event struct {
 	Lobby *Lobby
 	// Roster: EventRoster's roster.
 	Roster *wire.Roster
+	// Over: EventGameEnded's game ended itself (tic.Ending), not at a
+	// player's request.
+	Over bool
 }
 
 // Start is how a game starts at a client (its EventGameStarted): what the
@@ -160,3 +163,7 @@ const (
 	// connection that ends.
 	ReasonReconnected = "connected again"
 )
+
+// ReasonGameOver is EventGameEnded's reason when the game ended itself
+// (tic.Ending), not at a player's request.
+const ReasonGameOver = "the game ended itself"

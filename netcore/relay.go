@@ -57,6 +57,8 @@ type relay interface {
 	leaving(now int64, successor link.Addr, stays bool)
 	// onEndRequest takes a player's request to end the game.
 	onEndRequest(now int64, sc *serverClient, body []byte) error
+	// onGameOver takes a copy's word that its game ended itself.
+	onGameOver(now int64, sc *serverClient, body []byte) error
 }
 
 // chooseRelay picks the game's protocol at its launch: the extension when

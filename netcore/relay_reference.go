@@ -89,6 +89,16 @@ func (r *referenceRelay) onEndRequest(_ int64, _ *serverClient, body []byte) err
 	return errUnexpected{}
 }
 
+// onGameOver: a reference game never ends itself (its clients run the
+// reference clock, which sends no GameOver).
+func (r *referenceRelay) onGameOver(_ int64, _ *serverClient, body []byte) error {
+	var m wire.GameOver
+	if err := m.DecodeBody(body); err != nil {
+		return err
+	}
+	return errUnexpected{}
+}
+
 // sendTics sends sc its queued tics [first, last] as reference GAMEDATA,
 // in as many packets as it takes for each to fit a reference peer's receive
 // buffer.

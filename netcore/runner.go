@@ -68,6 +68,9 @@ func (rn *runner) runRequests(reqs []tic.Request) {
 		r := &reqs[i]
 		switch r.Kind {
 		case tic.RequestAdvance:
+			if c.end.ended(r.Tic) {
+				return // the game is over before it
+			}
 			rn.advance(r.Tic, r.Confirmed)
 		case tic.RequestSave:
 			rn.save(r.Tic)
@@ -103,10 +106,33 @@ func (rn *runner) advance(g uint32, t *tic.ConfirmedTic) {
 		c.game.RunTic(g*dup+k, cmds, &rn.ingame)
 	}
 	sum := c.game.Checksum()
+	over := rn.over()
 	c.rec.After(g, sum, rn.playerSums(in, &rn.psums))
 	rn.tl.Ran(g, sum)
 	c.stats.TicsRun++
 	c.clock.ran(c, g, sum)
+	rn.confirmed(g, sum, over)
+}
+
+// over reports whether the game says it is over after the tic it just ran
+// (tic.Ending): asked after every tic, predicted ones included, and acted
+// on only for a confirmed one (confirmed).
+func (rn *runner) over() bool {
+	e, ok := rn.c.game.(tic.Ending)
+	return ok && e.Over()
+}
+
+// confirmed follows confirmed tic g, whose checksum is sum: the game
+// hears of it (tic.ConfirmAware), and if it said it was over after g, the
+// game ends before g+1.
+func (rn *runner) confirmed(g, sum uint32, over bool) {
+	c := rn.c
+	if ca, ok := c.game.(tic.ConfirmAware); ok {
+		ca.Confirmed(g, sum)
+	}
+	if over {
+		c.clock.over(c, g+1)
+	}
 }
 
 // enterTic notes who is in the game at confirmed tic g, the next this copy

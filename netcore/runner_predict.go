@@ -50,6 +50,7 @@ type predictedTic struct {
 	ingame uint8
 	before []byte // the game's state before the tic
 	sum    uint32 // its checksum after the tic
+	over   bool   // the game said it was over after the tic (tic.Ending)
 	// consistency is each player's byte as this copy records it for the
 	// tic (the state before it), kept until the tic is confirmed.
 	consistency [tic.MaxPlayers]uint8
@@ -98,8 +99,18 @@ func (rn *runner) runPredicting() {
 		}
 		rn.confirmPredicted(pt, ct)
 		stood++
+		if c.end.ended(pt.tic + 1) {
+			break // the game ended itself: the tics predicted past it go
+		}
 	}
 	p.stood(stood)
+	if c.end.self && c.end.ended(tl.GameTic()) {
+		// The game is back at its state after its last tic, the end's.
+		if state, ok := p.drop(); ok {
+			rn.loadState(tl.GameTic(), state)
+		}
+		return
+	}
 	if len(p.tics) > 0 && int32(tl.Confirmed()-p.tics[0].tic) > 0 {
 		// A confirmed tic is not what was predicted: back to before it.
 		p.stats.Rollbacks++
@@ -165,6 +176,7 @@ func (rn *runner) confirmPredicted(pt *predictedTic, ct *tic.ConfirmedTic) {
 	c.stats.TicsRun++
 	rn.pred.stats.Stood++
 	c.send.reportChecksum(pt.tic, pt.sum)
+	rn.confirmed(pt.tic, pt.sum, pt.over)
 }
 
 // unpredict undoes every predicted tic: the game loads the state before
@@ -178,10 +190,16 @@ func (rn *runner) unpredict() {
 // undo forgets every predicted tic and returns the game's state before
 // the first; false when none was predicted.
 func (p *predictSide) undo() (state []byte, ok bool) {
+	p.stats.RolledBack += int64(len(p.tics))
+	return p.drop()
+}
+
+// drop forgets every predicted tic, as undo, without counting them as
+// rolled back: a game that ended itself drops those past its end.
+func (p *predictSide) drop() (state []byte, ok bool) {
 	if len(p.tics) == 0 {
 		return nil, false
 	}
-	p.stats.RolledBack += int64(len(p.tics))
 	state = p.tics[0].before
 	p.tics = p.tics[:0]
 	return state, true
@@ -199,6 +217,9 @@ func (rn *runner) predictAhead() {
 	if tl.Loading() || tl.GameTic() != tl.Confirmed() || tl.SavesPending() {
 		rn.unpredict() // a snapshot is due of a confirmed state
 		return
+	}
+	if c.end.self && c.end.ended(tl.GameTic()) {
+		return // the game ended itself: nothing runs past its end
 	}
 	last := tl.Tic(tl.Confirmed() - 1)
 	if last == nil || !last.Ran {
@@ -237,6 +258,7 @@ func (rn *runner) predictAhead() {
 		}
 		c.game.RunTic(t, &p.cmds, &p.ingame)
 		pt.sum = c.game.Checksum()
+		pt.over = rn.over()
 		pt.hasPsums = rn.playerSums(pt.ingame, &pt.psums) != nil
 		p.tics = append(p.tics, pt)
 		p.stats.Predicted++

@@ -233,6 +233,11 @@ func (s *Server) onTicnet(now int64, sc *serverClient, body []byte) error {
 		return s.mig.onReattach(now, sc, body)
 	case kind == wire.TicnetKindEndRequest:
 		return s.relay.onEndRequest(now, sc, body)
+	case kind == wire.TicnetKindGameOver:
+		if s.state != ServerInGame {
+			return nil // a copy's word on the game that ended already
+		}
+		return s.relay.onGameOver(now, sc, body)
 	case kind == wire.TicnetKindLaunchOptions:
 		var m wire.LaunchOptions
 		if err := m.DecodeBody(body); err != nil {

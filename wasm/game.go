@@ -18,7 +18,9 @@ import (
 // its game (loop.fail), or its playback stops.
 type jsGame struct {
 	// The page's callbacks, looked up once (they take no this).
-	input, onTic, checksum, save, load, playerSums safejs.Value
+	input, onTic, checksum, save, load, playerSums, onConfirmed safejs.Value
+	confirms                                                    bool // the page gave onConfirmed
+	over                                                        bool // onTic said the game is over after the tic (the page's over)
 
 	cb     safejs.Value // the callbacks, as ticnet.js makes them
 	cmdBuf safejs.Value
@@ -118,10 +120,33 @@ func (g *jsGame) RunTic(t uint32, cmds *[tic.MaxPlayers]tic.Cmd, ingame *[tic.Ma
 	g.subs = 0
 	g.ingame = uint8(mask)
 	g.ran++
-	if _, err := g.call(g.onTic, t, mask, int(subs)); err != nil {
+	v, err := g.call(g.onTic, t, mask, int(subs))
+	if err != nil {
+		g.err = err
+		return
+	}
+	g.over, _ = v.Truthy()
+}
+
+// Over is what the page's over said after the last onTic (tic.Ending):
+// ticnet.js asks it in the same call.
+func (g *jsGame) Over() bool { return g.err == nil && g.over }
+
+// Confirmed calls the page's onConfirmed, if it gave one
+// (tic.ConfirmAware): no call into JS a tic otherwise.
+func (g *jsGame) Confirmed(t, sum uint32) {
+	if !g.confirms || g.err != nil {
+		return
+	}
+	if _, err := g.call(g.onConfirmed, t, sum); err != nil {
 		g.err = err
 	}
 }
+
+var (
+	_ tic.Ending       = (*jsGame)(nil)
+	_ tic.ConfirmAware = (*jsGame)(nil)
+)
 
 // IgnoresConsistency: the page never gets a command's consistency byte
 // (RunTic copies the other fields), so its prediction ignores it
@@ -259,6 +284,9 @@ func newGame(cb safejs.Value, layout tic.InputLayout) (tic.Game, *jsGame, error)
 	jg := jsGame{cb: cb, cmdBuf: x.get(cb, "cmdBuf"), inBuf: x.get(cb, "inBuf"), layout: layout, input: x.get(cb, "input"),
 		onTic: x.get(cb, "onTic"), checksum: x.get(cb, "checksum"), save: x.get(cb, "save"), load: x.get(cb, "load")}
 	snap, sums := isFunc(cb, "save") && isFunc(cb, "load"), isFunc(cb, "playerSums")
+	if jg.confirms = isFunc(cb, "onConfirmed"); jg.confirms {
+		jg.onConfirmed = x.get(cb, "onConfirmed")
+	}
 	if sums {
 		jg.sumBuf, jg.playerSums = x.get(cb, "sumBuf"), x.get(cb, "playerSums")
 	}

@@ -196,7 +196,7 @@ func (s *Session) fromClient(now int64, ev netcore.Event) {
 	case netcore.EventEndAsked:
 		s.emit(Event{Kind: "endAsked", Player: intp(ev.Player)})
 	case netcore.EventGameEnded:
-		s.emit(Event{Kind: "end", Tic: ev.Tic})
+		s.emit(Event{Kind: "end", Tic: ev.Tic, Over: ev.Over})
 		s.lobby.reset() // back in the lobby: report it again, though it is the same
 	case netcore.EventResumed:
 		s.resumed(now, ev.Tic)

@@ -66,10 +66,11 @@ var (
 		}
 		return e.Options
 	}}
-	fieldCallback = Field{"callback", `"input" | "onTic" | "checksum" | "save" | "load" | "playerChecksum" | ""`, false,
+	fieldCallback = Field{"callback", `"input" | "onTic" | "checksum" | "save" | "load" | "playerChecksum" | "over" | "onConfirmed" | ""`, false,
 		func(e *Event) any { return e.Callback }}
 	fieldMessage = Field{"message", "string", false, func(e *Event) any { return e.Message }}
 	fieldStack   = Field{"stack", "string", false, func(e *Event) any { return e.Stack }}
+	fieldOver    = Field{"over", "boolean", false, func(e *Event) any { return e.Over }}
 )
 
 // player is e.Player, -1 for none.
@@ -112,7 +113,7 @@ var EventKinds = []EventKind{
 	{"yielded", "YieldedEvent", []Field{fieldServerUID}},
 	{"error", "GameErrorEvent", []Field{fieldCallback, fieldTic, fieldMessage, fieldStack, fieldReason}},
 	{"endAsked", "EndAskedEvent", []Field{fieldPlayer}},
-	{"end", "EndEvent", []Field{fieldTic}},
+	{"end", "EndEvent", []Field{fieldTic, fieldOver}},
 }
 
 // FieldsOf returns the fields of the events of kind; nil for a kind
@@ -170,6 +171,8 @@ var (
 	optSave           = Option{Name: "save", Check: CheckFunction}
 	optLoad           = Option{Name: "load", Check: CheckFunction}
 	optPlayerChecksum = Option{Name: "playerChecksum", Check: CheckFunction}
+	optOver           = Option{Name: "over", Check: CheckFunction}
+	optOnConfirmed    = Option{Name: "onConfirmed", Check: CheckFunction}
 	optWasmURL        = Option{Name: "wasmURL", Check: CheckString}
 	optOnEvent        = Option{Name: "onEvent", Check: CheckFunction}
 	optInputSize      = Option{Name: "inputSize", Check: CheckInt, Min: 1, Max: wire.MaxInputBytes}
@@ -194,7 +197,7 @@ var StartOptions = []Option{
 	optInputSize,
 	{Name: "eventBits", Check: CheckBytes},
 	{Name: "input", Check: CheckFunction},
-	optOnTic, optChecksum, optSave, optLoad, optPlayerChecksum,
+	optOnTic, optChecksum, optSave, optLoad, optPlayerChecksum, optOver, optOnConfirmed,
 }
 
 // SettingsOptions are the keys of start's options.settings: the game's

@@ -68,6 +68,9 @@ type Event struct {
 	Callback string `json:"callback,omitempty"`
 	Message  string `json:"message,omitempty"`
 	Stack    string `json:"stack,omitempty"`
+	// Over: "end" of a game that ended itself (its over callback), not at
+	// a player's request.
+	Over bool `json:"over,omitempty"`
 }
 
 // LobbyReport is the lobby as the JS API shows it.

@@ -14,6 +14,7 @@ import (
 	"github.com/ticnet/ticnet/netcore/scenario"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/testgame"
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
 
 	"github.com/stretchr/testify/require"
@@ -95,6 +96,8 @@ type channelSim struct {
 	// views, when set, compares the copies' views of their clients with
 	// the clients after every Update (view_test.go).
 	views *viewCheck
+	// wrap, if set, wraps each copy's game as its session sees it.
+	wrap func(*testgame.Game) tic.Game
 }
 
 // simOption sets a channelSim up before its first copy opens.
@@ -121,7 +124,11 @@ func (c *channelSim) addWith(startMS float64, cadence ElectionCadence, token [wi
 		Rand: r.Uint32, Settings: wire.Settings{TicDup: 1, ExtraTics: 1, Episode: 1, Map: 1, NewSync: true, LoadGame: -1},
 		Token: token, RecordTics: true, Predict: c.predict, Replay: replay.Config{Record: c.record}}
 	p := &copyOf{node: c.net.AddNode(), game: g}
-	p.s = New(cfg, g, c.net.Now())
+	var game tic.Game = g
+	if c.wrap != nil {
+		game = c.wrap(g)
+	}
+	p.s = New(cfg, game, c.net.Now())
 	c.peers = append(c.peers, p)
 	return p
 }

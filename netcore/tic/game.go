@@ -77,3 +77,24 @@ type Snapshotter interface {
 	// network.
 	LoadState(state []byte) error
 }
+
+// Ending is optional beside Game: a game that implements it says after
+// each RunTic whether it is over (a score reached, a timer run out). The
+// engine asks after every tic it runs, predicted ones included, and acts
+// only on the answer after a confirmed tic: every copy of a deterministic
+// game then reaches the same verdict at the same tic, and under the
+// extension protocol each ends its game there without asking anyone
+// (the server learns it from them). Under the reference protocol the
+// answer is ignored: Chocolate Doom has no such end.
+type Ending interface {
+	Over() bool
+}
+
+// ConfirmAware is optional beside Game: a game that implements it is told
+// after each confirmed tic that tic and its checksum, in tic order, once;
+// never of a predicted tic (with prediction the game's state may then be
+// ahead of the tic: keep what the hook needs per tic). It is the place
+// for what must not be undone: an end screen, a result saved.
+type ConfirmAware interface {
+	Confirmed(tic uint32, checksum uint32)
+}

@@ -79,6 +79,8 @@ func NewMessageIn(h Header, body []byte, dir Direction, ctx Context) (Message, e
 			return &EndAsked{}, nil
 		case TicnetKindGameEnd:
 			return &GameEnd{}, nil
+		case TicnetKindGameOver:
+			return &GameOver{}, nil
 		case TicnetKindJoinStart:
 			return &JoinStart{}, nil
 		case TicnetKindSnapshotRequest:

@@ -198,6 +198,7 @@ func FuzzLaunchOptions(f *testing.F)  { fuzzBody(f, func() Message { return &Lau
 func FuzzEndRequest(f *testing.F)     { fuzzBody(f, func() Message { return &EndRequest{} }) }
 func FuzzEndAsked(f *testing.F)       { fuzzBody(f, func() Message { return &EndAsked{} }) }
 func FuzzGameEnd(f *testing.F)        { fuzzBody(f, func() Message { return &GameEnd{} }) }
+func FuzzGameOver(f *testing.F)       { fuzzBody(f, func() Message { return &GameOver{} }) }
 func FuzzTransferChunk(f *testing.F)  { fuzzBody(f, func() Message { return &TransferChunk{} }) }
 func FuzzTransferAck(f *testing.F)    { fuzzBody(f, func() Message { return &TransferAck{} }) }
 func FuzzTransferAbort(f *testing.F)  { fuzzBody(f, func() Message { return &TransferAbort{} }) }

@@ -335,6 +335,7 @@ func (g gen) messages() []Message {
 		g.reattach(),
 		&Resume{Tic: g.r.Uint32(), Term: uint16(g.r.Uint32())},
 		&TicFetch{Start: g.r.Uint32(), Count: max(1, g.u8())},
+		&GameOver{Tic: g.r.Uint32()},
 	}
 	for _, k := range emptyKinds {
 		ms = append(ms, &Empty{Kind: k})
