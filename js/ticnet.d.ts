@@ -79,8 +79,8 @@ export interface CatchupEvent { kind: "catchup"; tic: number; done: number; tota
 export interface JoinEvent { kind: "join"; player: number; tic: number }
 /** A player left the game at tic (it said so, or timed out: reason). */
 export interface LeaveEvent { kind: "leave"; player: number; tic: number; reason: string }
-/** The copies' checksums differ at tic: players (player is the first) ran something else; on the server's copy, name names them. */
-export interface DesyncEvent { kind: "desync"; player: number; players: number[]; name?: string; tic: number; reason: string }
+/** The copies' checksums differ at tic: players (player is the first) ran something else, by the server's verdict, which every copy gets; diverged: this copy's player is among them, its game is the one that went astray. On the server's copy, name names them. */
+export interface DesyncEvent { kind: "desync"; player: number; players: number[]; name?: string; tic: number; reason: string; diverged: boolean }
 /** A console message from the server (a reference server's, say). */
 export interface ConsoleMessageEvent { kind: "message"; reason: string }
 /** The server refused this copy (reason); a "retry" follows and it connects again. */

@@ -124,6 +124,8 @@ func (k ticnetClock) inGame(c *Client, now int64, kind uint8, h wire.Header, bod
 		return nil
 	case kind == wire.TicnetKindTicFetch:
 		return c.mig.onTicFetch(now, body)
+	case kind == wire.TicnetKindDesync && h.Reliable:
+		return onDesync(c, body)
 	}
 	return errUnexpected{}
 }
@@ -163,4 +165,25 @@ func (ticnetClock) requestEnd(c *Client) {
 	if c.phase.state() == ClientInGame && !c.end.active {
 		c.conn.SendReliable(&wire.EndRequest{})
 	}
+}
+
+// onDesync takes the server's verdict on a tic whose checksums differ
+// (EventDesyncVerdict): the copies learn it from the server, which alone
+// sees every checksum.
+func onDesync(c *Client, body []byte) error {
+	var m wire.Desync
+	if err := m.DecodeBody(body); err != nil {
+		return err
+	}
+	if c.phase.state() != ClientInGame {
+		return errUnexpected{}
+	}
+	var players []int
+	for p := range tic.MaxPlayers {
+		if m.Players&(1<<p) != 0 {
+			players = append(players, p)
+		}
+	}
+	c.emit(Event{Kind: EventDesyncVerdict, Player: players[0], Tic: m.Tic, Players: players, Reason: ReasonChecksumsDiffer})
+	return nil
 }

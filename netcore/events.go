@@ -68,6 +68,11 @@ const (
 	// A client's roster is the last one until its game ends or starts
 	// again.
 	EventRoster
+	// EventDesyncVerdict: a client heard the server's verdict on Tic,
+	// whose checksums differ (extension): Players are those whose copies
+	// diverged from the majority's (every player's when there is none).
+	// The server's own EventDesyncSuspected says the same where it runs.
+	EventDesyncVerdict
 )
 
 var eventNames = [...]string{
@@ -77,7 +82,7 @@ var eventNames = [...]string{
 	EventRejected: "rejected", EventConsoleMessage: "console message", EventLaunched: "launched",
 	EventPlayerEntered: "player entered", EventCatchUp: "catch up", EventResumed: "resumed",
 	EventEndAsked: "end asked", EventGameEnded: "game ended", EventServerLeaving: "server leaving",
-	EventRoster: "roster",
+	EventRoster: "roster", EventDesyncVerdict: "desync verdict",
 }
 
 func (k EventKind) String() string {
@@ -130,7 +135,7 @@ type Start struct {
 
 func (e Event) String() string {
 	s := e.Kind.String()
-	if e.Player >= 0 && (e.Kind == EventPlayerJoined || e.Kind == EventPlayerLeft || e.Kind == EventDesyncSuspected ||
+	if e.Player >= 0 && (e.Kind == EventPlayerJoined || e.Kind == EventPlayerLeft || e.Kind == EventDesyncSuspected || e.Kind == EventDesyncVerdict ||
 		e.Kind == EventPlayerEntered) {
 		s += " player=" + strconv.Itoa(e.Player)
 	}

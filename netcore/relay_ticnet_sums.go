@@ -98,7 +98,26 @@ func (d *desyncCheck) compare(x *ticnetRelay, t uint32, slot *sumSlot) {
 	slot.have = 0 // compared: later duplicates start over and find nothing new
 	if len(differ) > 0 {
 		s.emit(Event{Kind: EventDesyncSuspected, Player: differ[0], Tic: t, Players: differ, Name: names,
-			Reason: "game state checksums differ"})
+			Reason: ReasonChecksumsDiffer})
+		tellDesync(s, t, differ)
+	}
+}
+
+// ReasonChecksumsDiffer is the reason of the server's desync verdict.
+const ReasonChecksumsDiffer = "game state checksums differ"
+
+// tellDesync tells every client in the game the server's verdict on tic
+// t: the players whose copies diverged (wire.Desync). The clients cannot
+// tell by themselves: each sees only its own checksums.
+func tellDesync(s *Server, t uint32, players []int) {
+	m := wire.Desync{Tic: t}
+	for _, p := range players {
+		m.Players |= 1 << p
+	}
+	for _, sc := range s.slots {
+		if sc.connected() && sc.inGame() && sc.phase != slotPlaceholder {
+			sc.conn.SendReliable(&m)
+		}
 	}
 }
 

@@ -1,6 +1,8 @@
 package session
 
 import (
+	"slices"
+
 	"github.com/ticnet/ticnet/election"
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/link"
@@ -138,7 +140,7 @@ func (s *Session) updateEngine(now int64) {
 			if ev.Kind == netcore.EventResumed {
 				e.resuming = false
 			}
-			if sev, ok := serverEvent(ev); ok {
+			if sev, ok := serverEvent(ev, e.view.player); ok {
 				s.emit(sev)
 			}
 		}
@@ -152,12 +154,21 @@ func (s *Session) updateEngine(now int64) {
 	}
 }
 
-// serverEvent is what only the server knows: who the desynced player is.
-func serverEvent(ev netcore.Event) (Event, bool) {
+// serverEvent is what the server finds that a page shows: a desync, the
+// server's verdict, with the names of the players whose copies diverged;
+// me is this copy's player.
+func serverEvent(ev netcore.Event, me int) (Event, bool) {
 	if ev.Kind == netcore.EventDesyncSuspected {
-		return Event{Kind: "desync", Player: intp(ev.Player), Players: ev.Players, Tic: ev.Tic, Name: ev.Name, Reason: ev.Reason}, true
+		return desyncEvent(ev, me), true
 	}
 	return Event{}, false
+}
+
+// desyncEvent is the session's desync event for the engine's, on the copy
+// whose player is me.
+func desyncEvent(ev netcore.Event, me int) Event {
+	return Event{Kind: "desync", Player: intp(ev.Player), Players: ev.Players, Tic: ev.Tic, Name: ev.Name, Reason: ev.Reason,
+		Diverged: slices.Contains(ev.Players, me)}
 }
 
 // fromClient turns the client's events into the session's, and reacts to
@@ -188,7 +199,17 @@ func (s *Session) fromClient(now int64, ev netcore.Event) {
 	case netcore.EventPlayerLeft:
 		s.emit(Event{Kind: "leave", Player: intp(ev.Player), Reason: ev.Reason, Tic: ev.Tic})
 	case netcore.EventDesyncSuspected:
-		s.emit(Event{Kind: "desync", Player: intp(ev.Player), Players: ev.Players, Tic: ev.Tic, Reason: ev.Reason})
+		// A consistency byte that differs from this copy's own: under
+		// the extension the server's verdict, which every copy hears,
+		// names the one that diverged; the page is told that.
+		if !s.eng.view.ticnet {
+			s.emit(desyncEvent(ev, s.eng.view.player))
+		}
+	case netcore.EventDesyncVerdict:
+		// The server's own copy told its page the verdict already.
+		if s.eng.server == nil {
+			s.emit(desyncEvent(ev, s.eng.view.player))
+		}
 	case netcore.EventConsoleMessage:
 		s.emit(Event{Kind: "message", Reason: ev.Reason})
 	case netcore.EventLaunched:

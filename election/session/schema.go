@@ -68,9 +68,10 @@ var (
 	}}
 	fieldCallback = Field{"callback", `"input" | "onTic" | "checksum" | "save" | "load" | "playerChecksum" | "over" | "onConfirmed" | ""`, false,
 		func(e *Event) any { return e.Callback }}
-	fieldMessage = Field{"message", "string", false, func(e *Event) any { return e.Message }}
-	fieldStack   = Field{"stack", "string", false, func(e *Event) any { return e.Stack }}
-	fieldOver    = Field{"over", "boolean", false, func(e *Event) any { return e.Over }}
+	fieldMessage  = Field{"message", "string", false, func(e *Event) any { return e.Message }}
+	fieldStack    = Field{"stack", "string", false, func(e *Event) any { return e.Stack }}
+	fieldOver     = Field{"over", "boolean", false, func(e *Event) any { return e.Over }}
+	fieldDiverged = Field{"diverged", "boolean", false, func(e *Event) any { return e.Diverged }}
 )
 
 // player is e.Player, -1 for none.
@@ -100,7 +101,7 @@ var EventKinds = []EventKind{
 	{"catchup", "CatchupEvent", []Field{fieldTic, fieldDone, fieldTotal, fieldUnit}},
 	{"join", "JoinEvent", []Field{fieldPlayer, fieldTic}},
 	{"leave", "LeaveEvent", []Field{fieldPlayer, fieldTic, fieldReason}},
-	{"desync", "DesyncEvent", []Field{fieldPlayer, fieldPlayers, fieldName, fieldTic, fieldReason}},
+	{"desync", "DesyncEvent", []Field{fieldPlayer, fieldPlayers, fieldName, fieldTic, fieldReason, fieldDiverged}},
 	{"message", "ConsoleMessageEvent", []Field{fieldReason}},
 	{"rejected", "RejectedEvent", []Field{fieldReason}},
 	{"disconnect", "DisconnectEvent", []Field{fieldReason}},

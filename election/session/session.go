@@ -71,6 +71,9 @@ type Event struct {
 	// Over: "end" of a game that ended itself (its over callback), not at
 	// a player's request.
 	Over bool `json:"over,omitempty"`
+	// Diverged: "desync" that names this copy's player among Players:
+	// this copy's game is the one that diverged.
+	Diverged bool `json:"diverged,omitempty"`
 }
 
 // LobbyReport is the lobby as the JS API shows it.

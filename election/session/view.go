@@ -16,6 +16,9 @@ type clientView struct {
 	lobby  netcore.Lobby
 	player int          // -1: none yet (a drone's stays -1)
 	roster *wire.Roster // the game's last roster; nil: none this game
+	// ticnet: the game runs under the extension, whose server gives its
+	// verdict on a desync (EventDesyncVerdict).
+	ticnet bool
 }
 
 // newClientView is the view of a client just built: it connects.
@@ -32,6 +35,7 @@ func (v *clientView) see(ev netcore.Event) {
 		v.state = netcore.ClientWaitingStart
 	case netcore.EventGameStarted:
 		v.state, v.player, v.roster = netcore.ClientInGame, ev.Player, nil
+		v.ticnet = ev.Protocol == wire.ProtocolTicnet
 	case netcore.EventRoster:
 		v.roster = ev.Roster
 	case netcore.EventGameEnded:

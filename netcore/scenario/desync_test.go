@@ -13,14 +13,31 @@ import (
 )
 
 // desyncs returns the desync events peer saw (-1: the server).
-func desyncs(s *Scenario, peer int) []Logged {
+func desyncs(s *Scenario, peer int) []Logged { return logged(s, peer, netcore.EventDesyncSuspected) }
+
+// logged returns the events of kind that peer saw (-1: the server).
+func logged(s *Scenario, peer int, kind netcore.EventKind) []Logged {
 	var found []Logged
 	for _, l := range s.Log {
-		if l.Kind == netcore.EventDesyncSuspected && l.Peer == peer {
+		if l.Kind == kind && l.Peer == peer {
 			found = append(found, l)
 		}
 	}
 	return found
+}
+
+// everyClientHeardTheVerdict fails unless every peer's client heard the
+// server's verdict on tic once, naming players (sorted).
+func everyClientHeardTheVerdict(t *testing.T, s *Scenario, tic uint32, players []int) {
+	t.Helper()
+	for _, p := range s.Peers {
+		got := logged(s, p.Index, netcore.EventDesyncVerdict)
+		require.Len(t, got, 1, "peer %d: verdicts heard", p.Index)
+		named := slices.Clone(got[0].Players)
+		slices.Sort(named)
+		require.Equal(t, tic, got[0].Tic, "peer %d: the verdict's tic", p.Index)
+		require.Equal(t, players, named, "peer %d: the verdict's players", p.Index)
+	}
 }
 
 // Under the reference protocol a broken copy shows in the consistency byte
@@ -80,9 +97,12 @@ func TestTwoPlayerExtensionDesyncNamesTheTicAndBothPlayers(t *testing.T) {
 	require.Equal(t, uint32(breakAt), e.Tic, "the desync's tic")
 	require.Equal(t, []int{0, 1}, players, "the desync's players")
 	require.Contains(t, []string{"player0, player1", "player1, player0"}, e.Name, "the desync's names")
+	everyClientHeardTheVerdict(t, s, breakAt, []int{0, 1})
 	t.Logf("server: %v at tic %d, %s", e.Event, e.Tic, e.Name)
 }
 
+// An eight-player extension game where one copy breaks: the server names
+// the tic and that player, and tells every copy, the broken one too.
 func TestBrokenPeerIsNamedByTheServerAtTheTicItDiverged(t *testing.T) {
 	t.Parallel()
 	s := build(t, Options{Players: 8, Seed: 14, Link: simnet.Link{LatencyMS: 20, JitterMS: 10}})
@@ -96,5 +116,6 @@ func TestBrokenPeerIsNamedByTheServerAtTheTicItDiverged(t *testing.T) {
 	require.Equal(t, uint32(5000), e.Tic, "the desync's tic")
 	require.Equal(t, []int{broken.Client.Player()}, e.Players, "the desync's players")
 	require.Equal(t, fmt.Sprintf("player%d", broken.Index), e.Name, "the desync's name")
+	everyClientHeardTheVerdict(t, s, 5000, []int{broken.Client.Player()})
 	t.Logf("server: %v at tic %d, %s", e.Event, e.Tic, e.Name)
 }

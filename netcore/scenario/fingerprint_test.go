@@ -173,7 +173,7 @@ var fingerprintGames = []fingerprintGame{
 	{name: "ticnet/opaque/lossy", o: Options{Players: 4, Seed: 118, Link: lossy, Input: layout16}, play: played(700),
 		want: "frames 4378 9b2caff63b6e events 29 c1eb65c8e5d0 tics 2812 93a336f57a48"},
 	{name: "ticnet/desync", o: Options{Players: 4, Seed: 119, Link: near}, play: breaksAt300, check: brokeAt300,
-		want: "frames 3088 1cf10017f898 events 38 95c9d0aa7199 tics 2005 04f4f90826e2"},
+		want: "frames 3097 9fbf29b61a02 events 42 6a1a247a11e8 tics 2005 43de55dd2e9b"},
 }
 
 // Every fingerprinted game does what it did when its fingerprint was

@@ -81,6 +81,8 @@ func NewMessageIn(h Header, body []byte, dir Direction, ctx Context) (Message, e
 			return &GameEnd{}, nil
 		case TicnetKindGameOver:
 			return &GameOver{}, nil
+		case TicnetKindDesync:
+			return &Desync{}, nil
 		case TicnetKindJoinStart:
 			return &JoinStart{}, nil
 		case TicnetKindSnapshotRequest:

@@ -199,6 +199,7 @@ func FuzzEndRequest(f *testing.F)     { fuzzBody(f, func() Message { return &End
 func FuzzEndAsked(f *testing.F)       { fuzzBody(f, func() Message { return &EndAsked{} }) }
 func FuzzGameEnd(f *testing.F)        { fuzzBody(f, func() Message { return &GameEnd{} }) }
 func FuzzGameOver(f *testing.F)       { fuzzBody(f, func() Message { return &GameOver{} }) }
+func FuzzDesync(f *testing.F)         { fuzzBody(f, func() Message { return &Desync{} }) }
 func FuzzTransferChunk(f *testing.F)  { fuzzBody(f, func() Message { return &TransferChunk{} }) }
 func FuzzTransferAck(f *testing.F)    { fuzzBody(f, func() Message { return &TransferAck{} }) }
 func FuzzTransferAbort(f *testing.F)  { fuzzBody(f, func() Message { return &TransferAbort{} }) }

@@ -336,6 +336,7 @@ func (g gen) messages() []Message {
 		&Resume{Tic: g.r.Uint32(), Term: uint16(g.r.Uint32())},
 		&TicFetch{Start: g.r.Uint32(), Count: max(1, g.u8())},
 		&GameOver{Tic: g.r.Uint32()},
+		&Desync{Tic: g.r.Uint32(), Players: uint8(1 + g.r.IntN(255))},
 	}
 	for _, k := range emptyKinds {
 		ms = append(ms, &Empty{Kind: k})
