@@ -181,6 +181,17 @@ func playAndLose(t testing.TB, seed uint64, n int, link simnet.Link, how departu
 				degraded = append(degraded, i)
 				continue
 			}
+			// Its migration says why: its server timed out, or left (on
+			// the lossy channel a copy that heard none of its goodbye
+			// finds it timed out).
+			switch m := since(i, "migrating")[0]; {
+			case how == silence:
+				require.Equal(t, netcore.ReasonTimeout, m.Reason, "survivor %d: its migrating event's reason", i)
+			case strict:
+				require.Equal(t, netcore.ReasonServerLeft, m.Reason, "survivor %d: its migrating event's reason", i)
+			default:
+				require.Contains(t, []string{netcore.ReasonServerLeft, netcore.ReasonTimeout}, m.Reason, "survivor %d: its migrating event's reason", i)
+			}
 			// Its gap is how long its game stood still, from the last
 			// tic it ran: a server that falls silent is found lost only
 			// a timeout later.
