@@ -170,17 +170,21 @@ func (sc *serverClient) reattach(now int64, p int, token [wire.RejoinTokenLen]by
 }
 
 // takeBack gives a copy that came back with its token the player held
-// for it.
+// for it, under the name the copy gives now (what its own page shows).
 func (sc *serverClient) takeBack(d departed) {
-	sc.player, sc.name, sc.heldUntilMS = d.player, d.name, d.untilMS
+	sc.player, sc.heldUntilMS = d.player, d.untilMS
 	sc.data.Drone = false
 }
 
 // sendRoster sends the client the roster r, unless it was sent it last.
-func (sc *serverClient) sendRoster(r *wire.Roster) {
+// It goes in this pass, with the tics (unless a reliable message before
+// it waits for its acknowledgement): a player who enters the game does so
+// in a tic its copies run after they know its name.
+func (sc *serverClient) sendRoster(now int64, r *wire.Roster) {
 	if !sc.rostered || sc.roster != *r {
 		sc.roster, sc.rostered = *r, true
 		sc.conn.SendReliable(r)
+		sc.conn.SendReliableHead(now)
 	}
 }
 

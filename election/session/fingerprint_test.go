@@ -60,23 +60,23 @@ var migrationGames = []struct {
 	want string
 }{
 	{"migrate/goodbye/quiet", func(t *testing.T, opt simOption) { playAndLose(t, 201, 4, quiet, goodbye, 300, 1, opt) },
-		"frames 3611 05cefb3c54f3 events 33 0a8e5d4c95fe tics 3004 1d6c8e83194f"},
+		"frames 3611 6f162e8c564b events 43 31ca40ab168d tics 3004 1d6c8e83194f"},
 	{"migrate/silence/quiet", func(t *testing.T, opt simOption) { playAndLose(t, 202, 4, quiet, silence, 300, 1, opt) },
-		"frames 3807 ea856e29e24c events 32 d49b88e4cd2b tics 3004 9ad111d28152"},
+		"frames 3807 a535b46ffc85 events 42 823c12626cba tics 3004 9ad111d28152"},
 	{"migrate/goodbye/lossy", func(t *testing.T, opt simOption) { playAndLose(t, 203, 4, lossy, goodbye, 300, 1, opt) },
-		"frames 3895 369cb9725f19 events 33 8d1f62d3d5fa tics 3012 4e76b23dfd43"},
+		"frames 3916 bbacf8cb4369 events 43 10b74a736cea tics 3018 d0b40d8ca000"},
 	{"migrate/silence/lossy", func(t *testing.T, opt simOption) { playAndLose(t, 204, 8, lossy, silence, 300, 1, opt) },
-		"frames 8903 e6108e1c5917 events 70 834ba278b881 tics 6623 376c78872fc2"},
+		"frames 8923 1427fe703515 events 92 a6d5b065edf4 tics 6633 b6b9af1ea4a7"},
 	{"migrate/three-in-turn", func(t *testing.T, opt simOption) { playAndLose(t, 205, 8, quiet, goodbye, 300, 3, opt) },
-		"frames 16967 dc6dab543ac9 events 126 8aa3d1a29040 tics 14508 681b913dffb7"},
+		"frames 16967 6a34f4f358d0 events 170 27dcc5fb1cad tics 14508 681b913dffb7"},
 	{"handoff/quiet", func(t *testing.T, opt simOption) { handOff(t, 206, 4, quiet, 300, opt) },
-		"frames 2924 7a415b8a5f48 events 31 c7cf744c3f58 tics 2404 d0347e842720"},
+		"frames 2928 2696b0c44c57 events 41 931de8f44dd1 tics 2404 d0347e842720"},
 	{"handoff/lossy", func(t *testing.T, opt simOption) { handOff(t, 207, 4, lossy, 300, opt) },
-		"frames 3210 c591cd819933 events 31 ad227b9eb5d6 tics 2409 3878f7bd2371"},
+		"frames 3175 9868be05bef2 events 41 c4eb01e1571d tics 2411 e77b9c785285"},
 	{"partition-heals/lossy", func(t *testing.T, opt simOption) { partitionAndHeal(t, 208, lossy, 300, 5000, opt) },
-		"frames 9824 c2618799bf22 events 153 9e96d20b450a tics 7282 b91ea6071b31"},
+		"frames 9943 e6ab7dc5628a events 225 018538fffb08 tics 7421 c0af1e687b87"},
 	{"join-leave-handoff/predict/replay", joinsLeavesAndHandsOffPredicting,
-		"frames 4559 292546522ca9 events 60 ccb4dcba0f7d tics 3718 a12014769486"},
+		"frames 4559 ed122cfb5e01 events 84 a39b113fdecf tics 3718 a12014769486"},
 }
 
 // joinsLeavesAndHandsOffPredicting is TestCopiesThatPredictJoinMigrateAndHandOff's
