@@ -39,9 +39,20 @@ export interface Settings {
 export interface RoleEvent { kind: "role"; role: "server" | "client"; uid: number; serverUID: number }
 /** A client heard an earlier server than its own in the lobby and follows it. */
 export interface NewServerEvent { kind: "newServer"; role: "client"; serverUID: number }
-/** The lobby changed: who is in, and whether this copy may launch. */
+/**
+ * The players changed: in the lobby, who is in and whether this copy may
+ * launch; in a game (TICNET_1), after every change (a player joined, left
+ * or came back, the controller changed with a migration), on every copy, a
+ * late or returning one's included once it plays.
+ */
 export interface LobbyEvent { kind: "lobby"; lobby: Lobby }
-export interface Lobby { players: { name: string; addr: string }[]; controller: boolean; player: number; maxPlayers: number }
+/**
+ * The game's players by number and name (addr: in the lobby; "" in a
+ * game). controller: this copy's player is the controller, who launches
+ * and may end the game; after a migration it stays who it was if its copy
+ * plays on, else it is the lowest-numbered player still in the game.
+ */
+export interface Lobby { players: { name: string; addr: string; player: number }[]; controller: boolean; player: number; maxPlayers: number }
 /** The controller launched the game (on the controller only). */
 export interface LaunchedEvent { kind: "launched" }
 /**
@@ -62,6 +73,8 @@ export interface LaunchedEvent { kind: "launched" }
 export interface StartEvent<O = unknown> {
   kind: "start"; player: number; protocol: string; tic: number; joined: boolean; rejoined: boolean;
   ticRate: number; seed: number; options?: O;
+  /** The players the game starts with, as the lobby had them; null for a joined or rejoined start ("lobby" follows once this copy plays). */
+  lobby: Lobby | null;
 }
 
 /** What the controller launches a game with (Session.launch): O is the type of its options (start<O>). */
@@ -72,13 +85,13 @@ export interface LaunchOptions<O = unknown> {
   seed?: number;
 }
 /** This copy got its player back (a reload, an app restart), from the state's tic. */
-export interface RejoinedEvent { kind: "rejoined"; player: number; tic: number }
+export interface RejoinedEvent { kind: "rejoined"; player: number; name?: string; tic: number }
 /** A joining copy's progress: done of total "bytes" of the state of tic, then "tics" run to catch up. */
 export interface CatchupEvent { kind: "catchup"; tic: number; done: number; total: number; unit: "bytes" | "tics" }
-/** A player joined the game in progress and plays from tic, the same on every copy. */
-export interface JoinEvent { kind: "join"; player: number; tic: number }
-/** A player left the game at tic (it said so, or timed out: reason). */
-export interface LeaveEvent { kind: "leave"; player: number; tic: number; reason: string }
+/** A player joined the game in progress and plays from tic, the same on every copy; name, where this copy knows it (a "lobby" follows with it). */
+export interface JoinEvent { kind: "join"; player: number; name?: string; tic: number }
+/** A player left the game at tic (it said so, or timed out: reason); name, where this copy knew it. */
+export interface LeaveEvent { kind: "leave"; player: number; name?: string; tic: number; reason: string }
 /** The copies' checksums differ at tic: players (player is the first) ran something else, by the server's verdict, which every copy gets; diverged: this copy's player is among them, its game is the one that went astray. On the server's copy, name names them. */
 export interface DesyncEvent { kind: "desync"; player: number; players: number[]; name?: string; tic: number; reason: string; diverged: boolean }
 /** A console message from the server (a reference server's, say). */
@@ -310,7 +323,7 @@ export interface CommonOptions<O = unknown> {
 export interface Stats {
   role: "undecided" | "server" | "client";
   uid: number;
-  /** The players' names, by player number; null before this copy knows them. */
+  /** The players' names, by player number ("" for a number no one plays): the lobby's, in a game (TICNET_1) the roster's, on every copy; null before this copy knows them. */
   players: string[] | null;
   gametic: number;
   recvtic: number;

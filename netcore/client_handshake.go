@@ -65,7 +65,10 @@ func (hs *handshake) onSYNReply(h wire.Header, body []byte) error {
 
 func (hs *handshake) onWaitingData(body []byte) error {
 	c := hs.c
-	if c.phase.state() != ClientWaitingLaunch && c.phase.state() != ClientWaitingStart {
+	// A copy still running the last tics of a game that ended keeps the
+	// lobby the server went back to: the next would come a period later.
+	ending := c.phase.state() == ClientInGame && c.end.active
+	if c.phase.state() != ClientWaitingLaunch && c.phase.state() != ClientWaitingStart && !ending {
 		return errUnexpected{}
 	}
 	var m wire.WaitingData

@@ -223,6 +223,10 @@ func (x *ticnetRelay) endIfDone(now int64) {
 		}
 		sc.to(slotWaiting)
 	}
+	// Numbered afresh, as a lobby's players are: the game's may have gaps
+	// (a player left), and a copy refuses a lobby that numbers it past
+	// its players.
+	s.slots.assignPlayers()
 	s.emit(ended)
 	for _, sc := range s.slots {
 		if sc.connected() {

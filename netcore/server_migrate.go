@@ -3,6 +3,7 @@ package netcore
 import (
 	"cmp"
 	"crypto/sha256"
+	"math"
 	"slices"
 	"strconv"
 
@@ -88,6 +89,11 @@ type migration struct {
 	// (wire.NoPlayer otherwise): taken for gone, so that no one waits for
 	// it, but its copy may be this one (see awaited).
 	silent int
+	// took: this server took its game over (NewResumedServer), whose
+	// controller was controller (wire.NoPlayer: none, or its copy went
+	// with the old server). See seniority.
+	took       bool
+	controller int
 }
 
 // resumeState is a new server's state until it resumes the game.
@@ -141,16 +147,41 @@ func NewResumedServer(cfg ServerConfig, tr link.Transport, r Resume, now int64) 
 		switch {
 		case in&(1<<p) != 0 && p != gone:
 			s.mig.awaiting[p] = s.mig.placeholder(now, p, hash, hashed)
+			if r.Roster.Playing&(1<<p) != 0 {
+				s.mig.awaiting[p].name = r.Roster.Names[p]
+			}
 		case hashed && (r.Roster.Held&(1<<p) != 0 || p == gone):
 			// Held for a copy that left, the old server's included: it
 			// gets its player back if it returns with its token.
-			s.rj.departed = append(s.rj.departed, departed{hash: hash, player: p, untilMS: now + s.cfg.RejoinGraceMS})
+			s.rj.departed = append(s.rj.departed, departed{hash: hash, player: p, name: r.Roster.Names[p], untilMS: now + s.cfg.RejoinGraceMS})
 		}
 	}
 	if s.mig.silent >= 0 && in&(1<<s.mig.silent) == 0 {
 		s.mig.silent = int(wire.NoPlayer) // not in the game: no place to take back
 	}
+	s.mig.took, s.mig.controller = true, int(wire.NoPlayer)
+	if c := int(r.Roster.Controller); c >= 0 && c != gone && in&(1<<c) != 0 {
+		s.mig.controller = c
+	}
 	return s
+}
+
+// seniority sets how old the copy of player p, which reattached or came
+// back with its token to a server that took the game over, counts as for
+// the choice of the controller (the oldest connection:
+// slotTable.controller): older than any copy that joined this server as
+// a new player, the old controller first, then by player number. So the
+// controller stays who it was while its copy plays, and after a
+// migration that took it away it is the lowest-numbered player still in
+// the game; every copy learns which from the roster.
+func (mg *migration) seniority(sc *serverClient) {
+	switch {
+	case !mg.took || sc.player < 0:
+	case sc.player == mg.controller:
+		sc.connectMS = math.MinInt64
+	default:
+		sc.connectMS = math.MinInt64 + 1 + int64(sc.player)
+	}
 }
 
 // placeholder returns the place of player p, in the game, until its copy

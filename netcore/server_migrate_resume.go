@@ -201,6 +201,7 @@ func (mg *migration) onReattach(now int64, sc *serverClient, body []byte) error 
 		s.joins.cancelSnapshot(now, sc)
 	}
 	sc.reattach(now, p, m.Token, m.Confirmed)
+	mg.seniority(sc)
 	s.cmds.forgetPlayer(p)
 	if mg.resume != nil {
 		return nil // told where the game resumes when it does
@@ -251,7 +252,13 @@ func (mg *migration) sendRosters(now int64) {
 		return
 	}
 	r := &mg.rosterOut // a field: a local would escape to the heap every pass
-	*r = wire.Roster{Game: s.cfg.Game, ServerPlayer: wire.NoPlayer}
+	*r = wire.Roster{Game: s.cfg.Game, ServerPlayer: wire.NoPlayer, Controller: wire.NoPlayer}
+	if ctrl := s.slots.controller(); ctrl != nil && ctrl.inGame() && ctrl.player >= 0 {
+		r.Controller = int8(ctrl.player)
+	}
+	if c := mg.controller; c >= 0 && mg.awaiting[c] != nil {
+		r.Controller = int8(c) // its copy has yet to reattach
+	}
 	for _, sc := range s.slots {
 		if !sc.connected() || !sc.inGame() || sc.player < 0 {
 			continue
@@ -259,12 +266,18 @@ func (mg *migration) sendRosters(now int64) {
 		if sc.addr == LocalClientAddr {
 			r.ServerPlayer = int8(sc.player)
 		}
+		r.Playing |= 1 << sc.player
+		r.Names[sc.player] = sc.name
 		if sc.hashed {
 			r.Present |= 1 << sc.player
 			r.Hashes[sc.player] = sc.hash
 		}
 	}
 	for p, ph := range mg.awaiting {
+		if ph != nil {
+			r.Playing |= 1 << p
+			r.Names[p] = ph.name
+		}
 		if ph != nil && ph.hashed {
 			r.Present |= 1 << p
 			r.Hashes[p] = ph.hash
@@ -272,15 +285,16 @@ func (mg *migration) sendRosters(now int64) {
 	}
 	s.rj.held(now)
 	for _, d := range s.rj.departed {
-		if r.Present&(1<<d.player) == 0 {
+		if (r.Present|r.Playing)&(1<<d.player) == 0 {
 			r.Present |= 1 << d.player
 			r.Held |= 1 << d.player
 			r.Hashes[d.player] = d.hash
+			r.Names[d.player] = d.name
 		}
 	}
 	for _, sc := range s.slots {
 		if sc.connected() && sc.inGame() && sc.protocol == wire.ProtocolTicnet {
-			sc.sendRoster(r)
+			sc.sendRoster(now, r)
 		}
 	}
 }

@@ -84,6 +84,7 @@ func lobbyObject(x *errs, r *session.LobbyReport) safejs.Value {
 		po := x.object()
 		x.set(po, "name", p.Name)
 		x.set(po, "addr", p.Addr)
+		x.set(po, "player", p.Player)
 		if x.err == nil {
 			x.keep(players.SetIndex(i, po))
 		}

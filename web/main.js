@@ -204,10 +204,10 @@ document.getElementById("launch").onclick = launchGame;
 function renderLobby() {
   lobbyEl.hidden = started && !joining;
   const list = document.getElementById("lobby-players");
-  list.replaceChildren(...((lobby && lobby.players) || []).map((p, i) => {
+  list.replaceChildren(...((lobby && lobby.players) || []).map((p) => {
     const li = document.createElement("li");
-    li.textContent = `${p.name}${i === (lobby && lobby.player) ? " (you)" : ""}`;
-    li.style.color = COLORS[i % COLORS.length];
+    li.textContent = `${p.name}${p.player === (lobby && lobby.player) ? " (you)" : ""}`;
+    li.style.color = COLORS[p.player % COLORS.length];
     return li;
   }));
   document.getElementById("launch").hidden = !(lobby && lobby.controller) || started;

@@ -50,14 +50,19 @@ func TestTheLobbyIsReportedWhenItChangesAndAgainAfterAReset(t *testing.T) {
 		if s.reset {
 			v.reset()
 		}
-		r, ok := v.update(s.l, s.waiting)
+		cv := clientView{state: netcore.ClientWaitingLaunch, lobby: s.l, player: -1}
+		if !s.waiting {
+			cv.state = netcore.ClientInGame // and no roster yet
+		}
+		r, ok := v.update(cv.players(8))
 		require.Equal(t, s.want, ok, "%s: reported", s.what)
 		if ok {
 			require.Len(t, r.Players, len(s.l.Players), "%s: players reported", s.what)
 		}
 	}
-	r, _ := (&lobbyView{}).update(two, true)
-	want := &LobbyReport{Players: []LobbyPlayer{{"a", "host"}, {"b", "uid 00000002"}}, Controller: true, MaxPlayers: 4}
+	cv := clientView{state: netcore.ClientWaitingStart, lobby: two, player: -1}
+	r, _ := (&lobbyView{}).update(cv.players(8))
+	want := &LobbyReport{Players: []LobbyPlayer{{"a", "host", 0}, {"b", "uid 00000002", 1}}, Controller: true, MaxPlayers: 4}
 	require.Equal(t, want, r, "report")
 }
 

@@ -272,15 +272,17 @@ func (s *Session) Stats() Stats {
 		st.TicsPerUpdate = c.TicsPerUpdate()
 		st.TicCostUS = s.budget.perTicNS / 1000
 		s.join.report(&st)
-		for _, p := range s.eng.view.lobby.Players {
-			st.Players = append(st.Players, p.Name)
+		if r := s.eng.view.players(s.cfg.MaxPlayers); r != nil {
+			st.Players = r.names()
 		}
 		if srv := s.eng.server; srv != nil {
 			sc := srv.Counters()
 			st.Substituted = sc.Substituted
 			st.Dropped += sc.Malformed + sc.Unexpected + sc.Stale
 			st.Resends += sc.ResendRequests + sc.TicsResent
-			st.Players = srv.Players()
+			if st.Players == nil {
+				st.Players = srv.Players() // a reference game's: no roster
+			}
 		}
 	}
 	return st

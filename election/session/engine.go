@@ -149,7 +149,7 @@ func (s *Session) updateEngine(now int64) {
 		e.view.see(ev)
 		s.fromClient(now, ev)
 	}
-	if r, changed := s.lobby.update(e.view.lobby, e.view.waiting()); changed {
+	if r, changed := s.lobby.update(e.view.players(s.cfg.MaxPlayers)); changed {
 		s.emit(Event{Kind: "lobby", Lobby: r})
 	}
 }
@@ -181,10 +181,16 @@ func (s *Session) fromClient(now int64, ev netcore.Event) {
 		if st.Joined {
 			s.join.told(now)
 		}
+		// Its players: the lobby's, in which this copy waited; a copy
+		// that joins learns them when it plays (a "lobby" event).
+		var players *LobbyReport
+		if !st.Joined && !st.Rejoined {
+			players = s.lobby.last
+		}
 		s.emit(Event{Kind: "start", Player: intp(ev.Player), Protocol: ev.Protocol, Tic: ev.Tic, Joined: st.Joined, Rejoined: st.Rejoined,
-			TicRate: st.TicRate, Seed: st.Setup.Seed, Options: st.Setup.Options})
+			TicRate: st.TicRate, Seed: st.Setup.Seed, Options: st.Setup.Options, Lobby: players})
 		if st.Rejoined {
-			s.emit(Event{Kind: "rejoined", Player: intp(ev.Player), Tic: ev.Tic})
+			s.emit(Event{Kind: "rejoined", Player: intp(ev.Player), Name: s.eng.view.nameOf(ev.Player, s.cfg.Name), Tic: ev.Tic})
 		}
 	case netcore.EventCatchUp:
 		if ev.Unit == "tics" {
@@ -195,9 +201,9 @@ func (s *Session) fromClient(now int64, ev netcore.Event) {
 		if ev.Player == s.eng.view.player {
 			s.join.entered(now)
 		}
-		s.emit(Event{Kind: "join", Player: intp(ev.Player), Tic: ev.Tic})
+		s.emit(Event{Kind: "join", Player: intp(ev.Player), Name: s.eng.view.nameOf(ev.Player, s.cfg.Name), Tic: ev.Tic})
 	case netcore.EventPlayerLeft:
-		s.emit(Event{Kind: "leave", Player: intp(ev.Player), Reason: ev.Reason, Tic: ev.Tic})
+		s.emit(Event{Kind: "leave", Player: intp(ev.Player), Name: s.eng.view.nameOf(ev.Player, s.cfg.Name), Reason: ev.Reason, Tic: ev.Tic})
 	case netcore.EventDesyncSuspected:
 		// A consistency byte that differs from this copy's own: under
 		// the extension the server's verdict, which every copy hears,

@@ -60,23 +60,23 @@ var migrationGames = []struct {
 	want string
 }{
 	{"migrate/goodbye/quiet", func(t *testing.T, opt simOption) { playAndLose(t, 201, 4, quiet, goodbye, 300, 1, opt) },
-		"frames 3611 05cefb3c54f3 events 33 f265b23083ed tics 3004 1d6c8e83194f"},
+		"frames 3611 6f162e8c564b events 43 d21dab4180c7 tics 3004 1d6c8e83194f"},
 	{"migrate/silence/quiet", func(t *testing.T, opt simOption) { playAndLose(t, 202, 4, quiet, silence, 300, 1, opt) },
-		"frames 3807 ea856e29e24c events 32 ab368f522ca5 tics 3004 9ad111d28152"},
+		"frames 3807 a535b46ffc85 events 42 ad5cb6e68f7c tics 3004 9ad111d28152"},
 	{"migrate/goodbye/lossy", func(t *testing.T, opt simOption) { playAndLose(t, 203, 4, lossy, goodbye, 300, 1, opt) },
-		"frames 3895 369cb9725f19 events 33 bd32ad23f7be tics 3012 4e76b23dfd43"},
+		"frames 3916 bbacf8cb4369 events 43 8573519783e4 tics 3018 d0b40d8ca000"},
 	{"migrate/silence/lossy", func(t *testing.T, opt simOption) { playAndLose(t, 204, 8, lossy, silence, 300, 1, opt) },
-		"frames 8903 e6108e1c5917 events 70 59f5230d1da6 tics 6623 376c78872fc2"},
+		"frames 8923 1427fe703515 events 92 707cfa5836f8 tics 6633 b6b9af1ea4a7"},
 	{"migrate/three-in-turn", func(t *testing.T, opt simOption) { playAndLose(t, 205, 8, quiet, goodbye, 300, 3, opt) },
-		"frames 16967 dc6dab543ac9 events 126 aa4a66d2f867 tics 14508 681b913dffb7"},
+		"frames 16967 6a34f4f358d0 events 170 33c3948ec452 tics 14508 681b913dffb7"},
 	{"handoff/quiet", func(t *testing.T, opt simOption) { handOff(t, 206, 4, quiet, 300, opt) },
-		"frames 2924 7a415b8a5f48 events 31 ba3a47efec28 tics 2404 d0347e842720"},
+		"frames 2928 2696b0c44c57 events 41 6ee93f712741 tics 2404 d0347e842720"},
 	{"handoff/lossy", func(t *testing.T, opt simOption) { handOff(t, 207, 4, lossy, 300, opt) },
-		"frames 3210 c591cd819933 events 31 2b9d1a1c3849 tics 2409 3878f7bd2371"},
+		"frames 3175 9868be05bef2 events 41 a690355217ab tics 2411 e77b9c785285"},
 	{"partition-heals/lossy", func(t *testing.T, opt simOption) { partitionAndHeal(t, 208, lossy, 300, 5000, opt) },
-		"frames 9824 c2618799bf22 events 153 b42e8d07e3f7 tics 7282 b91ea6071b31"},
+		"frames 9943 e6ab7dc5628a events 225 c0ef4ad701c7 tics 7421 c0af1e687b87"},
 	{"join-leave-handoff/predict/replay", joinsLeavesAndHandsOffPredicting,
-		"frames 4559 292546522ca9 events 60 32a579ce47cf tics 3718 a12014769486"},
+		"frames 4559 ed122cfb5e01 events 84 744a55e6bbd9 tics 3718 a12014769486"},
 }
 
 // joinsLeavesAndHandsOffPredicting is TestCopiesThatPredictJoinMigrateAndHandOff's

@@ -1,26 +1,16 @@
 package session
 
-import "github.com/ticnet/ticnet/netcore"
-
-// lobbyView is the lobby as last reported to the page: a "lobby" event
-// goes out when it changes.
+// lobbyView is the game's players as last reported to the page: a "lobby"
+// event goes out when they change (clientView.players says what they are
+// in the lobby and in a game).
 type lobbyView struct {
 	last *LobbyReport
 }
 
-// update reports the client's lobby l while it waits for the game to
-// start (waiting), once the server described one (a copy joining a game
-// in progress passes through the waiting states without), if it differs
-// from the last reported.
-func (v *lobbyView) update(l netcore.Lobby, waiting bool) (*LobbyReport, bool) {
-	if l.MaxPlayers == 0 || !waiting {
-		return nil, false
-	}
-	r := &LobbyReport{Players: []LobbyPlayer{}, Controller: l.IsController, Player: l.Player, MaxPlayers: l.MaxPlayers}
-	for _, p := range l.Players {
-		r.Players = append(r.Players, LobbyPlayer(p))
-	}
-	if sameLobby(r, v.last) {
+// update takes the players r (nil: none known), and reports whether they
+// differ from the last reported.
+func (v *lobbyView) update(r *LobbyReport) (*LobbyReport, bool) {
+	if r == nil || sameLobby(r, v.last) {
 		return nil, false
 	}
 	v.last = r
@@ -43,4 +33,17 @@ func sameLobby(a, b *LobbyReport) bool {
 		}
 	}
 	return true
+}
+
+// names are r's players' names by player number ("" for a number no one
+// plays), as stats().players has them.
+func (r *LobbyReport) names() []string {
+	names := []string{}
+	for _, p := range r.Players {
+		for len(names) <= p.Player {
+			names = append(names, "")
+		}
+		names[p.Player] = p.Name
+	}
+	return names
 }

@@ -425,3 +425,29 @@ func TestTicnetDTSDeclaresStatsAsStatsReturnsThem(t *testing.T) {
 	}
 	assert.Equal(t, want, got, "Stats.channel: shim.js's stats and kind (want), ticnet.d.ts's (got)")
 }
+
+// TestTicnetDTSDeclaresLobbyAsTheSessionReportsIt: ticnet.d.ts's Lobby
+// has session.LobbyReport's fields by their JSON names, in their order,
+// and its players those of LobbyPlayer (the wasm's lobbyObject sets each).
+func TestTicnetDTSDeclaresLobbyAsTheSessionReportsIt(t *testing.T) {
+	d, ok := readDTS(t)["Lobby"]
+	require.True(t, ok, "ticnet.d.ts declares no Lobby")
+	jsonNames := func(typ reflect.Type) []string {
+		var names []string
+		for f := range typ.Fields() {
+			names = append(names, strings.Split(f.Tag.Get("json"), ",")[0])
+		}
+		return names
+	}
+	var got, gotPlayer []string
+	for _, m := range d.members {
+		got = append(got, m.name)
+		if m.name == "players" {
+			for _, pm := range parseMembers(t, bodies(m.ts)[0]) {
+				gotPlayer = append(gotPlayer, pm.name)
+			}
+		}
+	}
+	assert.Equal(t, jsonNames(reflect.TypeFor[LobbyReport]()), got, "Lobby: LobbyReport's fields (want), ticnet.d.ts's (got)")
+	assert.Equal(t, jsonNames(reflect.TypeFor[LobbyPlayer]()), gotPlayer, "Lobby.players: LobbyPlayer's fields (want), ticnet.d.ts's (got)")
+}

@@ -76,7 +76,11 @@ type Event struct {
 	Diverged bool `json:"diverged,omitempty"`
 }
 
-// LobbyReport is the lobby as the JS API shows it.
+// LobbyReport is the game's players as the JS API shows them: the
+// lobby's while the copy waits in it, the roster's in a game (after each
+// change: a player joined, left or came back, or the controller changed
+// with a migration). Controller: this copy's player may launch, and end
+// the game.
 type LobbyReport struct {
 	Players    []LobbyPlayer `json:"players"`
 	Controller bool          `json:"controller"`
@@ -84,10 +88,11 @@ type LobbyReport struct {
 	MaxPlayers int           `json:"maxPlayers"`
 }
 
-// LobbyPlayer is one line of the lobby.
+// LobbyPlayer is one line of the lobby, or one player of a game.
 type LobbyPlayer struct {
-	Name string `json:"name"`
-	Addr string `json:"addr"`
+	Name   string `json:"name"`
+	Addr   string `json:"addr"` // in the lobby; "" in a game (its roster has none)
+	Player int    `json:"player"`
 }
 
 // Stats are the session's live numbers.
@@ -97,9 +102,12 @@ type LobbyPlayer struct {
 // type ticnet.d.ts declares where Go's does not say it (a number, a
 // string, a boolean). schema_test.go holds ticnet.d.ts's Stats to them.
 type Stats struct {
-	Role            Role     `json:"role" ts:"\"undecided\" | \"server\" | \"client\""`
-	UID             uint32   `json:"uid"`
-	Players         []string `json:"players" ts:"string[] | null"` // null before this copy knows them
+	Role Role   `json:"role" ts:"\"undecided\" | \"server\" | \"client\""`
+	UID  uint32 `json:"uid"`
+	// Players are the players' names by player number ("" for a number no
+	// one plays): the lobby's, or in a game the roster's (LobbyReport);
+	// null before this copy knows them.
+	Players         []string `json:"players" ts:"string[] | null"`
 	Gametic         uint32   `json:"gametic"`
 	Recvtic         uint32   `json:"recvtic"`
 	Maketic         uint32   `json:"maketic"`

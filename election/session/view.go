@@ -1,7 +1,10 @@
 package session
 
 import (
+	"cmp"
+
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
@@ -19,6 +22,9 @@ type clientView struct {
 	// ticnet: the game runs under the extension, whose server gives its
 	// verdict on a desync (EventDesyncVerdict).
 	ticnet bool
+	// names are the players' names by number, as the lobby or a roster
+	// last named them: a player who left keeps the name it left with.
+	names [tic.MaxPlayers]string
 }
 
 // newClientView is the view of a client just built: it connects.
@@ -31,6 +37,11 @@ func (v *clientView) see(ev netcore.Event) {
 		v.state = netcore.ClientWaitingLaunch
 	case netcore.EventLobbyChanged:
 		v.lobby = *ev.Lobby
+		for p, lp := range v.lobby.Players {
+			if p < len(v.names) {
+				v.names[p] = lp.Name
+			}
+		}
 	case netcore.EventLaunched:
 		v.state = netcore.ClientWaitingStart
 	case netcore.EventGameStarted:
@@ -38,6 +49,11 @@ func (v *clientView) see(ev netcore.Event) {
 		v.ticnet = ev.Protocol == wire.ProtocolTicnet
 	case netcore.EventRoster:
 		v.roster = ev.Roster
+		for p := range v.names {
+			if (v.roster.Playing|v.roster.Held)&(1<<p) != 0 {
+				v.names[p] = wire.Printable(v.roster.Names[p])
+			}
+		}
 	case netcore.EventGameEnded:
 		v.state, v.roster = netcore.ClientWaitingLaunch, nil
 	case netcore.EventDisconnected, netcore.EventRejected:
@@ -64,4 +80,43 @@ func (v clientView) reattached() clientView {
 // start.
 func (v *clientView) waiting() bool {
 	return v.state == netcore.ClientWaitingLaunch || v.state == netcore.ClientWaitingStart
+}
+
+// nameOf is player p's name, as far as this copy knows it ("": not);
+// its own player's is own, the name it gave, until a roster says it.
+func (v *clientView) nameOf(p int, own string) string {
+	switch {
+	case p < 0 || p >= len(v.names):
+		return ""
+	case v.names[p] == "" && p == v.player:
+		return own
+	}
+	return v.names[p]
+}
+
+// players is the game's players as the page sees them (a "lobby" event's
+// and stats().players): the lobby's while the copy waits in it (nil
+// before the server described one), the roster's in a game (nil before
+// the first came: a copy that joins a game in progress, until it plays;
+// a game under the reference protocol, which has none). maxPlayers is
+// the game's limit in a game (0: tic.MaxPlayers).
+func (v *clientView) players(maxPlayers int) *LobbyReport {
+	switch {
+	case v.waiting() && v.lobby.MaxPlayers > 0:
+		r := &LobbyReport{Players: []LobbyPlayer{}, Controller: v.lobby.IsController, Player: v.lobby.Player, MaxPlayers: v.lobby.MaxPlayers}
+		for p, lp := range v.lobby.Players {
+			r.Players = append(r.Players, LobbyPlayer{Name: lp.Name, Addr: lp.Addr, Player: p})
+		}
+		return r
+	case v.state == netcore.ClientInGame && v.roster != nil:
+		r := &LobbyReport{Players: []LobbyPlayer{}, Controller: v.player >= 0 && int(v.roster.Controller) == v.player,
+			Player: v.player, MaxPlayers: cmp.Or(maxPlayers, tic.MaxPlayers)}
+		for p := range tic.MaxPlayers {
+			if v.roster.Playing&(1<<p) != 0 {
+				r.Players = append(r.Players, LobbyPlayer{Name: v.names[p], Player: p})
+			}
+		}
+		return r
+	}
+	return nil
 }

@@ -21,13 +21,18 @@ const (
 // Roster tells every client of a game what a server that takes over needs:
 // the game's id, the server's own player (NoPlayer if it plays none), and
 // for each player in the game or held for a departed copy a hash of its
-// rejoin token, which a copy that reattaches must match.
+// rejoin token, which a copy that reattaches must match; and what every
+// copy shows: who plays, by number and name, and which player is the
+// controller (who may end the game, and launch the next).
 type Roster struct {
 	Game         uint32
 	ServerPlayer int8
 	Present      uint8 // bit p: player p has a hash
 	Held         uint8 // bit p: player p's copy departed; its place is held
 	Hashes       [MaxPlayers][TokenHashLen]byte
+	Controller   int8               // NoPlayer: none
+	Playing      uint8              // bit p: player p plays
+	Names        [MaxPlayers]string // of the players playing or held
 }
 
 func (*Roster) Type() Type { return TypeTicnet }
@@ -42,6 +47,13 @@ func (m *Roster) AppendBody(dst []byte) []byte {
 	for p := range MaxPlayers {
 		if m.Present&(1<<p) != 0 {
 			w.Bytes(m.Hashes[p][:])
+		}
+	}
+	w.S8(m.Controller)
+	w.U8(m.Playing)
+	for p := range MaxPlayers {
+		if (m.Playing|m.Held)&(1<<p) != 0 {
+			w.String(m.Names[p])
 		}
 	}
 	return w.Buf
@@ -68,6 +80,25 @@ func (m *Roster) DecodeBody(body []byte) error {
 	for p := range MaxPlayers {
 		if m.Present&(1<<p) != 0 {
 			r.Bytes(m.Hashes[p][:], "hash")
+		}
+	}
+	at = r.Offset()
+	m.Controller = r.S8("controller")
+	if r.err == nil && (m.Controller < NoPlayer || m.Controller >= MaxPlayers) {
+		r.failAt(at, "controller", "player "+strconv.Itoa(int(m.Controller))+" is out of range")
+	}
+	at = r.Offset()
+	m.Playing = r.U8("playing")
+	if r.err == nil && m.Playing&m.Held != 0 {
+		r.failAt(at, "playing", "a held player plays")
+	}
+	m.Names = [MaxPlayers]string{}
+	for p := range MaxPlayers {
+		if (m.Playing|m.Held)&(1<<p) != 0 {
+			at = r.Offset()
+			if m.Names[p] = r.String("name"); len(m.Names[p]) >= MaxPlayerName {
+				r.failAt(at, "name", "name longer than "+strconv.Itoa(MaxPlayerName-1)+" bytes")
+			}
 		}
 	}
 	return bodyErr(&r, TypeTicnet)

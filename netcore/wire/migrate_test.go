@@ -1,13 +1,15 @@
 package wire
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 )
 
 func TestMigrationMessageLayouts(t *testing.T) {
-	roster := &Roster{Game: 0x01020304, ServerPlayer: 2, Present: 0b101, Held: 0b100}
+	roster := &Roster{Game: 0x01020304, ServerPlayer: 2, Present: 0b101, Held: 0b100, Controller: 1, Playing: 0b011,
+		Names: [MaxPlayers]string{"ann", "bo", "cy"}}
 	roster.Hashes[0] = [8]byte{1, 2, 3, 4, 5, 6, 7, 8}
 	roster.Hashes[2] = [8]byte{9, 9, 9, 9, 9, 9, 9, 9}
 	for _, tc := range []struct {
@@ -15,7 +17,7 @@ func TestMigrationMessageLayouts(t *testing.T) {
 		want []byte
 	}{
 		{roster, []byte{0x80, 0x70, 0, TicnetKindRoster, 1, 2, 3, 4, 2, 0b101, 0b100,
-			1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 9, 9, 9, 9, 9, 9}},
+			1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 9, 9, 9, 9, 9, 9, 1, 0b011, 'a', 'n', 'n', 0, 'b', 'o', 0, 'c', 'y', 0}},
 		{&Leaving{Tic: 0x0a0b0c0d, Player: -1, Successor: 0x11223344},
 			[]byte{0x80, 0x70, 0, TicnetKindLeaving, 0x0a, 0x0b, 0x0c, 0x0d, 0xff, 0x11, 0x22, 0x33, 0x44}},
 		{&Reattach{Game: 5, Player: 7, Token: [16]byte{1, 15: 2}, Confirmed: 0x100, Conn: 0x0a0b0c0d},
@@ -42,11 +44,19 @@ func TestMigrationMessagesRefuseWhatCannotBe(t *testing.T) {
 	bad = Encode(nil, &Roster{Present: 1}, true, 0)
 	bad[10] = 2
 	wantDecodeErrorAt(t, bad, &Roster{}, 10, "held", "a held player without a hash")
+	bad = Encode(nil, &Roster{Present: 1, Held: 1, Controller: NoPlayer}, true, 0)
+	bad[19] = 8
+	wantDecodeErrorAt(t, bad, &Roster{}, 19, "controller", "player 8 is out of range")
+	bad[19], bad[20] = 0, 1
+	wantDecodeErrorAt(t, append(bad, 0, 0), &Roster{}, 20, "playing", "a held player plays")
+	long := Encode(nil, &Roster{Playing: 1, Names: [MaxPlayers]string{strings.Repeat("n", MaxPlayerName)}}, true, 0)
+	wantDecodeErrorAt(t, long, &Roster{}, 13, "name", "name longer than 29 bytes")
 	wantDecodeErrorAt(t, Encode(nil, &TicFetch{Start: 1}, true, 0), &TicFetch{}, 8, "count", "no tics asked for")
 }
 
 func TestMigrationMessagesTruncatedAtEveryLengthFail(t *testing.T) {
-	r := &Roster{Game: 1, ServerPlayer: 0, Present: 0b11, Held: 0b10}
+	r := &Roster{Game: 1, ServerPlayer: 0, Present: 0b11, Held: 0b10, Controller: 0, Playing: 0b101,
+		Names: [MaxPlayers]string{"a", "", "c"}}
 	for _, m := range []Message{r, &Leaving{Tic: 1, Player: 2, Successor: 3}, &Reattach{Game: 1, Player: 1, Confirmed: 2},
 		&Resume{Tic: 4}, &TicFetch{Start: 5, Count: 6}} {
 		checkTruncations(t, m, true, nil)

@@ -257,7 +257,7 @@ function onEvent(e) {
   if (log.length > 100) log.shift();
   switch (e.kind) {
     case "role": role = e.role; uid = e.uid; if (timing.role === null) timing.role = performance.now(); break;
-    case "lobby": lobby = e.lobby; names = lobby.players.map((p) => p.name); refused = null; if (timing.lobby === null) timing.lobby = performance.now(); break;
+    case "lobby": lobby = e.lobby; names = []; for (const p of lobby.players) names[p.player] = p.name; refused = null; if (timing.lobby === null) timing.lobby = performance.now(); break;
     case "start": // a joined game's state comes with load: keep it
       if (!e.joined) game = new Game(e.seed);
       // The controller's launch options: the same on every copy.
