@@ -111,10 +111,15 @@ func TestAHiddenServerTabHandsTheGameOffAndPlaysOn(t *testing.T) {
 		gaps = append(gaps, gap)
 	}
 	for i, gap := range gaps {
-		// A visible tab waits for the successor's first tic; the hidden
-		// one reattaches too, its connection's first try going out
-		// before the successor serves (it tries again 250 ms later).
-		limit := 200.0
+		// gapMS counts from the last tic a tab ran: a visible tab stands
+		// still from the hidden server's last tic (its page throttled
+		// before its visibilitychange hands the game off) to the
+		// successor's first (175-298 ms measured on the 2-core CI
+		// machine; 200 ms bounded the wait from the migrating event,
+		// before gapMS counted the whole standstill). The hidden one
+		// reattaches too, its connection's first try going out before
+		// the successor serves (it tries again 250 ms later).
+		limit := 400.0
 		if i == server {
 			limit = 1000
 		}
