@@ -187,7 +187,7 @@ func (sc *serverClient) sendRoster(now int64, r *wire.Roster) {
 	if !sc.rostered || sc.roster != *r {
 		sc.roster, sc.rostered = *r, true
 		alone := sc.conn.Acked()
-		sc.conn.SendReliable(r)
+		sc.conn.SendLatest(r)
 		if alone {
 			sc.conn.SendReliableHead(now)
 		}

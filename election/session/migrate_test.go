@@ -292,9 +292,9 @@ func gapLimits(how departure, link simnet.Link) (median, p99, worst int64) {
 		t := netcore.BrowserTimeouts.TimeoutMS
 		return t + 25, t + 30, t + 30
 	case how == goodbye:
-		return 420, 745, 1215
+		return 420, 735, 860
 	default:
-		return 3365, 3635, 4040
+		return 3360, 3595, 3835
 	}
 }
 
@@ -406,10 +406,11 @@ func TestEightPlayersOutliveThreeServersInTurn(t *testing.T) {
 				sum.redecided, sum.compared, sum.checked.Commands, sum.lead)
 			// As measured over the seeded runs: every survivor simply
 			// resumed, under one server, and none joined again; only the
-			// lossy goodbyes had tics decided afresh.
+			// lossy goodbyes had tics decided afresh (43 before the
+			// roster carried the players' names: a change of timing).
 			wantRedecided := 0
 			if ch.link.Loss > 0 && how == goodbye {
-				wantRedecided = 43
+				wantRedecided = 48
 			}
 			assert.Equal(t, 0, sum.degraded, "%s, %v: survivors that did not simply resume", ch.name, how)
 			assert.Equal(t, 0, sum.split, "%s, %v: survivors that resumed under a second server", ch.name, how)
@@ -564,7 +565,7 @@ func TestAPartitionThatHealsLeavesOneGame(t *testing.T) {
 // healLimits bound, per channel, how long after a partition heals there
 // is one game again (median and worst over the 200 seeds, in ms), as
 // measured.
-var healLimits = map[string][2]int64{"quiet": {250, 565}, "lossy": {1750, 3295}}
+var healLimits = map[string][2]int64{"quiet": {250, 565}, "lossy": {1750, 3270}}
 
 // A server whose page is hidden hands its game over at once, on a quiet
 // channel, to a visible copy, and stays in the game as a client: at 2, 4
@@ -597,17 +598,22 @@ const handOffGapMS = 50
 // (the runs BenchmarkMigrationGap measures): the game goes on under the
 // successor every time, every copy ran the commands built or substituted
 // and agrees with the others; the longest a visible copy waited for a tic
-// stays within what was measured, and no copy had to join again but two.
-// In those two games (seed 4, at 2 and at 4 players) the successor heard
-// none of the hidden server's Leavings, but the copies that follow it
-// name it in their announcements, and it takes the game over when it
-// hears that: the longest waits were 610 and 565 ms. It resumed without
-// knowing where the stream stopped, and a copy that held more tics joined
-// again. Before, it served only when the others gave it up (their 3 s
-// timeout): 3 010 and 3 480 ms.
+// stays within what was measured, and no copy had to join again but one.
+// In that game (seed 4 at 2 players; before the roster carried names, at
+// 4 players too) the successor heard none of the hidden server's
+// Leavings, but the copies that follow it name it in their
+// announcements, and it takes the game over when it hears that: the
+// longest wait was 610 ms. It resumed without knowing where the stream
+// stopped, and a copy that held more tics joined again. Before, it served
+// only when the others gave it up (their 3 s timeout): 3 010 ms.
+//
+// The medians of 20 seeds move with any change of timing: when the
+// roster came to carry the players' names and to go at once, they went
+// from 130, 355 and 360 ms to 150, 310 and 400, while over 80 other seeds
+// (21-100) they went from 125, 335 and 385 to 110, 335 and 365.
 func TestAHiddenServerHandsItsGameOffOnALossyChannel(t *testing.T) {
-	limits := map[int][2]int64{2: {130, 610}, 4: {355, 630}, 8: {360, 485}} // median, worst
-	rejoins := map[int]int{2: 1, 4: 1}
+	limits := map[int][2]int64{2: {150, 610}, 4: {310, 400}, 8: {400, 485}} // median, worst
+	rejoins := map[int]int{2: 1}
 	for _, n := range []int{2, 4, 8} {
 		var gaps []int64
 		rejoined := 0

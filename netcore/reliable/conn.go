@@ -96,6 +96,7 @@ type queued struct {
 	lastSentMS int64
 	sent       bool
 	bare       bool // the SYN reply: its name carries the identity
+	latest     bool // a state that a newer one replaces (SendLatest)
 }
 
 // NewConn returns a connection to peer through tr, in state s (a client's
@@ -171,6 +172,21 @@ func (c *Conn) SendReliable(m wire.Message) {
 	pkt := wire.Encode(nil, m, true, c.sendSeq)
 	c.queue = append(c.queue, queued{seq: c.sendSeq, pkt: pkt})
 	c.sendSeq++
+}
+
+// SendLatest queues a reliable message that carries a state, which a
+// newer one makes moot: when the last message queued is such a state and
+// has not gone yet, m takes its place (and its sequence number), so that
+// a peer never reads states it would only overwrite, and what follows
+// waits for one at most.
+func (c *Conn) SendLatest(m wire.Message) {
+	if n := len(c.queue); n > 0 && c.queue[n-1].latest && !c.queue[n-1].sent {
+		last := &c.queue[n-1]
+		last.pkt = wire.Encode(last.pkt[:0], m, true, last.seq)
+		return
+	}
+	c.SendReliable(m)
+	c.queue[len(c.queue)-1].latest = true
 }
 
 // SendReply queues the server's SYN reply, which goes without the

@@ -1,6 +1,7 @@
 package reliable
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -117,6 +118,57 @@ func TestConnSendsItsReliableQueueInOrderOneAtATime(t *testing.T) {
 	ack(t, c, 500, 2)
 	require.True(t, c.Acked())
 	assert.Equal(t, int64(1), count.ReliableResends, "first sends counted as resends")
+}
+
+// A state sent with SendLatest replaces the one queued before it while
+// that one has not gone, under its sequence number: the peer reads the
+// newest only. One already in flight is not touched (the peer may hold
+// it), and one that follows another kind of message queues as usual.
+func TestConnSendLatestReplacesAStateThatHasNotGone(t *testing.T) {
+	c, tap, _ := newTestConn(t, Connected)
+	c.SetResendMS(250)
+	roster := func(game uint32) *wire.Roster {
+		return &wire.Roster{Game: game, ServerPlayer: wire.NoPlayer, Controller: wire.NoPlayer}
+	}
+	gameOf := func(s sent) uint32 {
+		var r wire.Roster
+		require.NoError(t, r.DecodeBody(s.body))
+		return r.Game
+	}
+	c.SendLatest(roster(1))
+	c.Run(0)
+	got := tap.take()
+	require.Len(t, got, 1)
+	require.Equal(t, uint32(1), gameOf(got[0]))
+
+	c.SendLatest(roster(2)) // behind the one in flight
+	c.SendLatest(roster(3)) // replaces 2, which has not gone
+	c.SendReliable(&wire.ConsoleMessage{Text: "a"})
+	c.SendLatest(roster(4)) // after another kind: queued
+	require.Equal(t, uint8(4), c.NextSeq(), "sequence numbers used: 1, 3 (in 2's place), a, 4")
+
+	c.Run(300) // the resend period passed: roster 1 again, not replaced
+	got = tap.take()
+	require.Len(t, got, 1)
+	require.Equal(t, uint8(0), got[0].seq)
+	require.Equal(t, uint32(1), gameOf(got[0]), "a state in flight was replaced")
+
+	var order []string
+	for seq := uint8(1); seq <= 3; seq++ {
+		ack(t, c, 400+int64(seq), seq)
+		c.Run(400 + int64(seq))
+		got = tap.take()
+		require.Len(t, got, 1)
+		require.Equal(t, seq, got[0].seq)
+		if got[0].typ == wire.TypeTicnet {
+			order = append(order, fmt.Sprint("roster ", gameOf(got[0])))
+		} else {
+			order = append(order, got[0].typ.String())
+		}
+	}
+	ack(t, c, 500, 4)
+	require.True(t, c.Acked())
+	assert.Equal(t, []string{"roster 3", wire.TypeConsoleMessage.String(), "roster 4"}, order)
 }
 
 // A reliable packet in sequence goes on, and is acknowledged with the
