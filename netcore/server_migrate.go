@@ -166,14 +166,15 @@ func NewResumedServer(cfg ServerConfig, tr link.Transport, r Resume, now int64) 
 	return s
 }
 
-// seniority sets how old the copy of player p, which reattached or came
-// back with its token to a server that took the game over, counts as for
-// the choice of the controller (the oldest connection:
-// slotTable.controller): older than any copy that joined this server as
-// a new player, the old controller first, then by player number. So the
-// controller stays who it was while its copy plays, and after a
-// migration that took it away it is the lowest-numbered player still in
-// the game; every copy learns which from the roster.
+// seniority sets how old the copy of player sc.player, which reattached
+// to a server that took the game over, counts as for the choice of the
+// controller (the oldest connection: slotTable.controller): older than
+// any copy that joined this server, the old controller first, then by
+// player number. So the controller stays who it was while its copy plays,
+// and after a migration that took it away it is the lowest-numbered
+// player that reattached; every copy learns which from the roster. A copy
+// that comes back later with its token is the newest connection, as on a
+// server that never migrated: it does not take the controller back.
 func (mg *migration) seniority(sc *serverClient) {
 	switch {
 	case !mg.took || sc.player < 0:

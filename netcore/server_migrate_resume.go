@@ -201,6 +201,9 @@ func (mg *migration) onReattach(now int64, sc *serverClient, body []byte) error 
 		s.joins.cancelSnapshot(now, sc)
 	}
 	sc.reattach(now, p, m.Token, m.Confirmed)
+	if sc.name == "" {
+		sc.name = ph.name // its Reattach came first: the slot has no SYN's name
+	}
 	mg.seniority(sc)
 	s.cmds.forgetPlayer(p)
 	if mg.resume != nil {

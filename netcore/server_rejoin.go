@@ -80,7 +80,6 @@ func (rj *rejoins) rejoin(now int64, sc *serverClient) bool {
 		}
 		rj.departed = append(rj.departed[:i], rj.departed[i+1:]...)
 		sc.takeBack(d)
-		s.mig.seniority(sc)
 		s.emit(Event{Kind: EventPlayerJoined, Player: sc.player, Addr: sc.addr, Name: sc.name, Reason: ReasonRejoined})
 		return true
 	}

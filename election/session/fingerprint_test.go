@@ -60,23 +60,23 @@ var migrationGames = []struct {
 	want string
 }{
 	{"migrate/goodbye/quiet", func(t *testing.T, opt simOption) { playAndLose(t, 201, 4, quiet, goodbye, 300, 1, opt) },
-		"frames 3611 6f162e8c564b events 43 d21dab4180c7 tics 3004 1d6c8e83194f"},
+		"frames 3611 c8b8c56dfd89 events 43 a973a86f735a tics 3004 1d6c8e83194f"},
 	{"migrate/silence/quiet", func(t *testing.T, opt simOption) { playAndLose(t, 202, 4, quiet, silence, 300, 1, opt) },
-		"frames 3807 a535b46ffc85 events 42 ad5cb6e68f7c tics 3004 9ad111d28152"},
+		"frames 3807 6d01a239d4e9 events 42 b6d22a08c53a tics 3004 9ad111d28152"},
 	{"migrate/goodbye/lossy", func(t *testing.T, opt simOption) { playAndLose(t, 203, 4, lossy, goodbye, 300, 1, opt) },
 		"frames 3916 bbacf8cb4369 events 43 8573519783e4 tics 3018 d0b40d8ca000"},
 	{"migrate/silence/lossy", func(t *testing.T, opt simOption) { playAndLose(t, 204, 8, lossy, silence, 300, 1, opt) },
-		"frames 8923 1427fe703515 events 92 707cfa5836f8 tics 6633 b6b9af1ea4a7"},
+		"frames 8923 673cde5aeeb3 events 92 078f63d02759 tics 6633 b6b9af1ea4a7"},
 	{"migrate/three-in-turn", func(t *testing.T, opt simOption) { playAndLose(t, 205, 8, quiet, goodbye, 300, 3, opt) },
-		"frames 16967 6a34f4f358d0 events 170 33c3948ec452 tics 14508 681b913dffb7"},
+		"frames 16967 5e57b2ca72b4 events 170 18212c3029b4 tics 14508 681b913dffb7"},
 	{"handoff/quiet", func(t *testing.T, opt simOption) { handOff(t, 206, 4, quiet, 300, opt) },
-		"frames 2924 3ce5d8af7291 events 41 f10d7c442dda tics 2404 d0347e842720"},
+		"frames 2924 beb2871e0485 events 37 fcd4d200f2e5 tics 2404 d0347e842720"},
 	{"handoff/lossy", func(t *testing.T, opt simOption) { handOff(t, 207, 4, lossy, 300, opt) },
-		"frames 3166 0b9c06d9565d events 41 297918dc06ed tics 2410 b7bfc885278f"},
+		"frames 3166 3c92b51f1f49 events 37 03574be3c5b1 tics 2410 b7bfc885278f"},
 	{"partition-heals/lossy", func(t *testing.T, opt simOption) { partitionAndHeal(t, 208, lossy, 300, 5000, opt) },
 		"frames 9731 4bb69fb07f76 events 221 d6e069e76086 tics 7285 3399e0209c78"},
 	{"join-leave-handoff/predict/replay", joinsLeavesAndHandsOffPredicting,
-		"frames 4559 ed122cfb5e01 events 84 744a55e6bbd9 tics 3718 a12014769486"},
+		"frames 4559 cbf41091a809 events 80 cdd6b563269c tics 3718 a12014769486"},
 }
 
 // joinsLeavesAndHandsOffPredicting is TestCopiesThatPredictJoinMigrateAndHandOff's
