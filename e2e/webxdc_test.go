@@ -10,11 +10,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 )
 
 // webxdcDev is the project-local webxdc-dev that `make test` installs.
@@ -141,8 +144,9 @@ func instances(t testing.TB, ui string, n int) []string {
 }
 
 // xdcLobby packs the demo, runs it under webxdc-dev, opens n instances,
-// each in a tab with a bot seeded from bot, and waits until they sit in
-// one lobby.
+// each in a tab with a bot seeded from bot and no name of its own (each
+// plays under its chat name, webxdc.selfName), and waits until they sit
+// in one lobby.
 func xdcLobby(t testing.TB, n, bot int) ([]context.Context, []demoStatus) {
 	t.Helper()
 	ui := startWebxdcDev(t, packXDC(t))
@@ -150,13 +154,34 @@ func xdcLobby(t testing.TB, n, bot int) ([]context.Context, []demoStatus) {
 	bctx := browser(t)
 	var tabs []context.Context
 	for i, u := range urls {
-		tabs = append(tabs, tab(t, bctx, fmt.Sprintf("%s/?bot=%d&name=xdc%d", strings.TrimSuffix(u, "/"), bot+i, i)))
+		tabs = append(tabs, tab(t, bctx, fmt.Sprintf("%s/?bot=%d", strings.TrimSuffix(u, "/"), bot+i)))
 	}
 	return tabs, waitFor(t, tabs, "one server and every instance in its lobby", 30*time.Second, oneServerOneLobby(n))
 }
 
+// Three instances of the .xdc play over webxdc-dev's realtime channel,
+// each under its chat member's name: every instance's lobby lists the
+// three names that webxdc.selfName gives the instances.
 func TestXdcUnderWebxdcDevPlaysOverTheRealtimeChannel(t *testing.T) {
 	tabs, sts := xdcLobby(t, 3, 2000)
+	var selves []string
+	for i, tb := range tabs {
+		c, cancel := context.WithTimeout(tb, 5*time.Second)
+		self, err := runEval(c, `webxdc.selfName`)
+		cancel()
+		require.NoError(t, err, "instance %d's webxdc.selfName", i)
+		selves = append(selves, self)
+	}
+	slices.Sort(selves)
+	for i, st := range sts {
+		var names []string
+		for _, p := range st.Lobby.Players {
+			names = append(names, p.Name)
+		}
+		slices.Sort(names)
+		require.Equal(t, selves, names, "instance %d's lobby: the chat names", i)
+		require.NotEqual(t, selves[0], selves[1], "webxdc-dev names its instances apart")
+	}
 	for i := range sts {
 		var kind struct {
 			Channel struct {

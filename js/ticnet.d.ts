@@ -215,7 +215,7 @@ export type Options<O = unknown> = CommonOptions<O> & (TicCmdGame | OpaqueGame);
 export interface CommonOptions<O = unknown> {
   /** URL of ticnet.wasm (default: beside ticnet.js, new URL("./ticnet.wasm", import.meta.url)). */
   wasmURL?: string;
-  /** Player name, at most 29 bytes in UTF-8 (start rejects a longer one; default "Player"). */
+  /** Player name, at most 29 bytes in UTF-8 (start rejects a longer one; default "Player", and inside a messenger the chat member's name, webxdc.selfName, cut to 29 bytes). */
   name?: string;
   /** Most players (an integer from 2 to 8, default 8). */
   maxPlayers?: number;

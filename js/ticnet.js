@@ -65,6 +65,21 @@ function channelShim() {
   return shimPromise;
 }
 
+// chatName is the chat member's name inside a messenger (webxdc.selfName),
+// cut to the bytes a player's name may have; undefined elsewhere, where
+// the wasm's default applies.
+function chatName(shim, maxBytes) {
+  const self = shim.kind === "webxdc" ? globalThis.webxdc?.selfName : undefined;
+  if (typeof self !== "string" || self === "") return undefined;
+  const utf8 = new TextEncoder();
+  let name = "";
+  for (const ch of self) {
+    if (utf8.encode(name + ch).length > maxBytes) break;
+    name += ch;
+  }
+  return name;
+}
+
 // The options' limits and defaults, and the fields of each event, are
 // the wasm's (session's schema.go): it hands the first over as
 // core.schema, and builds every event with all the fields of its kind.
@@ -489,7 +504,7 @@ export async function start(options) {
   // The options as the page gave them (the wasm gives an absent one its
   // default), and what this page computes.
   const config = {
-    name: options.name, maxPlayers: options.maxPlayers, timeout: options.timeout, record: options.record,
+    name: options.name ?? chatName(shim, core.schema.start.name.maxBytes), maxPlayers: options.maxPlayers, timeout: options.timeout, record: options.record,
     predictTics: options.predictTics, inputDelay: options.inputDelay, ticRate: options.ticRate, settings: options.settings,
     inputSize: options.inputSize | 0,
     eventBits: [...(options.eventBits || [])],

@@ -1,6 +1,7 @@
 // The demo page: the arena game on ticnet's public JS API, with a lobby, a
 // stats overlay, keyboard and touch controls. `?bot=SEED` plays random
-// input from SEED (tests use it); `?name=NAME` sets the player's name;
+// input from SEED (tests use it); `?name=NAME` sets the player's name
+// (else the chat member's name inside a messenger, "Player" elsewhere);
 // `?ticcost=MS` makes each tic cost MS of CPU; `?predict=0` turns
 // prediction off (the game then shows confirmed tics only); `?draw=0`
 // draws no arena (a benchmark of many tabs on a few cores measures the
@@ -128,7 +129,7 @@ function load(state) {
   prev = cur = game.snapshot();
 }
 
-const options = { name: params.get("name") || "player", input, onTic,
+const options = { name: params.get("name") ?? undefined, input, onTic,
   checksum: () => game.checksum(), save: () => game.save(), load, onEvent,
   // Each player's own checksum, kept in the replay: a playback names the
   // player whose state differs (one call more per tic).

@@ -10,7 +10,7 @@ addEventListener("keyup", () => { key = 0; });
 const DX = [0, 0, 1, 0, -1], DY = [0, -1, 0, 1, 0];
 
 const net = await start({
-  name: "player",
+  name: new URLSearchParams(location.search).get("name") ?? undefined,  // quickstart.html?name=Ann
   inputSize: 1,                              // a byte of input per player and tic: the arrow held
   input: () => new Uint8Array([key]),
   onTic: (tic, inputs, ingame) => {          // every player's input, every tic, on every copy
@@ -25,7 +25,11 @@ const net = await start({
   checksum: () => pos.reduce((h, b) => Math.imul(h ^ b, 16777619) >>> 0, 2166136261),
   save: () => pos.slice(),                   // save and load: late join, rejoin and prediction
   load: (s) => { if (s.length !== 16) throw new Error("not a state"); pos = s.slice(); },
-  onEvent: (e) => { if (e.kind === "start" && !e.joined) pos = new Uint8Array(16); },
+  onEvent: (e) => {
+    if (e.kind === "start" && !e.joined) pos = new Uint8Array(16);
+    // Who plays, on every copy, a late one's too: in the lobby, and after every change in a game.
+    if (e.kind === "lobby") document.querySelector("p").textContent = e.lobby.players.map((p) => p.name).join(", ");
+  },
 });
 document.querySelector("button").onclick = () => net.launch().catch((e) => alert(e.message));
 const ctx = document.querySelector("canvas").getContext("2d");
