@@ -318,6 +318,9 @@ type demoStatus struct {
 		Maketic         uint32  `json:"maketic"`
 		Rollbacks       int64   `json:"rollbacks"`
 		RolledBack      int64   `json:"rolledBack"`
+		Channel         struct {
+			Kind string `json:"kind"` // "webxdc" for a messenger's realtime channel
+		} `json:"channel"`
 	} `json:"stats"`
 	Timing struct {
 		Role  *float64 `json:"role"`
