@@ -49,7 +49,11 @@
 //     whose engine says the server is gone) drops it; the survivors elect
 //     again among the candidates they know, waiting only ReelectWaitMS.
 //     The server just lost is no candidate, though its last frames may
-//     still come.
+//     still come. A copy that entered the game in progress less than two
+//     AnnouncePeriodMS ago (EnteredGame) may not know every copy of it
+//     yet: it does not serve, and follows the one that does.
+//   - A copy that leaves says so (Leave): the others forget it at once,
+//     rather than follow it, silent, for CandidateTTLMS.
 //   - A copy that lost its game's server (SetGame) looks among the copies
 //     of that game only, and says so in its announcements. It follows the
 //     one that comes first at once, before that one serves, so that its

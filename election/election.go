@@ -3,6 +3,7 @@ package election
 import (
 	"crypto/rand"
 	"encoding/binary"
+	"math"
 	"strconv"
 
 	"github.com/ticnet/ticnet/internal/text"
@@ -149,6 +150,13 @@ type Election struct {
 	// plays none while it waits for that Leaving, and may yet be named.
 	played   uint32
 	playedMS int64
+	// enteredMS: when this copy entered a game in progress (EnteredGame).
+	// The copies of a game hear each other's announcements every
+	// AnnouncePeriodMS: until two periods have passed, it may not know
+	// them all, and does not serve the game when its server goes, where
+	// one it does not know may come before it; it follows whichever copy
+	// serves.
+	enteredMS int64
 
 	events []Event // since the last Update
 	ret    []Event // what Update returned last
@@ -162,7 +170,7 @@ func New(cfg Config, now int64) *Election {
 	if cfg.Rand == nil {
 		cfg.Rand = cryptoUint32
 	}
-	e := &Election{cfg: cfg, waitFromMS: now, waitMS: cfg.Cadence.WaitMS, sleep: sleepWatch{lastUpdateMS: now},
+	e := &Election{cfg: cfg, waitFromMS: now, waitMS: cfg.Cadence.WaitMS, sleep: sleepWatch{lastUpdateMS: now}, enteredMS: math.MinInt64 / 2,
 		gone: goneServers{forMS: cfg.Cadence.ServerTimeoutMS}}
 	e.self = Identity{StartMS: cfg.StartMS, Tie: e.draw()}
 	e.uid = e.draw()
@@ -218,6 +226,10 @@ func (e *Election) SetGame(game uint32) {
 	}
 	e.game = game
 }
+
+// EnteredGame tells the election that this copy entered a game in
+// progress at now (it joined late, or came back): see enteredMS.
+func (e *Election) EnteredGame(now int64) { e.enteredMS = now }
 
 // Game is the game this copy plays, as SetGame said.
 func (e *Election) Game() uint32 { return e.game }
@@ -337,6 +349,10 @@ func (e *Election) onCandidate(now int64, uid uint32, id Identity, game uint32, 
 	if id == e.self {
 		return
 	}
+	if flags&candidateLeaving != 0 {
+		e.cands.forget(id)
+		return
+	}
 	c := e.cands.remember(now, id)
 	c.game, c.uid, c.hidden = game, uid, flags&candidateHidden != 0
 	// A server announces its game just before its beacon; if the beacon
@@ -406,6 +422,8 @@ func (e *Election) Update(now int64) []Event {
 		e.announce(now)
 		if now-e.waitFromMS >= e.waitMS {
 			switch c, server := e.ahead(now); {
+			case c == nil && e.migrating() && now-e.enteredMS < 2*p.AnnouncePeriodMS:
+				// It may not know every copy of its game yet.
 			case c == nil:
 				e.serve(now)
 			case !server && e.migrating():
@@ -435,6 +453,12 @@ func (e *Election) Update(now int64) []Event {
 	e.ret = append(e.ret[:0], e.events...)
 	e.events = e.events[:0]
 	return e.ret
+}
+
+// Leave says that this copy goes (its page closes): the copies that hear
+// it forget it at once. It sends one announcement, and nothing after.
+func (e *Election) Leave() {
+	e.send(appendCandidate(e.buf[:0], e.uid, e.self, e.game, candidateLeaving))
 }
 
 // serve makes this copy the server, and says so at once.

@@ -97,6 +97,10 @@ const (
 	// named it): that copy takes the game over when it hears this, if
 	// every Leaving was lost on its way to it.
 	candidateHeir = 1 << 2
+	// candidateLeaving: the copy goes (its page closes): the others forget
+	// it at once, rather than after CandidateTTLMS, so that none follows
+	// it when its game's server goes next.
+	candidateLeaving = 1 << 3
 )
 
 // appendCandidate appends a candidate announcement frame from uid, which

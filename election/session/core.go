@@ -141,6 +141,9 @@ func (s *Session) LaunchWith(seed uint32, options []byte) {
 
 // Leave leaves the game cleanly and stays out of the election.
 func (s *Session) Leave(now int64) {
+	if !s.left {
+		s.el.Leave()
+	}
 	s.left = true
 	if s.eng != nil {
 		if s.eng.server != nil {

@@ -181,6 +181,9 @@ func (s *Session) fromClient(now int64, ev netcore.Event) {
 		if st.Joined {
 			s.join.told(now)
 		}
+		if st.Joined || st.Rejoined {
+			s.el.EnteredGame(now)
+		}
 		// Its players: the lobby's, in which this copy waited; a copy
 		// that joins learns them when it plays (a "lobby" event).
 		var players *LobbyReport

@@ -292,7 +292,7 @@ func gapLimits(how departure, link simnet.Link) (median, p99, worst int64) {
 		t := netcore.BrowserTimeouts.TimeoutMS
 		return t + 25, t + 30, t + 30
 	case how == goodbye:
-		return 420, 735, 860
+		return 425, 745, 1035
 	default:
 		return 3360, 3595, 3835
 	}
