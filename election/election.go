@@ -383,9 +383,6 @@ func (e *Election) HeardServer(now int64) {
 	}
 }
 
-// Cadence is the election's timing.
-func (e *Election) Cadence() Cadence { return e.cfg.Cadence }
-
 // ServerHeardMS is when this client last heard its server.
 func (e *Election) ServerHeardMS() int64 { return e.serverHeardMS }
 

@@ -21,6 +21,14 @@ const (
 	ElectionGossip
 )
 
+// cadence is the election's timing that cfg.Election selects.
+func (cfg Config) cadence() election.Cadence {
+	if cfg.Election == ElectionGossip {
+		return election.Gossip
+	}
+	return election.Local
+}
+
 // Config configures a session.
 type Config struct {
 	Name        string

@@ -57,11 +57,7 @@ func New(cfg Config, game tic.Game, now int64) *Session {
 		cfg.Timeouts = netcore.BrowserTimeouts
 	}
 	s := &Session{cfg: cfg, game: game, now: now}
-	cadence := election.Local
-	if cfg.Election == ElectionGossip {
-		cadence = election.Gossip
-	}
-	s.el = election.New(election.Config{Cadence: cadence, StartMS: cfg.StartTimeMS, Rand: cfg.Rand, Send: s.outbox.frame}, now)
+	s.el = election.New(election.Config{Cadence: cfg.cadence(), StartMS: cfg.StartTimeMS, Rand: cfg.Rand, Send: s.outbox.frame}, now)
 	s.router.Election = s.el
 	return s
 }

@@ -96,7 +96,7 @@ func (s *Session) sentAway(now int64) {
 		s.mig = nil
 		s.el.SetGame(0)
 		s.retryMS = now
-	case w.overdue(now, s.el.Cadence().BeaconPeriodMS):
+	case w.overdue(now, s.cfg.cadence().BeaconPeriodMS):
 		w.stop()
 		s.serverLeft(now, netcore.ReasonServerLeft)
 	}
