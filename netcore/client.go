@@ -121,7 +121,10 @@ type Client struct {
 	conn   reliable.Conn
 	phase  phase // where it is in its life (client_phase.go)
 	events []Event
-	stats  Counters
+	// reattachable is what the last EventReattachable said (a game's end
+	// clears migrateSide, not what the code above was told).
+	reattachable bool
+	stats        Counters
 	// starting: this Update emitted EventGameStarted. The game is not
 	// called before the next, so that its host has the event (the seed,
 	// the options, a joiner's place) before the game's first callback.
@@ -272,6 +275,7 @@ func (c *Client) Update(now int64) []Event {
 		c.join.onTransfer(ev)
 	}
 	c.join.joinProgress(now)
+	c.mig.tellReattachable()
 	return c.events
 }
 

@@ -23,6 +23,20 @@ type migrateSide struct {
 	played     bool // its game started: what it holds is worth going on with
 }
 
+// tellReattachable puts EventReattachable first among the Update's
+// events if what the client can do changed in it.
+func (m *migrateSide) tellReattachable() {
+	c := m.c
+	can := c.CanReattach()
+	if can == c.reattachable {
+		return
+	}
+	c.reattachable = can
+	c.events = append(c.events, Event{})
+	copy(c.events[1:], c.events)
+	c.events[0] = Event{Kind: EventReattachable, Player: -1, On: can}
+}
+
 // Roster is the last roster the server sent, and whether one came.
 func (c *Client) Roster() (wire.Roster, bool) { return c.mig.roster, c.mig.rostered }
 

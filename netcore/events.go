@@ -73,6 +73,13 @@ const (
 	// diverged from the majority's (every player's when there is none).
 	// The server's own EventDesyncSuspected says the same where it runs.
 	EventDesyncVerdict
+	// EventReattachable: whether the client can go on with its game under
+	// a new server (CanReattach) changed during the Update; On says
+	// whether it can when Update returns. It comes first among the
+	// Update's events, so that the code above, deciding on any of them
+	// whether the game moves to another server, decides on what the
+	// client can do after the Update, which is when it would act.
+	EventReattachable
 )
 
 var eventNames = [...]string{
@@ -82,7 +89,7 @@ var eventNames = [...]string{
 	EventRejected: "rejected", EventConsoleMessage: "console message", EventLaunched: "launched",
 	EventPlayerEntered: "player entered", EventCatchUp: "catch up", EventResumed: "resumed",
 	EventEndAsked: "end asked", EventGameEnded: "game ended", EventServerLeaving: "server leaving",
-	EventRoster: "roster", EventDesyncVerdict: "desync verdict",
+	EventRoster: "roster", EventDesyncVerdict: "desync verdict", EventReattachable: "reattachable",
 }
 
 func (k EventKind) String() string {
@@ -116,6 +123,8 @@ type Event struct {
 	// Over: EventGameEnded's game ended itself (tic.Ending), not at a
 	// player's request.
 	Over bool
+	// On: EventReattachable's client can reattach.
+	On bool
 }
 
 // Start is how a game starts at a client (its EventGameStarted): what the
@@ -138,6 +147,9 @@ func (e Event) String() string {
 	if e.Player >= 0 && (e.Kind == EventPlayerJoined || e.Kind == EventPlayerLeft || e.Kind == EventDesyncSuspected || e.Kind == EventDesyncVerdict ||
 		e.Kind == EventPlayerEntered) {
 		s += " player=" + strconv.Itoa(e.Player)
+	}
+	if e.Kind == EventReattachable {
+		s += " " + strconv.FormatBool(e.On)
 	}
 	if e.Reason != "" {
 		s += ": " + e.Reason

@@ -21,7 +21,7 @@ func (s *Session) SetHidden(on bool) { s.el.SetHidden(on) }
 // handOffIfHidden hands this copy's game over when its page is hidden and
 // it serves, if a client can take the game over.
 func (s *Session) handOffIfHidden(now int64) {
-	if !s.el.Hidden() || s.left || s.mig != nil || s.eng == nil || s.eng.server == nil || !s.eng.client.CanReattach() {
+	if !s.el.Hidden() || s.left || s.mig != nil || s.eng == nil || s.eng.server == nil || !s.eng.view.reattachable {
 		return
 	}
 	// The server's last word goes out as the server's (before the

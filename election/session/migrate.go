@@ -38,7 +38,7 @@ func (s *Session) migratesOn(cause netcore.Cause) bool {
 // canMigrate reports whether this copy can go on with its game under a new
 // server: it plays one, and its client can reattach (or it already does).
 func (s *Session) canMigrate() bool {
-	return s.mig != nil || !s.left && s.eng != nil && s.eng.client.CanReattach()
+	return s.mig != nil || !s.left && s.eng != nil && s.eng.view.reattachable
 }
 
 // migrate starts a migration, if this copy can go on with its game under

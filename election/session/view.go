@@ -25,6 +25,9 @@ type clientView struct {
 	// names are the players' names by number, as the lobby or a roster
 	// last named them: a player who left keeps the name it left with.
 	names [tic.MaxPlayers]string
+	// reattachable: the client can go on with its game under a new
+	// server (EventReattachable).
+	reattachable bool
 }
 
 // newClientView is the view of a client just built: it connects.
@@ -54,6 +57,8 @@ func (v *clientView) see(ev netcore.Event) {
 				v.names[p] = wire.Printable(v.roster.Names[p])
 			}
 		}
+	case netcore.EventReattachable:
+		v.reattachable = ev.On
 	case netcore.EventGameEnded:
 		v.state, v.roster = netcore.ClientWaitingLaunch, nil
 	case netcore.EventDisconnected, netcore.EventRejected:

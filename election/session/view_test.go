@@ -20,6 +20,7 @@ type viewCheck struct {
 	rostered int                         // Updates that ended with a roster
 	lobbies  int                         // Updates that ended with a lobby told
 	resuming int                         // Updates that ended with a server resuming
+	reattach int                         // Updates that ended with a client that can reattach
 }
 
 // check compares the view of the copy i with its client.
@@ -40,6 +41,8 @@ func (vc *viewCheck) check(now int64, i int, s *Session) {
 		d = fmt.Sprintf("lobby %+v, the client's %+v", v.lobby, c.Lobby())
 	case vok != ok || vr != r:
 		d = fmt.Sprintf("roster %v %+v, the client's %v %+v", vok, vr, ok, r)
+	case v.reattachable != c.CanReattach():
+		d = fmt.Sprintf("reattachable %v, the client's %v", v.reattachable, c.CanReattach())
 	case s.eng.server != nil && s.eng.resuming != s.eng.server.Resuming():
 		d = fmt.Sprintf("server resuming %v, the server's %v", s.eng.resuming, s.eng.server.Resuming())
 	}
@@ -59,6 +62,9 @@ func (vc *viewCheck) check(now int64, i int, s *Session) {
 	if s.eng.resuming {
 		vc.resuming++
 	}
+	if v.reattachable {
+		vc.reattach++
+	}
 }
 
 // checkingViews makes a sim check its copies' views (viewCheck) and hands
@@ -71,7 +77,8 @@ func checkingViews(sim **channelSim) simOption {
 }
 
 // The session knows where its client is (its state, lobby, player and
-// roster), and whether its server still resumes a game it took over, from
+// roster, and whether it could go on with its game under a new server),
+// and whether its server still resumes a game it took over, from
 // their events alone, and what it knows is what their getters say after
 // every Update: through a game's launch, a
 // join, a leave, a hand-off and the reattachments it makes, a server that
@@ -118,13 +125,14 @@ func TestTheSessionsViewOfItsClientIsTheClientsOwn(t *testing.T) {
 			g.play(t, checkingViews(&c))
 			vc := c.views
 			require.Empty(t, vc.diff, "the first view that differs from its client")
-			t.Logf("Updates by state %v, with a roster %d, with a lobby %d, with a server resuming %d",
-				vc.states, vc.rostered, vc.lobbies, vc.resuming)
+			t.Logf("Updates by state %v, with a roster %d, with a lobby %d, with a server resuming %d, able to reattach %d",
+				vc.states, vc.rostered, vc.lobbies, vc.resuming, vc.reattach)
 			for _, st := range []netcore.ClientState{netcore.ClientConnecting, netcore.ClientWaitingLaunch, netcore.ClientInGame} {
 				require.NotZero(t, vc.states[st], "Updates that ended %v: the check saw none", st)
 			}
 			require.NotZero(t, vc.rostered, "Updates that ended with a roster")
 			require.NotZero(t, vc.lobbies, "Updates that ended with a lobby")
+			require.NotZero(t, vc.reattach, "Updates that ended with a client that can reattach")
 			if g.resumes {
 				require.NotZero(t, vc.resuming, "Updates that ended with a server resuming")
 			}

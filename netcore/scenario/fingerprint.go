@@ -35,10 +35,10 @@ func (s *Scenario) Fingerprint() string {
 	for _, l := range s.Log {
 		// An end's Cause restates its Reason, and a start's Start, a
 		// lobby's Lobby and a roster what the frames said, hashed
-		// already: without them, the games' prints are those kept
-		// before events had them.
+		// already, and EventReattachable what the client holds: without
+		// them, the games' prints are those kept before events had them.
 		e := l.Event
-		if e.Kind == netcore.EventRoster {
+		if e.Kind == netcore.EventRoster || e.Kind == netcore.EventReattachable {
 			continue
 		}
 		e.Cause, e.Start, e.Lobby = 0, nil, nil
