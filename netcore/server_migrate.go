@@ -85,6 +85,11 @@ type migration struct {
 	resume    *resumeState
 	awaiting  [tic.MaxPlayers]*serverClient
 	rosterOut wire.Roster // scratch for sendRosters
+	// rosterLast is the roster sendRosters built last, and rosterGen counts
+	// its changes (from 1; never reset): a client checked at this
+	// generation holds it, and is not compared again (serverClient.sendRoster).
+	rosterLast wire.Roster
+	rosterGen  uint32
 	// silent is the old server's player when it went without a Leaving
 	// (wire.NoPlayer otherwise): taken for gone, so that no one waits for
 	// it, but its copy may be this one (see awaited).

@@ -295,9 +295,13 @@ func (mg *migration) sendRosters(now int64) {
 			r.Names[d.player] = d.name
 		}
 	}
+	if mg.rosterGen == 0 || *r != mg.rosterLast {
+		mg.rosterLast = *r
+		mg.rosterGen++
+	}
 	for _, sc := range s.slots {
 		if sc.connected() && sc.inGame() && sc.protocol == wire.ProtocolTicnet {
-			sc.sendRoster(now, r)
+			sc.sendRoster(now, r, mg.rosterGen)
 		}
 	}
 }

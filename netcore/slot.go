@@ -49,6 +49,7 @@ type serverClient struct {
 	hashed    bool                    // it has a token (hash is set)
 	roster    wire.Roster             // the roster it was last sent
 	rostered  bool                    // it was sent one
+	rosterGen uint32                  // the roster generation it was last checked at (migration.rosterGen)
 	// Its Resume's reliable sequence number, and when an unreliable copy
 	// last went (0: none is due).
 	resumeSeq    uint8
@@ -183,7 +184,11 @@ func (sc *serverClient) takeBack(d departed) {
 // channel, 200 seeds: median first SYN to playing 1 550 -> 1 465 ms with
 // 64 KB, 2 565 -> 2 500 ms with 1 MB; p90 2 435 -> 2 230 and 3 040 ->
 // 3 055 ms.)
-func (sc *serverClient) sendRoster(now int64, r *wire.Roster) {
+func (sc *serverClient) sendRoster(now int64, r *wire.Roster, gen uint32) {
+	if sc.rosterGen == gen {
+		return // checked at this roster already: it holds it
+	}
+	sc.rosterGen = gen
 	if !sc.rostered || sc.roster != *r {
 		sc.roster, sc.rostered = *r, true
 		alone := sc.conn.Acked()
