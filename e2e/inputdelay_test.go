@@ -10,7 +10,7 @@ import (
 )
 
 // inputDelayPage is a game alone in its lobby that launches itself with
-// options.inputDelay ?d=N, after a start with inputDelay 9, which must
+// options.inputDelay ?d=N, after a start with inputDelay 16, which must
 // reject. From tic 50 on, each input(tic) notes how far tic is ahead of
 // the last tic onTic ran (no save and load: no prediction, so onTic runs
 // confirmed tics only).
@@ -18,7 +18,7 @@ const inputDelayPage = `<!doctype html><script type="module">
 import { start } from "./ticnet.js";
 const d = Number(new URLSearchParams(location.search).get("d"));
 let rejected = "";
-try { await start({ inputDelay: 9, input: () => ({}), onTic() {}, checksum: () => 0 }); } catch (e) { rejected = e.message; }
+try { await start({ inputDelay: 16, input: () => ({}), onTic() {}, checksum: () => 0 }); } catch (e) { rejected = e.message; }
 let last = -1;
 const leads = [];
 const net = await start({ name: "solo", inputDelay: d, checksum: () => 0,
@@ -33,7 +33,7 @@ globalThis.result = () => {
 </script>`
 
 // inputDelayLead opens the page with inputDelay d and returns the median
-// lead of input's tic over the last tic run, and why inputDelay 9 was
+// lead of input's tic over the last tic run, and why inputDelay 16 was
 // rejected.
 func inputDelayLead(t *testing.T, bctx context.Context, url string, d int) (median int, rejected string) {
 	t.Helper()
@@ -49,7 +49,7 @@ func inputDelayLead(t *testing.T, bctx context.Context, url string, d int) (medi
 
 // options.inputDelay reaches the engine: with 6, input is asked for a
 // tic 6 tics further ahead of the game than with 0 (the median of at
-// least 100 inputs, within a tic); and 9, more than netcore.MaxInputDelay,
+// least 100 inputs, within a tic); and 16, more than netcore.MaxInputDelay,
 // is refused by name.
 func TestInputDelayInJSTakesInputThatManyTicsAhead(t *testing.T) {
 	dir := buildDemo(t)
@@ -61,11 +61,11 @@ func TestInputDelayInJSTakesInputThatManyTicsAhead(t *testing.T) {
 	url, bctx := serveDemo(t, dir), browser(t)
 	none, rejected := inputDelayLead(t, bctx, url, 0)
 	six, _ := inputDelayLead(t, bctx, url, 6)
-	t.Logf("input's tic ahead of the last tic run: %d with inputDelay 0, %d with 6; inputDelay 9: %q", none, six, rejected)
+	t.Logf("input's tic ahead of the last tic run: %d with inputDelay 0, %d with 6; inputDelay 16: %q", none, six, rejected)
 	if six-none < 5 || six-none > 7 {
 		t.Errorf("inputDelay 6 moved input %d tics ahead (%d to %d), want 6 within a tic", six-none, none, six)
 	}
-	if !strings.Contains(rejected, "options.inputDelay must be an integer from 0 to 8") {
-		t.Errorf("inputDelay 9: %q", rejected)
+	if !strings.Contains(rejected, "options.inputDelay must be an integer from 0 to 15") {
+		t.Errorf("inputDelay 16: %q", rejected)
 	}
 }

@@ -139,13 +139,19 @@ export interface EndAskedEvent { kind: "endAsked"; player: number }
  * over: the game ended itself (its over callback said so after tic - 1), not at endGame.
  */
 export interface EndEvent { kind: "end"; tic: number; over: boolean }
+/**
+ * With inputDelay "auto": this copy takes its input delay tics before the
+ * tic it is for from tic on, as the game's server chose from the round
+ * trips it measures.
+ */
+export interface InputDelayEvent { kind: "inputDelay"; tic: number; delay: number }
 
 /** Something that happened: switch on kind. O: the type of the launch options (start<O>). */
 export type TicnetEvent<O = unknown> =
   | RoleEvent | NewServerEvent | LobbyEvent | LaunchedEvent | StartEvent<O> | RejoinedEvent | CatchupEvent | JoinEvent
   | LeaveEvent | DesyncEvent | ConsoleMessageEvent | RejectedEvent | DisconnectEvent | RetryEvent | SplitEvent
   | ServerLostEvent | MigratingEvent | ResumedEvent | MigrateFailedEvent | YieldedEvent | GameErrorEvent
-  | EndAskedEvent | EndEvent;
+  | EndAskedEvent | EndEvent | InputDelayEvent;
 
 export type EventKind = TicnetEvent["kind"];
 
@@ -304,13 +310,26 @@ export interface CommonOptions<O = unknown> {
   /** How many tics prediction may run ahead: default 8, an integer from 1 to 64. */
   predictTics?: number;
   /**
-   * Input delay, in tics: an integer from 0 to 8 (default 0), under
-   * TICNET_1. Each tic's input is taken that many tics before the tic is
-   * due, so the local player's input shows that much later and reaches the
-   * server that much earlier (fewer rollbacks and fewer substituted
-   * commands on a slow channel; GGRS's trade).
+   * Input delay, in tics: an integer from 0 to 15 (default 0), or "auto",
+   * under TICNET_1. Each tic's input is taken that many tics before the
+   * tic is due, so the local player's input shows that much later and
+   * reaches the server that much earlier (fewer rollbacks and fewer
+   * substituted commands on a slow channel; GGRS's trade). When every
+   * copy has a delay, the server sends each tic as soon as its commands
+   * are in: with the round trip in tics as the delay, a predicting game
+   * runs each tic once. "auto": the game's server chooses the delay that
+   * covers the longest round trip it measures, between minInputDelay and
+   * maxInputDelay, and changes it as the round trips do (an
+   * "inputDelay" event; stats().inputDelay).
    */
-  inputDelay?: number;
+  inputDelay?: number | "auto";
+  /** With inputDelay "auto", the least delay: 0 to 15 tics (default 0). */
+  minInputDelay?: number;
+  /**
+   * With inputDelay "auto", the most delay: 0 to 15 tics (default 6: 171
+   * ms at 35 tics a second, a round trip of 85 ms each way).
+   */
+  maxInputDelay?: number;
   /**
    * Tics a second, an integer from 10 to 60 (default 35), under TICNET_1:
    * the server's rate is the game's, which every copy gets in its "start"
@@ -330,6 +349,8 @@ export interface Stats {
   maketic: number;
   /** Round trip from building a command to receiving its tic, ms. */
   rttMS: number;
+  /** The tics of input delay this copy takes its input with: inputDelay, or with "auto" its server's choice. */
+  inputDelay: number;
   protocol: string;
   /** Frames and bytes this copy's netcode received and sent, since start. */
   framesIn: number;

@@ -255,8 +255,11 @@ function checkGame(options, needSave, required = ["input", "onTic", "checksum"])
 // schema's: check, min, max, maxBytes, values) has it, or "".
 function wrongIn(spec, v) {
   switch (spec.check) {
-    case "int":
-      return Number.isInteger(v) && v >= spec.min && v <= spec.max ? "" : `must be an integer from ${spec.min} to ${spec.max}`;
+    case "int": {
+      const also = spec.values || [];
+      if ((Number.isInteger(v) && v >= spec.min && v <= spec.max) || also.includes(v)) return "";
+      return `must be an integer from ${spec.min} to ${spec.max}` + also.map((x) => ` or ${JSON.stringify(x)}`).join("");
+    }
     case "number":
       return typeof v === "number" && Number.isFinite(v) && v >= spec.min ? "" : `must be a number, ${spec.min} or more`;
     case "oneOf":
@@ -293,6 +296,9 @@ function checkKeys(specs, obj, prefix, where = "") {
 function checkOptions(schema, options) {
   checkKeys(schema.start, options, "");
   if (options.settings) checkKeys(schema.settings, options.settings, "settings.");
+  if (Number.isInteger(options.minInputDelay) && Number.isInteger(options.maxInputDelay) && options.minInputDelay > options.maxInputDelay) {
+    throw new Error(`ticnet: options.minInputDelay (${options.minInputDelay}) is more than options.maxInputDelay (${options.maxInputDelay})`);
+  }
   if (options.eventBits !== undefined && options.eventBits.length > (options.inputSize | 0)) {
     throw new Error(`ticnet: options.eventBits has ${options.eventBits.length} bytes, more than options.inputSize (${options.inputSize | 0})`);
   }

@@ -143,6 +143,7 @@ func (hs *handshake) onGameStart(now int64, body []byte) error {
 	c.clock.encodes(&c.outGD)
 	c.inSet.InputSize, c.outGD.InputSize = c.cfg.Input.Size, c.cfg.Input.Size
 	hs.startGame(now)
+	c.clock.tellDelay(c, true)
 	c.emit(Event{Kind: EventGameStarted, Player: c.player, Protocol: c.protocol,
 		Start: &Start{Setup: c.setup, TicRate: c.clock.ticRate()}})
 	return nil
@@ -190,7 +191,7 @@ func (hs *handshake) offers() []string {
 
 func (hs *handshake) startGame(now int64) {
 	c := hs.c
-	c.send = sendSide{c: c}
+	c.send = sendSide{c: c, delay: c.cfg.InputDelay, want: c.cfg.InputDelay}
 	c.mig = migrateSide{c: c, played: true}
 	c.report.Sums = c.report.Sums[:0]
 	c.recv = recvSide{c: c, lastGameDataMS: now}

@@ -87,6 +87,7 @@ func (js *joinSide) onJoinStart(now int64, body []byte) error {
 	c.clock.encodes(&c.outGD)
 	c.inSet.InputSize, c.outGD.InputSize = c.cfg.Input.Size, c.cfg.Input.Size
 	c.hs.startGame(now)
+	c.clock.tellDelay(c, true)
 	c.recv.start, c.recv.recvtic, c.recv.highest = m.Start, m.Start, m.Start
 	for p := range tic.MaxPlayers {
 		c.recv.base[p] = tic.Cmd{}

@@ -97,6 +97,7 @@ func (c *Client) Reattach(tr link.Transport, now int64) bool {
 	// trip sooner.
 	c.conn.SendReliable(&wire.Reattach{Game: c.mig.roster.Game, Player: int8(c.player), Token: c.cfg.Token,
 		Confirmed: c.recv.start, Conn: c.conn.Ident().Conn})
+	c.clock.tellDelay(c, true)
 	return true
 }
 

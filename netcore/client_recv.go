@@ -122,13 +122,13 @@ func (rs *recvSide) afterTics(now int64, start uint32, n int) {
 	rs.loss.Add(last)
 	if int32(last-rs.jitterTic) > 0 {
 		// The newest tic yet: its arrival times the stream, and, if this
-		// client built its command, a round trip (less the input delay
-		// the command was built ahead by; with the few ms it waited at
-		// the server: a little long).
+		// client built its command, a round trip (the server sends a tic
+		// once its commands are in: with the wait for the others', when
+		// its own was not the last, a little long).
 		rs.jitterTic = last
 		rs.jit.Add(now - rs.scheduleMS(last))
 		if q := &c.send.queue[last%BackupTics]; q.valid && q.seq == last {
-			rs.rtt.Add(max(0, now-q.timeMS-int64(c.cfg.InputDelay)*1000/int64(c.TicRate())))
+			rs.rtt.Add(max(0, now-q.timeMS))
 		}
 	}
 	// Gap detection: the run of missing tics just before start is asked

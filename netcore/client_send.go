@@ -27,9 +27,13 @@ type sendSide struct {
 	// commands it builds, so that no one-off input is lost. An event that
 	// a command has already waits for a later one, so each entry after
 	// the first holds what the one before it could not.
-	carry      []tic.Cmd
-	ackPending bool // received tics not yet acknowledged
-	ackSinceMS int64
+	carry []tic.Cmd
+	// delay is how many tics before its tic the client builds each
+	// command (ClientConfig.InputDelay, under the extension), and want the
+	// delay the server chose for it (AutoDelay), from its next command on.
+	delay, want int
+	ackPending  bool // received tics not yet acknowledged
+	ackSinceMS  int64
 }
 
 // clockTic is the adjusted clock in network tics.
@@ -57,6 +61,9 @@ func (ss *sendSide) ackDelayMS() int64 {
 // MaxClientLeadTics ahead of the game (spec §11.2).
 func (ss *sendSide) buildTics(now int64) {
 	c := ss.c
+	if ss.want != ss.delay && now >= ss.firstMS && c.player >= 0 && !c.phase.joining() {
+		ss.changeDelay(now)
+	}
 	clock := ss.clockTic(now)
 	if now < ss.firstMS {
 		ss.lastClock = clock - 1
@@ -80,11 +87,45 @@ func (ss *sendSide) buildTics(now int64) {
 	}
 }
 
+// changeDelay moves the client to the delay the server chose (want), at
+// once: its clock moves by the difference, so that its commands reach the
+// server as early as the new delay says. A longer delay builds the tics
+// it adds now, each the command before with its events cleared (the rule
+// by which the server substitutes a command: no one-off input runs
+// twice), with the events of substituted commands carried into it as
+// into any command; a shorter one builds none until the clock has come back, and
+// the game's input waits for its next command (none is lost). Either way
+// the tic the game runs to with prediction (maketic less the delay) does
+// not move. The server is told (wire.InputDelay) and the game
+// (EventInputDelay).
+func (ss *sendSide) changeDelay(now int64) {
+	c := ss.c
+	k := ss.want - ss.delay
+	c.sync.extOffsetMS += int64(k) * 1000 * int64(c.settings.TicDup) / int64(c.TicRate())
+	ss.delay = ss.want
+	if k > 0 {
+		ss.lastClock += int64(k) // the tics added are built here
+	}
+	for ; k > 0; k-- {
+		cmd := c.cfg.Input.ClearEvents(ss.last)
+		ss.mergeCarried(&cmd) // the events of substituted commands wait for no one
+		ss.buildCmd(now, cmd)
+	}
+	c.clock.tellDelay(c, false)
+	c.emit(Event{Kind: EventInputDelay, Player: c.player, Tic: ss.maketic, Delay: ss.delay})
+}
+
 func (ss *sendSide) buildTic(now int64) {
 	c := ss.c
-	m := ss.maketic
-	cmd := ownCommand(&c.cfg.Input, c.game.BuildTiccmd(m))
+	cmd := ownCommand(&c.cfg.Input, c.game.BuildTiccmd(ss.maketic))
 	ss.mergeCarried(&cmd)
+	ss.buildCmd(now, cmd)
+}
+
+// buildCmd makes cmd the command of tic maketic, and sends it.
+func (ss *sendSide) buildCmd(now int64, cmd tic.Cmd) {
+	c := ss.c
+	m := ss.maketic
 	if !c.cfg.Input.Opaque() {
 		cmd.Consistency = c.loop.consistency[c.player][m%BackupTics]
 	}

@@ -60,6 +60,10 @@ type clock interface {
 	inGame(c *Client, now int64, kind uint8, h wire.Header, body []byte) error
 	// canReattach reports whether the game can go on under a new server.
 	canReattach() bool
+	// tellDelay tells the server the client's input delay (sendSide.delay)
+	// at the game's start or its connection's (anew: none is sent for no
+	// delay), or after it changed.
+	tellDelay(c *Client, anew bool)
 	// requestEnd asks the server to end the game.
 	requestEnd(c *Client)
 	// over ends the game before tic end: the game said it was over after

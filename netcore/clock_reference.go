@@ -102,6 +102,8 @@ func (referenceClock) inGame(*Client, int64, uint8, wire.Header, []byte) error {
 
 func (referenceClock) canReattach() bool { return false }
 
+func (referenceClock) tellDelay(*Client, bool) {}
+
 func (referenceClock) requestEnd(*Client) {}
 
 // over: the reference protocol has no end of a game; the game's word is

@@ -64,7 +64,7 @@ func (ticnetClock) runTics(c *Client) {
 		c.loop.runPredicting()
 		return
 	}
-	c.loop.runConfirmed(c.loop.tl.Confirmed())
+	c.loop.runConfirmed(c.loop.dueConfirmed())
 }
 
 func (ticnetClock) own(_ *Client, _ uint32, _ *[tic.MaxPlayers]tic.Cmd, in uint8) uint8 { return in }
@@ -124,6 +124,13 @@ func (k ticnetClock) inGame(c *Client, now int64, kind uint8, h wire.Header, bod
 		return nil
 	case kind == wire.TicnetKindTicFetch:
 		return c.mig.onTicFetch(now, body)
+	case kind == wire.TicnetKindInputDelay && h.Reliable:
+		var m wire.InputDelay
+		if err := m.DecodeBody(body); err != nil {
+			return err
+		}
+		c.send.want = int(m.Tics)
+		return nil
 	case kind == wire.TicnetKindDesync && h.Reliable:
 		return onDesync(c, body)
 	}
@@ -151,13 +158,19 @@ func (k ticnetClock) onTicSet(c *Client, now int64) {
 // by the seconds it took.
 func (k ticnetClock) adjust(c *Client, marginMS int64) {
 	rate := int64(k.ticRate())
-	target := ExtTargetMarginMS + int64(c.cfg.InputDelay)*1000/rate
+	target := ExtTargetMarginMS + int64(c.send.delay)*1000/rate
 	step := (target - marginMS) / 2
 	limit := int64(ExtMaxClientLeadTics) * 1000 / rate
 	c.sync.extOffsetMS += max(-limit, min(limit, step))
 }
 
 func (ticnetClock) canReattach() bool { return true }
+
+func (ticnetClock) tellDelay(c *Client, anew bool) {
+	if d := c.send.delay; d > 0 || !anew {
+		c.conn.SendReliable(&wire.InputDelay{Tics: uint8(d)})
+	}
+}
 
 func (ticnetClock) over(c *Client, end uint32) { c.end.gameOver(end) }
 

@@ -80,6 +80,9 @@ const (
 	// whether the game moves to another server, decides on what the
 	// client can do after the Update, which is when it would act.
 	EventReattachable
+	// EventInputDelay: the client builds its commands Delay tics ahead
+	// from Tic on, as the server chose (AutoDelay).
+	EventInputDelay
 )
 
 var eventNames = [...]string{
@@ -90,6 +93,7 @@ var eventNames = [...]string{
 	EventPlayerEntered: "player entered", EventCatchUp: "catch up", EventResumed: "resumed",
 	EventEndAsked: "end asked", EventGameEnded: "game ended", EventServerLeaving: "server leaving",
 	EventRoster: "roster", EventDesyncVerdict: "desync verdict", EventReattachable: "reattachable",
+	EventInputDelay: "input delay",
 }
 
 func (k EventKind) String() string {
@@ -125,6 +129,8 @@ type Event struct {
 	Over bool
 	// On: EventReattachable's client can reattach.
 	On bool
+	// Delay: EventInputDelay's input delay, in tics.
+	Delay int
 }
 
 // Start is how a game starts at a client (its EventGameStarted): what the

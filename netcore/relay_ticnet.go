@@ -23,12 +23,13 @@ type ticnetRelay struct {
 	check       desyncCheck
 	resumedAt   uint32 // the tic a server that took the game over resumed it at
 	end         endState
+	delays      inputDelays
 	out         wire.TicSet
 	in          wire.ChecksumReport
 }
 
 // reset forgets the game: the next starts from tic 0.
-func (x *ticnetRelay) reset() { *x = ticnetRelay{s: x.s} }
+func (x *ticnetRelay) reset() { *x = ticnetRelay{s: x.s, delays: inputDelays{s: x.s}} }
 
 func (x *ticnetRelay) protocol() string { return wire.ProtocolTicnet }
 
@@ -251,7 +252,8 @@ func (x *ticnetRelay) lateSeen(p int, tic uint32) bool {
 
 // extPump sends complete tics under the extension protocol. Tic n is due
 // n/35 s after the stream started, and goes out when it is due and every
-// player's command is in; a command that is late by more than the deadline
+// player's command is in, or before, as soon as they are, when every
+// player builds its commands ahead (ahead); a command that is late by more than the deadline
 // is substituted, and so is, at once, the next one of a player whose last
 // was. The server's choice is what every peer runs.
 func (x *ticnetRelay) extPump(now int64) {
@@ -278,23 +280,27 @@ func (x *ticnetRelay) extPump(now int64) {
 	if len(players) == 0 {
 		return
 	}
+	ahead := x.delays.ahead(players)
 	for range maxPumpPerPass {
 		seq := x.sendSeq
 		if x.end.active && seq >= x.end.tic {
 			return // the game ended: no tic from end.tic on
 		}
 		due := x.due(seq)
-		if now < due {
-			return
-		}
 		row := &s.cmds.rows[seq%BackupTics]
-		anyReal := false
+		anyReal, complete := false, true
 		for _, p := range players {
 			if s.cmds.win[p.player].Has(seq) {
 				anyReal = true
-			} else if !x.lagging[p.player] && now < due+s.cfg.SubstituteAfterMS {
+				continue
+			}
+			complete = false
+			if now >= due && !x.lagging[p.player] && now < due+s.cfg.SubstituteAfterMS {
 				return
 			}
+		}
+		if now < due && !(complete && ahead) {
+			return // not due, and not complete, or no one builds ahead
 		}
 		if !anyReal {
 			return // nobody is playing: wait rather than play for them
@@ -333,6 +339,7 @@ func (x *ticnetRelay) extPump(now int64) {
 		s.cmds.forgetTic(seq)
 		x.sendSeq++
 		s.cmds.start = x.sendSeq
+		x.delays.onTic(seq)
 		x.out.Timing = x.out.Timing[:0]
 		if seq%TimingReportTics == 0 {
 			for p := range tic.MaxPlayers {

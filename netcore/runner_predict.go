@@ -120,7 +120,7 @@ func (rn *runner) runPredicting() {
 		}
 	}
 	if len(p.tics) == 0 {
-		rn.runRequests(tl.Requests(tl.Confirmed(), c.TicsPerUpdate()))
+		rn.runRequests(tl.Requests(rn.dueConfirmed(), c.TicsPerUpdate()))
 		if c.phase.state() == ClientDisconnected {
 			return
 		}
@@ -210,6 +210,25 @@ func (p *predictSide) stood(n int) { p.tics = p.tics[:copy(p.tics, p.tics[n:])] 
 
 // predictAhead runs tics ahead of confirmation, as far as this copy has
 // built its own commands, up to the window.
+// dueConfirmed is how far the game runs the confirmed tics, predicting or
+// not: to the last, but under an input delay not past the tic due now
+// (maketic less the delay, as predictAhead). A tic the server sent as
+// soon as its commands were in (every player has a delay) comes before
+// its time, and waits for it: the player sees its input the delay after
+// it gave it, every time, and the game keeps its clock's pace, not the
+// channel's.
+func (rn *runner) dueConfirmed() uint32 {
+	c := rn.c
+	conf := rn.tl.Confirmed()
+	if c.send.delay == 0 || c.player < 0 || c.phase.joining() {
+		return conf
+	}
+	if due := c.send.maketic - min(c.send.maketic, uint32(c.send.delay)); int32(due-conf) < 0 {
+		return due
+	}
+	return conf
+}
+
 func (rn *runner) predictAhead() {
 	c := rn.c
 	tl := &rn.tl
@@ -229,7 +248,7 @@ func (rn *runner) predictAhead() {
 	for len(p.tics) < window {
 		t := tl.Confirmed() + uint32(len(p.tics))
 		q := &c.send.queue[t%BackupTics]
-		if int32(c.send.maketic-uint32(c.cfg.InputDelay)-t) <= 0 || !q.valid || q.seq != t {
+		if int32(c.send.maketic-uint32(c.send.delay)-t) <= 0 || !q.valid || q.seq != t {
 			return // not due yet, or this copy's own command is not built
 		}
 		pt := predictedTic{tic: t, ingame: last.InGame, before: c.game.(tic.Snapshotter).SaveState()}

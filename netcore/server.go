@@ -59,6 +59,9 @@ type ServerConfig struct {
 	// MaySucceed says which clients may take the game over when this
 	// server leaves or hands it off (Successor); nil: any.
 	MaySucceed func(link.Addr) bool
+	// AutoDelay makes the server choose every player's input delay under
+	// the extension protocol (relay_ticnet_delay.go).
+	AutoDelay AutoDelay
 }
 
 // DefaultRejoinGraceMS is how long a departed player is held for its copy
@@ -166,7 +169,7 @@ func NewServer(cfg ServerConfig, tr link.Transport) *Server {
 	cfg.fill()
 	s := &Server{cfg: cfg, tr: tr}
 	s.xfer = transfer.New(cfg.Transfer, serverFramer{s})
-	s.ref.s, s.ext.s, s.mig.s, s.joins.s, s.rj.s, s.lobby.s = s, s, s, s, s, s
+	s.ref.s, s.ext.s, s.ext.delays.s, s.mig.s, s.joins.s, s.rj.s, s.lobby.s = s, s, s, s, s, s, s
 	s.relay = &s.ref // until a game launches
 	s.rec = replay.NewServerRecorder(cfg.Replay, s.replayHeader)
 	return s

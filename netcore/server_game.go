@@ -84,6 +84,9 @@ func (s *Server) takeAck(now int64, sc *serverClient, b uint8) {
 		ack = sc.acked + uint32(b-uint8(sc.acked))
 	}
 	if ack > sc.acked && ack <= s.relay.sentEnd(sc) {
+		if at, ok := s.relay.sentAt(sc, sc.acked); ok {
+			sc.confirmRTT.Add(now - at)
+		}
 		if at, ok := s.sentAt(sc, sc.acked); ok {
 			sc.rtt.Add(now - at)
 		}
@@ -233,6 +236,13 @@ func (s *Server) onTicnet(now int64, sc *serverClient, body []byte) error {
 		return s.mig.onReattach(now, sc, body)
 	case kind == wire.TicnetKindEndRequest:
 		return s.relay.onEndRequest(now, sc, body)
+	case kind == wire.TicnetKindInputDelay:
+		var m wire.InputDelay
+		if err := m.DecodeBody(body); err != nil {
+			return err
+		}
+		sc.inputDelay = m.Tics
+		return nil
 	case kind == wire.TicnetKindGameOver:
 		if s.state != ServerInGame {
 			return nil // a copy's word on the game that ended already

@@ -50,6 +50,17 @@ type serverClient struct {
 	roster    wire.Roster             // the roster it was last sent
 	rostered  bool                    // it was sent one
 	rosterGen uint32                  // the roster generation it was last checked at (migration.rosterGen)
+	// confirmRTT is how long a tic takes to be acknowledged from when it
+	// was first sent, sent again or not: what an automatic input delay
+	// covers (rtt leaves out the tics sent again, whose acknowledgement
+	// may be of either copy: on a lossy channel it can go without a
+	// sample for seconds).
+	confirmRTT reliable.RTT
+	// inputDelay is how many tics before its tic the client builds its
+	// commands, as it said (wire.InputDelay), and delayTold the automatic
+	// delay it was told, plus one (0: none).
+	inputDelay uint8
+	delayTold  int
 	// Its Resume's reliable sequence number, and when an unreliable copy
 	// last went (0: none is due).
 	resumeSeq    uint8
@@ -147,6 +158,7 @@ func (sc *serverClient) joining() *joiner {
 func (sc *serverClient) startGame(now int64) {
 	sc.to(slotPlaying)
 	sc.sendSeq, sc.acked = 0, 0
+	sc.inputDelay, sc.delayTold = 0, 0 // its client says it again, as does an automatic delay
 	sc.queue = [BackupTics]sentServerTic{}
 	sc.lastGameDataMS = now
 }

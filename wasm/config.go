@@ -12,7 +12,8 @@ import (
 // config is the session's configuration from the page's (ticnet.js has
 // checked it against session.StartOptions, and passes the options as the
 // page gave them, undefined where it gave none): name, maxPlayers,
-// timeout ("browser", "reference"), predictTics, inputDelay, record, ticRate,
+// timeout ("browser", "reference"), predictTics, inputDelay (or "auto",
+// with minInputDelay and maxInputDelay), record, ticRate,
 // inputSize (0: Doom's ticcmd), eventBits (per byte of the input) and
 // settings (session.SettingsOptions), each taking its default from those
 // tables when absent; and what ticnet.js computes: profile ("local",
@@ -24,7 +25,11 @@ func config(page safejs.Value) (session.Config, error) {
 	c := session.Config{Name: opt("name").text(), MaxPlayers: opt("maxPlayers").integer(),
 		StartTimeMS: number(x.get(page, "startTime")), Election: session.ElectionLocal, Timeouts: netcore.BrowserTimeouts}
 	c.Predict, c.PredictTics = truthy(x.get(page, "predict")), opt("predictTics").integer()
-	c.InputDelay = opt("inputDelay").integer()
+	if opt("inputDelay").get().Type() == safejs.TypeString { // "auto", as checked
+		c.AutoDelay = netcore.AutoDelay{On: true, Min: opt("minInputDelay").integer(), Max: opt("maxInputDelay").integer()}
+	} else {
+		c.InputDelay = opt("inputDelay").integer()
+	}
 	c.Replay.Record = opt("record").boolean()
 	c.Input = layout(&x, page)
 	c.TicRate = opt("ticRate").integer()

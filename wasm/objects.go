@@ -113,6 +113,7 @@ func statsObject(st *session.Stats) (safejs.Value, error) {
 	x.set(o, "recvtic", st.Recvtic)
 	x.set(o, "maketic", st.Maketic)
 	x.set(o, "rttMS", st.RTTMS)
+	x.set(o, "inputDelay", st.InputDelay)
 	x.set(o, "protocol", st.Protocol)
 	x.set(o, "framesIn", st.FramesIn)
 	x.set(o, "framesOut", st.FramesOut)

@@ -51,6 +51,10 @@ type Config struct {
 	// InputDelay is netcore.ClientConfig.InputDelay: tics between the
 	// local input and the tic it is for (0 to netcore.MaxInputDelay).
 	InputDelay int
+	// AutoDelay makes this copy's server, when it serves, choose every
+	// player's input delay (netcore.ServerConfig.AutoDelay); its client
+	// starts a game with AutoDelay.Min, and takes the server's choice.
+	AutoDelay netcore.AutoDelay
 	// Input is the game's input layout (tic.InputLayout): Doom's
 	// ticcmd, or opaque input, which only the extension protocol carries.
 	Input tic.InputLayout
@@ -71,17 +75,25 @@ type Config struct {
 // the game state unpaced (transfer.Loopback).
 func (c *Config) clientConfig(local bool) netcore.ClientConfig {
 	cc := netcore.ClientConfig{Name: c.Name, Timeouts: c.Timeouts, Settings: c.Settings, Token: c.Token,
-		Predict: c.Predict, PredictTics: c.PredictTics, InputDelay: c.InputDelay, Input: c.Input, Replay: c.Replay}
+		Predict: c.Predict, PredictTics: c.PredictTics, InputDelay: c.startDelay(), Input: c.Input, Replay: c.Replay}
 	if local {
 		cc.Transfer = transfer.Loopback
 	}
 	return cc
 }
 
+// startDelay is the input delay this copy's client starts a game with.
+func (c *Config) startDelay() int {
+	if c.AutoDelay.On {
+		return c.AutoDelay.Min
+	}
+	return c.InputDelay
+}
+
 // serverConfig is the configuration of this copy's server, for game.
 func (c *Config) serverConfig(game uint32, el *election.Election) netcore.ServerConfig {
 	return netcore.ServerConfig{Timeouts: c.Timeouts, MaxPlayers: c.MaxPlayers, BroadcastTics: true,
-		RecordTics: c.RecordTics, Game: game, Input: c.Input, TicRate: c.TicRate,
+		RecordTics: c.RecordTics, Game: game, Input: c.Input, TicRate: c.TicRate, AutoDelay: c.AutoDelay,
 		// A hidden copy would stall the game it took over.
 		MaySucceed: func(a link.Addr) bool { return el.Visible(uint32(a)) }}
 }

@@ -263,6 +263,7 @@ func (s *Session) Stats() Stats {
 		pc := c.PredictCounters()
 		st.Predicted, st.Rollbacks, st.RolledBack = pc.Predicted, pc.Rollbacks, pc.RolledBack
 		st.RTTMS = c.LatencyMS()
+		st.InputDelay = c.InputDelay()
 		st.Protocol = c.Protocol()
 		cc := c.Counters()
 		st.Dropped += cc.Malformed + cc.Unexpected + cc.Stale

@@ -225,6 +225,8 @@ func (s *Session) fromClient(now int64, ev netcore.Event) {
 		s.emit(Event{Kind: "launched"})
 	case netcore.EventEndAsked:
 		s.emit(Event{Kind: "endAsked", Player: intp(ev.Player)})
+	case netcore.EventInputDelay:
+		s.emit(Event{Kind: "inputDelay", Tic: ev.Tic, Delay: ev.Delay})
 	case netcore.EventGameEnded:
 		s.emit(Event{Kind: "end", Tic: ev.Tic, Over: ev.Over})
 		s.lobby.reset() // back in the lobby: report it again, though it is the same

@@ -70,3 +70,35 @@ func (c *channelSim) joinLeaveAndHandOff(t *testing.T) *copyOf {
 	})
 	return late
 }
+
+// autoDelaying makes a sim's copies' servers choose the input delay.
+func autoDelaying(c *channelSim) { c.autoDelay = true }
+
+// With inputDelay "auto", the server chooses the delay and every copy
+// takes it ("inputDelay", stats().inputDelay): 1 tic on the quiet
+// channel (2 ms each way), the least that spares a predicting copy its
+// rollbacks. A migration keeps it: the copy that
+// takes the game over chooses the same from its own round trips, and
+// every copy, the server's own included, goes on with it. Every copy ran
+// the commands the players built (the tics added when its delay grew
+// included) and agrees with the others.
+func TestTheAutomaticDelayReachesThePageAndOutlivesAMigration(t *testing.T) {
+	for _, how := range []departure{goodbye, silence} {
+		t.Run(how.String(), func(t *testing.T) {
+			var c *channelSim
+			run := playAndLose(t, 411, 4, quiet, how, 400, 1, autoDelaying, func(s *channelSim) { c = s })
+			require.Len(t, run.gaps, 1, "migrations")
+			for _, p := range c.open() {
+				var told []int
+				for _, e := range p.events {
+					if e.Kind == "inputDelay" {
+						told = append(told, e.Delay)
+					}
+				}
+				require.NotEmpty(t, told, "%s: no inputDelay event", p.s.cfg.Name)
+				require.Equal(t, 1, told[len(told)-1], "%s: the delay it was told last", p.s.cfg.Name)
+				require.Equal(t, 1, p.s.Stats().InputDelay, "%s: stats().inputDelay", p.s.cfg.Name)
+			}
+		})
+	}
+}

@@ -72,6 +72,7 @@ var (
 	fieldStack    = Field{"stack", "string", false, func(e *Event) any { return e.Stack }}
 	fieldOver     = Field{"over", "boolean", false, func(e *Event) any { return e.Over }}
 	fieldDiverged = Field{"diverged", "boolean", false, func(e *Event) any { return e.Diverged }}
+	fieldDelay    = Field{"delay", "number", false, func(e *Event) any { return e.Delay }}
 )
 
 // player is e.Player, -1 for none.
@@ -116,6 +117,7 @@ var EventKinds = []EventKind{
 	{"error", "GameErrorEvent", []Field{fieldCallback, fieldTic, fieldMessage, fieldStack, fieldReason}},
 	{"endAsked", "EndAskedEvent", []Field{fieldPlayer}},
 	{"end", "EndEvent", []Field{fieldTic, fieldOver}},
+	{"inputDelay", "InputDelayEvent", []Field{fieldTic, fieldDelay}},
 }
 
 // FieldsOf returns the fields of the events of kind; nil for a kind
@@ -133,7 +135,7 @@ func FieldsOf(kind string) []Field {
 type Check string
 
 const (
-	CheckInt      Check = "int"      // an integer from Min to Max
+	CheckInt      Check = "int"      // an integer from Min to Max, or one of Values
 	CheckNumber   Check = "number"   // a finite number, Min or more
 	CheckBool     Check = "boolean"  // true or false
 	CheckString   Check = "string"   // a string; of at most MaxBytes in UTF-8 when MaxBytes > 0
@@ -193,7 +195,9 @@ var StartOptions = []Option{
 	optOnEvent,
 	{Name: "predict", Check: CheckBool},
 	{Name: "predictTics", Check: CheckInt, Min: 1, Max: netcore.MaxPredictTics, Default: netcore.DefaultPredictTics},
-	{Name: "inputDelay", Check: CheckInt, Min: 0, Max: netcore.MaxInputDelay, Default: 0},
+	{Name: "inputDelay", Check: CheckInt, Min: 0, Max: netcore.MaxInputDelay, Values: []string{"auto"}, Default: 0},
+	{Name: "minInputDelay", Check: CheckInt, Min: 0, Max: netcore.MaxInputDelay, Default: 0},
+	{Name: "maxInputDelay", Check: CheckInt, Min: 0, Max: netcore.MaxInputDelay, Default: netcore.DefaultMaxAutoDelay},
 	{Name: "record", Check: CheckBool, Default: true},
 	{Name: "ticRate", Check: CheckInt, Min: wire.MinTicRate, Max: wire.MaxTicRate, Default: wire.DefaultTicRate},
 	optInputSize,

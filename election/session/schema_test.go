@@ -285,10 +285,13 @@ func checkOptions(t *testing.T, what string, opts []Option, members map[string][
 			assert.Regexp(t, re, doc, "%s: ticnet.d.ts's comment on %s does not say %q", what, o.Name, text)
 		}
 		wantTS := map[Check]string{CheckInt: "number", CheckNumber: "number", CheckBool: "boolean", CheckString: "string"}[o.Check]
-		if o.Check == CheckOneOf {
+		if len(o.Values) > 0 {
 			q := make([]string, len(o.Values))
 			for i, v := range o.Values {
 				q[i] = strconv.Quote(v)
+			}
+			if o.Check == CheckInt {
+				q = append([]string{"number"}, q...) // an integer, or one of Values
 			}
 			wantTS = strings.Join(q, " | ")
 		}

@@ -74,6 +74,9 @@ type Event struct {
 	// Diverged: "desync" that names this copy's player among Players:
 	// this copy's game is the one that diverged.
 	Diverged bool `json:"diverged,omitempty"`
+	// Delay: "inputDelay", the tics of input delay this copy builds its
+	// input with from Tic on, as its server chose (inputDelay "auto").
+	Delay int `json:"delay,omitempty"`
 }
 
 // LobbyReport is the game's players as the JS API shows them: the
@@ -107,23 +110,26 @@ type Stats struct {
 	// Players are the players' names by player number ("" for a number no
 	// one plays): the lobby's, or in a game the roster's (LobbyReport);
 	// null before this copy knows them.
-	Players         []string `json:"players" ts:"string[] | null"`
-	Gametic         uint32   `json:"gametic"`
-	Recvtic         uint32   `json:"recvtic"`
-	Maketic         uint32   `json:"maketic"`
-	RTTMS           int      `json:"rttMS"`
-	Protocol        string   `json:"protocol"`
-	FramesIn        int64    `json:"framesIn"`
-	FramesOut       int64    `json:"framesOut"`
-	BytesIn         int64    `json:"bytesIn"`
-	BytesOut        int64    `json:"bytesOut"`
-	FramesInPerSec  int64    `json:"framesInPerSec"`
-	FramesOutPerSec int64    `json:"framesOutPerSec"`
-	BytesInPerSec   int64    `json:"bytesInPerSec"`
-	BytesOutPerSec  int64    `json:"bytesOutPerSec"`
-	Dropped         int64    `json:"dropped"`
-	Resends         int64    `json:"resends"`
-	Substituted     int64    `json:"substituted"`
+	Players []string `json:"players" ts:"string[] | null"`
+	Gametic uint32   `json:"gametic"`
+	Recvtic uint32   `json:"recvtic"`
+	Maketic uint32   `json:"maketic"`
+	RTTMS   int      `json:"rttMS"`
+	// InputDelay is the tics of input delay this copy builds its input
+	// with: its inputDelay, or with "auto" its server's choice.
+	InputDelay      int    `json:"inputDelay"`
+	Protocol        string `json:"protocol"`
+	FramesIn        int64  `json:"framesIn"`
+	FramesOut       int64  `json:"framesOut"`
+	BytesIn         int64  `json:"bytesIn"`
+	BytesOut        int64  `json:"bytesOut"`
+	FramesInPerSec  int64  `json:"framesInPerSec"`
+	FramesOutPerSec int64  `json:"framesOutPerSec"`
+	BytesInPerSec   int64  `json:"bytesInPerSec"`
+	BytesOutPerSec  int64  `json:"bytesOutPerSec"`
+	Dropped         int64  `json:"dropped"`
+	Resends         int64  `json:"resends"`
+	Substituted     int64  `json:"substituted"`
 	// The netcode's time, in µs, which the caller measures (the browser
 	// binding: package wasm): per pass of its net loop (median, 99th
 	// percentile, mean) over its last 1024 passes; and per tic run (median,

@@ -25,6 +25,7 @@ type copyOf struct {
 	node   *simnet.Node
 	s      *Session
 	game   *testgame.Game
+	delay  int // its input delay, as its events told it
 	events []Event
 	times  []int64 // when each event came
 	closed bool
@@ -98,6 +99,9 @@ type channelSim struct {
 	views *viewCheck
 	// wrap, if set, wraps each copy's game as its session sees it.
 	wrap func(*testgame.Game) tic.Game
+	// autoDelay makes the copies' servers choose the input delay
+	// (Config.AutoDelay).
+	autoDelay bool
 }
 
 // simOption sets a channelSim up before its first copy opens.
@@ -122,7 +126,8 @@ func (c *channelSim) addWith(startMS float64, cadence ElectionCadence, token [wi
 	g := testgame.NewSized(c.seed*100+uint64(len(c.peers)), cmp.Or(c.stateBytes, testgame.DefaultWorldBytes))
 	cfg := Config{Name: fmt.Sprintf("copy%d", len(c.peers)), Election: cadence, StartTimeMS: startMS,
 		Rand: r.Uint32, Settings: wire.Settings{TicDup: 1, ExtraTics: 1, Episode: 1, Map: 1, NewSync: true, LoadGame: -1},
-		Token: token, RecordTics: true, Predict: c.predict, Replay: replay.Config{Record: c.record}}
+		Token: token, RecordTics: true, Predict: c.predict, Replay: replay.Config{Record: c.record},
+		AutoDelay: netcore.AutoDelay{On: c.autoDelay}}
 	p := &copyOf{node: c.net.AddNode(), game: g}
 	var game tic.Game = g
 	if c.wrap != nil {
@@ -131,6 +136,20 @@ func (c *channelSim) addWith(startMS float64, cadence ElectionCadence, token [wi
 	p.s = New(cfg, game, c.net.Now())
 	c.peers = append(c.peers, p)
 	return p
+}
+
+// followDelay tells the copy's game the commands its engine built itself
+// when its input delay grew (an "inputDelay" event), for the checks.
+func (p *copyOf) followDelay(e Event) {
+	switch e.Kind {
+	case "start":
+		p.delay = 0 // AutoDelay.Min, as every copy here has it
+	case "inputDelay":
+		if k := e.Delay - p.delay; k > 0 {
+			p.game.Repeated(e.Tic-uint32(k), k)
+		}
+		p.delay = e.Delay
+	}
 }
 
 // step advances 5 ms: delivers, updates, sends.
@@ -161,6 +180,7 @@ func (c *channelSim) step() {
 		for _, e := range p.s.Update(now) {
 			p.events = append(p.events, e)
 			p.times = append(p.times, now)
+			p.followDelay(e)
 			if e.Kind == "resumed" && p.ranMS > 0 {
 				// The game stood still from the last tic it ran.
 				p.stood = append(p.stood, now-p.ranMS)

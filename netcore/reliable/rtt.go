@@ -34,6 +34,12 @@ func (e *RTT) Add(ms int64) {
 // timeout twice too short lets samples come already.
 const maxBackoff = 1
 
+// Bound is the smoothed round trip and devs deviations, rounded, and
+// whether a round trip was measured.
+func (e *RTT) Bound(devs float64) (int64, bool) {
+	return int64(e.srtt + devs*e.rttvar + 0.5), e.samples > 0
+}
+
 // BackOff notes that a timeout passed: the next is twice as long.
 func (e *RTT) BackOff() { e.backoff = min(e.backoff+1, maxBackoff) }
 

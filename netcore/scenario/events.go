@@ -60,12 +60,17 @@ type Events struct {
 // holds none. Every carried
 // bit is run at most maxLate tics after its own tic; the bits still
 // waiting at the end must be of the last lead tics. It checks the copy
-// that ran the most confirmed tics, against the builders' records.
+// that ran the most confirmed tics (a predicting copy's confirmed tics
+// only), against the builders' records.
 func (s *Scenario) CheckEvents(maxLate, lead int) (Events, error) {
 	var ev Events
 	var ran testgame.History
 	for _, p := range s.Peers {
-		if r := p.Game.Ran(); r.Len() > ran.Len() && (s.confirmedEnd(p) == 0 || int(s.confirmedEnd(p)) >= r.Len()) {
+		r := p.Game.Ran()
+		if end := s.confirmedEnd(p); end != 0 {
+			r = r.Before(int(end)) // what it predicted past its confirmed tics may change
+		}
+		if r.Len() > ran.Len() {
 			ran = r
 		}
 	}

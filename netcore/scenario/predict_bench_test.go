@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
 	"github.com/ticnet/ticnet/netcore/testgame"
 	"github.com/ticnet/ticnet/netcore/tic"
@@ -14,7 +15,10 @@ import (
 
 // BenchmarkPrediction plays 4-player games with prediction (window 8) and
 // without, at 0, 50 and 150 ms one way (10 % jitter, no loss), with an
-// input delay of 0, 1 and 2 tics; the other players' input changes every
+// input delay of 0 to 6 tics and of the round trip at its longest (1, 4
+// and 12 tics: TestAnInputDelayOfTheRoundTripRemovesRollbacks), every
+// player's the same, and with the delay the server chooses (auto, at most
+// MaxInputDelay); the other players' input changes every
 // tic (random, prediction's worst case) or never (steady). One op is one
 // tic confirmed on every peer. For peer 1: rollbacks/s, the times a
 // confirmed tic differed from its prediction, per second of play;
@@ -27,24 +31,38 @@ func BenchmarkPrediction(b *testing.B) {
 	type row struct {
 		predict bool
 		delay   int
+		auto    bool // the server chooses the delay (AutoDelay, at most MaxInputDelay)
 	}
-	rows := []row{{false, 0}, {true, 0}, {true, 1}, {true, 2}}
+	roundTrip := map[int64]int{0: 1, 50: 4, 150: 12}
 	for _, oneWay := range []int64{0, 50, 150} {
+		rows := []row{{predict: false}}
+		for d := range 7 {
+			rows = append(rows, row{predict: true, delay: d})
+		}
+		if d := roundTrip[oneWay]; d > 6 {
+			rows = append(rows, row{true, d, false})
+		}
+		rows = append(rows, row{predict: true, auto: true})
 		for _, input := range []string{"random", "steady"} {
 			for _, r := range rows {
-				name := fmt.Sprintf("oneway=%dms/input=%s/predict=%v/delay=%d", oneWay, input, r.predict, r.delay)
+				delay := fmt.Sprint(r.delay)
+				if r.auto {
+					delay = "auto"
+				}
+				name := fmt.Sprintf("oneway=%dms/input=%s/predict=%v/delay=%s", oneWay, input, r.predict, delay)
 				b.Run(name, func(b *testing.B) {
 					var spent time.Duration
 					wrap := func(g *testgame.Game) tic.Game { return &timedGame{Game: g, spent: &spent} }
 					s := New(Options{Players: 4, Seed: 1, Link: simnet.Link{LatencyMS: oneWay, JitterMS: oneWay / 10},
-						Predict: r.predict, InputDelay: r.delay, Quiet: true, WrapGame: wrap})
+						Predict: r.predict, InputDelay: r.delay, Quiet: true, WrapGame: wrap,
+						Server: netcore.ServerConfig{AutoDelay: netcore.AutoDelay{On: r.auto, Max: netcore.MaxInputDelay}}})
 					require.NoError(b, s.Start())
 					if input == "steady" {
 						for _, i := range []int{0, 2, 3} {
 							s.Peers[i].Game.Idle = true
 						}
 					}
-					require.NoError(b, s.RunTics(200, 120000))
+					require.NoError(b, s.RunTics(400, 120000)) // (the automatic delay chooses at tic 35, and at 70 with every round trip measured)
 					me := s.Peers[1].Client
 					pc0, run0, sub0, t0 := me.PredictCounters(), me.Counters().TicsRun, s.Server.Counters().Substituted, s.Now()
 					spent = 0

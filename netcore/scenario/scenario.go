@@ -105,6 +105,8 @@ type Peer struct {
 	// checks do not count: a copy that stopped while a new server took
 	// its game over may hold tics the new server decided afresh.
 	Until uint32
+	// delay is the client's input delay, as its events told it.
+	delay int
 }
 
 // Scenario is a running game.
@@ -292,7 +294,23 @@ func (s *Scenario) Step() {
 		p.Events = append(p.Events, evs...)
 		for _, e := range evs {
 			s.Log = append(s.Log, Logged{At: now, Peer: p.Index, Event: e})
+			p.followDelay(e, s.opts.InputDelay)
 		}
+	}
+}
+
+// followDelay tells the game the commands its engine built itself when
+// its input delay grew (netcore.EventInputDelay), for the checks; start is
+// the delay a game starts with.
+func (p *Peer) followDelay(e netcore.Event, start int) {
+	switch e.Kind {
+	case netcore.EventGameStarted:
+		p.delay = start
+	case netcore.EventInputDelay:
+		if k := e.Delay - p.delay; k > 0 {
+			p.Game.Repeated(e.Tic-uint32(k), k)
+		}
+		p.delay = e.Delay
 	}
 }
 

@@ -210,6 +210,19 @@ func (g *Game) Built(tic uint32) Built {
 	return Built{}
 }
 
+// Repeated records that the engine built the commands of the n tics from
+// from itself, when its input delay grew (netcore.EventInputDelay): each
+// the command before, events cleared.
+func (g *Game) Repeated(from uint32, n int) {
+	if g.Quiet || from == 0 {
+		return
+	}
+	for t := from; t < from+uint32(n); t++ {
+		g.built = grow(g.built, t)
+		g.built[t] = Built{Cmd: g.Input.ClearEvents(g.Built(t - 1).Cmd), OK: true}
+	}
+}
+
 // Ran returns the tics this copy ran, by tic, with the commands it ran:
 // the history as of now (a later RunTic may change it, as it changed a
 // slice).

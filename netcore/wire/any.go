@@ -83,6 +83,8 @@ func NewMessageIn(h Header, body []byte, dir Direction, ctx Context) (Message, e
 			return &GameOver{}, nil
 		case TicnetKindDesync:
 			return &Desync{}, nil
+		case TicnetKindInputDelay:
+			return &InputDelay{}, nil
 		case TicnetKindJoinStart:
 			return &JoinStart{}, nil
 		case TicnetKindSnapshotRequest:

@@ -200,6 +200,7 @@ func FuzzEndAsked(f *testing.F)       { fuzzBody(f, func() Message { return &End
 func FuzzGameEnd(f *testing.F)        { fuzzBody(f, func() Message { return &GameEnd{} }) }
 func FuzzGameOver(f *testing.F)       { fuzzBody(f, func() Message { return &GameOver{} }) }
 func FuzzDesync(f *testing.F)         { fuzzBody(f, func() Message { return &Desync{} }) }
+func FuzzInputDelay(f *testing.F)     { fuzzBody(f, func() Message { return &InputDelay{} }) }
 func FuzzTransferChunk(f *testing.F)  { fuzzBody(f, func() Message { return &TransferChunk{} }) }
 func FuzzTransferAck(f *testing.F)    { fuzzBody(f, func() Message { return &TransferAck{} }) }
 func FuzzTransferAbort(f *testing.F)  { fuzzBody(f, func() Message { return &TransferAbort{} }) }
