@@ -84,8 +84,8 @@ func (s *Server) takeAck(now int64, sc *serverClient, b uint8) {
 		ack = sc.acked + uint32(b-uint8(sc.acked))
 	}
 	if ack > sc.acked && ack <= s.relay.sentEnd(sc) {
-		if at, ok := s.relay.sentAt(sc, sc.acked); ok {
-			sc.confirmRTT.Add(now - at)
+		if at, ok := s.relay.sentAt(sc, sc.acked); ok && s.cfg.AutoDelay.On {
+			sc.confirmRTT.Add(now - at) // read by the automatic delay alone
 		}
 		if at, ok := s.sentAt(sc, sc.acked); ok {
 			sc.rtt.Add(now - at)
