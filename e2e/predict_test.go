@@ -65,13 +65,15 @@ func keyToMove(t *testing.T, ctx context.Context) time.Duration {
 
 // Four tabs, each holding every frame it sends 100 ms (a round trip of at
 // least 200 ms): with prediction a key press moves the tab's own player
-// within a tic and a frame in the median, and under half the round trip
-// at worst (a shared machine delays a timer now and then: one press of 8
-// once took 46 ms); without, a round trip later. The tabs' confirmed
+// within a tic and a frame in the median, and before the round trip could
+// have brought it back at worst (a shared machine delays a timer now and
+// then: one press of 8 once took 46 ms, one in a CI run 109 ms, with the
+// median at 25 ms); without, a round trip later. The tabs' confirmed
 // checksums agree either way.
 func TestPredictionShowsAKeyPressAtOnce(t *testing.T) {
 	url := serveDemo(t, buildDemo(t))
 	const tic, frame = time.Second / 35, time.Second / 60
+	const roundTrip = 200 * time.Millisecond
 	for _, predict := range []bool{true, false} {
 		t.Run(fmt.Sprintf("predict=%v", predict), func(t *testing.T) {
 			bctx := browser(t)
@@ -101,12 +103,12 @@ func TestPredictionShowsAKeyPressAtOnce(t *testing.T) {
 			lag := statuses(t, tabs)[client].Stats
 			t.Logf("key press to the player moving, 8 presses: %v; the tab builds %d tics ahead of the confirmed ones",
 				took, lag.Maketic-lag.Gametic)
-			if predict && (took[len(took)/2] > tic+frame || took[len(took)-1] > 100*time.Millisecond) {
-				t.Fatalf("with prediction a key press took %v to show in the median, up to %v; want at most a tic and a frame (%v), and 100 ms",
-					took[len(took)/2], took[len(took)-1], tic+frame)
+			if predict && (took[len(took)/2] > tic+frame || took[len(took)-1] >= roundTrip) {
+				t.Fatalf("with prediction a key press took %v to show in the median, up to %v; want at most a tic and a frame (%v), and less than the %v round trip",
+					took[len(took)/2], took[len(took)-1], tic+frame, roundTrip)
 			}
-			if !predict && took[0] < 200*time.Millisecond {
-				t.Fatalf("without prediction a key press showed after %v, less than the 200 ms round trip", took[0])
+			if !predict && took[0] < roundTrip {
+				t.Fatalf("without prediction a key press showed after %v, less than the %v round trip", took[0], roundTrip)
 			}
 			time.Sleep(time.Second)
 			after := statuses(t, tabs)
