@@ -208,19 +208,18 @@ func (p *predictSide) drop() (state []byte, ok bool) {
 // stood forgets the first n predicted tics, which stood.
 func (p *predictSide) stood(n int) { p.tics = p.tics[:copy(p.tics, p.tics[n:])] }
 
-// predictAhead runs tics ahead of confirmation, as far as this copy has
-// built its own commands, up to the window.
 // dueConfirmed is how far the game runs the confirmed tics, predicting or
 // not: to the last, but under an input delay not past the tic due now
 // (maketic less the delay, as predictAhead). A tic the server sent as
 // soon as its commands were in (every player has a delay) comes before
 // its time, and waits for it: the player sees its input the delay after
 // it gave it, every time, and the game keeps its clock's pace, not the
-// channel's.
+// channel's. Once the game's end is known no command is built past it,
+// and its last tics run as they come.
 func (rn *runner) dueConfirmed() uint32 {
 	c := rn.c
 	conf := rn.tl.Confirmed()
-	if c.send.delay == 0 || c.player < 0 || c.phase.joining() {
+	if c.send.delay == 0 || c.player < 0 || c.phase.joining() || c.end.active {
 		return conf
 	}
 	if due := c.send.maketic - min(c.send.maketic, uint32(c.send.delay)); int32(due-conf) < 0 {
@@ -229,6 +228,8 @@ func (rn *runner) dueConfirmed() uint32 {
 	return conf
 }
 
+// predictAhead runs tics ahead of confirmation, as far as this copy has
+// built its own commands, up to the window.
 func (rn *runner) predictAhead() {
 	c := rn.c
 	tl := &rn.tl

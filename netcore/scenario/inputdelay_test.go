@@ -8,6 +8,7 @@ import (
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -227,4 +228,40 @@ func upDownUp(delays []int) bool {
 		last = d
 	}
 	return len(want) == 0
+}
+
+// A game with an input delay ends on every copy: once the end is known no
+// command is built past it, and the last tics, which the copies hold
+// confirmed before they are due, run as they come (before, a copy waited
+// for its clock to pass tics it would never build, and stayed in the
+// game). Four players 50 ms apart with a delay of 4, predicting or not:
+// each runs every tic to the end and is back in its lobby within a second.
+func TestAGameWithAnInputDelayEndsOnEveryCopy(t *testing.T) {
+	t.Parallel()
+	for _, predict := range []bool{false, true} {
+		s := New(Options{Players: 4, Seed: 41, InputDelay: 4, Predict: predict, Link: simnet.Link{LatencyMS: 50, JitterMS: 5}})
+		require.NoError(t, s.Start())
+		require.NoError(t, s.RunTics(300, 60000))
+		check(t, s, 290)
+		s.Peers[0].Client.RequestEnd()
+		inLobby := func() bool {
+			for _, p := range s.Peers {
+				if p.Client.State() != netcore.ClientWaitingLaunch {
+					return false
+				}
+			}
+			return true
+		}
+		require.True(t, s.RunUntil(inLobby, 1000), "predict %v: every copy back in its lobby within a second: %s", predict, s.describe())
+		var end uint32
+		for _, e := range s.Peers[0].Events {
+			if e.Kind == netcore.EventGameEnded {
+				end = e.Tic
+			}
+		}
+		require.NotZero(t, end, "predict %v: no end", predict)
+		for _, p := range s.Peers {
+			assert.Equal(t, end, p.Client.GameTic(), "predict %v: copy %d's last tic run, one before the end (want)", predict, p.Index)
+		}
+	}
 }
