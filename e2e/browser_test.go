@@ -317,6 +317,7 @@ type demoStatus struct {
 		Gametic         uint32  `json:"gametic"`
 		Maketic         uint32  `json:"maketic"`
 		Rollbacks       int64   `json:"rollbacks"`
+		InputDelay      int     `json:"inputDelay"`
 		RolledBack      int64   `json:"rolledBack"`
 		Channel         struct {
 			Kind string `json:"kind"` // "webxdc" for a messenger's realtime channel
@@ -540,6 +541,51 @@ func checkStatsFields(t *testing.T, tab context.Context) {
 	slices.Sort(want)
 	if !slices.Equal(got, want) {
 		t.Fatalf("stats() has the fields %v, session.Stats %v", got, want)
+	}
+	checkPeers(t, tab)
+}
+
+// checkPeers checks that stats().peers names every player of stats().players,
+// in order, each with every field of session.Peer and no other.
+func checkPeers(t *testing.T, tab context.Context) {
+	t.Helper()
+	text, err := runEval(tab, `JSON.stringify((({ players, peers }) => ({ players, peers }))(ticnetDemo.net.stats()))`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct {
+		Players []string         `json:"players"`
+		Peers   []map[string]any `json:"peers"`
+	}
+	if err := json.Unmarshal([]byte(text), &st); err != nil {
+		t.Fatal(err)
+	}
+	var want, named []string
+	for f := range reflect.TypeFor[session.Peer]().Fields() {
+		want = append(want, strings.Split(f.Tag.Get("json"), ",")[0])
+	}
+	slices.Sort(want)
+	for _, n := range st.Players {
+		if n != "" {
+			named = append(named, n)
+		}
+	}
+	t.Logf("stats().peers: %v", st.Peers)
+	if len(st.Peers) != len(named) {
+		t.Fatalf("stats().peers has %d players, stats().players %d: %s", len(st.Peers), len(named), text)
+	}
+	for _, p := range st.Peers {
+		keys := slices.Sorted(maps.Keys(p))
+		if !slices.Equal(keys, want) {
+			t.Fatalf("a peer has the fields %v, session.Peer %v", keys, want)
+		}
+		n, _ := p["player"].(float64)
+		if name, _ := p["name"].(string); int(n) >= len(st.Players) || name != st.Players[int(n)] {
+			t.Fatalf("peer %v is not named as stats().players %v names it", p, st.Players)
+		}
+		if rtt, _ := p["rttMS"].(float64); rtt < 0 {
+			t.Fatalf("peer %v has no round trip after 20 s of play", p)
+		}
 	}
 }
 

@@ -400,6 +400,8 @@ export interface Stats {
   /** The size of the replay net.replay() returns (0: none); replayStopped: it reached its bound (32 MB) and records no more. */
   replayBytes: number;
   replayStopped: boolean;
+  /** Every player's network, in player order, as the server measures it and tells every copy about once a second (TICNET_1); null in a reference game and until a game's first report. */
+  peers: Peer[] | null;
   /**
    * The channel's shim, since the page loaded: frames and bytes it
    * received (for this copy) and sent; frames it dropped (its queue was
@@ -409,6 +411,23 @@ export interface Stats {
     kind: "webxdc" | "broadcast"; framesIn: number; bytesIn: number; framesOut: number; bytesOut: number;
     dropped: number; filtered: number; oversize: number;
   };
+}
+
+/** One player's network (Stats.peers). */
+export interface Peer {
+  player: number;
+  name: string;
+  /** The round trip between the server and the player's copy, ms: from a tic sent to the command that acknowledges it (up to a tic more than the channel's); -1 before one was measured. */
+  rttMS: number;
+  /** How early the player's commands reached the server before they were due, ms, at worst over the last few tics (negative: late); ahead: the same in whole tics, for its newest command. */
+  marginMS: number;
+  ahead: number;
+  /** The share of the player's packets lost on the way to the server, 0 to 1. */
+  loss: number;
+  /** The player's commands the server replaced (they came too late, or never) in the tics this copy received this game. */
+  substituted: number;
+  /** The tics of input delay the player builds with. */
+  inputDelay: number;
 }
 
 export interface Session<O = unknown> {

@@ -71,6 +71,8 @@ type Client struct {
 	join joinSide
 	mig  migrateSide
 	end  clientEnd
+	// peers: every player's network, as the server reports it
+	peers peerBook
 
 	xfer       *transfer.Endpoint
 	xferEvents []transfer.Event
@@ -218,6 +220,9 @@ func (c *Client) Joining() bool { return c.phase.joining() }
 func (c *Client) emit(e Event) {
 	c.events = append(c.events, e)
 	c.starting = c.starting || e.Kind == EventGameStarted
+	if e.Kind == EventGameStarted {
+		c.peers = peerBook{out: c.peers.out[:0]} // a game counts its own
+	}
 }
 
 func (c *Client) receive(now int64, from link.Addr, pkt []byte) {

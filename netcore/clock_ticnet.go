@@ -77,6 +77,7 @@ func (ticnetClock) ran(c *Client, g uint32, sum uint32) {
 
 func (ticnetClock) substituted(c *Client, t uint32, substituted uint8) {
 	c.send.carryEvents(t, substituted)
+	c.peers.confirmed(substituted)
 }
 
 func (ticnetClock) gameData(*Client, int64, []byte) error { return errUnexpected{} }
@@ -144,6 +145,10 @@ func (k ticnetClock) onTicSet(c *Client, now int64) {
 		if int(t.Player) == c.player {
 			k.adjust(c, int64(t.MarginMS))
 		}
+	}
+	c.peers.timed(s.Timing)
+	if len(s.Figures) > 0 {
+		c.emit(Event{Kind: EventPeers, Player: -1, Tic: s.Start, Peers: c.peers.report(s.Figures)})
 	}
 	c.recv.storeSet(now, s)
 	c.recv.afterTics(now, s.Start, len(s.Tics))

@@ -83,6 +83,9 @@ const (
 	// EventInputDelay: the client builds its commands Delay tics ahead
 	// from Tic on, as the server chose (AutoDelay).
 	EventInputDelay
+	// EventPeers: the server told every player's figures (Peers, in
+	// player order; the extension, about once a second).
+	EventPeers
 )
 
 var eventNames = [...]string{
@@ -93,7 +96,7 @@ var eventNames = [...]string{
 	EventPlayerEntered: "player entered", EventCatchUp: "catch up", EventResumed: "resumed",
 	EventEndAsked: "end asked", EventGameEnded: "game ended", EventServerLeaving: "server leaving",
 	EventRoster: "roster", EventDesyncVerdict: "desync verdict", EventReattachable: "reattachable",
-	EventInputDelay: "input delay",
+	EventInputDelay: "input delay", EventPeers: "peers",
 }
 
 func (k EventKind) String() string {
@@ -131,6 +134,9 @@ type Event struct {
 	On bool
 	// Delay: EventInputDelay's input delay, in tics.
 	Delay int
+	// Peers: EventPeers' figures, valid until the client's next
+	// EventPeers (copy what you keep).
+	Peers []Peer
 }
 
 // Start is how a game starts at a client (its EventGameStarted): what the

@@ -349,6 +349,11 @@ func (x *ticnetRelay) extPump(now int64) {
 			}
 			x.measured = 0
 		}
+		x.out.Figures = x.out.Figures[:0]
+		if seq%FiguresReportTics == 0 {
+			dueNow := (now - x.anchorMS) * x.ticRate() / (1000 * int64(s.settings.TicDup))
+			x.out.Figures = appendFigures(x.out.Figures, players, &x.measuredTic, uint32(max(0, dueNow)))
+		}
 		first := seq - min(seq, x.redundantTics())
 		if x.broadcasting() {
 			x.sendSet(now, nil, x.repairFrom(seq, first), seq)
@@ -359,7 +364,7 @@ func (x *ticnetRelay) extPump(now int64) {
 				}
 			}
 		}
-		x.out.Timing = x.out.Timing[:0]
+		x.out.Timing, x.out.Figures = x.out.Timing[:0], x.out.Figures[:0]
 		for _, sc := range s.slots {
 			if sc != nil {
 				sc.sendSeq = x.sendSeq

@@ -143,5 +143,30 @@ func statsObject(st *session.Stats) (safejs.Value, error) {
 	x.set(o, "rolledBack", st.RolledBack)
 	x.set(o, "replayBytes", st.ReplayBytes)
 	x.set(o, "replayStopped", st.ReplayStopped)
+	x.set(o, "peers", peersArray(&x, st.Peers))
 	return o, x.err
+}
+
+// peersArray is Stats.Peers for the page: an object a player, every field
+// set, or null.
+func peersArray(x *errs, peers []session.Peer) safejs.Value {
+	if peers == nil {
+		return safejs.Null()
+	}
+	a := x.construct(jsArray, len(peers))
+	for i, p := range peers {
+		o := x.object()
+		x.set(o, "player", p.Player)
+		x.set(o, "name", p.Name)
+		x.set(o, "rttMS", p.RTTMS)
+		x.set(o, "marginMS", p.MarginMS)
+		x.set(o, "ahead", p.Ahead)
+		x.set(o, "loss", p.Loss)
+		x.set(o, "substituted", p.Substituted)
+		x.set(o, "inputDelay", p.InputDelay)
+		if x.err == nil {
+			x.keep(a.SetIndex(i, o))
+		}
+	}
+	return a
 }

@@ -236,7 +236,7 @@ function touchAt(t, down) {
 // Drawing, interpolated between the last two tics.
 const ctx = canvas.getContext("2d");
 const graphEl = /** @type {HTMLCanvasElement} */ (document.getElementById("graph")), graph = graphEl.getContext("2d");
-const history = [];  // {rtt, lead, rollbacks}, one every 250 ms
+const history = [];  // {rtt, lead, rollbacks, peers: each player's round trip, by number}, one every 250 ms
 const GRAPH_SAMPLES = 40; // 10 s
 // GRAPH_HEADROOM keeps a line that holds steady at 80 % of the graph's
 // height or lower, under its top.
@@ -247,7 +247,8 @@ const topEls = { rtt: document.getElementById("top-rtt"), lead: document.getElem
 // least) with headroom, rounded up to 1, 2 or 5 times a power of ten.
 // Before the game starts the values are not numbers yet.
 function graphTop(key, least) {
-  const v = Math.max(least, ...history.map((h) => h[key]).filter(Number.isFinite)) * GRAPH_HEADROOM;
+  const vals = history.flatMap((h) => key === "rtt" ? [h.rtt, ...h.peers] : [h[key]]);
+  const v = Math.max(least, ...vals.filter(Number.isFinite)) * GRAPH_HEADROOM;
   const p = 10 ** Math.floor(Math.log10(v));
   return [1, 2, 5, 10].map((m) => m * p).find((t) => t >= v);
 }
@@ -257,7 +258,10 @@ setInterval(() => {
   const st = net.stats();
   const rollbacks = (st.rollbacks - lastRollbacks) * 4, reran = (st.rolledBack - lastRolledBack) * 4; // per second
   lastRollbacks = st.rollbacks; lastRolledBack = st.rolledBack;
-  history.push({ rtt: st.rttMS, lead: st.maketic - st.gametic, rollbacks });
+  const peers = st.peers || [];
+  const rtts = []; // by player number
+  for (const p of peers) rtts[p.player] = p.rttMS < 0 ? NaN : p.rttMS;
+  history.push({ rtt: st.rttMS, lead: st.maketic - st.gametic, rollbacks, peers: rtts });
   downloadEl.hidden = st.replayBytes === 0;
   downloadEl.textContent = `Download replay (${Math.ceil(st.replayBytes / 1024)} KB)`;
   if (history.length > GRAPH_SAMPLES) history.shift();
@@ -269,20 +273,29 @@ setInterval(() => {
     `net ${st.passMedianUS}/${st.passP99US} µs per pass (median/p99)\n` +
     `predicted to ${st.predictedTic}: ${rollbacks} rollbacks/s, ${reran} tics re-run/s` +
     (st.transferBytesIn ? `\njoined: game state ${st.transferBytesIn} B` + (st.transferMS ? ` in ${st.transferMS} ms` : "") +
-      (st.joinMS ? `, playing after ${st.joinMS} ms` : "") : "");
+      (st.joinMS ? `, playing after ${st.joinMS} ms` : "") : "") +
+    peers.map((p) => `\n${p.name || "player " + p.player}: rtt ${p.rttMS < 0 ? "-" : p.rttMS} ms, ${p.marginMS} ms early (${p.ahead} tic${Math.abs(p.ahead) === 1 ? "" : "s"}), ` +
+      `loss ${(p.loss * 100).toFixed(1)} %, substituted ${p.substituted}, delay ${p.inputDelay}`).join("");
   // Each line has its own top, which follows its data and the legend says.
   const { w, h } = fitCanvas(graphEl, graph);
   graph.clearRect(0, 0, w, h);
-  const plot = (key, top, color) => {
-    graph.strokeStyle = color; graph.beginPath();
+  const plot = (value, top, color, dash = []) => {
+    graph.strokeStyle = color; graph.setLineDash(dash); graph.beginPath();
+    let pen = false; // a point before this one was drawn
     history.forEach((s, i) => {
-      const x = i * w / (GRAPH_SAMPLES - 1), y = h - 1 - (h - 2) * Math.min(1, s[key] / top);
-      i ? graph.lineTo(x, y) : graph.moveTo(x, y);
+      const v = value(s);
+      if (!Number.isFinite(v)) { pen = false; return; }
+      const x = i * w / (GRAPH_SAMPLES - 1), y = h - 1 - (h - 2) * Math.min(1, v / top);
+      pen ? graph.lineTo(x, y) : graph.moveTo(x, y);
+      pen = true;
     });
     graph.stroke();
+    graph.setLineDash([]);
   };
   const top = { rtt: graphTop("rtt", 10), lead: graphTop("lead", 1), rollbacks: graphTop("rollbacks", 1) };
-  plot("rtt", top.rtt, "#4af"); plot("lead", top.lead, "#fa4"); plot("rollbacks", top.rollbacks, "#f4a");
+  // Each player's round trip to the server, dashed, in the player's colour.
+  for (const p of peers) plot((s) => s.peers[p.player], top.rtt, COLORS[p.player % COLORS.length], [3, 3]);
+  plot((s) => s.rtt, top.rtt, "#4af"); plot((s) => s.lead, top.lead, "#fa4"); plot((s) => s.rollbacks, top.rollbacks, "#f4a");
   topEls.rtt.textContent = `${top.rtt} ms`; topEls.lead.textContent = `${top.lead} tics`; topEls.rollbacks.textContent = `${top.rollbacks}/s`;
   graphEl.dataset.rttTopMs = String(top.rtt); // for tests
 }, 250);

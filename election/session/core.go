@@ -5,6 +5,7 @@ import (
 	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/tic"
+	"slices"
 )
 
 // Session is one copy of a game on the channel: the election, the router
@@ -256,6 +257,7 @@ func (s *Session) Stats() Stats {
 	st.UID = uint32(s.gameUID())
 	st.Dropped += s.router.Counters().Malformed + s.router.Counters().Foreign + s.el.Counters().Malformed
 	st.ReplayBytes, st.ReplayStopped = len(s.Replay()), s.kept.fileStopped(s.Client())
+	st.Peers = nil
 	if s.eng != nil {
 		c := s.eng.client
 		st.Gametic, st.Recvtic, st.Maketic = c.GameTic(), c.RecvTic(), c.MakeTic()
@@ -282,6 +284,14 @@ func (s *Session) Stats() Stats {
 			st.Resends += sc.ResendRequests + sc.TicsResent
 			if st.Players == nil {
 				st.Players = srv.Players() // a reference game's: no roster
+			}
+		}
+		if len(s.stats.Peers) > 0 {
+			st.Peers = slices.Clone(s.stats.Peers)
+		}
+		for i, p := range st.Peers {
+			if p.Player < len(st.Players) {
+				st.Peers[i].Name = st.Players[p.Player]
 			}
 		}
 	}

@@ -176,6 +176,7 @@ func desyncEvent(ev netcore.Event, me int) Event {
 func (s *Session) fromClient(now int64, ev netcore.Event) {
 	switch ev.Kind {
 	case netcore.EventGameStarted:
+		s.stats.Peers = s.stats.Peers[:0] // a game's own, when they come
 		// A copy that joins a game in progress starts at a later tic.
 		st := ev.Start
 		if st.Joined {
@@ -227,7 +228,10 @@ func (s *Session) fromClient(now int64, ev netcore.Event) {
 		s.emit(Event{Kind: "endAsked", Player: intp(ev.Player)})
 	case netcore.EventInputDelay:
 		s.emit(Event{Kind: "inputDelay", Tic: ev.Tic, Delay: ev.Delay})
+	case netcore.EventPeers:
+		s.stats.Peers = appendPeers(s.stats.Peers[:0], ev.Peers)
 	case netcore.EventGameEnded:
+		s.stats.Peers = s.stats.Peers[:0]
 		s.emit(Event{Kind: "end", Tic: ev.Tic, Over: ev.Over})
 		s.lobby.reset() // back in the lobby: report it again, though it is the same
 	case netcore.EventResumed:

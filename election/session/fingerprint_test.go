@@ -60,23 +60,23 @@ var migrationGames = []struct {
 	want string
 }{
 	{"migrate/goodbye/quiet", func(t *testing.T, opt simOption) { playAndLose(t, 201, 4, quiet, goodbye, 300, 1, opt) },
-		"frames 3611 80eb5140117a events 43 a973a86f735a tics 3004 77d00154fcb4"},
+		"frames 3611 0724a33ad5c6 events 43 a973a86f735a tics 3004 77d00154fcb4"},
 	{"migrate/silence/quiet", func(t *testing.T, opt simOption) { playAndLose(t, 202, 4, quiet, silence, 300, 1, opt) },
-		"frames 3807 6d01a239d4e9 events 42 b6d22a08c53a tics 3004 9ad111d28152"},
+		"frames 3807 e12c516fd040 events 42 b6d22a08c53a tics 3004 9ad111d28152"},
 	{"migrate/goodbye/lossy", func(t *testing.T, opt simOption) { playAndLose(t, 203, 4, lossy, goodbye, 300, 1, opt) },
-		"frames 3925 270e05555ecd events 43 7a41bb9d43b3 tics 3015 b1f0b5afa9ce"},
+		"frames 3925 e27c304c7bc9 events 43 7a41bb9d43b3 tics 3015 b1f0b5afa9ce"},
 	{"migrate/silence/lossy", func(t *testing.T, opt simOption) { playAndLose(t, 204, 8, lossy, silence, 300, 1, opt) },
-		"frames 8923 673cde5aeeb3 events 92 078f63d02759 tics 6633 b6b9af1ea4a7"},
+		"frames 8923 8b8af767265e events 92 078f63d02759 tics 6633 b6b9af1ea4a7"},
 	{"migrate/three-in-turn", func(t *testing.T, opt simOption) { playAndLose(t, 205, 8, quiet, goodbye, 300, 3, opt) },
-		"frames 16972 5eb22846f364 events 170 18212c3029b4 tics 14508 2faaca7cf9ff"},
+		"frames 16972 303b974402f3 events 170 18212c3029b4 tics 14508 2faaca7cf9ff"},
 	{"handoff/quiet", func(t *testing.T, opt simOption) { handOff(t, 206, 4, quiet, 300, opt) },
-		"frames 2924 beb2871e0485 events 37 fcd4d200f2e5 tics 2404 d0347e842720"},
+		"frames 2924 ebcf55b4872a events 37 fcd4d200f2e5 tics 2404 d0347e842720"},
 	{"handoff/lossy", func(t *testing.T, opt simOption) { handOff(t, 207, 4, lossy, 300, opt) },
-		"frames 3166 3c92b51f1f49 events 37 03574be3c5b1 tics 2410 b7bfc885278f"},
+		"frames 3166 ab90cddb5997 events 37 03574be3c5b1 tics 2410 b7bfc885278f"},
 	{"partition-heals/lossy", func(t *testing.T, opt simOption) { partitionAndHeal(t, 208, lossy, 300, 5000, opt) },
-		"frames 9731 4bb69fb07f76 events 221 d6e069e76086 tics 7285 3399e0209c78"},
+		"frames 9731 dc7c7ceb1de6 events 221 d6e069e76086 tics 7285 3399e0209c78"},
 	{"join-leave-handoff/predict/replay", joinsLeavesAndHandsOffPredicting,
-		"frames 4540 7608b5cafa5e events 80 36fa728bda2a tics 3718 9b6c2b493b8f"},
+		"frames 4540 d85f9227c716 events 80 36fa728bda2a tics 3718 9b6c2b493b8f"},
 }
 
 // joinsLeavesAndHandsOffPredicting is TestCopiesThatPredictJoinMigrateAndHandOff's

@@ -388,7 +388,8 @@ func tsOf(f reflect.StructField) string {
 // TestTicnetDTSDeclaresStatsAsStatsReturnsThem: ticnet.d.ts's Stats has
 // the fields of session.Stats (which the wasm hands stats() by their JSON
 // names: the e2e test TestFourTabsElectOneServerAndPlayInStep checks the
-// real object), in their order and with their types; and its channel
+// real object), in their order and with their types, and its Peer those
+// of session.Peer; and its channel
 // has the fields of shim.js's stats, which ticnet.js adds with kind.
 func TestTicnetDTSDeclaresStatsAsStatsReturnsThem(t *testing.T) {
 	d, ok := readDTS(t)["Stats"]
@@ -412,6 +413,16 @@ func TestTicnetDTSDeclaresStatsAsStatsReturnsThem(t *testing.T) {
 		want = append(want, field{strings.Split(f.Tag.Get("json"), ",")[0], tsOf(f), false})
 	}
 	assert.Equal(t, want, got, "the fields of Stats: session.Stats's (want), ticnet.d.ts's (got)")
+	peer, ok := readDTS(t)["Peer"]
+	require.True(t, ok, "ticnet.d.ts declares no Peer")
+	want, got = nil, nil
+	for _, m := range peer.members {
+		got = append(got, field{m.name, m.ts, m.optional})
+	}
+	for f := range reflect.TypeFor[Peer]().Fields() {
+		want = append(want, field{strings.Split(f.Tag.Get("json"), ",")[0], tsOf(f), false})
+	}
+	assert.Equal(t, want, got, "the fields of Peer: session.Peer's (want), ticnet.d.ts's (got)")
 
 	shim, err := os.ReadFile("../../js/shim.js")
 	require.NoError(t, err)

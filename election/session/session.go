@@ -183,6 +183,10 @@ type Stats struct {
 	// bound and records no more.
 	ReplayBytes   int  `json:"replayBytes"`
 	ReplayStopped bool `json:"replayStopped"`
+	// Peers is every player's network, in player order, as the server
+	// measures it and tells every copy about once a second (TICNET_1;
+	// null in a reference game, and until the first report of a game).
+	Peers []Peer `json:"peers" ts:"Peer[] | null"`
 }
 
 func intp(v int) *int { return &v }

@@ -34,11 +34,12 @@ func (s *Scenario) Fingerprint() string {
 	fp := s.opts.Fingerprint
 	for _, l := range s.Log {
 		// An end's Cause restates its Reason, and a start's Start, a
-		// lobby's Lobby and a roster what the frames said, hashed
-		// already, and EventReattachable what the client holds: without
-		// them, the games' prints are those kept before events had them.
+		// lobby's Lobby, a roster and the players' figures what the
+		// frames said, hashed already, and EventReattachable what the
+		// client holds: without them, the games' prints are those kept
+		// before events had them.
 		e := l.Event
-		if e.Kind == netcore.EventRoster || e.Kind == netcore.EventReattachable {
+		if e.Kind == netcore.EventRoster || e.Kind == netcore.EventReattachable || e.Kind == netcore.EventPeers {
 			continue
 		}
 		e.Cause, e.Start, e.Lobby = 0, nil, nil

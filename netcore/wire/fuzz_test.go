@@ -107,6 +107,7 @@ func checkBounds(t *testing.T, m Message, n int) {
 	case *TicSet:
 		atMost("tics", len(v.Tics), n-5, MaxTicsPerPacket)
 		atMost("timings", len(v.Timing), n/3, MaxPlayers)
+		atMost("figures", len(v.Figures), n/playerFiguresLen, MaxPlayers)
 	case *SYN:
 		atMost("protocols", len(v.Protocols), n, MaxProtocols)
 	case *QueryResponse:

@@ -224,6 +224,10 @@ func (g gen) ticSet(lowres bool) *TicSet {
 	for range g.count(MaxPlayers) {
 		m.Timing = append(m.Timing, PlayerTiming{Player: uint8(g.r.IntN(MaxPlayers)), MarginMS: int16(g.u16())})
 	}
+	for range g.count(MaxPlayers) {
+		m.Figures = append(m.Figures, PlayerFigures{Player: uint8(g.r.IntN(MaxPlayers)), RTTMS: g.u16(), Loss: g.u8(),
+			InputDelay: uint8(g.r.IntN(MaxInputDelay + 1)), Ahead: int8(g.u8())})
+	}
 	return m
 }
 

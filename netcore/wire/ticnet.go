@@ -30,11 +30,12 @@ type SetTic struct {
 //	u16 start: the low 16 bits of the first tic
 //	u8  num_tics
 //	u8  flags: SetTiming, SetSubstitutes, SetLeavesOutRecipient, and with
-//	    it the recipient's player in bits 4-6
+//	    it the recipient's player in bits 4-6, SetFigures
 //	num_tics × { u8 playeringame ; [u8 substituted, with SetSubstitutes] ;
 //	             a diff per player in the tic, but the recipient's own where
 //	             SetLeavesOutRecipient says so and it is not a substitute }
 //	with SetTiming: u8 num_timings ; num_timings × { u8 player ; s16 margin_ms }
+//	with SetFigures: u8 num_figures ; num_figures × PlayerFigures
 type TicSet struct {
 	LowResTurn bool  // not on the wire, as in ServerGameData
 	InputSize  uint8 // not on the wire, as in ServerGameData
@@ -53,6 +54,9 @@ type TicSet struct {
 	// Timing, when present, tells players how early their commands reach
 	// the server, so that each can move its clock to arrive in time.
 	Timing []PlayerTiming
+	// Figures, when present, tell every copy how each player's connection
+	// to the server fares.
+	Figures []PlayerFigures
 }
 
 // The flags of a TicSet.
@@ -60,6 +64,7 @@ const (
 	SetTiming             = 0x01 // timings follow the tics
 	SetSubstitutes        = 0x02 // each tic has a substitution mask
 	SetLeavesOutRecipient = 0x04 // the recipient's own commands are left out
+	SetFigures            = 0x08 // the players' figures follow the timings
 	setRecipientShift     = 4    // the recipient's player, with SetLeavesOutRecipient
 )
 
@@ -85,6 +90,9 @@ func (m *TicSet) AppendBody(dst []byte) []byte {
 	var flags uint8
 	if len(m.Timing) > 0 {
 		flags |= SetTiming
+	}
+	if len(m.Figures) > 0 {
+		flags |= SetFigures
 	}
 	for i := range m.Tics {
 		if m.Tics[i].Substituted != 0 {
@@ -115,6 +123,9 @@ func (m *TicSet) AppendBody(dst []byte) []byte {
 			w.S16(t.MarginMS)
 		}
 	}
+	if flags&SetFigures != 0 {
+		appendFigures(&w, m.Figures)
+	}
 	return w.Buf
 }
 
@@ -129,7 +140,7 @@ func (m *TicSet) DecodeBody(body []byte) error {
 	flags := r.U8("flags")
 	m.LeavesOutRecipient = flags&SetLeavesOutRecipient != 0
 	m.Recipient = 0
-	known := uint8(SetTiming | SetSubstitutes)
+	known := uint8(SetTiming | SetSubstitutes | SetFigures)
 	if m.LeavesOutRecipient {
 		known |= SetLeavesOutRecipient | (MaxPlayers-1)<<setRecipientShift
 		m.Recipient = flags >> setRecipientShift % MaxPlayers
@@ -156,11 +167,18 @@ func (m *TicSet) DecodeBody(body []byte) error {
 			}
 		}
 	}
-	m.Timing = m.Timing[:0]
-	if flags&SetTiming == 0 {
-		return bodyErr(&r, TypeTicnet)
+	m.Timing, m.Figures = m.Timing[:0], m.Figures[:0]
+	if flags&SetTiming != 0 && r.err == nil {
+		m.Timing = readTimings(&r, m.Timing)
 	}
-	at = r.Offset()
+	if flags&SetFigures != 0 && r.err == nil {
+		m.Figures = readFigures(&r, m.Figures)
+	}
+	return bodyErr(&r, TypeTicnet)
+}
+
+func readTimings(r *Reader, dst []PlayerTiming) []PlayerTiming {
+	at := r.Offset()
 	k := int(r.U8("num_timings"))
 	switch {
 	case k > MaxPlayers:
@@ -174,9 +192,9 @@ func (m *TicSet) DecodeBody(body []byte) error {
 		if t.Player >= MaxPlayers {
 			r.failAt(at, "timing.player", "player "+strconv.Itoa(int(t.Player))+" >= "+strconv.Itoa(MaxPlayers))
 		}
-		m.Timing = append(m.Timing, t)
+		dst = append(dst, t)
 	}
-	return bodyErr(&r, TypeTicnet)
+	return dst
 }
 
 // ExpandTic16 turns the low 16 bits of a tic number into the full tic

@@ -92,7 +92,7 @@ func TestTicSetRefusesBadKindsCountsAndPlayersWhereTheyAre(t *testing.T) {
 	mod := func(i int, b byte) []byte { p := bytes.Clone(good); p[i] = b; return p }
 	m := func() *TicSet { return &TicSet{} }
 	wantDecodeErrorAt(t, mod(2, TicnetKindChecksum), m(), 2, "kind", "not a tic set")
-	wantDecodeErrorAt(t, mod(6, 0x08), m(), 6, "flags", "unknown flags 0x8")
+	wantDecodeErrorAt(t, mod(6, 0x80), m(), 6, "flags", "unknown flags 0x80")
 	wantDecodeErrorAt(t, mod(8, 0b100), m(), 8, "tic.substituted", "not in the tic")
 	wantDecodeErrorAt(t, mod(14, 9), m(), 14, "num_timings", "9 timings > limit 8")
 	wantDecodeErrorAt(t, mod(14, 3), m(), 14, "num_timings", "cannot fit")
@@ -186,4 +186,41 @@ func TestTicnetKindReadsTheFirstBodyByte(t *testing.T) {
 	require.Equal(t, uint8(TicnetKindChecksum), k, "%v %v", k, err)
 	_, err = TicnetKind(nil)
 	decodeError(t, err, 0)
+}
+
+// The players' figures follow the timings, six bytes a player; a figure
+// for a player past the last, or an input delay past the most, is an
+// error at its byte.
+func TestTicSetFiguresFollowTheTimings(t *testing.T) {
+	s := ticSetFixture()
+	s.Figures = []PlayerFigures{{Player: 0, RTTMS: 260, Loss: 13, InputDelay: 4, Ahead: 3}, {Player: 7, RTTMS: NoRTT, Ahead: -2}}
+	pkt := Encode(nil, s, false, 0)
+	want := []byte{0x00, 0x70, TicnetKindTicSet, 3, 4, 1, SetTiming | SetSubstitutes | SetFigures,
+		0b11, 0b10, DiffForward, 25, DiffTurn, 0xfd, 0x80,
+		2, 0, 0xff, 0xfb, 7, 0x01, 0x2c,
+		2, 0, 0x01, 0x04, 13, 4, 3, 7, 0xff, 0xff, 0, 0, 0xfe}
+	require.Equal(t, want, pkt)
+	got := &TicSet{Near: 0x01020300}
+	_, err := Decode(pkt, got)
+	require.NoError(t, err, "%+v", got)
+	require.True(t, sameMessage(got, s), "%+v", got)
+	// Figures without timings.
+	s.Timing = nil
+	got = &TicSet{Near: 0x01020300}
+	_, err = Decode(Encode(nil, s, false, 0), got)
+	require.NoError(t, err, "%+v", got)
+	require.True(t, sameMessage(got, s), "%+v", got)
+
+	bad := bytes.Clone(pkt)
+	bad[28] = MaxPlayers
+	wantDecodeErrorAt(t, bad, &TicSet{}, 28, "figures.player", "player 8 >= 8")
+	bad = bytes.Clone(pkt)
+	bad[26] = MaxInputDelay + 1
+	wantDecodeErrorAt(t, bad, &TicSet{}, 26, "figures.input_delay", "16 tics of input delay, more than 15")
+	bad = bytes.Clone(pkt)
+	bad[21] = 3
+	wantDecodeErrorAt(t, bad, &TicSet{}, 21, "num_figures", "3 figures cannot fit in 12 bytes")
+	bad[21] = MaxPlayers + 1
+	wantDecodeErrorAt(t, bad, &TicSet{}, 21, "num_figures", "9 figures > limit 8")
+	wantDecodeErrorAt(t, pkt[:len(pkt)-1], &TicSet{}, 21, "num_figures", "2 figures cannot fit in 11 bytes")
 }
