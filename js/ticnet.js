@@ -511,7 +511,8 @@ export async function start(options) {
   // default), and what this page computes.
   const config = {
     name: options.name ?? chatName(shim, core.schema.start.name.maxBytes), maxPlayers: options.maxPlayers, timeout: options.timeout, record: options.record,
-    predictTics: options.predictTics, inputDelay: options.inputDelay, ticRate: options.ticRate, settings: options.settings,
+    predictTics: options.predictTics, inputDelay: options.inputDelay, minInputDelay: options.minInputDelay, maxInputDelay: options.maxInputDelay,
+    ticRate: options.ticRate, settings: options.settings,
     inputSize: options.inputSize | 0,
     eventBits: [...(options.eventBits || [])],
     predict,

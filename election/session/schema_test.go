@@ -465,3 +465,35 @@ func TestTicnetDTSDeclaresLobbyAsTheSessionReportsIt(t *testing.T) {
 	assert.Equal(t, jsonNames(reflect.TypeFor[LobbyReport]()), got, "Lobby: LobbyReport's fields (want), ticnet.d.ts's (got)")
 	assert.Equal(t, jsonNames(reflect.TypeFor[LobbyPlayer]()), gotPlayer, "Lobby.players: LobbyPlayer's fields (want), ticnet.d.ts's (got)")
 }
+
+// TestTicnetJSPassesEveryOptionTheWasmReads: ticnet.js hands the wasm a
+// config of its own making (not the page's options object), and the wasm
+// reads it by name (wasm/config.go): every name the wasm reads is a key of
+// that config. (minInputDelay and maxInputDelay were once checked and
+// then dropped: the automatic delay kept its default bounds.)
+func TestTicnetJSPassesEveryOptionTheWasmReads(t *testing.T) {
+	js, err := os.ReadFile("../../js/ticnet.js")
+	require.NoError(t, err)
+	wasm, err := os.ReadFile("../../wasm/config.go")
+	require.NoError(t, err)
+	lit := regexp.MustCompile(`(?s)\n  const config = \{(\s*name: .*?)\n  \};`).FindSubmatch(js)
+	require.NotNil(t, lit, "no config literal in ticnet.js")
+	keys := map[string]bool{}
+	key := regexp.MustCompile(`^(\w+)\s*(:|$)`) // name: value, or name alone
+	for _, piece := range strings.Split(string(lit[1]), ",") {
+		if m := key.FindStringSubmatch(strings.TrimSpace(piece)); m != nil {
+			keys[m[1]] = true
+		}
+	}
+	for _, k := range []string{"predict", "profile", "startTime", "token"} {
+		require.True(t, keys[k], "the config literal as found lacks %q: %s", k, lit[1])
+	}
+	var read []string
+	for _, m := range regexp.MustCompile(`(?:opt|x\.get\(page,) ?\(?"(\w+)"\)`).FindAllSubmatch(wasm, -1) {
+		read = append(read, string(m[1]))
+	}
+	require.GreaterOrEqual(t, len(read), 12, "names the wasm reads, as found: %v", read)
+	for _, name := range read {
+		assert.True(t, keys[name], "the wasm reads %q, which ticnet.js's config does not pass", name)
+	}
+}
