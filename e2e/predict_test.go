@@ -17,10 +17,25 @@ import (
 // displayed, read every millisecond in the page), then lets the key go.
 //
 // Before the press it waits until the player has stood still for 400 ms
-// (twice the test's round trip), so the last press's key-up has acted; and
-// it picks the key that moves the player toward the middle of the arena,
-// so that presses never run it into a wall, where it could not move.
-func keyToMove(t *testing.T, ctx context.Context) time.Duration {
+// (twice the test's round trip), alive, so the last press's key-up has
+// acted; and it picks the key that moves the player toward the middle of
+// the arena, so that presses never run it into a wall, where it could not
+// move. A press during which the player died (other tabs' bots shoot) is
+// made again, up to 5 times.
+func keyToMove(t testing.TB, ctx context.Context) time.Duration {
+	t.Helper()
+	for range 5 {
+		if d, died := keyToMoveOnce(t, ctx); !died {
+			return d
+		}
+	}
+	t.Fatal("the player died during 5 key presses in a row")
+	return 0
+}
+
+// keyToMoveOnce is one press of keyToMove, and whether the player died
+// before it moved.
+func keyToMoveOnce(t testing.TB, ctx context.Context) (time.Duration, bool) {
 	t.Helper()
 	c, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
@@ -36,7 +51,7 @@ func keyToMove(t *testing.T, ctx context.Context) time.Duration {
 			if (performance.now() - t0 > 8000) return "the player did not stand still for 400 ms within 8 s";
 			await yieldOnce();
 			const now = me();
-			if (now.x !== was.x || now.y !== was.y) { was = now; still = performance.now(); }
+			if (now.x !== was.x || now.y !== was.y || now.dead) { was = now; still = performance.now(); }
 		}
 		// The facing, and which of forward or back points to the middle.
 		const a = was.angle / 65536 * 2 * Math.PI, fx = Math.cos(a), fy = Math.sin(a);
@@ -45,22 +60,28 @@ func keyToMove(t *testing.T, ctx context.Context) time.Duration {
 		const t0 = performance.now();
 		dispatchEvent(new KeyboardEvent("keydown", { key }));
 		let dt = -1;
+		let died = false;
 		while (performance.now() - t0 < 3000) {
 			await yieldOnce();
 			const now = me();
+			if (now.dead) { died = true; break; }
 			if (((now.x - was.x) * fx + (now.y - was.y) * fy) * sign > 0) { dt = performance.now() - t0; break; }
 		}
 		dispatchEvent(new KeyboardEvent("keyup", { key }));
-		return dt < 0 ? "the player did not move within 3 s of pressing " + key : String(dt);
+		if (died) return "died";
+		return dt < 0 ? "the player did not move within 3 s of pressing " + key + ": it stood at " + JSON.stringify(was) + ", it is at " + JSON.stringify(me()) + ", tic " + JSON.parse(ticnetDemo.status()).gametic : String(dt);
 	})()`, chromedp.EvalAwaitPromise))
 	if err != nil {
 		t.Fatalf("pressing a key: %v", err)
+	}
+	if res == "died" {
+		return 0, true
 	}
 	ms, perr := strconv.ParseFloat(res, 64)
 	if perr != nil {
 		t.Fatal(res)
 	}
-	return time.Duration(ms * float64(time.Millisecond))
+	return time.Duration(ms * float64(time.Millisecond)), false
 }
 
 // Four tabs, each holding every frame it sends 100 ms (a round trip of at

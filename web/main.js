@@ -3,7 +3,9 @@
 // input from SEED (tests use it); `?name=NAME` sets the player's name
 // (else the chat member's name inside a messenger, "Player" elsewhere);
 // `?ticcost=MS` makes each tic cost MS of CPU; `?predict=0` turns
-// prediction off (the game then shows confirmed tics only); `?draw=0`
+// prediction off (the game then shows confirmed tics only);
+// `?inputdelay=N` or `?inputdelay=auto` sets the input delay, and
+// `?maxinputdelay=N` the most the automatic one may be; `?draw=0`
 // draws no arena (a benchmark of many tabs on a few cores measures the
 // netcode, not the rendering).
 import { start } from "./ticnet.js";
@@ -137,6 +139,9 @@ const options = { name: params.get("name") ?? undefined, input, onTic,
   // A chat's relays take 100-300 ms each way: a window of 16 tics (457 ms)
   // covers a round trip there; ticnet's default, 8 (228 ms), one of 200.
   predict: params.get("predict") !== "0", predictTics: 16 };
+const inputDelay = params.get("inputdelay"), maxInputDelay = params.get("maxinputdelay");
+if (inputDelay !== null) options.inputDelay = inputDelay === "auto" ? "auto" : Number(inputDelay);
+if (maxInputDelay !== null) options.maxInputDelay = Number(maxInputDelay);
 let net = await start(options);
 
 // rejoin starts a new session after this one ended (leave, or an "error"):
@@ -171,7 +176,7 @@ globalThis.ticnetDemo = {
   // rejoin: a new session, after leave() or an "error"; its promise's error, if any, as a string.
   rejoin() { return rejoin().then(() => "", (e) => String(e.message)); },
   // The local player as displayed, cheaply (tests poll it).
-  me() { const p = myPlayer >= 0 ? game.players[myPlayer] : null; return p && { x: p.x, y: p.y, angle: p.angle }; },
+  me() { const p = myPlayer >= 0 ? game.players[myPlayer] : null; return p && { x: p.x, y: p.y, angle: p.angle, dead: p.dead > 0 }; },
   events() { return JSON.stringify(log); },
 };
 
