@@ -71,18 +71,11 @@ func BenchmarkInputDelayInTabs(b *testing.B) {
 				worst = append(worst, float64(took[len(took)-1].Microseconds())/1000)
 				delay = append(delay, float64(st1.Stats.InputDelay))
 			}
-			avg := func(v []float64) float64 {
-				s := 0.0
-				for _, x := range v {
-					s += x
-				}
-				return s / float64(len(v))
-			}
-			b.ReportMetric(avg(rollbacks), "rollbacks/s")
-			b.ReportMetric(avg(reran), "reran/s")
-			b.ReportMetric(avg(median), "key-ms-median")
-			b.ReportMetric(avg(worst), "key-ms-worst")
-			b.ReportMetric(avg(delay), "delay-tics")
+			b.ReportMetric(mean(rollbacks), "rollbacks/s")
+			b.ReportMetric(mean(reran), "reran/s")
+			b.ReportMetric(mean(median), "key-ms-median")
+			b.ReportMetric(mean(worst), "key-ms-worst")
+			b.ReportMetric(mean(delay), "delay-tics")
 		})
 	}
 }
