@@ -85,6 +85,12 @@ func NewMessageIn(h Header, body []byte, dir Direction, ctx Context) (Message, e
 			return &Desync{}, nil
 		case TicnetKindInputDelay:
 			return &InputDelay{}, nil
+		case TicnetKindRepair:
+			return &Repair{}, nil
+		case TicnetKindRepairDone:
+			return &RepairDone{}, nil
+		case TicnetKindRepaired:
+			return &Repaired{}, nil
 		case TicnetKindJoinStart:
 			return &JoinStart{}, nil
 		case TicnetKindSnapshotRequest:

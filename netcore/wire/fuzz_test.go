@@ -202,6 +202,9 @@ func FuzzGameEnd(f *testing.F)        { fuzzBody(f, func() Message { return &Gam
 func FuzzGameOver(f *testing.F)       { fuzzBody(f, func() Message { return &GameOver{} }) }
 func FuzzDesync(f *testing.F)         { fuzzBody(f, func() Message { return &Desync{} }) }
 func FuzzInputDelay(f *testing.F)     { fuzzBody(f, func() Message { return &InputDelay{} }) }
+func FuzzRepair(f *testing.F)         { fuzzBody(f, func() Message { return &Repair{} }) }
+func FuzzRepairDone(f *testing.F)     { fuzzBody(f, func() Message { return &RepairDone{} }) }
+func FuzzRepaired(f *testing.F)       { fuzzBody(f, func() Message { return &Repaired{} }) }
 func FuzzTransferChunk(f *testing.F)  { fuzzBody(f, func() Message { return &TransferChunk{} }) }
 func FuzzTransferAck(f *testing.F)    { fuzzBody(f, func() Message { return &TransferAck{} }) }
 func FuzzTransferAbort(f *testing.F)  { fuzzBody(f, func() Message { return &TransferAbort{} }) }

@@ -341,6 +341,9 @@ func (g gen) messages() []Message {
 		&TicFetch{Start: g.r.Uint32(), Count: max(1, g.u8())},
 		&GameOver{Tic: g.r.Uint32()},
 		&Desync{Tic: g.r.Uint32(), Players: uint8(1 + g.r.IntN(255))},
+		&Repair{Stream: g.r.Uint32()},
+		&RepairDone{Tic: g.r.Uint32()},
+		&Repaired{Player: uint8(g.r.IntN(MaxPlayers)), Tic: g.r.Uint32(), Bytes: g.r.Uint32(), MS: g.r.Uint32()},
 	}
 	for _, k := range emptyKinds {
 		ms = append(ms, &Empty{Kind: k})
