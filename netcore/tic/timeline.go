@@ -114,6 +114,21 @@ func (tl *Timeline) Load(s Snapshot) bool {
 	return true
 }
 
+// Rewind has the game load s, the state before s.Tic, in place of the
+// state it reached: a copy whose state diverged takes the majority's. The
+// next requests load it once the tics before s.Tic are confirmed, then run
+// the tics from s.Tic on, those the game ran already again. It reports
+// false for a snapshot of a tic no longer held (before First), without a
+// state, or while another load waits.
+func (tl *Timeline) Rewind(s Snapshot) bool {
+	tl.trim()
+	if s.State == nil || tl.waitLoad || int32(s.Tic-tl.first) < 0 {
+		return false
+	}
+	tl.waitLoad, tl.load = true, &s
+	return true
+}
+
 // SaveBefore asks for the game's state before tic: a RequestSave comes
 // when the game gets there. It reports false when the game is past it.
 func (tl *Timeline) SaveBefore(tic uint32) bool {

@@ -58,3 +58,48 @@ func TestTimelineKeepsItsBoundsAndGrowsInPlace(t *testing.T) {
 	confirmN(t, &tl, 40, 30)
 	require.LessOrEqual(t, len(tl.ring), 64, "ring for at most 40 tics")
 }
+
+// A rewind loads the state before a tic the game ran already, then runs
+// the tics from it again, in order, with their commands; one of a tic no
+// longer held, without a state, or while another load waits is refused.
+func TestTimelineRewindLoadsAStateAndRunsTheTicsSinceAgain(t *testing.T) {
+	tl := Timeline{KeepTics: 10}
+	tl.Reset(100)
+	confirmN(t, &tl, 100, 30)
+	for _, r := range tl.Requests(130, 100) {
+		tl.Ran(r.Tic, 1)
+	}
+	require.False(t, tl.Rewind(Snapshot{Tic: 119, State: []byte{1}}), "a tic no longer held")
+	require.Equal(t, uint32(120), tl.First(), "first, 10 tics behind the game")
+	require.False(t, tl.Rewind(Snapshot{Tic: 125}), "no state")
+	require.True(t, tl.Rewind(Snapshot{Tic: 122, State: []byte{9}}), "tic 122")
+	require.True(t, tl.Loading(), "loading")
+	require.False(t, tl.Rewind(Snapshot{Tic: 123, State: []byte{9}}), "another load waits")
+	confirmN(t, &tl, 130, 2)
+	reqs := tl.Requests(200, 100)
+	require.Len(t, reqs, 11, "the load, then tics 122-131")
+	require.Equal(t, RequestLoad, reqs[0].Kind)
+	require.Equal(t, uint32(122), reqs[0].Tic)
+	require.Equal(t, []byte{9}, reqs[0].State)
+	for i, r := range reqs[1:] {
+		require.Equal(t, RequestAdvance, r.Kind, "request %d", i+1)
+		require.Equal(t, 122+uint32(i), r.Tic, "request %d", i+1)
+		require.Equal(t, int16(r.Tic), r.Confirmed.Cmds[0].AngleTurn, "tic %d's command", r.Tic)
+		tl.Ran(r.Tic, 2)
+	}
+	require.Equal(t, uint32(132), tl.GameTic())
+	require.False(t, tl.Loading())
+	require.Equal(t, uint32(2), tl.Tic(125).Sum, "a tic run again keeps its new sum")
+
+	// A copy behind the state loads it once the tics before it are
+	// confirmed, and skips those (they are in the state).
+	tl.Reset(0)
+	confirmN(t, &tl, 0, 5)
+	require.True(t, tl.Rewind(Snapshot{Tic: 8, State: []byte{7}}))
+	require.Nil(t, tl.Requests(100, 100), "tics 5-7 not confirmed yet")
+	confirmN(t, &tl, 5, 5)
+	reqs = tl.Requests(100, 100)
+	require.Len(t, reqs, 3, "the load, then tics 8 and 9")
+	require.Equal(t, uint32(8), reqs[0].Tic)
+	require.Equal(t, uint32(8), reqs[1].Tic)
+}
