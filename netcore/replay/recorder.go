@@ -73,13 +73,19 @@ func (r *Recorder) Start(tic uint32, state []byte) {
 // Before is called before the game runs confirmed tic g, the next to
 // record, with cmds and in as the game is given them: it starts a file
 // when g does not follow the last (the game's first tic, or a copy that
-// loaded a snapshot), and records a snapshot when one is due. state
-// returns the game's state before g, nil for a game that cannot save.
+// loaded a snapshot), and records a snapshot when one is due. A tic
+// recorded already (a copy whose state was repaired runs the tics since
+// the state again) is not recorded again: the file keeps what the copy
+// ran first, diverged checksums and all. state returns the game's state
+// before g, nil for a game that cannot save.
 func (r *Recorder) Before(g uint32, cmds *[tic.MaxPlayers]tic.Cmd, in, substituted uint8, state func() []byte) {
 	if !r.Recording() {
 		return
 	}
 	switch {
+	case r.w != nil && int32(g-r.w.Next()) < 0 && int32(g-r.start) >= 0:
+		r.tic = wire.ReplayTic{Tic: g} // After, seeing g is not Next, records nothing
+		return
 	case r.w == nil || r.w.Next() != g:
 		r.Start(g, state())
 	case r.cfg.SnapshotEvery > 0 && g != r.start && (g-r.start)%uint32(r.cfg.SnapshotEvery) == 0:

@@ -131,3 +131,29 @@ func TestARecordingStopsWholeAtItsBound(t *testing.T) {
 	_, tics = readTics(t, rec.Bytes())
 	require.Len(t, tics, 1, "the next game's file")
 }
+
+// A copy whose state was repaired runs the tics since the state again:
+// the file keeps what it ran first, those tics are not recorded twice,
+// and it records on from the next tic it had not run.
+func TestARecordingKeepsTheTicsACopyRunsAgain(t *testing.T) {
+	rec := replay.NewRecorder(replay.Config{Record: true}, header)
+	run := func(from, to uint32, sum uint32) {
+		for at := from; at < to; at++ {
+			rec.Before(at, cmdsOf(at), 0b11, 0, func() []byte { return nil })
+			rec.After(at, sum+at, nil)
+		}
+	}
+	run(0, 20, 1000)
+	run(12, 25, 5000) // tics 12-19 again, then 20-24
+	_, tics := readTics(t, rec.Bytes())
+	require.Len(t, tics, 25, "tics recorded")
+	for i, tc := range tics {
+		want := 1000 + uint32(i)
+		if i >= 20 {
+			want = 5000 + uint32(i)
+		}
+		require.Equal(t, uint32(i), tc.Tic, "record %d's tic", i)
+		require.Equal(t, want, tc.Sum, "tic %d's checksum", i)
+	}
+	require.Equal(t, 1, rec.Games(), "one file")
+}
