@@ -279,8 +279,13 @@ setInterval(() => {
     `predicted to ${st.predictedTic}: ${rollbacks} rollbacks/s, ${reran} tics re-run/s` +
     (st.transferBytesIn ? `\njoined: game state ${st.transferBytesIn} B` + (st.transferMS ? ` in ${st.transferMS} ms` : "") +
       (st.joinMS ? `, playing after ${st.joinMS} ms` : "") : "") +
-    peers.map((p) => `\n${p.name || "player " + p.player}: rtt ${p.rttMS < 0 ? "-" : p.rttMS} ms, ${p.marginMS} ms early (${p.ahead} tic${Math.abs(p.ahead) === 1 ? "" : "s"}), ` +
-      `loss ${(p.loss * 100).toFixed(1)} %, substituted ${p.substituted}, delay ${p.inputDelay}`).join("");
+    // Every player's network, a row each (TICNET_1): the round trip to the
+    // server (ms), how early its commands arrive (ms), the share lost, its
+    // commands substituted, its input delay (tics).
+    (peers.length ? "\nplayer      rtt early lost subst delay" : "") +
+    peers.map((p) => "\n" + (p.name || `player ${p.player}`).slice(0, 9).padEnd(9) + String(p.rttMS < 0 ? "-" : p.rttMS).padStart(6) +
+      String(p.marginMS).padStart(6) + `${Math.round(p.loss * 100)}%`.padStart(5) + String(p.substituted).padStart(6) +
+      String(p.inputDelay).padStart(6)).join("");
   // Each line has its own top, which follows its data and the legend says.
   const { w, h } = fitCanvas(graphEl, graph);
   graph.clearRect(0, 0, w, h);
