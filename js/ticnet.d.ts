@@ -126,7 +126,10 @@ export interface YieldedEvent { kind: "yielded"; serverUID: number }
  * game, cleanly, and calls your game no more. Or the channel did (its
  * send, under the shim): callback is "", tic 0 and stack "", and message
  * (as reason) names the shim's function and the exception; this copy left
- * the game, though its goodbye may not have gone out.
+ * the game, though its goodbye may not have gone out. Or the game is not
+ * deterministic on this copy (TICNET_1: its state diverged from the
+ * others' again and again, each time repaired): callback "", tic 0, and
+ * message (as reason) says so; this copy left the game.
  */
 export interface GameErrorEvent {
   kind: "error"; callback: "input" | "onTic" | "checksum" | "save" | "load" | "playerChecksum" | "over" | "onConfirmed" | ""; tic: number; message: string; stack: string; reason: string;
@@ -145,13 +148,23 @@ export interface EndEvent { kind: "end"; tic: number; over: boolean }
  * trips it measures.
  */
 export interface InputDelayEvent { kind: "inputDelay"; tic: number; delay: number }
+/**
+ * A copy's game state diverged from the others' and was set right
+ * (TICNET_1): that copy loaded the majority's state before tic, bytes
+ * long, ms after the server asked a copy of the majority for it, and ran
+ * the tics since again; every copy hears of it. diverged: it was this
+ * copy, whose state was replaced (what it showed since the divergence was
+ * not the game). A copy that diverges 3 times within 30 s leaves with an
+ * "error" event instead: its game is not deterministic there.
+ */
+export interface RepairedEvent { kind: "repaired"; player: number; name?: string; tic: number; bytes: number; ms: number; diverged: boolean }
 
 /** Something that happened: switch on kind. O: the type of the launch options (start<O>). */
 export type TicnetEvent<O = unknown> =
   | RoleEvent | NewServerEvent | LobbyEvent | LaunchedEvent | StartEvent<O> | RejoinedEvent | CatchupEvent | JoinEvent
   | LeaveEvent | DesyncEvent | ConsoleMessageEvent | RejectedEvent | DisconnectEvent | RetryEvent | SplitEvent
   | ServerLostEvent | MigratingEvent | ResumedEvent | MigrateFailedEvent | YieldedEvent | GameErrorEvent
-  | EndAskedEvent | EndEvent | InputDelayEvent;
+  | EndAskedEvent | EndEvent | InputDelayEvent | RepairedEvent;
 
 export type EventKind = TicnetEvent["kind"];
 

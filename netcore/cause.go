@@ -43,6 +43,10 @@ const (
 	CauseGameEnded
 	// CauseGameAborted: the server's game ended before it started.
 	CauseGameAborted
+	// CauseNotDeterministic: this copy's game state diverged from the
+	// others' again and again (RepairLimit times within RepairWindowMS):
+	// the game computes differently here, and the copy left the game.
+	CauseNotDeterministic
 )
 
 var causeNames = [...]string{
@@ -50,7 +54,7 @@ var causeNames = [...]string{
 	CauseReattachRefused: "reattach refused", CauseRejected: "rejected", CauseNoResponse: "no response",
 	CauseUnknownProtocol: "unknown protocol", CauseIncompatible: "incompatible", CauseJoinFailed: "join failed",
 	CauseLoadFailed: "load failed",
-	CauseGameEnded:  "game ended", CauseGameAborted: "game aborted",
+	CauseGameEnded:  "game ended", CauseGameAborted: "game aborted", CauseNotDeterministic: "not deterministic",
 }
 
 func (c Cause) String() string {

@@ -72,7 +72,8 @@ type Client struct {
 	mig  migrateSide
 	end  clientEnd
 	// peers: every player's network, as the server reports it
-	peers peerBook
+	peers  peerBook
+	repair repairSide // a desync's repair (client_repair.go)
 
 	xfer       *transfer.Endpoint
 	xferEvents []transfer.Event
@@ -96,7 +97,7 @@ func NewClient(cfg ClientConfig, tr link.Transport, server link.Addr, game tic.G
 	c.xfer = transfer.New(cfg.Transfer, clientFramer{c})
 	c.xfer.AcceptFrom(server)
 	c.hs = handshake{c: c, firstMS: now, lastMS: now - SYNResendMS - 1}
-	c.send.c, c.recv.c, c.loop.c, c.join.c, c.mig.c, c.end.c = c, c, c, c, c, c
+	c.send.c, c.recv.c, c.loop.c, c.join.c, c.mig.c, c.end.c, c.repair.c = c, c, c, c, c, c, c
 	c.rec = replay.NewRecorder(c.cfg.Replay, c.hs.replayHeader)
 	return c
 }
@@ -222,6 +223,7 @@ func (c *Client) emit(e Event) {
 	c.starting = c.starting || e.Kind == EventGameStarted
 	if e.Kind == EventGameStarted {
 		c.peers = peerBook{out: c.peers.out[:0]} // a game counts its own
+		c.repair = repairSide{c: c}
 	}
 }
 

@@ -132,6 +132,10 @@ func (k ticnetClock) inGame(c *Client, now int64, kind uint8, h wire.Header, bod
 		}
 		c.send.want = int(m.Tics)
 		return nil
+	case kind == wire.TicnetKindRepair && h.Reliable:
+		return c.repair.onRepair(now, body)
+	case kind == wire.TicnetKindRepaired && h.Reliable:
+		return c.repair.onRepaired(body)
 	case kind == wire.TicnetKindDesync && h.Reliable:
 		return onDesync(c, body)
 	}

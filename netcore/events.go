@@ -86,6 +86,10 @@ const (
 	// EventPeers: the server told every player's figures (Peers, in
 	// player order; the extension, about once a second).
 	EventPeers
+	// EventRepaired: Player's copy diverged and was set right: it loaded
+	// the majority's state before Tic, Bytes long, MS after the server
+	// asked for it (the extension; every client hears of every repair).
+	EventRepaired
 )
 
 var eventNames = [...]string{
@@ -96,7 +100,7 @@ var eventNames = [...]string{
 	EventPlayerEntered: "player entered", EventCatchUp: "catch up", EventResumed: "resumed",
 	EventEndAsked: "end asked", EventGameEnded: "game ended", EventServerLeaving: "server leaving",
 	EventRoster: "roster", EventDesyncVerdict: "desync verdict", EventReattachable: "reattachable",
-	EventInputDelay: "input delay", EventPeers: "peers",
+	EventInputDelay: "input delay", EventPeers: "peers", EventRepaired: "repaired",
 }
 
 func (k EventKind) String() string {
@@ -137,6 +141,8 @@ type Event struct {
 	// Peers: EventPeers' figures, valid until the client's next
 	// EventPeers (copy what you keep).
 	Peers []Peer
+	// Bytes and MS: EventRepaired's state size and time.
+	Bytes, MS int64
 }
 
 // Start is how a game starts at a client (its EventGameStarted): what the

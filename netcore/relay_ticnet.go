@@ -24,6 +24,7 @@ type ticnetRelay struct {
 	resumedAt   uint32 // the tic a server that took the game over resumed it at
 	end         endState
 	delays      inputDelays
+	repair      repairs
 	out         wire.TicSet
 	in          wire.ChecksumReport
 }
@@ -70,6 +71,7 @@ func (x *ticnetRelay) send(now int64, sc *serverClient, first, last uint32) {
 func (x *ticnetRelay) pumpClient(int64, *serverClient) {}
 
 func (x *ticnetRelay) pass(now int64) {
+	x.repair.pass(now, x)
 	x.extPump(now)
 	x.s.mig.sendRosters(now)
 	x.endIfDone(now)

@@ -6,10 +6,14 @@ import (
 )
 
 // desyncCheck compares the players' checksums of each tic under the
-// extension protocol, and names those that differ, once each.
+// extension protocol, and names those that differ, once each until a
+// repair sets a copy right (relay_ticnet_repair.go).
 type desyncCheck struct {
 	sums     [BackupTics]sumSlot
 	desynced [tic.MaxPlayers]bool
+	// from: each player's checksums count from this tic on (a repaired
+	// copy's of the tics before may be of its diverged state).
+	from [tic.MaxPlayers]uint32
 }
 
 // clear forgets that player p desynced: a new copy plays it.
@@ -30,6 +34,9 @@ func (d *desyncCheck) take(x *ticnetRelay, sc *serverClient, m *wire.ChecksumRep
 		if x.sendSeq-tic-1 >= BackupTics { // not in [sendSeq-128, sendSeq)
 			s.stats.Unexpected++
 			continue
+		}
+		if int32(tic-d.from[sc.player]) < 0 {
+			continue // a repaired copy's, of its diverged state
 		}
 		slot := &d.sums[tic%BackupTics]
 		if slot.seq != tic {
@@ -96,11 +103,41 @@ func (d *desyncCheck) compare(x *ticnetRelay, t uint32, slot *sumSlot) {
 	}
 	differ = fresh
 	slot.have = 0 // compared: later duplicates start over and find nothing new
+	if truth, ok := truthOf(s, slot, h.tic.InGame, best, 2*bestCount > n); ok && len(differ) > 0 {
+		var wrong []int
+		for _, p := range differ {
+			if truth&(1<<p) == 0 {
+				wrong = append(wrong, p)
+			}
+		}
+		x.repair.diverged(wrong, truth)
+	}
 	if len(differ) > 0 {
 		s.emit(Event{Kind: EventDesyncSuspected, Player: differ[0], Tic: t, Players: differ, Name: names,
 			Reason: ReasonChecksumsDiffer})
 		tellDesync(s, t, differ)
 	}
+}
+
+// truthOf is the players of in whose copies hold the state every copy
+// should after a tic: those with the most common checksum, best, when a
+// majority has it; with none (two players, say), those that agree with the
+// server's own copy, when it plays. False when there is no telling.
+func truthOf(s *Server, slot *sumSlot, in uint8, best uint16, majority bool) (uint8, bool) {
+	if !majority {
+		own := s.slots.find(LocalClientAddr)
+		if own == nil || own.player < 0 || own.phase != slotPlaying || in&(1<<own.player) == 0 {
+			return 0, false
+		}
+		best = slot.sums[own.player]
+	}
+	var truth uint8
+	for p := range tic.MaxPlayers {
+		if in&(1<<p) != 0 && slot.sums[p] == best {
+			truth |= 1 << p
+		}
+	}
+	return truth, true
 }
 
 // ReasonChecksumsDiffer is the reason of the server's desync verdict.

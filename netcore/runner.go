@@ -24,6 +24,9 @@ type runner struct {
 	ingame      [tic.MaxPlayers]bool
 	psums       [tic.MaxPlayers]uint16 // the players' checksums, for the replay
 	started     bool
+	// rerunTo: the tics before it run again after a repair, and their
+	// players entering and leaving were told already.
+	rerunTo uint32
 	// maxTics bounds the tics one Update runs (0: BackupTics), so that
 	// catching up still returns to the caller to render.
 	maxTics int
@@ -147,9 +150,11 @@ func (rn *runner) enterTic(g uint32, in uint8) {
 			rn.entered[p] = g
 		}
 	}
+	told := int32(g-rn.rerunTo) < 0
 	for p := range tic.MaxPlayers {
 		was, is := rn.wasInGame&(1<<p) != 0, in&(1<<p) != 0
 		switch {
+		case told:
 		case was && !is:
 			c.emit(Event{Kind: EventPlayerLeft, Player: p, Tic: g, Reason: ReasonLeft})
 		case !was && is:
@@ -247,10 +252,17 @@ func (rn *runner) save(t uint32) {
 	c.join.sendState(t, c.game.(tic.Snapshotter).SaveState())
 }
 
-// load runs a RequestLoad.
+// load runs a RequestLoad: a joiner's state, or a repair's.
 func (rn *runner) load(tic uint32, state []byte) {
 	c := rn.c
 	if !rn.loadState(tic, state) {
+		return
+	}
+	if c.repair.loads(tic) {
+		if t := rn.tl.Tic(tic - 1); t != nil {
+			rn.wasInGame = t.InGame // who was in the game before the tics run again
+		}
+		c.repair.loaded()
 		return
 	}
 	c.join.loaded = true

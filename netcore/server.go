@@ -411,6 +411,7 @@ func (s *Server) run(now int64) {
 	s.xferEvents = s.xfer.Pump(now, s.xferEvents[:0])
 	for _, ev := range s.xferEvents {
 		s.joins.onTransfer(now, ev)
+		s.ext.repair.onTransfer(now, &s.ext, ev)
 	}
 }
 

@@ -216,8 +216,11 @@ func (s *Server) onTicnet(now int64, sc *serverClient, body []byte) error {
 	case wire.IsTransferKind(kind):
 		if ev, ok := s.xfer.Handle(now, sc.addr, body); ok {
 			s.joins.onTransfer(now, ev)
+			s.ext.repair.onTransfer(now, &s.ext, ev)
 		}
 		return nil
+	case kind == wire.TicnetKindRepairDone:
+		return s.ext.repair.onDone(now, &s.ext, sc, body)
 	case kind == wire.TicnetKindJoinReady:
 		return s.joins.onJoinReady(now, sc, body)
 	case kind == wire.TicnetKindHello:

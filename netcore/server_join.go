@@ -188,20 +188,7 @@ func (lj *lateJoins) cancelSnapshot(now int64, sc *serverClient) {
 // snapshotSource picks the client to ask for the game state: the server's
 // own (no traffic on the channel), else the longest connected player.
 func (lj *lateJoins) snapshotSource() *serverClient {
-	s := lj.s
-	var best *serverClient
-	for _, sc := range s.slots {
-		if !sc.connected() || sc.phase != slotPlaying {
-			continue
-		}
-		if sc.addr == LocalClientAddr {
-			return sc
-		}
-		if best == nil || sc.connectMS < best.connectMS {
-			best = sc
-		}
-	}
-	return best
+	return lj.s.slots.stateSource(func(*serverClient) bool { return true })
 }
 
 // onTransfer handles the end of a stream.

@@ -138,6 +138,35 @@ func (t *slotTable) assignPlayers() {
 	}
 }
 
+// stateSource is the playing client to ask for the game's state, of those
+// ok accepts: the server's own (no traffic on the channel), else the
+// longest connected.
+func (t *slotTable) stateSource(ok func(*serverClient) bool) *serverClient {
+	var best *serverClient
+	for _, sc := range t {
+		if !sc.connected() || sc.phase != slotPlaying || !ok(sc) {
+			continue
+		}
+		if sc.addr == LocalClientAddr {
+			return sc
+		}
+		if best == nil || sc.connectMS < best.connectMS {
+			best = sc
+		}
+	}
+	return best
+}
+
+// playing is the connected slot that plays player in the game, or nil.
+func (t *slotTable) playing(player int) *serverClient {
+	for _, sc := range t {
+		if sc.connected() && sc.player == player && sc.phase == slotPlaying {
+			return sc
+		}
+	}
+	return nil
+}
+
 func (t *slotTable) nameOf(player int) string {
 	for _, sc := range t {
 		if sc != nil && sc.player == player && sc.inGame() {

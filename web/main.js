@@ -105,6 +105,8 @@ function onEvent(e) {
     case "serverLost": case "newServer": if (!migrating) { started = false; lobby = null; } break;
     case "disconnect": started = false; joining = false; break;
     case "rejected": refused = e.reason; break;
+    // A copy went astray and took the majority's state.
+    case "repaired": showNotice(e.diverged ? "This copy's game went astray and was set right" : `${e.name || "A player"}'s game went astray and was set right`, 3000); break;
     // The game's own code threw: this copy left the game.
     case "error": started = false; lobby = null; showNotice(`The game failed (${e.callback}, tic ${e.tic}): ${e.message}`); break;
     // Esc ends the game: the controller's ends it, another's asks the controller.

@@ -30,6 +30,12 @@ func (s *Session) engineEnded(now int64, ev netcore.Event) {
 			return
 		}
 		s.serverLeft(now, ev.Reason)
+	case netcore.CauseNotDeterministic:
+		// The server found this copy's state diverged again and again:
+		// its game computes differently here. Trying again would do the
+		// same: the copy leaves, and the page hears why.
+		s.emit(Event{Kind: "error", Reason: ev.Reason, Message: ev.Reason})
+		s.Leave(now)
 	case netcore.CauseReattachRefused:
 		// The new server cannot take it back as it is: it joins again at
 		// once. What that server still sends its reattaching connection

@@ -3,6 +3,7 @@ package session
 import (
 	"testing"
 
+	"github.com/ticnet/ticnet/netcore"
 	"github.com/ticnet/ticnet/netcore/simnet"
 
 	"github.com/stretchr/testify/require"
@@ -27,4 +28,51 @@ func TestEveryCopyHearsTheServersDesyncVerdict(t *testing.T) {
 		require.Equal(t, []int{bp}, e.Players, "copy %d: the desync's players", i)
 		require.Equal(t, p == broken, e.Diverged, "copy %d: diverged", i)
 	}
+	// And the copy that diverged is set right: every page hears
+	// "repaired" once, for the broken player, with the state's tic (after
+	// the desync's), its bytes and the time it took; only the broken
+	// copy's is told that its state was replaced, and its checksums agree
+	// with the others' from that tic on.
+	var fixed uint32
+	for i, p := range c.peers {
+		got := eventsOf(p, "repaired")
+		require.Len(t, got, 1, "copy %d: repaired events", i)
+		e := got[0]
+		require.Equal(t, bp, *e.Player, "copy %d: the repaired player", i)
+		require.Greater(t, e.Tic, uint32(breakAt), "copy %d: the state's tic", i)
+		require.Positive(t, e.Bytes, "copy %d: the state's bytes", i)
+		require.Equal(t, p == broken, e.Diverged, "copy %d: its state was replaced", i)
+		fixed = e.Tic
+	}
+	ref, mine := c.peers[0].game.Sums(), broken.game.Sums()
+	require.NotEqual(t, ref[breakAt], mine[breakAt], "the broken copy at tic %d", breakAt)
+	for tc := fixed; tc < 500; tc++ {
+		require.Equal(t, ref[tc], mine[tc], "the repaired copy at tic %d", tc)
+	}
+}
+
+// A copy whose game computes differently on every tic (testgame's
+// BreakFrom) is repaired netcore.RepairLimit times, diverges again, and
+// leaves: its page gets an "error" event that says the game is not
+// deterministic there (no callback threw), and the others play on.
+func TestACopyWhoseGameIsNotDeterministicLeavesWithAnError(t *testing.T) {
+	c := launchGame(t, 32, 4, simnet.Link{LatencyMS: 5, JitterMS: 5})
+	c.runUntil(t, "tic 50 everywhere", 20000, func() bool { return c.allAt(50) })
+	broken := c.peers[2]
+	broken.game.BreakFrom = 300
+	c.runUntil(t, "the broken copy's error", 60000, func() bool { return len(eventsOf(broken, "error")) > 0 })
+	e := eventsOf(broken, "error")[0]
+	require.Equal(t, netcore.ReasonPersistentDesync, e.Message, "the error's message")
+	require.Empty(t, e.Callback, "the error's callback")
+	require.Len(t, eventsOf(c.peers[0], "repaired"), netcore.RepairLimit, "repairs before it left")
+	others := []*copyOf{c.peers[0], c.peers[1], c.peers[3]}
+	at := others[0].s.Client().GameTic() + 200
+	c.runUntil(t, "the others 200 tics on", 30000, func() bool {
+		for _, p := range others {
+			if p.s.Client().GameTic() < at {
+				return false
+			}
+		}
+		return true
+	})
 }

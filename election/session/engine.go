@@ -230,6 +230,9 @@ func (s *Session) fromClient(now int64, ev netcore.Event) {
 		s.emit(Event{Kind: "inputDelay", Tic: ev.Tic, Delay: ev.Delay})
 	case netcore.EventPeers:
 		s.stats.Peers = appendPeers(s.stats.Peers[:0], ev.Peers)
+	case netcore.EventRepaired:
+		s.emit(Event{Kind: "repaired", Player: intp(ev.Player), Name: s.eng.view.nameOf(ev.Player, s.cfg.Name), Tic: ev.Tic,
+			Bytes: ev.Bytes, MS: ev.MS, Diverged: ev.Player == s.eng.view.player})
 	case netcore.EventGameEnded:
 		s.stats.Peers = s.stats.Peers[:0]
 		s.emit(Event{Kind: "end", Tic: ev.Tic, Over: ev.Over})

@@ -73,6 +73,8 @@ var (
 	fieldOver     = Field{"over", "boolean", false, func(e *Event) any { return e.Over }}
 	fieldDiverged = Field{"diverged", "boolean", false, func(e *Event) any { return e.Diverged }}
 	fieldDelay    = Field{"delay", "number", false, func(e *Event) any { return e.Delay }}
+	fieldBytes    = Field{"bytes", "number", false, func(e *Event) any { return e.Bytes }}
+	fieldMS       = Field{"ms", "number", false, func(e *Event) any { return e.MS }}
 )
 
 // player is e.Player, -1 for none.
@@ -118,6 +120,7 @@ var EventKinds = []EventKind{
 	{"endAsked", "EndAskedEvent", []Field{fieldPlayer}},
 	{"end", "EndEvent", []Field{fieldTic, fieldOver}},
 	{"inputDelay", "InputDelayEvent", []Field{fieldTic, fieldDelay}},
+	{"repaired", "RepairedEvent", []Field{fieldPlayer, fieldName, fieldTic, fieldBytes, fieldMS, fieldDiverged}},
 }
 
 // FieldsOf returns the fields of the events of kind; nil for a kind

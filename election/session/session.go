@@ -72,11 +72,17 @@ type Event struct {
 	// a player's request.
 	Over bool `json:"over,omitempty"`
 	// Diverged: "desync" that names this copy's player among Players:
-	// this copy's game is the one that diverged.
+	// this copy's game is the one that diverged; "repaired" of this
+	// copy's player: its game's state was replaced.
 	Diverged bool `json:"diverged,omitempty"`
 	// Delay: "inputDelay", the tics of input delay this copy builds its
 	// input with from Tic on, as its server chose (inputDelay "auto").
 	Delay int `json:"delay,omitempty"`
+	// Bytes and MS: "repaired", the size of the state the diverged copy
+	// loaded (the state before Tic) and how long the repair took, from
+	// the server's request for it to that copy's word that it loaded it.
+	Bytes int64 `json:"bytes,omitempty"`
+	MS    int64 `json:"ms,omitempty"`
 }
 
 // LobbyReport is the game's players as the JS API shows them: the

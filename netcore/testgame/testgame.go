@@ -15,8 +15,9 @@ import (
 // Game is one copy of the reference game.
 type Game struct {
 	// BreakAt, when non-zero, makes this copy add 1 to its state at that
-	// tic: a deliberately broken peer.
-	BreakAt uint32
+	// tic: a deliberately broken peer; BreakFrom at every tic from that
+	// one on (a game that is not deterministic on this copy).
+	BreakAt, BreakFrom uint32
 	// Idle makes BuildTiccmd return empty commands.
 	Idle bool
 	// Quiet games keep no history (for benchmarks).
@@ -183,7 +184,7 @@ func (g *Game) RunTic(t uint32, cmds *[tic.MaxPlayers]tic.Cmd, ingame *[tic.MaxP
 		g.mix(uint32(s.angle))
 		g.mix(s.acc)
 	}
-	if g.BreakAt != 0 && t == g.BreakAt {
+	if g.BreakAt != 0 && t == g.BreakAt || g.BreakFrom != 0 && t >= g.BreakFrom {
 		g.state[0].x++
 		g.mix(1)
 	}

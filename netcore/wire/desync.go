@@ -8,8 +8,8 @@ const TicnetKindDesync = 21
 
 // Desync is the server's verdict on a tic whose checksums differ: the
 // players whose copies diverged from the majority's, or every player's
-// when there is no majority (two players, say). Each player is named once
-// a game: a diverged copy stays diverged.
+// when there is no majority (two players, say). Each player is named once,
+// until its copy is repaired (Repair): a diverged copy stays diverged.
 type Desync struct {
 	Tic     uint32
 	Players uint8 // bit p: player p's copy diverged; at least one

@@ -342,7 +342,7 @@ func (g gen) messages() []Message {
 		&GameOver{Tic: g.r.Uint32()},
 		&Desync{Tic: g.r.Uint32(), Players: uint8(1 + g.r.IntN(255))},
 		&Repair{Stream: g.r.Uint32()},
-		&RepairDone{Tic: g.r.Uint32()},
+		&RepairDone{Tic: g.r.Uint32(), Bytes: g.r.Uint32(), From: g.r.Uint32()},
 		&Repaired{Player: uint8(g.r.IntN(MaxPlayers)), Tic: g.r.Uint32(), Bytes: g.r.Uint32(), MS: g.r.Uint32()},
 	}
 	for _, k := range emptyKinds {

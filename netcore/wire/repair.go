@@ -14,7 +14,9 @@ const (
 // Repair tells a client whose copy diverged from the majority's that the
 // majority's state comes on Stream (transfer): the state before a tic,
 // which the stream's first 4 bytes name; the client loads it and runs the
-// tics since again.
+// tics since again. Stream 0 says that none comes: the copy diverged
+// again and again, its game is not deterministic there, and it is to
+// leave the game.
 //
 //	u8 kind ; u32 stream
 type Repair struct {
@@ -32,23 +34,32 @@ func (m *Repair) DecodeBody(body []byte) (err error) {
 	return err
 }
 
-// RepairDone is a client's word that it loaded the state before Tic that
-// a Repair sent it, and plays on from it.
+// RepairDone is a client's word that it loaded the state before Tic, Bytes
+// long, that a Repair sent it, and plays on from it: its checksums are
+// right from From on, the first tic it had not run before (those it
+// reported of the tics before may be the diverged copy's).
 //
-//	u8 kind ; u32 tic
+//	u8 kind ; u32 tic ; u32 bytes ; u32 from
 type RepairDone struct {
-	Tic uint32
+	Tic, Bytes, From uint32
 }
 
 func (*RepairDone) Type() Type { return TypeTicnet }
 
 func (m *RepairDone) AppendBody(dst []byte) []byte {
-	return appendTicBody(dst, TicnetKindRepairDone, m.Tic)
+	w := Writer{Buf: appendTicBody(dst, TicnetKindRepairDone, m.Tic)}
+	w.U32(m.Bytes)
+	w.U32(m.From)
+	return w.Buf
 }
 
-func (m *RepairDone) DecodeBody(body []byte) (err error) {
-	m.Tic, err = decodeTicBody(body, TicnetKindRepairDone, "a repair's end")
-	return err
+func (m *RepairDone) DecodeBody(body []byte) error {
+	r := NewReader(body, 0)
+	if k := r.U8("kind"); r.err == nil && k != TicnetKindRepairDone {
+		r.failAt(0, "kind", "kind "+strconv.Itoa(int(k))+" is not a repair's end")
+	}
+	m.Tic, m.Bytes, m.From = r.U32("tic"), r.U32("bytes"), r.U32("from")
+	return bodyErr(&r, TypeTicnet)
 }
 
 // Repaired tells every client that Player's copy was set right: it loaded

@@ -19,13 +19,17 @@ func TestARepairsMessagesAreTheirFieldsInOrder(t *testing.T) {
 	require.ErrorAs(t, gotR.DecodeBody([]byte{TicnetKindRepairDone, 1, 2, 3, 4}), &de)
 	require.Equal(t, "kind", de.Field, "another kind: %v", de)
 
-	d := RepairDone{Tic: 70000}
-	require.Equal(t, []byte{TicnetKindRepairDone, 0, 1, 0x11, 0x70}, d.AppendBody(nil))
+	d := RepairDone{Tic: 70000, Bytes: 258, From: 70010}
+	require.Equal(t, []byte{TicnetKindRepairDone, 0, 1, 0x11, 0x70, 0, 0, 1, 2, 0, 1, 0x11, 0x7a}, d.AppendBody(nil))
 	var gotD RepairDone
 	require.NoError(t, gotD.DecodeBody(d.AppendBody(nil)))
 	require.Equal(t, d, gotD)
 	require.ErrorAs(t, gotD.DecodeBody([]byte{TicnetKindRepairDone, 0, 1}), &de)
 	require.Equal(t, "tic", de.Field, "cut short: %v", de)
+	require.ErrorAs(t, gotD.DecodeBody([]byte{TicnetKindRepairDone, 0, 1, 0x11, 0x70, 0}), &de)
+	require.Equal(t, "bytes", de.Field, "cut short: %v", de)
+	require.ErrorAs(t, gotD.DecodeBody([]byte{TicnetKindRepairDone, 0, 1, 0x11, 0x70, 0, 0, 1, 2, 0}), &de)
+	require.Equal(t, "from", de.Field, "cut short: %v", de)
 
 	m := Repaired{Player: 3, Tic: 1000, Bytes: 65536, MS: 420}
 	body := m.AppendBody(nil)
