@@ -48,6 +48,9 @@ func (b *peerBook) timed(ts []wire.PlayerTiming) {
 
 // confirmed counts a confirmed tic's substitutes.
 func (b *peerBook) confirmed(substituted uint8) {
+	if substituted == 0 {
+		return // nearly every tic
+	}
 	for p := range tic.MaxPlayers {
 		if substituted&(1<<p) != 0 {
 			b.substituted[p]++

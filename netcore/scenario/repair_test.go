@@ -23,6 +23,16 @@ func repairsOf(p *Peer) []netcore.Event {
 	return out
 }
 
+// breakingGame starts players copies 20 ms apart with seed, plays 200
+// tics and returns the game and peer i, whose game is to break.
+func breakingGame(t *testing.T, players int, seed uint64, i int) (*Scenario, *Peer) {
+	t.Helper()
+	s := New(Options{Players: players, Seed: seed, Link: simnet.Link{LatencyMS: 20, JitterMS: 5}})
+	require.NoError(t, s.Start())
+	require.NoError(t, s.RunTics(200, 60000))
+	return s, s.Peers[i]
+}
+
 // A copy whose state is corrupted once is set right and plays on in
 // agreement: four players 20 ms apart, peer 3's game adds 1 to its state
 // at tic 300 (testgame's BreakAt). The server names it, asks a copy of
@@ -33,10 +43,7 @@ func repairsOf(p *Peer) []netcore.Event {
 // ran the commands the players built.
 func TestACorruptedCopyIsRepairedAndPlaysOnInAgreement(t *testing.T) {
 	t.Parallel()
-	s := New(Options{Players: 4, Seed: 5, Link: simnet.Link{LatencyMS: 20, JitterMS: 5}})
-	require.NoError(t, s.Start())
-	require.NoError(t, s.RunTics(200, 60000))
-	broken := s.Peers[3]
+	s, broken := breakingGame(t, 4, 5, 3)
 	broken.Game.BreakAt = 300
 	require.NoError(t, s.RunTics(1200, 120000))
 	_, err := s.CheckCommands()
@@ -68,10 +75,7 @@ func TestACorruptedCopyIsRepairedAndPlaysOnInAgreement(t *testing.T) {
 // others play on.
 func TestACopyThatDivergesAgainAndAgainLeaves(t *testing.T) {
 	t.Parallel()
-	s := New(Options{Players: 4, Seed: 6, Link: simnet.Link{LatencyMS: 20, JitterMS: 5}})
-	require.NoError(t, s.Start())
-	require.NoError(t, s.RunTics(200, 60000))
-	broken := s.Peers[2]
+	s, broken := breakingGame(t, 4, 6, 2)
 	broken.Game.BreakFrom = 300
 	require.True(t, s.RunUntil(func() bool { return broken.Client.GameTic() > 300 }, 30000), "tic 300")
 	t0 := s.Now()
@@ -97,15 +101,13 @@ func TestACopyThatDivergesAgainAndAgainLeaves(t *testing.T) {
 // client's copy, corrupted, takes its state.
 func TestATwoPlayerClientIsRepairedFromTheServersCopy(t *testing.T) {
 	t.Parallel()
-	s := New(Options{Players: 2, Seed: 7, Link: simnet.Link{LatencyMS: 20, JitterMS: 5}})
-	require.NoError(t, s.Start())
-	require.NoError(t, s.RunTics(200, 60000))
-	s.Peers[1].Game.BreakAt = 300
+	s, broken := breakingGame(t, 2, 7, 1)
+	broken.Game.BreakAt = 300
 	require.NoError(t, s.RunTics(800, 120000))
 	got := repairsOf(s.Peers[0])
 	require.Len(t, got, 1, "repairs")
-	require.Equal(t, s.Peers[1].Client.Player(), got[0].Player, "the repaired player")
-	ref, mine := s.Peers[0].Game.Sums(), s.Peers[1].Game.Sums()
+	require.Equal(t, broken.Client.Player(), got[0].Player, "the repaired player")
+	ref, mine := s.Peers[0].Game.Sums(), broken.Game.Sums()
 	for tc := got[0].Tic; tc < 800; tc++ {
 		require.Equal(t, ref[tc], mine[tc], "tic %d", tc)
 	}
