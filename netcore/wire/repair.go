@@ -29,9 +29,13 @@ func (m *Repair) AppendBody(dst []byte) []byte {
 	return appendTicBody(dst, TicnetKindRepair, m.Stream)
 }
 
-func (m *Repair) DecodeBody(body []byte) (err error) {
-	m.Stream, err = decodeTicBody(body, TicnetKindRepair, "a repair")
-	return err
+func (m *Repair) DecodeBody(body []byte) error {
+	r := NewReader(body, 0)
+	if k := r.U8("kind"); r.err == nil && k != TicnetKindRepair {
+		r.failAt(0, "kind", "kind "+strconv.Itoa(int(k))+" is not a repair")
+	}
+	m.Stream = r.U32("stream")
+	return bodyErr(&r, TypeTicnet)
 }
 
 // RepairDone is a client's word that it loaded the state before Tic, Bytes

@@ -18,6 +18,8 @@ func TestARepairsMessagesAreTheirFieldsInOrder(t *testing.T) {
 	require.Equal(t, r, gotR)
 	require.ErrorAs(t, gotR.DecodeBody([]byte{TicnetKindRepairDone, 1, 2, 3, 4}), &de)
 	require.Equal(t, "kind", de.Field, "another kind: %v", de)
+	require.ErrorAs(t, gotR.DecodeBody([]byte{TicnetKindRepair, 1, 2}), &de)
+	require.Equal(t, "stream", de.Field, "cut short: %v", de)
 
 	d := RepairDone{Tic: 70000, Bytes: 258, From: 70010}
 	require.Equal(t, []byte{TicnetKindRepairDone, 0, 1, 0x11, 0x70, 0, 0, 1, 2, 0, 1, 0x11, 0x7a}, d.AppendBody(nil))
