@@ -9,23 +9,23 @@ import (
 )
 
 // repairSide is a client's part in desync repair (relay_ticnet_repair.go):
-// told that its copy diverged and that the majority's state comes on a
-// stream, it loads the state when it comes and runs the tics since again;
-// and it hears of every copy repaired (EventRepaired).
+// the majority's state comes on a stream from the server, and the copy
+// loads it and runs the tics since again; and it hears of every copy
+// repaired (EventRepaired). The server sends a playing copy no stream but
+// a repair's, so the stream is taken as one when it comes, whether or not
+// the Repair that names it came first: that one waits its turn on the
+// stop-and-wait reliable queue, and a repair waits for nothing it need not.
 type repairSide struct {
-	c      *Client
-	stream uint32 // the state's stream, while a repair is under way
+	c *Client
+	// stream: the repair's, named by a Repair or come; active while it
+	// has not arrived.
+	stream uint32
 	active bool
 	// Once the state arrived: its tic and size, and the first tic the
 	// copy had not run (its checksums are right from there).
 	tic, from uint32
 	bytes     int
 	loading   bool // the state waits in the timeline to be loaded
-	// early: a state that came before the Repair that names its stream
-	// (the stream can overtake the server's reliable messages), kept
-	// until then, or RepairTimeoutMS, or the next such state.
-	early   *transfer.Event
-	earlyMS int64
 }
 
 // onRepair takes the server's word that the majority's state comes on a
@@ -49,50 +49,46 @@ func (rs *repairSide) onRepair(now int64, body []byte) error {
 		c.xfer.CancelReceive(now, c.server, m.Stream, wire.TransferReasonNoSnapshot)
 		return nil
 	}
+	if m.Stream == rs.stream {
+		return nil // its stream came first
+	}
 	if rs.active {
 		c.xfer.CancelReceive(now, c.server, rs.stream, wire.TransferReasonCancelled)
 	}
-	early, earlyMS := rs.early, rs.earlyMS
-	*rs = repairSide{c: c, stream: m.Stream, active: true}
-	if early != nil && early.Stream == m.Stream && now-earlyMS <= RepairTimeoutMS {
-		rs.onTransfer(*early)
-	}
+	rs.stream, rs.active = m.Stream, true
 	return nil
 }
 
 // onTransfer takes the repair's stream, and reports whether ev was of it.
 func (rs *repairSide) onTransfer(ev transfer.Event) bool {
 	c := rs.c
-	if ev.Outgoing || ev.Peer != c.server {
+	if ev.Outgoing || ev.Peer != c.server || c.phase.state() != ClientInGame || c.phase.joining() {
 		return false
 	}
-	if !rs.active || ev.Stream != rs.stream {
-		if ev.Kind != transfer.Received || rs.active || c.phase.state() != ClientInGame || c.phase.joining() {
+	if ev.Stream != rs.stream || !rs.active {
+		if ev.Kind != transfer.Received {
 			return false
 		}
-		rs.early, rs.earlyMS = &ev, c.nowMS // its Repair is on the way
+		rs.stream = ev.Stream // its Repair is on the way
+	}
+	rs.active = false
+	if ev.Kind != transfer.Received {
 		return true
 	}
-	switch ev.Kind {
-	case transfer.Received:
-		rs.active = false
-		if len(ev.Data) < 4 {
-			c.stats.Malformed++
-			return true
-		}
-		st := tic.Snapshot{Tic: binary.BigEndian.Uint32(ev.Data), State: ev.Data[4:]}
-		rs.from = c.loop.tl.GameTic()
-		c.loop.pred.drop() // what was predicted from the diverged state
-		if !c.loop.tl.Rewind(st) {
-			c.stats.Unexpected++ // too old a state, or a load waits: the server gives up and tries again
-			return true
-		}
-		rs.tic, rs.bytes, rs.loading = st.Tic, len(st.State), true
-		c.report.Sums = c.report.Sums[:0] // the diverged state's
-		c.loop.rerunTo = rs.from
-	case transfer.Dropped:
-		rs.active = false
+	if len(ev.Data) < 4 {
+		c.stats.Malformed++
+		return true
 	}
+	st := tic.Snapshot{Tic: binary.BigEndian.Uint32(ev.Data), State: ev.Data[4:]}
+	rs.from = c.loop.tl.GameTic()
+	c.loop.pred.drop() // what was predicted from the diverged state
+	if !c.loop.tl.Rewind(st) {
+		c.stats.Unexpected++ // too old a state, or a load waits: the server gives up and tries again
+		return true
+	}
+	rs.tic, rs.bytes, rs.loading = st.Tic, len(st.State), true
+	c.report.Sums = c.report.Sums[:0] // the diverged state's
+	c.loop.rerunTo = rs.from
 	return true
 }
 
@@ -116,6 +112,7 @@ func (rs *repairSide) onRepaired(body []byte) error {
 	if c.phase.state() != ClientInGame {
 		return errUnexpected{}
 	}
+	c.loop.repaired(int(m.Player), m.Tic) // the decoder checked the player
 	c.emit(Event{Kind: EventRepaired, Player: int(m.Player), Tic: m.Tic, Bytes: int64(m.Bytes), MS: int64(m.MS)})
 	return nil
 }

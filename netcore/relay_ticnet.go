@@ -72,6 +72,7 @@ func (x *ticnetRelay) pumpClient(int64, *serverClient) {}
 
 func (x *ticnetRelay) pass(now int64) {
 	x.repair.pass(now, x)
+	x.check.tell(x.s)
 	x.extPump(now)
 	x.s.mig.sendRosters(now)
 	x.endIfDone(now)

@@ -14,6 +14,10 @@ type desyncCheck struct {
 	// from: each player's checksums count from this tic on (a repaired
 	// copy's of the tics before may be of its diverged state).
 	from [tic.MaxPlayers]uint32
+	// verdicts wait for the pass to be told (tell), after the repairs
+	// they start: the reliable queue is stop-and-wait, and a repair's
+	// request queued behind a verdict would wait a round trip more.
+	verdicts []wire.Desync
 }
 
 // clear forgets that player p desynced: a new copy plays it.
@@ -115,7 +119,7 @@ func (d *desyncCheck) compare(x *ticnetRelay, t uint32, slot *sumSlot) {
 	if len(differ) > 0 {
 		s.emit(Event{Kind: EventDesyncSuspected, Player: differ[0], Tic: t, Players: differ, Name: names,
 			Reason: ReasonChecksumsDiffer})
-		tellDesync(s, t, differ)
+		d.verdict(t, differ)
 	}
 }
 
@@ -143,19 +147,27 @@ func truthOf(s *Server, slot *sumSlot, in uint8, best uint16, majority bool) (ui
 // ReasonChecksumsDiffer is the reason of the server's desync verdict.
 const ReasonChecksumsDiffer = "game state checksums differ"
 
-// tellDesync tells every client in the game the server's verdict on tic
-// t: the players whose copies diverged (wire.Desync). The clients cannot
-// tell by themselves: each sees only its own checksums.
-func tellDesync(s *Server, t uint32, players []int) {
+// verdict keeps the server's verdict on tic t, the players whose copies
+// diverged, for tell.
+func (d *desyncCheck) verdict(t uint32, players []int) {
 	m := wire.Desync{Tic: t}
 	for _, p := range players {
 		m.Players |= 1 << p
 	}
-	for _, sc := range s.slots {
-		if sc.connected() && sc.inGame() && sc.phase != slotPlaceholder {
-			sc.conn.SendReliable(&m)
+	d.verdicts = append(d.verdicts, m)
+}
+
+// tell tells every client in the game the server's verdicts (wire.Desync):
+// the clients cannot tell by themselves, each sees only its own checksums.
+func (d *desyncCheck) tell(s *Server) {
+	for i := range d.verdicts {
+		for _, sc := range s.slots {
+			if sc.connected() && sc.inGame() && sc.phase != slotPlaceholder {
+				sc.conn.SendReliable(&d.verdicts[i])
+			}
 		}
 	}
+	d.verdicts = d.verdicts[:0]
 }
 
 func bitCount(b uint8) int {

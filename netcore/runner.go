@@ -180,6 +180,15 @@ func (rn *runner) checkConsistency(g uint32, cmds *[tic.MaxPlayers]tic.Cmd, in, 
 	}
 }
 
+// repaired notes that player p's copy loaded the state before tic t: its
+// consistency bytes of the states before are of the state that diverged,
+// named already, and are not checked.
+func (rn *runner) repaired(p int, t uint32) {
+	if int32(t-rn.entered[p]) > 0 {
+		rn.entered[p] = t
+	}
+}
+
 // consistencyBytes is each player's consistency byte of the game's state
 // now: the game's own (tic.PlayerConsistency), or the checksum's low byte.
 func (rn *runner) consistencyBytes() (b [tic.MaxPlayers]uint8) {
@@ -262,6 +271,7 @@ func (rn *runner) load(tic uint32, state []byte) {
 		if t := rn.tl.Tic(tic - 1); t != nil {
 			rn.wasInGame = t.InGame // who was in the game before the tics run again
 		}
+		rn.firstRun = tic // the consistency bytes it recorded before are of its diverged state
 		c.repair.loaded()
 		return
 	}

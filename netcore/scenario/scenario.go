@@ -93,6 +93,8 @@ type Peer struct {
 	Client *netcore.Client
 	Game   *testgame.Game
 	Events []netcore.Event
+	// LoadedAt is when the game loaded each state it loaded (ms).
+	LoadedAt []int64
 	// ClockRate scales the time this peer's client sees (1.02: its clock
 	// runs 2 % fast).
 	ClockRate float64
@@ -286,8 +288,11 @@ func (s *Scenario) Step() {
 		if p.ClockRate != 1 {
 			t = int64(float64(now) * p.ClockRate)
 		}
-		calls := p.Game.Calls()
+		calls, loads := p.Game.Calls(), p.Game.Loads()
 		evs := p.Client.Update(t)
+		if p.Game.Loads() != loads {
+			p.LoadedAt = append(p.LoadedAt, now)
+		}
 		if p.Game.Calls() != calls && slices.ContainsFunc(evs, func(e netcore.Event) bool { return e.Kind == netcore.EventGameStarted }) {
 			s.calledAtStart = append(s.calledAtStart, fmt.Sprintf("peer %d at %d ms", p.Index, now))
 		}

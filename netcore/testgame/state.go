@@ -58,5 +58,6 @@ func (g *Game) LoadState(state []byte) error {
 		o += 16
 	}
 	g.world = append(g.world[:0], state[o:]...)
+	g.loads++
 	return nil
 }

@@ -35,6 +35,7 @@ type Game struct {
 	ran     History  // the commands RunTic was given, by tic
 	rebuilt int      // tics BuildTiccmd was asked for more than once
 	calls   int      // every call of the engine's: BuildTiccmd, RunTic, SaveState, LoadState
+	loads   int      // states loaded
 	held    [tic.MaxInputBytes]byte
 }
 
@@ -232,6 +233,9 @@ func (g *Game) Ran() History { return g.ran }
 // Calls counts the engine's calls of the game: BuildTiccmd, RunTic,
 // SaveState and LoadState.
 func (g *Game) Calls() int { return g.calls }
+
+// Loads counts the states this copy loaded.
+func (g *Game) Loads() int { return g.loads }
 
 // Rebuilt is how many times BuildTiccmd was asked for a tic it had built
 // before: an engine builds each tic once.
