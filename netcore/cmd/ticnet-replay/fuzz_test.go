@@ -30,5 +30,8 @@ func FuzzReplayCommands(f *testing.F) {
 			require.Equal(t, byte(demoEndMarker), d.bytes[len(d.bytes)-1], "a demo without its end marker")
 		}
 		verify(io.Discard, data)
+		_, err = diff(io.Discard, data, data)
+		require.NoError(t, err, "diff of whole records with themselves")
+		diff(io.Discard, data, file) // a replay against what may be none
 	})
 }

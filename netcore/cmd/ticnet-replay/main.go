@@ -5,6 +5,7 @@
 //	go run ./netcore/cmd/ticnet-replay info FILE
 //	go run ./netcore/cmd/ticnet-replay verify FILE
 //	go run ./netcore/cmd/ticnet-replay lmp FILE [-o OUT.lmp] [-player N] [-longtics]
+//	go run ./netcore/cmd/ticnet-replay diff A B
 //
 // info prints the header (protocol, game settings, setup, player names),
 // the tics (how many, from which, who was in the game and when that
@@ -32,11 +33,21 @@
 // the first tic where a player left or joined, and says so. -o defaults
 // to FILE with the extension .lmp.
 //
+// diff compares two copies' replays of one game (after a desync, the
+// diverged copy's and one of the majority's): the tics both hold, the
+// first tic whose commands differ (and whose players' commands), the first
+// whose checksums differ (and the players whose own checksums differ
+// there), and, of the snapshots both hold of one tic, the first whose
+// states differ: how many bytes, and each run of them with its offsets and
+// bytes in hex. Given two files that are not replays (two saved states, as
+// a page saves them at a desync), it compares their bytes the same way.
+//
 // A file that ends inside a record (a server killed while it wrote, a
 // download cut short), or whose records stop reading part way, is read up
 // to its last whole record, with a warning on standard error.
 //
-// Exit status: 0; 1 when verify finds a checksum that differs; 2 on a bad
+// Exit status: 0; 1 when verify finds a checksum that differs, or diff
+// finds commands, checksums or states that differ; 2 on a bad
 // command line, a file that cannot be read or written, a replay lmp
 // cannot export, or a replay with no checksum to verify.
 package main
@@ -56,6 +67,7 @@ const usage = `usage:
   ticnet-replay info FILE
   ticnet-replay verify FILE
   ticnet-replay lmp FILE [-o OUT.lmp] [-player N] [-longtics]
+  ticnet-replay diff A B
 `
 
 // run runs the command line args and returns the exit status.
@@ -75,6 +87,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	files, err := parseInterspersed(fs, args[1:])
 	if err != nil {
 		return 2
+	}
+	if args[0] == "diff" {
+		return runDiff(files, stdout, stderr)
 	}
 	if len(files) != 1 {
 		fmt.Fprint(stderr, usage)
@@ -106,6 +121,39 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "ticnet-replay %s: %v\n", args[0], err)
 		return 2
+	}
+	return 0
+}
+
+// runDiff runs diff of the two files named, and returns the exit status.
+func runDiff(files []string, stdout, stderr io.Writer) int {
+	if len(files) != 2 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	var data [2][]byte
+	for i, f := range files {
+		file, err := os.ReadFile(f)
+		if err != nil {
+			fmt.Fprintf(stderr, "ticnet-replay: %v\n", err)
+			return 2
+		}
+		data[i] = file
+		whole, cause, err := wholeRecords(file)
+		if err == nil {
+			data[i] = whole
+		}
+		if w := cutShort(f, whole, file, cause); w != "" {
+			fmt.Fprintf(stderr, "ticnet-replay: warning: %s\n", w)
+		}
+	}
+	differ, err := diff(stdout, data[0], data[1])
+	if err != nil {
+		fmt.Fprintf(stderr, "ticnet-replay diff: %v\n", err)
+		return 2
+	}
+	if differ {
+		return 1
 	}
 	return 0
 }

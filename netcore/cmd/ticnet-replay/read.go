@@ -21,10 +21,16 @@ func readReplay(path string) (data []byte, warning string, err error) {
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: %w", path, err)
 	}
-	if cause != nil {
-		warning = fmt.Sprintf("%s: read up to byte %d of %d, its last whole record (%v)", path, len(data), len(file), cause)
+	return data, cutShort(path, data, file, cause), nil
+}
+
+// cutShort is the warning of a file read up to its last whole record,
+// whole, for cause; none without a cause.
+func cutShort(path string, whole, file []byte, cause error) string {
+	if cause == nil {
+		return ""
 	}
-	return data, warning, nil
+	return fmt.Sprintf("%s: read up to byte %d of %d, its last whole record (%v)", path, len(whole), len(file), cause)
 }
 
 // wholeRecords returns replay file data up to the end of its last whole
