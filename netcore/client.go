@@ -74,6 +74,9 @@ type Client struct {
 	// peers: every player's network, as the server reports it
 	peers  peerBook
 	repair repairSide // a desync's repair (client_repair.go)
+	// forensic keeps the states a desync's forensics compare
+	// (forensics.go).
+	forensic forensics
 
 	xfer       *transfer.Endpoint
 	xferEvents []transfer.Event
@@ -224,6 +227,7 @@ func (c *Client) emit(e Event) {
 	if e.Kind == EventGameStarted {
 		c.peers = peerBook{out: c.peers.out[:0]} // a game counts its own
 		c.repair = repairSide{c: c}
+		c.forensic.reset(c.cfg.keptStates())
 	}
 }
 

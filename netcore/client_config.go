@@ -55,6 +55,21 @@ type ClientConfig struct {
 	ConnSeq int
 	// Replay makes the client record its game (Client.Replay).
 	Replay replay.Config
+	// KeepStates makes a client whose game can save keep its states
+	// before the last BackupTics tics it ran, so that at the server's
+	// first verdict of a desync it hands its states around the tic up
+	// (EventDesyncStates), the copies of the majority theirs as the one
+	// that diverged does. It costs BackupTics states of memory, and a
+	// SaveState a tic when the client does not predict.
+	KeepStates bool
+}
+
+// keptStates is how many tics' states the client keeps.
+func (c *ClientConfig) keptStates() int {
+	if c.KeepStates {
+		return BackupTics
+	}
+	return 0
 }
 
 // MaxInputDelay bounds ClientConfig.InputDelay: 428 ms at 35 tics a

@@ -207,5 +207,6 @@ func onDesync(c *Client, body []byte) error {
 		}
 	}
 	c.emit(Event{Kind: EventDesyncVerdict, Player: players[0], Tic: m.Tic, Players: players, Reason: ReasonChecksumsDiffer})
+	c.forensic.verdict(c, m.Tic, c.player >= 0 && m.Players&(1<<c.player) != 0)
 	return nil
 }

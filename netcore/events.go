@@ -90,6 +90,10 @@ const (
 	// the majority's state before Tic, Bytes long, MS after the server
 	// asked for it (the extension; every client hears of every repair).
 	EventRepaired
+	// EventDesyncStates: the server's first verdict of the game named Tic,
+	// and this copy kept its states around it (ClientConfig.KeepStates):
+	// States, this copy's, to compare with a copy's of the majority.
+	EventDesyncStates
 )
 
 var eventNames = [...]string{
@@ -101,6 +105,7 @@ var eventNames = [...]string{
 	EventEndAsked: "end asked", EventGameEnded: "game ended", EventServerLeaving: "server leaving",
 	EventRoster: "roster", EventDesyncVerdict: "desync verdict", EventReattachable: "reattachable",
 	EventInputDelay: "input delay", EventPeers: "peers", EventRepaired: "repaired",
+	EventDesyncStates: "desync states",
 }
 
 func (k EventKind) String() string {
@@ -143,6 +148,8 @@ type Event struct {
 	Peers []Peer
 	// Bytes and MS: EventRepaired's state size and time.
 	Bytes, MS int64
+	// States: EventDesyncStates' states.
+	States *DesyncStates
 }
 
 // Start is how a game starts at a client (its EventGameStarted): what the

@@ -24,6 +24,7 @@ type runner struct {
 	ingame      [tic.MaxPlayers]bool
 	psums       [tic.MaxPlayers]uint16 // the players' checksums, for the replay
 	started     bool
+	saved       []byte // the state before the tic advance runs, once saved (saveNow)
 	// rerunTo: the tics before it run again after a repair, and their
 	// players entering and leaving were told already.
 	rerunTo uint32
@@ -95,7 +96,11 @@ func (rn *runner) advance(g uint32, t *tic.ConfirmedTic) {
 	in := c.clock.own(c, g, cmds, t.InGame)
 	rn.enterTic(g, in)
 	rn.checkConsistency(g, cmds, in, t.Substituted)
+	rn.saved = nil
 	c.rec.Before(g, cmds, in, t.Substituted, rn.saveNow)
+	if c.forensic.keeps(c) {
+		c.forensic.before(c, g, rn.saveNow)
+	}
 	dup := uint32(c.settings.TicDup)
 	for k := range dup {
 		if k > 0 {
@@ -297,13 +302,14 @@ func (rn *runner) loadState(t uint32, state []byte) bool {
 	return err == nil
 }
 
-// saveNow returns the game's state now, for a game that can save.
+// saveNow returns the game's state before the tic advance runs, for a
+// game that can save: saved once for the replay and the forensics.
 func (rn *runner) saveNow() []byte {
 	c := rn.c
-	if s, ok := c.game.(tic.Snapshotter); ok {
-		return s.SaveState()
+	if s, ok := c.game.(tic.Snapshotter); ok && rn.saved == nil {
+		rn.saved = s.SaveState()
 	}
-	return nil
+	return rn.saved
 }
 
 // playerSums returns each player's own checksum now, when the game gives

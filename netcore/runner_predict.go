@@ -167,6 +167,9 @@ func (rn *runner) confirmPredicted(pt *predictedTic, ct *tic.ConfirmedTic) {
 		c.join.sendState(pt.tic, pt.before)
 	}
 	c.rec.Before(pt.tic, &ct.Cmds, pt.ingame, ct.Substituted, func() []byte { return pt.before })
+	if c.forensic.keeps(c) {
+		c.forensic.before(c, pt.tic, func() []byte { return pt.before })
+	}
 	var psums *[tic.MaxPlayers]uint16
 	if pt.hasPsums {
 		psums = &pt.psums

@@ -73,6 +73,9 @@ type Options struct {
 	UplinkBytesPerSec int64
 	// Replay makes every client record its game (ClientConfig.Replay).
 	Replay replay.Config
+	// KeepStates makes every client keep its states for a desync's
+	// forensics (ClientConfig.KeepStates).
+	KeepStates bool
 	// LowResTurn asks for a game whose turning travels in one byte.
 	LowResTurn bool
 	// Fingerprint, if set, sees every frame sent, on the channel and
@@ -236,7 +239,7 @@ func (s *Scenario) newPeerWith(i int, tr link.Transport, drone bool, xfer transf
 	st := settings
 	st.LowResTurn = o.LowResTurn
 	cfg := netcore.ClientConfig{Name: fmt.Sprintf("player%d", i), Drone: drone, Timeouts: o.Timeouts,
-		Settings: st, Protocols: protos, Transfer: xfer, Token: token, Predict: o.Predict, PredictTics: o.PredictTics, InputDelay: o.InputDelay, Input: o.Input,
+		Settings: st, Protocols: protos, Transfer: xfer, Token: token, Predict: o.Predict, PredictTics: o.PredictTics, InputDelay: o.InputDelay, Input: o.Input, KeepStates: o.KeepStates,
 		Replay: o.Replay}
 	var game tic.Game = g
 	if o.WrapGame != nil {
