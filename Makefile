@@ -14,7 +14,7 @@ NPM_DIR  := .npm-local
 # imports it to copy into its folder.)
 PAGE_RUNTIME := ticnet.js shim.js wasm_exec.js ticnet.wasm
 # The demo's page (web/): its files, and its example games' folders.
-DEMO     := index.html hooks.js main.js game.js draw.js replay.html replay.js synctest.html synctest.js \
+DEMO     := index.html hooks.js main.js game.js draw.js replay.html replay.js diff.html diff.js synctest.html synctest.js \
             quickstart.html quickstart.js style.css manifest.toml icon.png
 EXAMPLES := cycles
 

@@ -66,7 +66,7 @@ func buildDemo(t testing.TB) string {
 		}
 		files := map[string]string{filepath.Join(strings.TrimSpace(string(goroot)), "lib/wasm/wasm_exec.js"): "wasm_exec.js"}
 		for _, f := range []string{"js/shim.js", "js/ticnet.js", "web/index.html", "web/hooks.js", "web/main.js", "web/game.js", "web/draw.js",
-			"web/replay.html", "web/replay.js", "web/synctest.html", "web/synctest.js", "web/quickstart.html", "web/quickstart.js",
+			"web/replay.html", "web/replay.js", "web/diff.html", "web/diff.js", "web/synctest.html", "web/synctest.js", "web/quickstart.html", "web/quickstart.js",
 			"web/style.css", "web/manifest.toml", "web/icon.png"} {
 			files[filepath.Join(root, f)] = filepath.Base(f)
 		}

@@ -158,13 +158,23 @@ export interface InputDelayEvent { kind: "inputDelay"; tic: number; delay: numbe
  * "error" event instead: its game is not deterministic there.
  */
 export interface RepairedEvent { kind: "repaired"; player: number; name?: string; tic: number; bytes: number; ms: number; diverged: boolean }
+/**
+ * This copy's game states around the first tic of the game's first desync
+ * (TICNET_1, with keepStates): before, the state save returned before tic
+ * (every copy agreed on it), and after, the state after it (whose
+ * checksums differ). Every copy that keeps its states gets its own, the
+ * majority's copies as the one that diverged (diverged: it was this
+ * copy): compare one of each byte by byte or field by field (the demo's
+ * diff.html, or `ticnet-replay diff`). At most once a game.
+ */
+export interface DesyncStatesEvent { kind: "desyncStates"; tic: number; diverged: boolean; before: Uint8Array; after: Uint8Array }
 
 /** Something that happened: switch on kind. O: the type of the launch options (start<O>). */
 export type TicnetEvent<O = unknown> =
   | RoleEvent | NewServerEvent | LobbyEvent | LaunchedEvent | StartEvent<O> | RejoinedEvent | CatchupEvent | JoinEvent
   | LeaveEvent | DesyncEvent | ConsoleMessageEvent | RejectedEvent | DisconnectEvent | RetryEvent | SplitEvent
   | ServerLostEvent | MigratingEvent | ResumedEvent | MigrateFailedEvent | YieldedEvent | GameErrorEvent
-  | EndAskedEvent | EndEvent | InputDelayEvent | RepairedEvent;
+  | EndAskedEvent | EndEvent | InputDelayEvent | RepairedEvent | DesyncStatesEvent;
 
 export type EventKind = TicnetEvent["kind"];
 
@@ -308,6 +318,13 @@ export interface CommonOptions<O = unknown> {
    * change every field of their input every tic).
    */
   record?: boolean;
+  /**
+   * Keep the game's states of the last 128 tics (default false; the game
+   * must give save), so that at a desync this copy hands its states around
+   * the first tic that differs to the page ("desyncStates"). Costs 128
+   * states of memory, and a save a tic when the copy does not predict.
+   */
+  keepStates?: boolean;
   onEvent?(event: TicnetEvent<O>): void;
   /**
    * Run ahead of the confirmed tics (on by default when save and load are
@@ -642,3 +659,22 @@ export interface Replay<O = unknown> {
  * channel: it loads no shim.
  */
 export function playReplay<O = unknown>(bytes: Uint8Array | ArrayBuffer, options: ReplayOptions<O>): Promise<Replay<O>>;
+
+/** Where two states differ (diffStates). */
+export interface StateDiff {
+  /** Every byte the same, and as many. */
+  same: boolean;
+  /** How many bytes differ, and where: runs of them (past the shorter state's end, every byte). */
+  bytes: number;
+  runs: { offset: number; length: number }[];
+  /** The fields whose values differ, as describe reads the states; null without describe. */
+  fields: { name: string; a: unknown; b: unknown }[] | null;
+}
+
+/**
+ * Compares two states the game's save returned (a "desyncStates" event's
+ * after, beside a copy of the majority's): the bytes that differ, and,
+ * given describe (the game's reading of a state: a flat object of field
+ * name to value), the fields. Runs no wasm, joins no channel.
+ */
+export function diffStates(a: Uint8Array, b: Uint8Array, describe?: (state: Uint8Array) => Record<string, unknown>): StateDiff;

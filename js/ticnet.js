@@ -511,7 +511,7 @@ export async function start(options) {
   // default), and what this page computes.
   const config = {
     name: options.name ?? chatName(shim, core.schema.start.name.maxBytes), maxPlayers: options.maxPlayers, timeout: options.timeout, record: options.record,
-    predictTics: options.predictTics, inputDelay: options.inputDelay, minInputDelay: options.minInputDelay, maxInputDelay: options.maxInputDelay,
+    keepStates: options.keepStates, predictTics: options.predictTics, inputDelay: options.inputDelay, minInputDelay: options.minInputDelay, maxInputDelay: options.maxInputDelay,
     ticRate: options.ticRate, settings: options.settings,
     inputSize: options.inputSize | 0,
     eventBits: [...(options.eventBits || [])],
@@ -724,4 +724,38 @@ export async function playReplay(bytes, options) {
   repace();
   schedule(0);
   return controller;
+}
+
+/**
+ * diffStates compares two states the game's save returned (a
+ * "desyncStates" event's after, say, beside a copy of the majority's):
+ * the runs of bytes where they differ (past the shorter one's end, every
+ * byte), and, given describe (the game's own reading of a state, a flat
+ * object of field name to value), the fields whose values differ, in the
+ * order describe gives them. Runs no wasm and joins no channel.
+ * @param {Uint8Array} a
+ * @param {Uint8Array} b
+ * @param {(state: Uint8Array) => Record<string, unknown>} [describe]
+ */
+export function diffStates(a, b, describe) {
+  if (!(a instanceof Uint8Array) || !(b instanceof Uint8Array)) throw new Error("ticnet: diffStates: the states must be Uint8Arrays");
+  /** @type {{offset: number, length: number}[]} */
+  const runs = [];
+  let bytes = 0;
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    if (i < a.length && i < b.length && a[i] === b[i]) continue;
+    bytes++;
+    const last = runs[runs.length - 1];
+    if (last && last.offset + last.length === i) last.length++;
+    else runs.push({ offset: i, length: 1 });
+  }
+  let fields = null;
+  if (describe) {
+    const fa = describe(a), fb = describe(b);
+    fields = [];
+    for (const name of new Set([...Object.keys(fa), ...Object.keys(fb)])) {
+      if (JSON.stringify(fa[name]) !== JSON.stringify(fb[name])) fields.push({ name, a: fa[name], b: fb[name] });
+    }
+  }
+  return { same: bytes === 0, bytes, runs, fields };
 }

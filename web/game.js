@@ -169,3 +169,19 @@ export class Game {
     return { players: this.players.map((p) => ({ ...p })), bullets: this.bullets.map((b) => ({ ...b })) };
   }
 }
+
+// describe reads a state save returned as named fields, for the diff page
+// (diff.html): the tic, the rng, each player's numbers and each bullet's.
+// It throws, as load does, on bytes that are not an arena state.
+export function describe(state) {
+  const g = new Game();
+  g.load(state);
+  const out = { tic: g.tic, rng: g.rng.s, bullets: g.bullets.length };
+  g.players.forEach((p, i) => {
+    for (const k of ["x", "y", "angle", "hp", "score", "dead", "cool", "in", "chat"]) out[`players[${i}].${k}`] = p[k];
+  });
+  g.bullets.forEach((b, i) => {
+    for (const k of ["x", "y", "dx", "dy", "owner", "ttl"]) out[`bullets[${i}].${k}`] = b[k];
+  });
+  return out;
+}

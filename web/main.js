@@ -5,11 +5,12 @@
 // `?ticcost=MS` makes each tic cost MS of CPU; `?predict=0` turns
 // prediction off (the game then shows confirmed tics only);
 // `?inputdelay=N` or `?inputdelay=auto` sets the input delay, and
-// `?maxinputdelay=N` the most the automatic one may be; `?draw=0`
+// `?maxinputdelay=N` the most the automatic one may be; `?corruptAt=TIC`
+// corrupts this copy's state at that tic (hooks.js); `?draw=0`
 // draws no arena (a benchmark of many tabs on a few cores measures the
 // netcode, not the rendering).
 import { start } from "./ticnet.js";
-import { Game } from "./game.js";
+import { Game, describe } from "./game.js";
 import { COLORS, fitCanvas, drawArena } from "./draw.js";
 
 const params = new URLSearchParams(location.search);
@@ -32,6 +33,9 @@ let migrating = false; // the server went mid-game; the game waits for the next 
 let startedAt = null; // the last start: { tic, joined }
 let joinedWith = null; // stats().transferMS and joinMS as this copy's player entered a game in progress
 const log = [];
+/** @type {import("./ticnet.js").DesyncStatesEvent | null} */
+let desyncStates = null; // the game's first desync, as this copy kept it
+const downloadStatesEl = document.getElementById("download-states");
 const timing = { role: null, lobby: null }; // ms from navigation to the first role and lobby
 
 // Input: keyboard, touch, or a seeded bot.
@@ -62,6 +66,10 @@ function input() {
 }
 
 let throwAt = globalThis.__ticnetDemoThrowAt || -1; // a test hook (hooks.js)
+// A test hook (hooks.js): this copy's player gains 1000 points after the
+// tic, each time it runs (a rollback that runs it again corrupts again):
+// the copy diverges, and ticnet sets it right.
+const corruptAt = globalThis.__ticnetDemoCorruptAt || -1;
 
 function onTic(tic, cmds, ingame) {
   if (tic === throwAt) {
@@ -69,6 +77,7 @@ function onTic(tic, cmds, ingame) {
     throw new Error(`the demo's test hook throws at tic ${tic}`);
   }
   game.step(tic, cmds, ingame);
+  if (tic === corruptAt) game.players[Math.max(myPlayer, 0)].score += 1000;
   for (const end = performance.now() + ticCost; performance.now() < end;) { /* a heavier game */ }
   sums.set(tic, game.checksum());
   sums.delete(tic - 200);
@@ -88,6 +97,7 @@ function onEvent(e) {
       // joined in progress starts from the state that load brings.
       if (!e.joined) { game = new Game(); prev = cur = game.snapshot(); }
       sums.clear();
+      desyncStates = null; downloadStatesEl.hidden = true;
       started = true; myPlayer = e.player; joining = e.joined; rejoining = e.rejoined; progress = 0;
       startedAt = { tic: e.tic, joined: e.joined, rejoined: e.rejoined }; refused = null; break;
     case "catchup":
@@ -105,6 +115,9 @@ function onEvent(e) {
     case "serverLost": case "newServer": if (!migrating) { started = false; lobby = null; } break;
     case "disconnect": started = false; joining = false; break;
     case "rejected": refused = e.reason; break;
+    // The first desync of the game: this copy's states around its tic,
+    // to compare with another copy's on the diff page.
+    case "desyncStates": desyncStates = e; downloadStatesEl.hidden = false; break;
     // A copy went astray and took the majority's state.
     case "repaired": showNotice(e.diverged ? "This copy's game went astray and was set right" : `${e.name || "A player"}'s game went astray and was set right`, 3000); break;
     // The game's own code threw: this copy left the game.
@@ -140,7 +153,10 @@ const options = { name: params.get("name") ?? undefined, input, onTic,
   playerChecksum: (p) => game.playerChecksum(p),
   // A chat's relays take 100-300 ms each way: a window of 16 tics (457 ms)
   // covers a round trip there; ticnet's default, 8 (228 ms), one of 200.
-  predict: params.get("predict") !== "0", predictTics: 16 };
+  predict: params.get("predict") !== "0", predictTics: 16,
+  // At a desync, keep this copy's states around its first tic, for the
+  // diff page: the arena's state is a few hundred bytes.
+  keepStates: true };
 const inputDelay = params.get("inputdelay"), maxInputDelay = params.get("maxinputdelay");
 if (inputDelay !== null) options.inputDelay = inputDelay === "auto" ? "auto" : Number(inputDelay);
 if (maxInputDelay !== null) options.maxInputDelay = Number(maxInputDelay);
@@ -180,6 +196,12 @@ globalThis.ticnetDemo = {
   // The local player as displayed, cheaply (tests poll it).
   me() { const p = myPlayer >= 0 ? game.players[myPlayer] : null; return p && { x: p.x, y: p.y, angle: p.angle, dead: p.dead > 0 }; },
   events() { return JSON.stringify(log); },
+  // The "desyncStates" event's states, as arrays of bytes (null before one).
+  desyncStates() {
+    const e = desyncStates;
+    return JSON.stringify(e && { tic: e.tic, diverged: e.diverged, before: [...e.before], after: [...e.after] });
+  },
+  describe, // the game's reading of a state
 };
 
 // "Download replay": this copy's replay of the game so far (in a game),
@@ -189,11 +211,16 @@ const downloadEl = document.getElementById("download-replay");
 function downloadReplay() {
   const bytes = net.replay();
   if (!bytes) { showNotice("No replay yet: it starts with the game", 3000); return; }
-  const name = `ticnet-arena-${new Date().toISOString().slice(0, 19).replace(/[T:]/g, "-")}.ticnet`;
+  saveFile(`ticnet-arena-${new Date().toISOString().slice(0, 19).replace(/[T:]/g, "-")}.ticnet`, bytes);
+}
+
+// saveFile downloads bytes as a file named name; inside a messenger the
+// file goes to a chat.
+function saveFile(name, bytes) {
   const blob = new Blob([bytes], { type: "application/octet-stream" });
   const webxdc = globalThis.webxdc;
   if (webxdc && webxdc.sendToChat) {
-    webxdc.sendToChat({ file: { name, blob } }).catch((e) => showNotice(`The replay could not be sent: ${e}`, 5000));
+    webxdc.sendToChat({ file: { name, blob } }).catch((e) => showNotice(`${name} could not be sent: ${e}`, 5000));
     return;
   }
   const a = document.createElement("a");
@@ -203,6 +230,15 @@ function downloadReplay() {
   setTimeout(() => URL.revokeObjectURL(a.href), 60000);
 }
 downloadEl.onclick = downloadReplay;
+
+// "Download states": this copy's state after the first tic of the game's
+// first desync ("desyncStates"), which diff.html compares with another
+// copy's, field by field.
+downloadStatesEl.onclick = () => {
+  const e = desyncStates;
+  const name = `ticnet-arena-tic-${e.tic}-${e.diverged ? "diverged" : "majority"}-${uid.toString(16)}.state`;
+  saveFile(name, e.after);
+};
 
 // Lobby.
 const lobbyEl = document.getElementById("lobby");
@@ -279,7 +315,7 @@ setInterval(() => {
     `dropped ${st.dropped + st.channel.dropped}  resends ${st.resends}  substituted ${st.substituted}\n` +
     `net ${st.passMedianUS}/${st.passP99US} µs per pass (median/p99)\n` +
     `predicted to ${st.predictedTic}: ${rollbacks} rollbacks/s, ${reran} tics re-run/s` +
-    (st.transferBytesIn ? `\njoined: game state ${st.transferBytesIn} B` + (st.transferMS ? ` in ${st.transferMS} ms` : "") +
+    (st.transferBytesIn ? `\ngame state received: ${st.transferBytesIn} B` + (st.transferMS ? ` in ${st.transferMS} ms` : "") +
       (st.joinMS ? `, playing after ${st.joinMS} ms` : "") : "") +
     // Every player's network, a row each (TICNET_1): the round trip to the
     // server (ms), how early its commands arrive (ms), the share lost, its

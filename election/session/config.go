@@ -68,6 +68,9 @@ type Config struct {
 	// Replay makes this copy record its game (netcore.ClientConfig.Replay;
 	// Session.Replay).
 	Replay replay.Config
+	// KeepStates makes this copy keep its recent game states, for the
+	// "desyncStates" event (netcore.ClientConfig.KeepStates).
+	KeepStates bool
 }
 
 // clientConfig is the configuration of this copy's client; local: it
@@ -75,7 +78,8 @@ type Config struct {
 // the game state unpaced (transfer.Loopback).
 func (c *Config) clientConfig(local bool) netcore.ClientConfig {
 	cc := netcore.ClientConfig{Name: c.Name, Timeouts: c.Timeouts, Settings: c.Settings, Token: c.Token,
-		Predict: c.Predict, PredictTics: c.PredictTics, InputDelay: c.startDelay(), Input: c.Input, Replay: c.Replay}
+		Predict: c.Predict, PredictTics: c.PredictTics, InputDelay: c.startDelay(), Input: c.Input, Replay: c.Replay,
+		KeepStates: c.KeepStates}
 	if local {
 		cc.Transfer = transfer.Loopback
 	}

@@ -27,6 +27,7 @@ func TestEveryCopyHearsTheServersDesyncVerdict(t *testing.T) {
 		require.Equal(t, uint32(breakAt), e.Tic, "copy %d: the desync's tic", i)
 		require.Equal(t, []int{bp}, e.Players, "copy %d: the desync's players", i)
 		require.Equal(t, p == broken, e.Diverged, "copy %d: diverged", i)
+		require.Empty(t, eventsOf(p, "desyncStates"), "copy %d: states it did not keep", i)
 	}
 	// And the copy that diverged is set right: every page hears
 	// "repaired" once, for the broken player, with the state's tic (after
@@ -75,4 +76,40 @@ func TestACopyWhoseGameIsNotDeterministicLeavesWithAnError(t *testing.T) {
 		}
 		return true
 	})
+}
+
+// With keepStates, every copy's page gets its own states around the
+// desync's tic, once ("desyncStates"): the broken copy's marked as the one
+// that diverged; the states before the tic the same everywhere, and the
+// broken copy's after it different from the others' in exactly the bytes
+// testgame's BreakAt changes (the hash, bytes 4 to 7, and the low byte of
+// player 0's x, byte 12). Without keepStates, none (the first test).
+func TestEveryPageGetsItsStatesAroundTheDesyncsTic(t *testing.T) {
+	c := launchGame(t, 33, 4, simnet.Link{LatencyMS: 5, JitterMS: 5}, func(c *channelSim) { c.keepStates = true })
+	c.runUntil(t, "tic 50 everywhere", 20000, func() bool { return c.allAt(50) })
+	const breakAt = 300
+	broken := c.peers[2]
+	broken.game.BreakAt = breakAt
+	c.runUntil(t, "tic 500 everywhere", 60000, func() bool { return c.allAt(500) })
+	ref := eventsOf(c.peers[0], "desyncStates")
+	require.Len(t, ref, 1, "copy 0: desyncStates events")
+	for i, p := range c.peers {
+		got := eventsOf(p, "desyncStates")
+		require.Len(t, got, 1, "copy %d: desyncStates events", i)
+		e := got[0]
+		require.Equal(t, uint32(breakAt), e.Tic, "copy %d: the tic", i)
+		require.Equal(t, p == broken, e.Diverged, "copy %d: diverged", i)
+		require.Equal(t, ref[0].Before, e.Before, "copy %d: the state before tic %d", i, breakAt)
+		var differ []int
+		for b := range e.After {
+			if e.After[b] != ref[0].After[b] {
+				differ = append(differ, b)
+			}
+		}
+		want := []int(nil)
+		if p == broken {
+			want = []int{4, 5, 6, 7, 12}
+		}
+		require.Equal(t, want, differ, "copy %d: the bytes of the state after tic %d that differ from copy 0's", i, breakAt)
+	}
 }

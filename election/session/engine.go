@@ -233,6 +233,9 @@ func (s *Session) fromClient(now int64, ev netcore.Event) {
 	case netcore.EventRepaired:
 		s.emit(Event{Kind: "repaired", Player: intp(ev.Player), Name: s.eng.view.nameOf(ev.Player, s.cfg.Name), Tic: ev.Tic,
 			Bytes: ev.Bytes, MS: ev.MS, Diverged: ev.Player == s.eng.view.player})
+	case netcore.EventDesyncStates:
+		st := ev.States
+		s.emit(Event{Kind: "desyncStates", Tic: st.Tic, Before: st.Before, After: st.After, Diverged: st.Diverged})
 	case netcore.EventGameEnded:
 		s.stats.Peers = s.stats.Peers[:0]
 		s.emit(Event{Kind: "end", Tic: ev.Tic, Over: ev.Over})

@@ -75,6 +75,8 @@ var (
 	fieldDelay    = Field{"delay", "number", false, func(e *Event) any { return e.Delay }}
 	fieldBytes    = Field{"bytes", "number", false, func(e *Event) any { return e.Bytes }}
 	fieldMS       = Field{"ms", "number", false, func(e *Event) any { return e.MS }}
+	fieldBefore   = Field{"before", "Uint8Array", false, func(e *Event) any { return e.Before }}
+	fieldAfter    = Field{"after", "Uint8Array", false, func(e *Event) any { return e.After }}
 )
 
 // player is e.Player, -1 for none.
@@ -121,6 +123,7 @@ var EventKinds = []EventKind{
 	{"end", "EndEvent", []Field{fieldTic, fieldOver}},
 	{"inputDelay", "InputDelayEvent", []Field{fieldTic, fieldDelay}},
 	{"repaired", "RepairedEvent", []Field{fieldPlayer, fieldName, fieldTic, fieldBytes, fieldMS, fieldDiverged}},
+	{"desyncStates", "DesyncStatesEvent", []Field{fieldTic, fieldDiverged, fieldBefore, fieldAfter}},
 }
 
 // FieldsOf returns the fields of the events of kind; nil for a kind
@@ -202,6 +205,7 @@ var StartOptions = []Option{
 	{Name: "minInputDelay", Check: CheckInt, Min: 0, Max: netcore.MaxInputDelay, Default: 0},
 	{Name: "maxInputDelay", Check: CheckInt, Min: 0, Max: netcore.MaxInputDelay, Default: netcore.DefaultMaxAutoDelay},
 	{Name: "record", Check: CheckBool, Default: true},
+	{Name: "keepStates", Check: CheckBool, Default: false},
 	{Name: "ticRate", Check: CheckInt, Min: wire.MinTicRate, Max: wire.MaxTicRate, Default: wire.DefaultTicRate},
 	optInputSize,
 	{Name: "eventBits", Check: CheckBytes},

@@ -83,6 +83,11 @@ type Event struct {
 	// the server's request for it to that copy's word that it loaded it.
 	Bytes int64 `json:"bytes,omitempty"`
 	MS    int64 `json:"ms,omitempty"`
+	// Before and After: "desyncStates", this copy's game states before and
+	// after Tic, the first tic of the game's first desync
+	// (Config.KeepStates); Diverged: this copy is the one that diverged.
+	Before []byte `json:"before,omitempty"` // base64 in JSON
+	After  []byte `json:"after,omitempty"`
 }
 
 // LobbyReport is the game's players as the JS API shows them: the

@@ -102,6 +102,8 @@ type channelSim struct {
 	// autoDelay makes the copies' servers choose the input delay
 	// (Config.AutoDelay).
 	autoDelay bool
+	// keepStates makes the copies keep their states (Config.KeepStates).
+	keepStates bool
 }
 
 // simOption sets a channelSim up before its first copy opens.
@@ -127,7 +129,7 @@ func (c *channelSim) addWith(startMS float64, cadence ElectionCadence, token [wi
 	cfg := Config{Name: fmt.Sprintf("copy%d", len(c.peers)), Election: cadence, StartTimeMS: startMS,
 		Rand: r.Uint32, Settings: wire.Settings{TicDup: 1, ExtraTics: 1, Episode: 1, Map: 1, NewSync: true, LoadGame: -1},
 		Token: token, RecordTics: true, Predict: c.predict, Replay: replay.Config{Record: c.record},
-		AutoDelay: netcore.AutoDelay{On: c.autoDelay}}
+		AutoDelay: netcore.AutoDelay{On: c.autoDelay}, KeepStates: c.keepStates}
 	p := &copyOf{node: c.net.AddNode(), game: g}
 	var game tic.Game = g
 	if c.wrap != nil {
