@@ -85,7 +85,7 @@ func (c *Client) Reattach(tr link.Transport, now int64) bool {
 	c.xfer = transfer.New(c.cfg.Transfer, clientFramer{c})
 	c.xfer.AcceptFrom(c.server)
 	c.join.saves, c.join.heard, c.join.heardBytes = nil, nil, 0
-	c.repair.active = false // the old server's stream, gone with its endpoint
+	c.repair.active, c.repair.held = false, nil // the old server's stream and state, gone with it
 	c.mig.left, c.mig.reattached = false, true
 	c.hs.firstMS, c.hs.lastMS = now, now-SYNResendMS-1
 	// What the old server sent beyond the confirmed tics is forgotten:

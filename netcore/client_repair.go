@@ -26,6 +26,10 @@ type repairSide struct {
 	tic, from uint32
 	bytes     int
 	loading   bool // the state waits in the timeline to be loaded
+	// held: a state that came before the game ran the tics before it,
+	// kept from heldMS until it has (rewind).
+	held   *tic.Snapshot
+	heldMS int64
 }
 
 // onRepair takes the server's word that the majority's state comes on a
@@ -80,16 +84,53 @@ func (rs *repairSide) onTransfer(ev transfer.Event) bool {
 		return true
 	}
 	st := tic.Snapshot{Tic: binary.BigEndian.Uint32(ev.Data), State: ev.Data[4:]}
-	rs.from = c.loop.tl.GameTic()
-	c.loop.pred.drop() // what was predicted from the diverged state
-	if !c.loop.tl.Rewind(st) {
-		c.stats.Unexpected++ // too old a state, or a load waits: the server gives up and tries again
+	if int32(st.Tic-c.loop.tl.GameTic()) > BackupTics {
+		c.stats.Unexpected++ // further ahead than any tic this copy could hold: not its server's
 		return true
 	}
+	rs.held, rs.heldMS = &st, c.nowMS
+	rs.rewind()
+	return true
+}
+
+// rewind has the timeline load the state that came, once the game has run
+// the tics before it (it may come before the game gets there), or drops it
+// after RepairTimeoutMS, when the server has given the repair up.
+func (rs *repairSide) rewind() {
+	c := rs.c
+	st := rs.held
+	if st == nil {
+		return
+	}
+	tl := &c.loop.tl
+	if int32(st.Tic-tl.GameTic()) > 0 {
+		if c.nowMS-rs.heldMS > RepairTimeoutMS {
+			rs.held = nil
+			c.stats.Unexpected++
+		}
+		return
+	}
+	rs.held = nil
+	rs.from = tl.GameTic()
+	if !tl.Rewind(*st) {
+		c.stats.Unexpected++ // too old a state, or a load waits: the server gives up and tries again
+		return
+	}
+	c.loop.pred.drop() // what was predicted from the diverged state
 	rs.tic, rs.bytes, rs.loading = st.Tic, len(st.State), true
 	c.report.Sums = c.report.Sums[:0] // the diverged state's
 	c.loop.rerunTo = rs.from
-	return true
+}
+
+// refused takes the game's refusal of the state (its load failed, the
+// game unchanged): the game goes on from where it was, as if no state had
+// come, and the server gives the repair up in time.
+func (rs *repairSide) refused() {
+	c := rs.c
+	rs.loading = false
+	c.stats.Malformed++
+	c.loop.tl.Forward(rs.from)
+	c.loop.rerunTo = 0
 }
 
 // loads reports whether the timeline's load of tic t is the repair's.
@@ -99,7 +140,7 @@ func (rs *repairSide) loads(t uint32) bool { return rs.loading && rs.tic == t }
 func (rs *repairSide) loaded() {
 	c := rs.c
 	rs.loading = false
-	c.conn.SendReliable(&wire.RepairDone{Tic: rs.tic, Bytes: uint32(rs.bytes), From: rs.from})
+	c.conn.SendUrgent(&wire.RepairDone{Tic: rs.tic, Bytes: uint32(rs.bytes), From: rs.from})
 }
 
 // onRepaired takes the server's word that a copy was set right.

@@ -97,9 +97,9 @@ func (r *repairs) pass(now int64, x *ticnetRelay) {
 		if err := s.xfer.Relay(now, source.addr, stream, target.addr, stream); err != nil {
 			continue
 		}
-		source.conn.SendReliable(&wire.SnapshotRequest{Tic: x.sendSeq, Stream: stream})
+		source.conn.SendUrgent(&wire.SnapshotRequest{Tic: x.sendSeq, Stream: stream})
 		s.xfer.AcceptFrom(source.addr)
-		target.conn.SendReliable(&wire.Repair{Stream: stream})
+		target.conn.SendUrgent(&wire.Repair{Stream: stream})
 		r.active[p] = &repairRun{stream: stream, target: target, askedMS: now}
 		r.times[p] = append(r.times[p], now)
 	}
@@ -146,7 +146,7 @@ func (r *repairs) onDone(now int64, x *ticnetRelay, sc *serverClient, body []byt
 	done := wire.Repaired{Player: uint8(p), Tic: m.Tic, Bytes: m.Bytes, MS: uint32(min(now-run.askedMS, 1<<31))}
 	for _, c := range s.slots {
 		if c.connected() && c.inGame() && c.phase != slotPlaceholder {
-			c.conn.SendReliable(&done)
+			c.conn.SendUrgent(&done)
 		}
 	}
 	return nil

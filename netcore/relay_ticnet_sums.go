@@ -163,7 +163,7 @@ func (d *desyncCheck) tell(s *Server) {
 	for i := range d.verdicts {
 		for _, sc := range s.slots {
 			if sc.connected() && sc.inGame() && sc.phase != slotPlaceholder {
-				sc.conn.SendReliable(&d.verdicts[i])
+				sc.conn.SendUrgent(&d.verdicts[i])
 			}
 		}
 	}

@@ -53,7 +53,10 @@ func (c *Client) TicsPerUpdate() int { return cmp.Or(c.loop.maxTics, BackupTics)
 // runTics runs every confirmed tic the game may run now (spec §11.2), at
 // most TicsPerUpdate of them, and, for a client that predicts, the tics
 // ahead of them (runner_predict.go).
-func (rn *runner) runTics() { rn.c.clock.runTics(rn.c) }
+func (rn *runner) runTics() {
+	rn.c.repair.rewind() // a repair's state that waited for the game to get there
+	rn.c.clock.runTics(rn.c)
+}
 
 // runConfirmed runs the confirmed tics before limit, without prediction.
 func (rn *runner) runConfirmed(limit uint32) {
@@ -79,8 +82,7 @@ func (rn *runner) runRequests(reqs []tic.Request) {
 		case tic.RequestSave:
 			rn.save(r.Tic)
 		case tic.RequestLoad:
-			rn.load(r.Tic, r.State)
-			if c.phase.state() == ClientDisconnected {
+			if !rn.load(r.Tic, r.State) || c.phase.state() == ClientDisconnected {
 				return
 			}
 		}
@@ -266,27 +268,34 @@ func (rn *runner) save(t uint32) {
 	c.join.sendState(t, c.game.(tic.Snapshotter).SaveState())
 }
 
-// load runs a RequestLoad: a joiner's state, or a repair's.
-func (rn *runner) load(tic uint32, state []byte) {
+// load runs a RequestLoad: a joiner's state, or a repair's. It reports
+// false when the game refused a repair's state: the requests after it
+// (the tics since, to run again) are void.
+func (rn *runner) load(t uint32, state []byte) bool {
 	c := rn.c
-	if !rn.loadState(tic, state) {
-		return
-	}
-	if c.repair.loads(tic) {
-		if t := rn.tl.Tic(tic - 1); t != nil {
-			rn.wasInGame = t.InGame // who was in the game before the tics run again
+	if c.repair.loads(t) {
+		if c.game.(tic.Snapshotter).LoadState(state) != nil {
+			c.repair.refused()
+			return false
 		}
-		rn.firstRun = tic // the consistency bytes it recorded before are of its diverged state
+		if before := rn.tl.Tic(t - 1); before != nil {
+			rn.wasInGame = before.InGame // who was in the game before the tics run again
+		}
+		rn.firstRun = t // the consistency bytes it recorded before are of its diverged state
 		c.repair.loaded()
-		return
+		return true
+	}
+	if !rn.loadState(t, state) {
+		return true
 	}
 	c.join.loaded = true
 	if c.rec.Recording() {
-		c.rec.Start(tic, state)
+		c.rec.Start(t, state)
 	}
-	c.join.start = tic
+	c.join.start = t
 	rn.started = false // who is in the game: from the first tic run
-	rn.firstRun = tic
+	rn.firstRun = t
+	return true
 }
 
 // loadState has the game load state, the state before t; if it cannot,

@@ -74,9 +74,9 @@ var migrationGames = []struct {
 	{"handoff/lossy", func(t *testing.T, opt simOption) { handOff(t, 207, 4, lossy, 300, opt) },
 		"frames 3166 ab90cddb5997 events 37 03574be3c5b1 tics 2410 b7bfc885278f"},
 	{"partition-heals/lossy", func(t *testing.T, opt simOption) { partitionAndHeal(t, 208, lossy, 300, 5000, opt) },
-		"frames 9731 dc7c7ceb1de6 events 221 d6e069e76086 tics 7285 3399e0209c78"},
+		"frames 9885 e3d6f09da9ac events 219 d88b4edf9f15 tics 7430 5c7def30530f"},
 	{"join-leave-handoff/predict/replay", joinsLeavesAndHandsOffPredicting,
-		"frames 4540 d85f9227c716 events 80 36fa728bda2a tics 3718 9b6c2b493b8f"},
+		"frames 4586 c889eb5a5f59 events 79 08a4c50fb599 tics 3718 2b799320dc27"},
 }
 
 // joinsLeavesAndHandsOffPredicting is TestCopiesThatPredictJoinMigrateAndHandOff's

@@ -565,7 +565,7 @@ func TestAPartitionThatHealsLeavesOneGame(t *testing.T) {
 // healLimits bound, per channel, how long after a partition heals there
 // is one game again (median and worst over the 200 seeds, in ms), as
 // measured.
-var healLimits = map[string][2]int64{"quiet": {250, 565}, "lossy": {1750, 3270}}
+var healLimits = map[string][2]int64{"quiet": {250, 565}, "lossy": {1730, 3280}}
 
 // A server whose page is hidden hands its game over at once, on a quiet
 // channel, to a visible copy, and stays in the game as a client: at 2, 4

@@ -120,6 +120,40 @@ func TestConnSendsItsReliableQueueInOrderOneAtATime(t *testing.T) {
 	assert.Equal(t, int64(1), count.ReliableResends, "first sends counted as resends")
 }
 
+// An urgent message goes Repeats times more, RepeatMS apart, while it is
+// not acknowledged, under its sequence number (counted as repeats, not
+// resends); then its resend timer runs from the first send. One
+// acknowledged before its repeat is not repeated, and an ordinary message
+// never is.
+func TestConnRepeatsAnUrgentMessageUntilAcknowledged(t *testing.T) {
+	c, tap, count := newTestConn(t, Connected)
+	c.SetResendMS(250)
+	c.SendUrgent(&wire.ConsoleMessage{Text: "now"})
+	var at []int64
+	for now := int64(0); now <= 260; now += 5 {
+		c.Run(now)
+		for _, p := range tap.take() {
+			require.Equal(t, uint8(0), p.seq, "at %d ms", now)
+			at = append(at, now)
+		}
+	}
+	require.Equal(t, []int64{0, RepeatMS, 2 * RepeatMS, 255}, at, "sent at (ms)")
+	require.Equal(t, int64(Repeats), count.ReliableRepeats)
+	require.Equal(t, int64(1), count.ReliableResends)
+
+	ack(t, c, 300, 1)
+	c.SendUrgent(&wire.ConsoleMessage{Text: "acked"})
+	c.Run(300)
+	require.Len(t, tap.take(), 1)
+	ack(t, c, 310, 2)
+	c.SendReliable(&wire.ConsoleMessage{Text: "ordinary"})
+	for now := int64(310); now <= 500; now += 5 {
+		c.Run(now)
+	}
+	require.Len(t, tap.take(), 1, "the ordinary message, once (the urgent one was acknowledged)")
+	require.Equal(t, int64(Repeats), count.ReliableRepeats)
+}
+
 // A state sent with SendLatest replaces the one queued before it while
 // that one has not gone, under its sequence number: the peer reads the
 // newest only. One already in flight is not touched (the peer may hold

@@ -11,4 +11,5 @@ type Counters struct {
 	Stale           int64
 	Duplicates      int64 // reliable packets received again
 	ReliableResends int64
+	ReliableRepeats int64 // urgent messages sent again once (SendUrgent)
 }

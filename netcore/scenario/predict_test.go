@@ -190,10 +190,11 @@ func TestPredictionAllocatesOnlyTheGamesStates(t *testing.T) {
 	s := start(t, Options{Players: 4, Seed: 1, Link: simnet.Link{LatencyMS: 50}, Predict: true, Quiet: true, WrapGame: wrap})
 	require.NoError(t, s.RunTics(300, 60000))
 	// The harness's logs grow as events come (every client's figures,
-	// about once a second): room for them first, so that what is
-	// counted is the engine's.
+	// about once a second) and as the games load states (each rollback):
+	// room for them first, so that what is counted is the engine's.
 	for _, p := range s.Peers {
 		p.Events = slices.Grow(p.Events, 1024)
+		p.LoadedAt = slices.Grow(p.LoadedAt, 1024) // a load a rollback
 	}
 	s.Log = slices.Grow(s.Log, 4096)
 	var before, after runtime.MemStats

@@ -116,16 +116,28 @@ func (tl *Timeline) Load(s Snapshot) bool {
 
 // Rewind has the game load s, the state before s.Tic, in place of the
 // state it reached: a copy whose state diverged takes the majority's. The
-// next requests load it once the tics before s.Tic are confirmed, then run
-// the tics from s.Tic on, those the game ran already again. It reports
-// false for a snapshot of a tic no longer held (before First), without a
-// state, or while another load waits.
+// next requests load it, then run the tics from s.Tic on, those the game
+// ran already again. It reports false for a snapshot of a tic no longer
+// held (before First) or not run yet (after GameTic), without a state, or
+// while another load waits.
 func (tl *Timeline) Rewind(s Snapshot) bool {
 	tl.trim()
-	if s.State == nil || tl.waitLoad || int32(s.Tic-tl.first) < 0 {
+	if s.State == nil || tl.waitLoad || int32(s.Tic-tl.first) < 0 || int32(s.Tic-tl.gametic) > 0 {
 		return false
 	}
 	tl.waitLoad, tl.load = true, &s
+	return true
+}
+
+// Forward moves the game to tic to without running the tics before it:
+// the game refused a Rewind's state (RequestLoad), and its state is still
+// the state before to, where it was. It reports false, changing nothing,
+// for a tic before GameTic or past the tics held.
+func (tl *Timeline) Forward(to uint32) bool {
+	if int32(to-tl.gametic) < 0 || int32(to-tl.confirmed) > 0 {
+		return false
+	}
+	tl.gametic = to
 	return true
 }
 

@@ -61,7 +61,8 @@ func TestTimelineKeepsItsBoundsAndGrowsInPlace(t *testing.T) {
 
 // A rewind loads the state before a tic the game ran already, then runs
 // the tics from it again, in order, with their commands; one of a tic no
-// longer held, without a state, or while another load waits is refused.
+// longer held or not run yet, without a state, or while another load
+// waits is refused.
 func TestTimelineRewindLoadsAStateAndRunsTheTicsSinceAgain(t *testing.T) {
 	tl := Timeline{KeepTics: 10}
 	tl.Reset(100)
@@ -91,15 +92,33 @@ func TestTimelineRewindLoadsAStateAndRunsTheTicsSinceAgain(t *testing.T) {
 	require.False(t, tl.Loading())
 	require.Equal(t, uint32(2), tl.Tic(125).Sum, "a tic run again keeps its new sum")
 
-	// A copy behind the state loads it once the tics before it are
-	// confirmed, and skips those (they are in the state).
+	// A state of a tic the game has not run yet is refused: the caller
+	// holds it until the game gets there.
 	tl.Reset(0)
 	confirmN(t, &tl, 0, 5)
-	require.True(t, tl.Rewind(Snapshot{Tic: 8, State: []byte{7}}))
-	require.Nil(t, tl.Requests(100, 100), "tics 5-7 not confirmed yet")
-	confirmN(t, &tl, 5, 5)
-	reqs = tl.Requests(100, 100)
-	require.Len(t, reqs, 3, "the load, then tics 8 and 9")
-	require.Equal(t, uint32(8), reqs[0].Tic)
-	require.Equal(t, uint32(8), reqs[1].Tic)
+	require.False(t, tl.Rewind(Snapshot{Tic: 8, State: []byte{7}}), "tic 8, the game at tic 0")
+	require.False(t, tl.Loading())
+}
+
+// Forward moves a game whose load a Rewind asked for refused it back to
+// where it was: the tics before are not run again; before the game, or
+// past the tics held, it changes nothing.
+func TestTimelineForwardSkipsTheTicsARefusedRewindWouldRunAgain(t *testing.T) {
+	tl := Timeline{}
+	tl.Reset(0)
+	confirmN(t, &tl, 0, 20)
+	for _, r := range tl.Requests(15, 100) {
+		tl.Ran(r.Tic, 1)
+	}
+	require.True(t, tl.Rewind(Snapshot{Tic: 10, State: []byte{1}}))
+	reqs := tl.Requests(15, 1)
+	require.Equal(t, RequestLoad, reqs[0].Kind)
+	require.Equal(t, uint32(10), tl.GameTic(), "at the load")
+	require.False(t, tl.Forward(9), "back past the game")
+	require.False(t, tl.Forward(21), "past the tics held")
+	require.True(t, tl.Forward(15))
+	require.Equal(t, uint32(15), tl.GameTic())
+	reqs = tl.Requests(17, 100)
+	require.Len(t, reqs, 2, "tics 15 and 16")
+	require.Equal(t, uint32(15), reqs[0].Tic)
 }

@@ -63,6 +63,17 @@ const (
 	DefaultMaxOutgoing = 8
 )
 
+// The chunk of a stream of one chunk goes again Repeats times, RepeatMS
+// apart, unless acknowledged first. Such a stream is a small state (a
+// desync's repair, a small game's join), whose time is its latency: on a
+// channel that loses one frame in five, waiting for the resend timer
+// (300-700 ms there) delays one stream in five, two repeats a tic apart
+// one in 125, for the bytes of two chunks more.
+const (
+	RepeatMS = 30
+	Repeats  = 2
+)
+
 // MinChunkBytes is the smallest chunk a sender uses: the sender
 // keeps 9 bytes of bookkeeping per chunk, under 2 % of the data at this
 // size, and the headers are 59 bytes a chunk.

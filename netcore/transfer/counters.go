@@ -11,6 +11,7 @@ type Counters struct {
 	ChunkBytesSent   int64 // their data bytes
 	ChunksResent     int64
 	ChunkBytesResent int64
+	ChunksRepeated   int64 // the one chunk of a stream, sent again (Repeats, RepeatMS)
 	AcksReceived     int64 // acks that matched an outgoing stream
 	StreamsDelivered int64
 	RTTSamples       int64

@@ -232,6 +232,7 @@ const (
 	sendNew    sendKind = iota + 1 // first transmission
 	sendResend                     // its timer ran out
 	sendProbe                      // its timer ran out, and the receiver has been silent for two timers: one at a time
+	sendRepeat                     // the one chunk of its stream, again RepeatMS after it went (Repeats times)
 )
 
 // due chooses the stream's next chunk to send, changing nothing: the first
@@ -243,6 +244,9 @@ func (s *outStream) due(now int64, cfg *Config) (uint32, sendKind) {
 	}
 	after := s.resendAfterMS(cfg)
 	for c := s.base; c < s.top; c++ {
+		if s.count == 1 && s.sends[c] <= Repeats && !s.acked.has(c) && now-s.sentMS[c] >= min(after, RepeatMS) {
+			return c, sendRepeat // a stream of one chunk: repeated
+		}
 		if s.sends[c] == 0 || s.acked.has(c) || now-s.sentMS[c] < after {
 			continue
 		}
@@ -317,6 +321,8 @@ func (t *sender) sendChunk(now int64, s *outStream, c uint32, kind sendKind) {
 		t.c.ChunkBytesSent += int64(n)
 		s.inFlight += s.frameLen(c)
 		s.top = max(s.top, c+1)
+	case sendRepeat:
+		t.c.ChunksRepeated++
 	case sendProbe:
 		s.lastProbeMS = now
 		fallthrough
