@@ -19,6 +19,7 @@ const corruptAt = 400
 type desyncStatesOf struct {
 	Tic      uint32 `json:"tic"`
 	Diverged bool   `json:"diverged"`
+	Fetched  bool   `json:"fetched"`
 	Before   []int  `json:"before"`
 	After    []int  `json:"after"`
 }
@@ -28,9 +29,11 @@ type desyncStatesOf struct {
 // copy was set right ("repaired", with a state after tic 400, diverged on
 // that tab only), and every tab's checksums agree afterwards. Every tab
 // kept its states around tic 400 ("desyncStates"): the states before it
-// are the same everywhere, and the diff page, given the corrupted tab's
-// state after it and the server's tab's, names the one field that differs
-// (the player's score, 1000 apart). Screenshots of the tabs and the page.
+// are the same everywhere; the corrupted tab also fetched a copy of the
+// majority's (the same as the server's tab's), and the diff page, given
+// the corrupted tab's two states after it, names the one field that
+// differs (the player's score, 1000 apart). Screenshots of the tabs and
+// the page.
 func TestACorruptedTabIsRepairedAndTheDiffNamesTheField(t *testing.T) {
 	url := serveDemo(t, buildDemo(t))
 	bctx := browser(t)
@@ -87,15 +90,27 @@ func TestACorruptedTabIsRepairedAndTheDiffNamesTheField(t *testing.T) {
 		require.Equal(t, states[0].Before, states[i].Before, "tab %d: the state before tic %d", i, corruptAt)
 	}
 	require.NotEqual(t, states[0].After, states[3].After, "the corrupted tab's state after tic %d", corruptAt)
+	// The corrupted tab fetched a copy of the majority's: the server's
+	// tab's, or another's, all the same.
+	var fetched desyncStatesOf
+	text, err := runEval(tabs[3], "ticnetDemo.fetchedStates()")
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal([]byte(text), &fetched), text)
+	require.True(t, fetched.Fetched, "the corrupted tab's fetched states: %s", text)
+	require.Equal(t, uint32(corruptAt), fetched.Tic)
+	require.Equal(t, states[0].Before, fetched.Before, "the fetched state before tic %d", corruptAt)
+	require.Equal(t, states[0].After, fetched.After, "the fetched state after tic %d", corruptAt)
 	dir := outDir(t)
 	for i, ctx := range tabs {
 		screenshot(t, ctx, filepath.Join(dir, fmt.Sprintf("tab%d.png", i)))
 	}
 
 	page := tab(t, bctx, url+"/diff.html")
+	// What the corrupted tab's page holds: its own state, and the
+	// majority's it fetched.
 	a, _ := json.Marshal(states[3].After)
-	b, _ := json.Marshal(states[0].After)
-	var text string
+	b, _ := json.Marshal(fetched.After)
+	text = ""
 	for end := time.Now().Add(10 * time.Second); text == ""; time.Sleep(100 * time.Millisecond) {
 		require.True(t, time.Now().Before(end), "the diff page did not load in 10 s")
 		text, _ = runEval(page, fmt.Sprintf(`globalThis.ticnetDiff ? ticnetDiff.compare(%s, %s) : ""`, a, b))

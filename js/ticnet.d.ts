@@ -159,15 +159,17 @@ export interface InputDelayEvent { kind: "inputDelay"; tic: number; delay: numbe
  */
 export interface RepairedEvent { kind: "repaired"; player: number; name?: string; tic: number; bytes: number; ms: number; diverged: boolean }
 /**
- * This copy's game states around the first tic of the game's first desync
- * (TICNET_1, with keepStates): before, the state save returned before tic
- * (every copy agreed on it), and after, the state after it (whose
- * checksums differ). Every copy that keeps its states gets its own, the
- * majority's copies as the one that diverged (diverged: it was this
- * copy): compare one of each byte by byte or field by field (the demo's
- * diff.html, or `ticnet-replay diff`). At most once a game.
+ * Game states around the first tic of the game's first desync (TICNET_1,
+ * with keepStates): before, the state save returned before tic (every
+ * copy agreed on it), and after, the state after it (whose checksums
+ * differ). Every copy that keeps its states gets its own (fetched false),
+ * the majority's copies as the one that diverged (diverged: it was this
+ * copy); the copy that diverged then gets a copy of the majority's, which
+ * it fetched from one (fetched true). Compare the two afters byte by byte
+ * or field by field: diffStates, the demo's diff.html, `ticnet-replay
+ * diff`.
  */
-export interface DesyncStatesEvent { kind: "desyncStates"; tic: number; diverged: boolean; before: Uint8Array; after: Uint8Array }
+export interface DesyncStatesEvent { kind: "desyncStates"; tic: number; diverged: boolean; fetched: boolean; before: Uint8Array; after: Uint8Array }
 
 /** Something that happened: switch on kind. O: the type of the launch options (start<O>). */
 export type TicnetEvent<O = unknown> =

@@ -213,7 +213,7 @@ func (js *joinSide) earlyChunk(now int64, h wire.Header, body []byte) bool {
 // onTransfer handles the end of a stream.
 func (js *joinSide) onTransfer(ev transfer.Event) {
 	c := js.c
-	if c.repair.onTransfer(ev) {
+	if c.forensic.onTransfer(c, ev) || c.repair.onTransfer(ev) {
 		return
 	}
 	if ev.Kind == transfer.Received && (c.phase.state() == ClientConnecting || c.phase.state() == ClientWaitingLaunch) {

@@ -138,6 +138,8 @@ func (k ticnetClock) inGame(c *Client, now int64, kind uint8, h wire.Header, bod
 		return c.repair.onRepaired(body)
 	case kind == wire.TicnetKindDesync && h.Reliable:
 		return onDesync(c, body)
+	case kind == wire.TicnetKindStatesRequest && h.Reliable:
+		return c.forensic.onRequest(now, c, body)
 	}
 	return errUnexpected{}
 }

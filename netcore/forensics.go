@@ -1,6 +1,10 @@
 package netcore
 
-import "github.com/ticnet/ticnet/netcore/tic"
+import (
+	"github.com/ticnet/ticnet/netcore/tic"
+	"github.com/ticnet/ticnet/netcore/transfer"
+	"github.com/ticnet/ticnet/netcore/wire"
+)
 
 // DesyncStates are a copy's own states around the first tic of a desync
 // (EventDesyncStates): Before, the state before Tic, which the copies
@@ -14,6 +18,9 @@ type DesyncStates struct {
 	// Diverged: this copy is one of those the server named (its player's
 	// copy differed from the majority's).
 	Diverged bool
+	// Fetched: the states are a copy of the majority's, which this copy
+	// fetched after it diverged (the event with its own came before).
+	Fetched bool
 }
 
 // forensics keeps the states before the last tics this copy ran confirmed
@@ -29,6 +36,9 @@ type forensics struct {
 	kept      DesyncStates
 	has       bool
 	wantAfter bool
+	// asked: the stream this copy, diverged, asked a copy of the
+	// majority's states on (wire.StatesRequest), until they come.
+	asked uint32
 }
 
 type keptState struct {
@@ -96,9 +106,52 @@ func (f *forensics) verdict(c *Client, t uint32, diverged bool) {
 	f.wantAfter = true
 }
 
-// tell hands the states kept to the code above (EventDesyncStates).
+// tell hands the states kept to the code above (EventDesyncStates), and
+// a copy that diverged asks for a copy of the majority's.
 func (f *forensics) tell(c *Client) {
 	f.has = true
 	states := f.kept
 	c.emit(Event{Kind: EventDesyncStates, Tic: states.Tic, States: &states})
+	if states.Diverged {
+		f.asked = wire.StatesRequestStreamBit | states.Tic&^wire.StatesRequestStreamBit
+		c.conn.SendReliable(&wire.StatesRequest{Tic: states.Tic, Stream: f.asked})
+	}
+}
+
+// onRequest takes the server's request for this copy's states around a
+// tic, for a copy that diverged: they go on the stream it names, or it is
+// refused when this copy kept none of that tic.
+func (f *forensics) onRequest(now int64, c *Client, body []byte) error {
+	var m wire.StatesRequest
+	if err := m.DecodeBody(body); err != nil {
+		return err
+	}
+	if !f.has || f.kept.Tic != m.Tic || f.kept.Diverged {
+		c.xfer.Refuse(now, c.server, m.Stream, wire.TransferReasonNoSnapshot)
+		return nil
+	}
+	st := wire.StatesStream{Tic: m.Tic, Before: f.kept.Before, After: f.kept.After}
+	if err := c.xfer.Send(now, c.server, m.Stream, st.AppendTo(nil)); err != nil {
+		c.xfer.Refuse(now, c.server, m.Stream, wire.TransferReasonNoSnapshot)
+	}
+	return nil
+}
+
+// onTransfer takes the stream of states this copy asked for, and reports
+// whether ev was of it: they go up as the majority's (Fetched).
+func (f *forensics) onTransfer(c *Client, ev transfer.Event) bool {
+	if f.asked == 0 || ev.Outgoing || ev.Peer != c.server || ev.Stream != f.asked {
+		return false
+	}
+	f.asked = 0
+	if ev.Kind != transfer.Received {
+		return true
+	}
+	var st wire.StatesStream
+	if err := st.Decode(ev.Data); err != nil || st.Tic != f.kept.Tic {
+		c.stats.Malformed++
+		return true
+	}
+	c.emit(Event{Kind: EventDesyncStates, Tic: st.Tic, States: &DesyncStates{Tic: st.Tic, Before: st.Before, After: st.After, Fetched: true}})
+	return true
 }

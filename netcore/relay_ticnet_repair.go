@@ -45,6 +45,9 @@ type repairs struct {
 	active [tic.MaxPlayers]*repairRun
 	times  [tic.MaxPlayers][]int64 // when each player's repairs began, within the window
 	cannot bool                    // the game cannot save or load a state: no repair
+	// fetched: players whose copies, named by a verdict, asked for a copy
+	// of the majority's states (wire.StatesRequest): once each a game.
+	fetched uint8
 }
 
 // repairRun is one repair under way.
@@ -182,4 +185,30 @@ func (r *repairs) fail(now int64, x *ticnetRelay, p int) {
 		r.times[p] = r.times[p][:n-1]
 	}
 	x.check.clear(p)
+}
+
+// onStatesRequest takes a diverged copy's request for a copy of the
+// majority's states around a tic (its forensics, forensics.go): the server
+// asks a copy of the majority for its own, and relays them on the stream
+// the request names. It serves a copy the verdicts named, once a game: a
+// request is a stream of a state from another copy.
+func (r *repairs) onStatesRequest(now int64, x *ticnetRelay, sc *serverClient, body []byte) error {
+	s := x.s
+	var m wire.StatesRequest
+	if err := m.DecodeBody(body); err != nil {
+		return err
+	}
+	source := s.slots.stateSource(func(o *serverClient) bool { return o != sc && o.player >= 0 && r.truth&(1<<o.player) != 0 })
+	if sc.player < 0 || r.truth&(1<<sc.player) != 0 || r.fetched&(1<<sc.player) != 0 || m.Stream&wire.StatesRequestStreamBit == 0 || source == nil {
+		return errUnexpected{}
+	}
+	r.fetched |= 1 << sc.player
+	s.joins.nextStream++
+	in := s.joins.nextStream
+	if err := s.xfer.Relay(now, source.addr, in, sc.addr, m.Stream); err != nil {
+		return errUnexpected{}
+	}
+	source.conn.SendReliable(&wire.StatesRequest{Tic: m.Tic, Stream: in})
+	s.xfer.AcceptFrom(source.addr)
+	return nil
 }

@@ -219,6 +219,8 @@ func (s *Server) onTicnet(now int64, sc *serverClient, body []byte) error {
 			s.ext.repair.onTransfer(now, &s.ext, ev)
 		}
 		return nil
+	case kind == wire.TicnetKindStatesRequest:
+		return s.ext.repair.onStatesRequest(now, &s.ext, sc, body)
 	case kind == wire.TicnetKindRepairDone:
 		return s.ext.repair.onDone(now, &s.ext, sc, body)
 	case kind == wire.TicnetKindJoinReady:

@@ -35,6 +35,8 @@ let joinedWith = null; // stats().transferMS and joinMS as this copy's player en
 const log = [];
 /** @type {import("./ticnet.js").DesyncStatesEvent | null} */
 let desyncStates = null; // the game's first desync, as this copy kept it
+/** @type {import("./ticnet.js").DesyncStatesEvent | null} */
+let fetchedStates = null; // and as a copy of the majority kept it, when this copy diverged
 const downloadStatesEl = document.getElementById("download-states");
 const timing = { role: null, lobby: null }; // ms from navigation to the first role and lobby
 
@@ -97,7 +99,7 @@ function onEvent(e) {
       // joined in progress starts from the state that load brings.
       if (!e.joined) { game = new Game(); prev = cur = game.snapshot(); }
       sums.clear();
-      desyncStates = null; downloadStatesEl.hidden = true;
+      desyncStates = fetchedStates = null; downloadStatesEl.hidden = true;
       started = true; myPlayer = e.player; joining = e.joined; rejoining = e.rejoined; progress = 0;
       startedAt = { tic: e.tic, joined: e.joined, rejoined: e.rejoined }; refused = null; break;
     case "catchup":
@@ -117,7 +119,8 @@ function onEvent(e) {
     case "rejected": refused = e.reason; break;
     // The first desync of the game: this copy's states around its tic,
     // to compare with another copy's on the diff page.
-    case "desyncStates": desyncStates = e; downloadStatesEl.hidden = false; break;
+    // A copy that diverged then fetches a copy of the majority's.
+    case "desyncStates": if (e.fetched) fetchedStates = e; else desyncStates = e; downloadStatesEl.hidden = false; break;
     // A copy went astray and took the majority's state.
     case "repaired": showNotice(e.diverged ? "This copy's game went astray and was set right" : `${e.name || "A player"}'s game went astray and was set right`, 3000); break;
     // The game's own code threw: this copy left the game.
@@ -196,11 +199,10 @@ globalThis.ticnetDemo = {
   // The local player as displayed, cheaply (tests poll it).
   me() { const p = myPlayer >= 0 ? game.players[myPlayer] : null; return p && { x: p.x, y: p.y, angle: p.angle, dead: p.dead > 0 }; },
   events() { return JSON.stringify(log); },
-  // The "desyncStates" event's states, as arrays of bytes (null before one).
-  desyncStates() {
-    const e = desyncStates;
-    return JSON.stringify(e && { tic: e.tic, diverged: e.diverged, before: [...e.before], after: [...e.after] });
-  },
+  // The "desyncStates" events' states, as arrays of bytes (null before
+  // one): this copy's, and the majority's it fetched.
+  desyncStates() { return statesJSON(desyncStates); },
+  fetchedStates() { return statesJSON(fetchedStates); },
   describe, // the game's reading of a state
 };
 
@@ -232,13 +234,18 @@ function saveFile(name, bytes) {
 downloadEl.onclick = downloadReplay;
 
 // "Download states": this copy's state after the first tic of the game's
-// first desync ("desyncStates"), which diff.html compares with another
-// copy's, field by field.
+// first desync ("desyncStates"), and on the copy that diverged the
+// majority's it fetched, which diff.html compares field by field.
 downloadStatesEl.onclick = () => {
-  const e = desyncStates;
-  const name = `ticnet-arena-tic-${e.tic}-${e.diverged ? "diverged" : "majority"}-${uid.toString(16)}.state`;
-  saveFile(name, e.after);
+  for (const e of [desyncStates, fetchedStates]) {
+    if (e) saveFile(`ticnet-arena-tic-${e.tic}-${e.diverged ? "diverged" : "majority"}-${uid.toString(16)}.state`, e.after);
+  }
 };
+
+/** @param {import("./ticnet.js").DesyncStatesEvent | null} e */
+function statesJSON(e) {
+  return JSON.stringify(e && { tic: e.tic, diverged: e.diverged, fetched: e.fetched, before: [...e.before], after: [...e.after] });
+}
 
 // Lobby.
 const lobbyEl = document.getElementById("lobby");

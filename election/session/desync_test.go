@@ -80,7 +80,8 @@ func TestACopyWhoseGameIsNotDeterministicLeavesWithAnError(t *testing.T) {
 
 // With keepStates, every copy's page gets its own states around the
 // desync's tic, once ("desyncStates"): the broken copy's marked as the one
-// that diverged; the states before the tic the same everywhere, and the
+// that diverged, and the broken copy's page then a copy of the majority's
+// (fetched), the same as copy 0's; the states before the tic the same everywhere, and the
 // broken copy's after it different from the others' in exactly the bytes
 // testgame's BreakAt changes (the hash, bytes 4 to 7, and the low byte of
 // player 0's x, byte 12). Without keepStates, none (the first test).
@@ -95,8 +96,17 @@ func TestEveryPageGetsItsStatesAroundTheDesyncsTic(t *testing.T) {
 	require.Len(t, ref, 1, "copy 0: desyncStates events")
 	for i, p := range c.peers {
 		got := eventsOf(p, "desyncStates")
-		require.Len(t, got, 1, "copy %d: desyncStates events", i)
+		want := 1
+		if p == broken {
+			want = 2 // its own, then a copy of the majority's
+			f := got[1]
+			require.True(t, f.Fetched && !f.Diverged, "the broken copy's second: fetched, the majority's")
+			require.Equal(t, ref[0].Before, f.Before, "the fetched state before tic %d", breakAt)
+			require.Equal(t, ref[0].After, f.After, "the fetched state after tic %d", breakAt)
+		}
+		require.Len(t, got, want, "copy %d: desyncStates events", i)
 		e := got[0]
+		require.False(t, e.Fetched, "copy %d: its own first", i)
 		require.Equal(t, uint32(breakAt), e.Tic, "copy %d: the tic", i)
 		require.Equal(t, p == broken, e.Diverged, "copy %d: diverged", i)
 		require.Equal(t, ref[0].Before, e.Before, "copy %d: the state before tic %d", i, breakAt)
@@ -106,10 +116,10 @@ func TestEveryPageGetsItsStatesAroundTheDesyncsTic(t *testing.T) {
 				differ = append(differ, b)
 			}
 		}
-		want := []int(nil)
+		wantDiffer := []int(nil)
 		if p == broken {
-			want = []int{4, 5, 6, 7, 12}
+			wantDiffer = []int{4, 5, 6, 7, 12}
 		}
-		require.Equal(t, want, differ, "copy %d: the bytes of the state after tic %d that differ from copy 0's", i, breakAt)
+		require.Equal(t, wantDiffer, differ, "copy %d: the bytes of the state after tic %d that differ from copy 0's", i, breakAt)
 	}
 }

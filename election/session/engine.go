@@ -235,7 +235,7 @@ func (s *Session) fromClient(now int64, ev netcore.Event) {
 			Bytes: ev.Bytes, MS: ev.MS, Diverged: ev.Player == s.eng.view.player})
 	case netcore.EventDesyncStates:
 		st := ev.States
-		s.emit(Event{Kind: "desyncStates", Tic: st.Tic, Before: st.Before, After: st.After, Diverged: st.Diverged})
+		s.emit(Event{Kind: "desyncStates", Tic: st.Tic, Before: st.Before, After: st.After, Diverged: st.Diverged, Fetched: st.Fetched})
 	case netcore.EventGameEnded:
 		s.stats.Peers = s.stats.Peers[:0]
 		s.emit(Event{Kind: "end", Tic: ev.Tic, Over: ev.Over})

@@ -77,6 +77,7 @@ var (
 	fieldMS       = Field{"ms", "number", false, func(e *Event) any { return e.MS }}
 	fieldBefore   = Field{"before", "Uint8Array", false, func(e *Event) any { return e.Before }}
 	fieldAfter    = Field{"after", "Uint8Array", false, func(e *Event) any { return e.After }}
+	fieldFetched  = Field{"fetched", "boolean", false, func(e *Event) any { return e.Fetched }}
 )
 
 // player is e.Player, -1 for none.
@@ -123,7 +124,7 @@ var EventKinds = []EventKind{
 	{"end", "EndEvent", []Field{fieldTic, fieldOver}},
 	{"inputDelay", "InputDelayEvent", []Field{fieldTic, fieldDelay}},
 	{"repaired", "RepairedEvent", []Field{fieldPlayer, fieldName, fieldTic, fieldBytes, fieldMS, fieldDiverged}},
-	{"desyncStates", "DesyncStatesEvent", []Field{fieldTic, fieldDiverged, fieldBefore, fieldAfter}},
+	{"desyncStates", "DesyncStatesEvent", []Field{fieldTic, fieldDiverged, fieldFetched, fieldBefore, fieldAfter}},
 }
 
 // FieldsOf returns the fields of the events of kind; nil for a kind

@@ -85,9 +85,12 @@ type Event struct {
 	MS    int64 `json:"ms,omitempty"`
 	// Before and After: "desyncStates", this copy's game states before and
 	// after Tic, the first tic of the game's first desync
-	// (Config.KeepStates); Diverged: this copy is the one that diverged.
-	Before []byte `json:"before,omitempty"` // base64 in JSON
-	After  []byte `json:"after,omitempty"`
+	// (Config.KeepStates); Diverged: this copy is the one that diverged;
+	// Fetched: the states are a copy of the majority's, which the copy
+	// that diverged fetched (its own came first).
+	Before  []byte `json:"before,omitempty"` // base64 in JSON
+	After   []byte `json:"after,omitempty"`
+	Fetched bool   `json:"fetched,omitempty"`
 }
 
 // LobbyReport is the game's players as the JS API shows them: the

@@ -28,7 +28,8 @@ func differing(a, b []byte) []int {
 // Four players keep their states (ClientConfig.KeepStates); peer 3's game
 // adds 1 to player 0's x at tic 300 (testgame's BreakAt). Every copy hands
 // up its states around tic 300 once, peer 3's marked as the one that
-// diverged: the states before the tic are the same on every copy, the
+// diverged, and peer 3 then a copy of the majority's, which it fetched
+// (the same as copy 0's): the states before the tic are the same on every copy, the
 // majority's states after it are the same, and peer 3's differs from
 // theirs in exactly the bytes the break changed: the hash (bytes 4 to 7)
 // and the low byte of player 0's x (byte 12). With prediction (and idle
@@ -46,8 +47,13 @@ func TestEveryCopyKeepsItsStatesAroundTheFirstTicOfADesync(t *testing.T) {
 		var ref netcore.DesyncStates
 		for _, p := range s.Peers {
 			got := statesOf(p)
-			require.Len(t, got, 1, "predict %v, copy %d: the states handed up", predict, p.Index)
+			want := 1
+			if p.Index == 3 {
+				want = 2 // its own, then a copy of the majority's, fetched
+			}
+			require.Len(t, got, want, "predict %v, copy %d: the states handed up", predict, p.Index)
 			st := got[0]
+			require.False(t, st.Fetched, "predict %v, copy %d: its own first", predict, p.Index)
 			require.Equal(t, uint32(300), st.Tic, "predict %v, copy %d: the tic", predict, p.Index)
 			require.Equal(t, p.Index == 3, st.Diverged, "predict %v, copy %d: diverged", predict, p.Index)
 			require.NotEmpty(t, st.Before, "predict %v, copy %d", predict, p.Index)
@@ -60,11 +66,16 @@ func TestEveryCopyKeepsItsStatesAroundTheFirstTicOfADesync(t *testing.T) {
 			}
 			require.True(t, bytes.Equal(ref.Before, st.Before), "predict %v, copy %d: the state before tic 300 differs from copy 0's at %v",
 				predict, p.Index, differing(ref.Before, st.Before))
-			want := []int(nil)
+			differ := []int(nil)
 			if p.Index == 3 {
-				want = []int{4, 5, 6, 7, 12}
+				differ = []int{4, 5, 6, 7, 12}
+				fetched := got[1]
+				require.True(t, fetched.Fetched && !fetched.Diverged, "predict %v: the fetched states are the majority's", predict)
+				require.Equal(t, uint32(300), fetched.Tic)
+				require.Equal(t, ref.Before, fetched.Before, "predict %v: the fetched state before tic 300", predict)
+				require.Equal(t, ref.After, fetched.After, "predict %v: the fetched state after tic 300", predict)
 			}
-			require.Equal(t, want, differing(ref.After, st.After), "predict %v, copy %d: the bytes of the state after tic 300 that differ from copy 0's",
+			require.Equal(t, differ, differing(ref.After, st.After), "predict %v, copy %d: the bytes of the state after tic 300 that differ from copy 0's",
 				predict, p.Index)
 		}
 	}

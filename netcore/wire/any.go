@@ -91,6 +91,8 @@ func NewMessageIn(h Header, body []byte, dir Direction, ctx Context) (Message, e
 			return &RepairDone{}, nil
 		case TicnetKindRepaired:
 			return &Repaired{}, nil
+		case TicnetKindStatesRequest:
+			return &StatesRequest{}, nil
 		case TicnetKindJoinStart:
 			return &JoinStart{}, nil
 		case TicnetKindSnapshotRequest:

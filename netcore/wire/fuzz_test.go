@@ -205,6 +205,7 @@ func FuzzInputDelay(f *testing.F)     { fuzzBody(f, func() Message { return &Inp
 func FuzzRepair(f *testing.F)         { fuzzBody(f, func() Message { return &Repair{} }) }
 func FuzzRepairDone(f *testing.F)     { fuzzBody(f, func() Message { return &RepairDone{} }) }
 func FuzzRepaired(f *testing.F)       { fuzzBody(f, func() Message { return &Repaired{} }) }
+func FuzzStatesRequest(f *testing.F)  { fuzzBody(f, func() Message { return &StatesRequest{} }) }
 func FuzzTransferChunk(f *testing.F)  { fuzzBody(f, func() Message { return &TransferChunk{} }) }
 func FuzzTransferAck(f *testing.F)    { fuzzBody(f, func() Message { return &TransferAck{} }) }
 func FuzzTransferAbort(f *testing.F)  { fuzzBody(f, func() Message { return &TransferAbort{} }) }
