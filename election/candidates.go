@@ -12,6 +12,7 @@ type candidate struct {
 	heardMS int64  // when it was last heard as a server
 	uid     uint32 // its UID, from its announcement
 	hidden  bool   // its page is hidden, as it last said
+	watches bool   // it never serves (candidateWatching)
 }
 
 // candidates are the copies this one heard lately, at most maxCandidates:
@@ -122,8 +123,8 @@ func (e *Election) ahead(now int64) (*candidate, bool) {
 	var best *candidate
 	for i := range e.cands {
 		c := &e.cands[i]
-		if e.migrating() && c.game != e.game || e.gone.lost(now, c.id) {
-			continue // another game's; or the server just lost, announcing late
+		if e.migrating() && c.game != e.game || e.gone.lost(now, c.id) || c.watches && !c.server {
+			continue // another game's; the server just lost, announcing late; or one that never serves
 		}
 		if c.server && now-c.heardMS <= e.cfg.Cadence.CandidateTTLMS {
 			return c, true

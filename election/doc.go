@@ -25,7 +25,8 @@
 // [to = 0xFFFFFFFF][from = UID]["TNE1"][start time f64 LE][tie-break u32 LE],
 // then, each optional in turn, [game u32 LE] (the game it plays, 0 for
 // none), [flags u8] (1: it looks for its game's next server; 2: its page
-// is hidden; 4: it follows an heir) and, with flag 4 only, [heir u32 LE]
+// is hidden; 4: it follows an heir; 8: it leaves; 16: it watches and
+// never serves) and, with flag 4 only, [heir u32 LE]
 // (the UID of the copy it follows). Every copy thus knows the others'
 // start times, which is what lets the survivors of a server that left
 // pick the earliest of them at once.
@@ -52,6 +53,8 @@
 //     still come. A copy that entered the game in progress less than two
 //     AnnouncePeriodMS ago (EnteredGame) may not know every copy of it
 //     yet: it does not serve, and follows the one that does.
+//   - A copy that watches (Config.Watch) never serves, and no copy waits
+//     for it or follows it: it waits for a server as long as it takes.
 //   - A copy that leaves says so (Leave): the others forget it at once,
 //     rather than follow it, silent, for CandidateTTLMS.
 //   - A copy that lost its game's server (SetGame) looks among the copies

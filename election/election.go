@@ -10,43 +10,6 @@ import (
 	"github.com/ticnet/ticnet/netcore/link"
 )
 
-// Cadence is the election's timing: how often a copy speaks, and how long
-// it waits to hear the others.
-type Cadence struct {
-	Name string
-	// RequestPeriodMS: how often an undecided copy asks for the server.
-	RequestPeriodMS int64
-	// WaitMS: how long a copy that hears no server waits before serving.
-	WaitMS int64
-	// BeaconPeriodMS: how often a server announces itself.
-	BeaconPeriodMS int64
-	// AnnouncePeriodMS: how often undecided copies and clients announce
-	// their start time.
-	AnnouncePeriodMS int64
-	// CandidateTTLMS: a copy not heard from for this long is forgotten.
-	CandidateTTLMS int64
-	// ServerTimeoutMS: a server not heard from for this long is gone.
-	ServerTimeoutMS int64
-	// ReelectWaitMS: after the server is gone, how long the first of the
-	// survivors waits before serving (the others already know it).
-	ReelectWaitMS int64
-}
-
-var (
-	// Local is for BroadcastChannel tabs: delivery takes milliseconds, so
-	// a copy alone need wait only a few request periods (see
-	// TestElectionRuns for the measured times and the absence of splits
-	// with 20 % loss).
-	Local = Cadence{Name: "local", RequestPeriodMS: 100, WaitMS: 500, BeaconPeriodMS: 250,
-		AnnouncePeriodMS: 250, CandidateTTLMS: 1500, ServerTimeoutMS: 3000, ReelectWaitMS: 0}
-	// Gossip is for the WebXDC realtime channel, where a peer may be heard
-	// only seconds after it joined (delays up to 2 s each way are
-	// simulated): a copy alone waits long enough for a round trip and a
-	// lost beacon or two.
-	Gossip = Cadence{Name: "gossip", RequestPeriodMS: 500, WaitMS: 4500, BeaconPeriodMS: 500,
-		AnnouncePeriodMS: 1000, CandidateTTLMS: 5000, ServerTimeoutMS: 6000, ReelectWaitMS: 0}
-)
-
 // EventKind says what happened.
 type EventKind uint8
 
@@ -98,6 +61,10 @@ type Config struct {
 	// draws could take its UID or win its elections. Tests pass a seeded
 	// generator, to replay a run.
 	Rand func() uint32
+	// Watch makes this copy one that watches its game and never serves:
+	// its announcements say so, no copy waits for it or follows it, and
+	// it waits for a server as long as it takes.
+	Watch bool
 }
 
 // A new server beacons every burstPeriodMS for burstMS: the copies waiting
@@ -354,7 +321,7 @@ func (e *Election) onCandidate(now int64, uid uint32, id Identity, game uint32, 
 		return
 	}
 	c := e.cands.remember(now, id)
-	c.game, c.uid, c.hidden = game, uid, flags&candidateHidden != 0
+	c.game, c.uid, c.hidden, c.watches = game, uid, flags&candidateHidden != 0, flags&candidateWatching != 0
 	// A server announces its game just before its beacon; if the beacon
 	// overtook the announcement, this is the server it was. (A copy heard
 	// as a server long ago may be a client now.)
@@ -399,7 +366,7 @@ func (e *Election) Hidden() bool { return e.hidden }
 // page is not hidden: one that may take a hidden server's game over.
 func (e *Election) Visible(uid uint32) bool {
 	c := e.cands.byUID(uid)
-	return c != nil && !c.hidden
+	return c != nil && !c.hidden && !c.watches
 }
 
 // Update does what is due at now and returns what happened since the last
@@ -419,6 +386,8 @@ func (e *Election) Update(now int64) []Event {
 		e.announce(now)
 		if now-e.waitFromMS >= e.waitMS {
 			switch c, server := e.ahead(now); {
+			case c == nil && e.cfg.Watch:
+				// It never serves: it waits for a copy that does.
 			case c == nil && e.migrating() && now-e.enteredMS < 2*p.AnnouncePeriodMS:
 				// It may not know every copy of its game yet.
 			case c == nil:
@@ -477,6 +446,9 @@ func (e *Election) candidate() []byte {
 	}
 	if e.hidden {
 		f |= candidateHidden
+	}
+	if e.cfg.Watch {
+		f |= candidateWatching
 	}
 	heir := e.heir.named()
 	if heir != 0 {

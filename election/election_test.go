@@ -83,8 +83,14 @@ func newElectionSim(seed uint64, link simnet.Link) *electionSim {
 }
 
 func (s *electionSim) add(p Cadence, startMS float64, r *rand.Rand) *instance {
+	return s.addWith(Config{Cadence: p, StartMS: startMS, Rand: r.Uint32})
+}
+
+// addWith adds a copy with cfg (its Send is its node's).
+func (s *electionSim) addWith(cfg Config) *instance {
 	in := &instance{node: s.net.AddNode(), startedAt: s.net.Now(), decidedAt: -1, open: true}
-	in.r.Election = New(Config{Cadence: p, StartMS: startMS, Rand: r.Uint32, Send: in.node.Broadcast}, s.net.Now())
+	cfg.Send = in.node.Broadcast
+	in.r.Election = New(cfg, s.net.Now())
 	s.insts = append(s.insts, in)
 	return in
 }
@@ -139,6 +145,16 @@ func (s *electionSim) servers() int {
 		}
 	}
 	return n
+}
+
+// server is the open instance that serves (the first, if several do).
+func (s *electionSim) server() *instance {
+	for _, in := range s.insts {
+		if in.open && in.r.Election.Role() == Server {
+			return in
+		}
+	}
+	return nil
 }
 
 // agreed reports whether every open instance has decided, one serves, and

@@ -101,6 +101,9 @@ const (
 	// it at once, rather than after CandidateTTLMS, so that none follows
 	// it when its game's server goes next.
 	candidateLeaving = 1 << 3
+	// candidateWatching: the copy watches its game and never serves
+	// (Config.Watch): no copy waits for it or follows it.
+	candidateWatching = 1 << 4
 )
 
 // appendCandidate appends a candidate announcement frame from uid, which

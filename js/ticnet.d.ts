@@ -327,6 +327,14 @@ export interface CommonOptions<O = unknown> {
    * states of memory, and a save a tic when the copy does not predict.
    */
   keepStates?: boolean;
+  /**
+   * Watch the game rather than play it (default false): this copy sends
+   * no input and is never a player or the server; it receives the running
+   * game (a state, then every tic) and runs it, and onTic, checksum and
+   * the events go on as for a player. Watchers do not count against a
+   * game's 16 connections; a server takes up to 128.
+   */
+  watch?: boolean;
   onEvent?(event: TicnetEvent<O>): void;
   /**
    * Run ahead of the confirmed tics (on by default when save and load are

@@ -511,7 +511,7 @@ export async function start(options) {
   // default), and what this page computes.
   const config = {
     name: options.name ?? chatName(shim, core.schema.start.name.maxBytes), maxPlayers: options.maxPlayers, timeout: options.timeout, record: options.record,
-    keepStates: options.keepStates, predictTics: options.predictTics, inputDelay: options.inputDelay, minInputDelay: options.minInputDelay, maxInputDelay: options.maxInputDelay,
+    keepStates: options.keepStates, watch: options.watch, predictTics: options.predictTics, inputDelay: options.inputDelay, minInputDelay: options.minInputDelay, maxInputDelay: options.maxInputDelay,
     ticRate: options.ticRate, settings: options.settings,
     inputSize: options.inputSize | 0,
     eventBits: [...(options.eventBits || [])],

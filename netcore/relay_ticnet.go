@@ -195,8 +195,8 @@ func (x *ticnetRelay) pushMissing(now int64, sc *serverClient) {
 	sc.lastPushMS = now
 	sc.rtt.BackOff()
 	s.resendTics(now, sc, a, min(a+31, x.sendSeq-1))
-	if x.broadcasting() {
-		sc.repairing, sc.repairTic = true, a
+	if x.broadcasting() && !sc.watcher() {
+		sc.repairing, sc.repairTic = true, a // a watcher's tics go to it alone
 	}
 }
 
@@ -377,13 +377,14 @@ func (x *ticnetRelay) extPump(now int64) {
 }
 
 // redundantTics is how many tics before the newest each tic set carries:
-// as many as the client whose channel loses most needs (copiesFor), at
-// least the game's ExtraTics.
+// as many as the player whose channel loses most needs (copiesFor), at
+// least the game's ExtraTics. A watcher's loss is not counted: the sets
+// every player takes would grow with the watchers.
 func (x *ticnetRelay) redundantTics() uint32 {
 	s := x.s
 	var worst float64
 	for _, sc := range s.slots {
-		if sc.connected() && sc.inGame() {
+		if sc.connected() && sc.inGame() && !sc.watcher() {
 			worst = max(worst, sc.loss.Rate())
 		}
 	}

@@ -63,18 +63,16 @@ func (x *ticnetRelay) admitLate(now int64, from link.Addr, m *wire.SYN, proto st
 	if source == nil {
 		return false
 	}
-	clients := 0
-	for _, sc := range s.slots {
-		if sc.connected() {
-			clients++
-		}
-	}
-	if clients >= wire.MaxNodes {
+	watch := !s.slots.hasRoom(m.Connect.Drone, proto)
+	if watch && !s.slots.hasRoom(true, proto) {
 		return false
 	}
 	sc := s.lobby.newSlot(now, from, m, proto, conn)
 	if sc == nil {
 		return false
+	}
+	if watch {
+		sc.data.Drone = true // no node is free: it watches
 	}
 	// Its player is decided when it starts, once its token is known.
 	sc.player = -1

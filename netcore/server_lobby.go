@@ -98,16 +98,13 @@ func (lb *serverLobby) onSYN(now int64, from link.Addr, body []byte) error {
 		lb.reject(from, "Server is not currently accepting connections")
 		return nil
 	}
-	players, clients := 0, 0
+	players := 0
 	for _, sc := range s.slots {
-		if sc.connected() {
-			clients++
-			if !sc.drone() {
-				players++
-			}
+		if sc.connected() && !sc.drone() {
+			players++
 		}
 	}
-	if (!m.Connect.Drone && players >= s.slots.maxPlayers(s.cfg.MaxPlayers)) || clients >= wire.MaxNodes {
+	if (!m.Connect.Drone && players >= s.slots.maxPlayers(s.cfg.MaxPlayers)) || !s.slots.hasRoom(m.Connect.Drone, proto) {
 		lb.reject(from, "Server is full!")
 		return nil
 	}

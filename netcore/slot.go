@@ -81,8 +81,9 @@ func (sc *serverClient) connected() bool { return sc != nil && sc.conn.Connected
 func (sc *serverClient) drone() bool { return sc.data.Drone }
 
 // slotTable is the server's clients, a slot each, in the order the
-// reference numbers players.
-type slotTable [wire.MaxNodes]*serverClient
+// reference numbers players: wire.MaxNodes players and drones, and
+// MaxWatchers watchers (watchers.go).
+type slotTable [wire.MaxNodes + MaxWatchers]*serverClient
 
 // disconnectAll sends every client away.
 func (t *slotTable) disconnectAll(now int64) {

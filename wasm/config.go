@@ -13,7 +13,7 @@ import (
 // checked it against session.StartOptions, and passes the options as the
 // page gave them, undefined where it gave none): name, maxPlayers,
 // timeout ("browser", "reference"), predictTics, inputDelay (or "auto",
-// with minInputDelay and maxInputDelay), record, keepStates, ticRate,
+// with minInputDelay and maxInputDelay), record, keepStates, watch, ticRate,
 // inputSize (0: Doom's ticcmd), eventBits (per byte of the input) and
 // settings (session.SettingsOptions), each taking its default from those
 // tables when absent; and what ticnet.js computes: profile ("local",
@@ -32,6 +32,7 @@ func config(page safejs.Value) (session.Config, error) {
 	}
 	c.Replay.Record = opt("record").boolean()
 	c.KeepStates = opt("keepStates").boolean()
+	c.Watch = opt("watch").boolean()
 	c.Input = layout(&x, page)
 	c.TicRate = opt("ticRate").integer()
 	if text(x.get(page, "profile")) == "gossip" {

@@ -71,6 +71,10 @@ type Config struct {
 	// KeepStates makes this copy keep its recent game states, for the
 	// "desyncStates" event (netcore.ClientConfig.KeepStates).
 	KeepStates bool
+	// Watch makes this copy watch: it never plays, never serves and sends
+	// no commands; it runs the game from the tics the server broadcasts
+	// (netcore's watchers, election.Config.Watch).
+	Watch bool
 }
 
 // clientConfig is the configuration of this copy's client; local: it
@@ -79,7 +83,7 @@ type Config struct {
 func (c *Config) clientConfig(local bool) netcore.ClientConfig {
 	cc := netcore.ClientConfig{Name: c.Name, Timeouts: c.Timeouts, Settings: c.Settings, Token: c.Token,
 		Predict: c.Predict, PredictTics: c.PredictTics, InputDelay: c.startDelay(), Input: c.Input, Replay: c.Replay,
-		KeepStates: c.KeepStates}
+		KeepStates: c.KeepStates, Drone: c.Watch}
 	if local {
 		cc.Transfer = transfer.Loopback
 	}

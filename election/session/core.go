@@ -58,7 +58,7 @@ func New(cfg Config, game tic.Game, now int64) *Session {
 		cfg.Timeouts = netcore.BrowserTimeouts
 	}
 	s := &Session{cfg: cfg, game: game, now: now}
-	s.el = election.New(election.Config{Cadence: cfg.cadence(), StartMS: cfg.StartTimeMS, Rand: cfg.Rand, Send: s.outbox.frame}, now)
+	s.el = election.New(election.Config{Cadence: cfg.cadence(), StartMS: cfg.StartTimeMS, Rand: cfg.Rand, Send: s.outbox.frame, Watch: cfg.Watch}, now)
 	s.router.Election = s.el
 	return s
 }

@@ -207,6 +207,7 @@ var StartOptions = []Option{
 	{Name: "maxInputDelay", Check: CheckInt, Min: 0, Max: netcore.MaxInputDelay, Default: netcore.DefaultMaxAutoDelay},
 	{Name: "record", Check: CheckBool, Default: true},
 	{Name: "keepStates", Check: CheckBool, Default: false},
+	{Name: "watch", Check: CheckBool, Default: false},
 	{Name: "ticRate", Check: CheckInt, Min: wire.MinTicRate, Max: wire.MaxTicRate, Default: wire.DefaultTicRate},
 	optInputSize,
 	{Name: "eventBits", Check: CheckBytes},

@@ -124,12 +124,23 @@ func (c *channelSim) add(startMS float64, cadence ElectionCadence) *copyOf {
 
 // addWith opens a copy that has a rejoin token.
 func (c *channelSim) addWith(startMS float64, cadence ElectionCadence, token [wire.RejoinTokenLen]byte) *copyOf {
+	return c.addConfigured(startMS, cadence, token, func(*Config) {})
+}
+
+// addWatcher opens a copy that watches (Config.Watch).
+func (c *channelSim) addWatcher(startMS float64) *copyOf {
+	return c.addConfigured(startMS, ElectionLocal, [wire.RejoinTokenLen]byte{}, func(cfg *Config) { cfg.Watch = true })
+}
+
+// addConfigured opens a copy whose configuration set changes.
+func (c *channelSim) addConfigured(startMS float64, cadence ElectionCadence, token [wire.RejoinTokenLen]byte, set func(*Config)) *copyOf {
 	r := rand.New(rand.NewPCG(c.seed, uint64(len(c.peers))+1))
 	g := testgame.NewSized(c.seed*100+uint64(len(c.peers)), cmp.Or(c.stateBytes, testgame.DefaultWorldBytes))
 	cfg := Config{Name: fmt.Sprintf("copy%d", len(c.peers)), Election: cadence, StartTimeMS: startMS,
 		Rand: r.Uint32, Settings: wire.Settings{TicDup: 1, ExtraTics: 1, Episode: 1, Map: 1, NewSync: true, LoadGame: -1},
 		Token: token, RecordTics: true, Predict: c.predict, Replay: replay.Config{Record: c.record},
 		AutoDelay: netcore.AutoDelay{On: c.autoDelay}, KeepStates: c.keepStates}
+	set(&cfg)
 	p := &copyOf{node: c.net.AddNode(), game: g}
 	var game tic.Game = g
 	if c.wrap != nil {

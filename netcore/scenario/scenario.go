@@ -254,12 +254,20 @@ func (s *Scenario) Join() *Peer { return s.JoinWith([wire.RejoinTokenLen]byte{})
 
 // JoinWith is Join for a copy that presents a rejoin token: a copy that
 // left coming back, say, under a new channel identity.
-func (s *Scenario) JoinWith(token [wire.RejoinTokenLen]byte) *Peer {
+func (s *Scenario) JoinWith(token [wire.RejoinTokenLen]byte) *Peer { return s.open(token, false) }
+
+// Watch opens a new copy that watches the game (a drone: it builds no
+// commands and is no player), on its own node now; it connects on its next
+// step.
+func (s *Scenario) Watch() *Peer { return s.open([wire.RejoinTokenLen]byte{}, true) }
+
+// open adds a copy on its own node now.
+func (s *Scenario) open(token [wire.RejoinTokenLen]byte, drone bool) *Peer {
 	i := len(s.Peers)
 	nd := s.Net.AddNode()
 	uid := link.Addr(0x1000 + i)
 	ft := simnet.NewFrameTransport(nd, uid)
-	p := s.newPeerWith(i, ft, false, transfer.Config{}, token)
+	p := s.newPeerWith(i, ft, drone, transfer.Config{}, token)
 	p.Node, p.UID, p.Frame = nd, uid, ft
 	s.Peers = append(s.Peers, p)
 	return p

@@ -174,8 +174,9 @@ type Node struct {
 	// linkFreeUS is when the uplink has sent every frame queued so far, in
 	// microseconds of virtual time.
 	linkFreeUS int64
-	// bytesSent counts what this node broadcast, frame headers included.
-	bytesSent int64
+	// bytesSent counts what this node broadcast, frame headers included,
+	// and framesSent its frames.
+	bytesSent, framesSent int64
 }
 
 // rate is nd's uplink rate in bytes per second; 0 is unlimited.
@@ -229,6 +230,10 @@ func (nd *Node) ID() int { return nd.id }
 // share of Stats.Bytes.
 func (nd *Node) BytesSent() int64 { return nd.bytesSent }
 
+// FramesSent is how many frames this node has broadcast: its share of
+// Stats.Frames.
+func (nd *Node) FramesSent() int64 { return nd.framesSent }
+
 // Broadcast sends a frame to every other node. It does not retain frame.
 func (nd *Node) Broadcast(frame []byte) {
 	n := nd.net
@@ -238,6 +243,7 @@ func (nd *Node) Broadcast(frame []byte) {
 	n.Stats.Frames++
 	n.Stats.Bytes += int64(len(frame))
 	nd.bytesSent += int64(len(frame))
+	nd.framesSent++
 	buf := n.get(frame)
 	sent := n.now // when the frame has left the sender's uplink
 	if !nd.silent {
