@@ -319,6 +319,7 @@ type demoStatus struct {
 		Rollbacks       int64   `json:"rollbacks"`
 		InputDelay      int     `json:"inputDelay"`
 		RolledBack      int64   `json:"rolledBack"`
+		Watchers        int     `json:"watchers"`
 		Channel         struct {
 			Kind string `json:"kind"` // "webxdc" for a messenger's realtime channel
 		} `json:"channel"`

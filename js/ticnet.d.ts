@@ -442,6 +442,8 @@ export interface Stats {
   replayStopped: boolean;
   /** Every player's network, in player order, as the server measures it and tells every copy about once a second (TICNET_1); null in a reference game and until a game's first report. */
   peers: Peer[] | null;
+  /** How many copies watch the game (start's watch, or a copy that found the game full), as the server counts them with the players' figures (TICNET_1; 0 until the first report). */
+  watchers: number;
   /**
    * The channel's shim, since the page loaded: frames and bytes it
    * received (for this copy) and sent; frames it dropped (its queue was

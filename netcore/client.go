@@ -77,6 +77,7 @@ type Client struct {
 	// forensic keeps the states a desync's forensics compare
 	// (forensics.go).
 	forensic forensics
+	feeds    feedSide // the watchers this copy streams its state to (client_feed.go)
 
 	xfer       *transfer.Endpoint
 	xferEvents []transfer.Event
@@ -100,7 +101,7 @@ func NewClient(cfg ClientConfig, tr link.Transport, server link.Addr, game tic.G
 	c.xfer = transfer.New(cfg.Transfer, clientFramer{c})
 	c.xfer.AcceptFrom(server)
 	c.hs = handshake{c: c, firstMS: now, lastMS: now - SYNResendMS - 1}
-	c.send.c, c.recv.c, c.loop.c, c.join.c, c.mig.c, c.end.c, c.repair.c = c, c, c, c, c, c, c
+	c.send.c, c.recv.c, c.loop.c, c.join.c, c.mig.c, c.end.c, c.repair.c, c.feeds.c = c, c, c, c, c, c, c, c
 	c.rec = replay.NewRecorder(c.cfg.Replay, c.hs.replayHeader)
 	return c
 }
@@ -207,7 +208,9 @@ func (c *Client) Update(now int64) []Event {
 	// Streams last: their chunks queue behind the pass's commands.
 	c.xferEvents = c.xfer.Pump(now, c.xferEvents[:0])
 	for _, ev := range c.xferEvents {
-		c.join.onTransfer(ev)
+		if !c.feeds.onTransfer(ev) {
+			c.join.onTransfer(ev)
+		}
 	}
 	c.join.joinProgress(now)
 	c.mig.tellReattachable()
@@ -227,13 +230,16 @@ func (c *Client) emit(e Event) {
 	if e.Kind == EventGameStarted {
 		c.peers = peerBook{out: c.peers.out[:0]} // a game counts its own
 		c.repair = repairSide{c: c}
+		c.feeds.feeds = c.feeds.feeds[:0]
 		c.forensic.reset(c.cfg.keptStates())
 	}
 }
 
 func (c *Client) receive(now int64, from link.Addr, pkt []byte) {
 	if from != c.server {
-		c.stats.Unexpected++
+		if !c.feeds.take(now, from, pkt) && !c.join.takeFeed(now, from, pkt) {
+			c.stats.Unexpected++
+		}
 		return
 	}
 	h, body, err := wire.ParseHeader(pkt)
@@ -355,6 +361,8 @@ func (c *Client) onTicnet(now int64, h wire.Header, body []byte) error {
 		return nil
 	case kind == wire.TicnetKindJoinStart && h.Reliable:
 		return c.join.onJoinStart(now, body)
+	case kind == wire.TicnetKindStateFeed && h.Reliable:
+		return c.feeds.onStateFeed(body)
 	case kind == wire.TicnetKindEndAsked && h.Reliable:
 		return c.end.onEndAsked(body)
 	case kind == wire.TicnetKindResume:
@@ -371,6 +379,7 @@ func (c *Client) finish(cause Cause, reason string) {
 	}
 	c.phase.move(stepGone)
 	c.conn.Drop("")
+	c.join.dropHeldFeed()
 	kind := EventDisconnected
 	if cause == CauseRejected {
 		kind = EventRejected

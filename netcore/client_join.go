@@ -1,8 +1,11 @@
 package netcore
 
 import (
+	"cmp"
 	"encoding/binary"
+	"slices"
 
+	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/transfer"
 	"github.com/ticnet/ticnet/netcore/wire"
@@ -33,12 +36,32 @@ type joinSide struct {
 	// snapshot stops coming gives up after the transfer deadline.
 	progressMS  int64
 	progressGot int
+	// feeder is the copy that streams a watcher its snapshot straight
+	// (client_feed.go; 0: the server does), and heldFeed the frames of
+	// this connection's tag from other copies that came before the
+	// server named it (its first chunks overtake the server's word), at
+	// most maxHeldFeed.
+	feeder   link.Addr
+	heldFeed []heldFeed
 }
 
+// heldFeed is a frame that may be the feeder's.
+type heldFeed struct {
+	from link.Addr
+	pkt  []byte
+}
+
+// maxHeldFeed bounds the frames a joining copy holds for the feeder the
+// server has yet to name: the chunks a feeder sends before its first
+// acknowledgement (transfer.Config.BurstBytes' worth, 64 KB by default, in
+// chunks of 16 KB or less) and a few acknowledgements more.
+const maxHeldFeed = 16
+
 // pendingSave is a snapshot the server asked for: the state before Tic, to
-// be streamed to the server as Stream.
+// be streamed as Stream to the server, or to a watcher (to, when not 0).
 type pendingSave struct {
 	tic, stream uint32
+	to          link.Addr
 }
 
 // DefaultCatchUpTics is how far behind the game a joining copy may fall
@@ -98,8 +121,9 @@ func (js *joinSide) onJoinStart(now int64, body []byte) error {
 	c.send.maketic = m.Start
 	c.loop.tl.MaxTics = BackupTics + c.cfg.CatchUpTics
 	c.loop.tl.ResetToLoad(m.Start)
-	early, heard := js.early, js.heard
-	c.join = joinSide{c: c, stream: m.Stream, start: m.Start, lastPct: -1, progressMS: now, progressGot: -1}
+	js.dropHeldFeed() // the server names the feeder before JoinStart, if any
+	early, heard, feeder := js.early, js.heard, js.feeder
+	c.join = joinSide{c: c, stream: m.Stream, start: m.Start, lastPct: -1, progressMS: now, progressGot: -1, feeder: feeder}
 	ev := Event{Kind: EventGameStarted, Player: c.player, Protocol: c.protocol, Tic: m.Start,
 		Start: &Start{Setup: c.setup, TicRate: c.clock.ticRate(), Joined: true, Rejoined: m.Rejoined}}
 	if m.Rejoined {
@@ -168,31 +192,53 @@ func (js *joinSide) onSnapshotRequest(now int64, body []byte) error {
 	}
 	// The state before the tic asked for, or before the next this copy
 	// runs if it is past it (the request may come late).
-	at := max(m.Tic, c.loop.tl.GameTic())
-	if _, ok := c.game.(tic.Snapshotter); !ok || c.loop.tl.Loading() || !c.loop.tl.SaveBefore(at) {
+	if !js.save(max(m.Tic, c.loop.tl.GameTic()), m.Stream, 0) {
 		c.xfer.Refuse(now, c.server, m.Stream, wire.TransferReasonNoSnapshot)
-		return nil
 	}
-	js.saves = append(js.saves, pendingSave{tic: at, stream: m.Stream})
 	return nil
 }
 
-// sendState sends state, the state before tic, to the server as the
-// stream it asked for.
+// save asks the game for the state before tic at, to go as stream to to
+// (0: the server) once saved (sendState); false if this copy cannot.
+func (js *joinSide) save(at, stream uint32, to link.Addr) bool {
+	c := js.c
+	if _, ok := c.game.(tic.Snapshotter); !ok || c.loop.tl.Loading() || !c.loop.tl.SaveBefore(at) {
+		return false
+	}
+	js.saves = append(js.saves, pendingSave{tic: at, stream: stream, to: to})
+	return true
+}
+
+// unsave forgets the save asked for a watcher at to.
+func (js *joinSide) unsave(to link.Addr) {
+	js.saves = slices.DeleteFunc(js.saves, func(ps pendingSave) bool { return ps.to == to })
+}
+
+// sendState sends state, the state before tic, as every stream asked for
+// it: to the server, or straight to a watcher.
 func (js *joinSide) sendState(tic uint32, state []byte) {
 	c := js.c
-	for i, ps := range js.saves {
+	var data []byte
+	kept := js.saves[:0]
+	for _, ps := range js.saves {
 		if ps.tic != tic {
+			kept = append(kept, ps)
 			continue
 		}
-		js.saves = append(js.saves[:i], js.saves[i+1:]...)
-		stream := binary.BigEndian.AppendUint32(make([]byte, 0, 4+len(state)), tic)
-		stream = append(stream, state...)
-		if err := c.xfer.Send(c.nowMS, c.server, ps.stream, stream); err != nil {
+		if data == nil {
+			data = binary.BigEndian.AppendUint32(make([]byte, 0, 4+len(state)), tic)
+			data = append(data, state...)
+		}
+		to := cmp.Or(ps.to, c.server)
+		if err := c.xfer.Send(c.nowMS, to, ps.stream, data); err != nil {
+			if ps.to != 0 {
+				c.feeds.drop(ps.to)
+				continue
+			}
 			c.xfer.Refuse(c.nowMS, c.server, ps.stream, wire.TransferReasonNoSnapshot)
 		}
-		return
 	}
+	js.saves = kept
 }
 
 // earlyChunk takes a bulk-stream packet from the server that came before
@@ -208,6 +254,63 @@ func (js *joinSide) earlyChunk(now int64, h wire.Header, body []byte) bool {
 		js.onTransfer(ev)
 	}
 	return true
+}
+
+// feedFrom takes the server's word that this watcher's state comes
+// straight from the copy at from (client_feed.go), its frames with tag:
+// the frames held from that copy go to the stream, the others are
+// dropped.
+func (js *joinSide) feedFrom(now int64, from link.Addr, tag uint8) error {
+	c := js.c
+	if from == c.server || from == link.Broadcast || tag != wire.ConnTag(c.conn.Ident().Conn) {
+		return errUnexpected{}
+	}
+	js.feeder = from
+	c.xfer.AcceptFrom(from)
+	held := js.heldFeed
+	js.heldFeed = nil
+	for _, h := range held {
+		if h.from != from || !js.takeFeed(now, h.from, h.pkt) {
+			c.stats.Unexpected++
+		}
+	}
+	return nil
+}
+
+// takeFeed takes a bulk-stream frame of this connection's tag from the
+// copy that feeds this one its state while it joins (feedFrom), or, while
+// the server has yet to name that copy, holds it. It reports whether it
+// took the frame.
+func (js *joinSide) takeFeed(now int64, from link.Addr, pkt []byte) bool {
+	c := js.c
+	st := c.phase.state()
+	if st != ClientConnecting && st != ClientWaitingLaunch && !c.phase.joining() ||
+		wire.TagOf(pkt) != wire.ConnTag(c.conn.Ident().Conn) || js.feeder != 0 && from != js.feeder {
+		return false
+	}
+	body, ok := c.feeds.untag(pkt)
+	switch {
+	case !ok:
+		return false
+	case js.feeder == 0 && st != ClientConnecting && st != ClientWaitingLaunch:
+		return false // joining, and fed by the server
+	case js.feeder == 0 && len(js.heldFeed) == maxHeldFeed:
+		return false
+	case js.feeder == 0:
+		js.heldFeed = append(js.heldFeed, heldFeed{from: from, pkt: slices.Clone(pkt)})
+		return true
+	}
+	if ev, ok := c.xfer.Handle(now, from, body); ok {
+		js.onTransfer(ev)
+	}
+	return true
+}
+
+// dropHeldFeed drops, and counts, the frames held for a feeder the
+// server never named.
+func (js *joinSide) dropHeldFeed() {
+	js.c.stats.Unexpected += int64(len(js.heldFeed))
+	js.heldFeed = nil
 }
 
 // onTransfer handles the end of a stream.
@@ -247,7 +350,7 @@ func (js *joinSide) joinProgress(now int64) {
 		return
 	}
 	if !j.loaded {
-		got, total, ok := c.xfer.ReceiveProgress(c.server, j.stream)
+		got, total, ok := c.xfer.ReceiveProgress(cmp.Or(j.feeder, c.server), j.stream)
 		if ok && total > 0 {
 			js.catchUp(int64(got), int64(total), "bytes")
 		}

@@ -154,7 +154,7 @@ func (k ticnetClock) onTicSet(c *Client, now int64) {
 	}
 	c.peers.timed(s.Timing)
 	if len(s.Figures) > 0 {
-		c.emit(Event{Kind: EventPeers, Player: -1, Tic: s.Start, Peers: c.peers.report(s.Figures)})
+		c.emit(Event{Kind: EventPeers, Player: -1, Tic: s.Start, Peers: c.peers.report(s.Figures), Watchers: int(s.Watchers)})
 	}
 	c.recv.storeSet(now, s)
 	c.recv.afterTics(now, s.Start, len(s.Tics))

@@ -144,8 +144,10 @@ type Event struct {
 	// Delay: EventInputDelay's input delay, in tics.
 	Delay int
 	// Peers: EventPeers' figures, valid until the client's next
-	// EventPeers (copy what you keep).
-	Peers []Peer
+	// EventPeers (copy what you keep); Watchers: how many copies watch
+	// the game, as the server counts them with the figures.
+	Peers    []Peer
+	Watchers int
 	// Bytes and MS: EventRepaired's state size and time.
 	Bytes, MS int64
 	// States: EventDesyncStates' states.

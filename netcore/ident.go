@@ -66,10 +66,15 @@ func (f serverFramer) Send(to link.Addr, pkt []byte) {
 func (serverFramer) Recv() (link.Addr, []byte, bool) { return 0, nil, false }
 
 // clientFramer is the transport of a client's bulk streams: its frames
-// carry the connection's tag once it is framed.
+// carry the connection's tag once it is framed; those of a state feed,
+// the watcher's.
 type clientFramer struct{ c *Client }
 
 func (f clientFramer) Send(to link.Addr, pkt []byte) {
+	if to != f.c.server {
+		f.c.tr.Send(to, f.c.feeds.tag(to, pkt)) // a state feed's (client_feed.go)
+		return
+	}
 	f.c.tr.Send(to, f.c.conn.Tag(pkt))
 }
 

@@ -356,6 +356,8 @@ func (x *ticnetRelay) extPump(now int64) {
 		if seq%FiguresReportTics == 0 {
 			dueNow := (now - x.anchorMS) * x.ticRate() / (1000 * int64(s.settings.TicDup))
 			x.out.Figures = appendFigures(x.out.Figures, players, &x.measuredTic, uint32(max(0, dueNow)))
+			_, watchers := s.slots.headcount()
+			x.out.Watchers = uint16(watchers)
 		}
 		first := seq - min(seq, x.redundantTics())
 		if x.broadcasting() {
@@ -367,7 +369,7 @@ func (x *ticnetRelay) extPump(now int64) {
 				}
 			}
 		}
-		x.out.Timing, x.out.Figures = x.out.Timing[:0], x.out.Figures[:0]
+		x.out.Timing, x.out.Figures, x.out.Watchers = x.out.Timing[:0], x.out.Figures[:0], 0
 		for _, sc := range s.slots {
 			if sc != nil {
 				sc.sendSeq = x.sendSeq
@@ -377,14 +379,15 @@ func (x *ticnetRelay) extPump(now int64) {
 }
 
 // redundantTics is how many tics before the newest each tic set carries:
-// as many as the player whose channel loses most needs (copiesFor), at
-// least the game's ExtraTics. A watcher's loss is not counted: the sets
-// every player takes would grow with the watchers.
+// as many as the client whose channel loses most needs (copiesFor), at
+// least the game's ExtraTics. (The loss is measured on commands: a
+// watcher's, which sends none, is not, and the sets every player takes do
+// not grow with the watchers.)
 func (x *ticnetRelay) redundantTics() uint32 {
 	s := x.s
 	var worst float64
 	for _, sc := range s.slots {
-		if sc.connected() && sc.inGame() && !sc.watcher() {
+		if sc.connected() && sc.inGame() {
 			worst = max(worst, sc.loss.Rate())
 		}
 	}

@@ -427,6 +427,7 @@ func (s *Server) clientGone(now int64, sc *serverClient) {
 		}
 	}
 	s.relay.hold(now, sc)
+	s.joins.release(sc)
 	s.emit(Event{Kind: EventPlayerLeft, Player: sc.player, Addr: sc.addr, Name: sc.name, Reason: sc.conn.Reason()})
 	if s.state == ServerWaitingStart && !sc.drone() {
 		for _, o := range s.slots {

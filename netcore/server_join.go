@@ -43,8 +43,12 @@ type joiner struct {
 	base   wire.ServerTic
 	stream uint32    // the snapshot's stream, from the source and to the joiner
 	source link.Addr // the client asked for the snapshot
-	ready  bool      // it has caught up: its JoinReady or its first commands came
-	said   bool      // its JoinReady came
+	// feeder is the copy asked to stream the snapshot straight to a
+	// watcher (wire.StateFeed; nil: the source streams it through the
+	// server).
+	feeder *serverClient
+	ready  bool // it has caught up: its JoinReady or its first commands came
+	said   bool // its JoinReady came
 }
 
 // ReasonNoSnapshot is why a joiner is sent away when no copy can give it
@@ -114,6 +118,9 @@ func (lj *lateJoins) requestSnapshot(now int64, sc *serverClient, source *server
 			}
 		}
 	}
+	if lj.feed(sc) {
+		return
+	}
 	if err := s.xfer.Relay(now, source.addr, j.stream, sc.addr, j.stream); err != nil {
 		sc.conn.Disconnect(now, ReasonNoSnapshot)
 		return
@@ -143,7 +150,7 @@ func (lj *lateJoins) startJoin(now int64, sc *serverClient) {
 			return
 		}
 	}
-	rejoined := s.rj.rejoin(now, sc)
+	rejoined := !sc.watcher() && s.rj.rejoin(now, sc) // a player who comes back to watch leaves its place
 	if !rejoined {
 		sc.player = lj.freePlayer(now, sc)
 		if sc.player < 0 {
@@ -179,6 +186,7 @@ func (lj *lateJoins) dropJoiner(now int64, sc *serverClient) {
 func (lj *lateJoins) cancelSnapshot(now int64, sc *serverClient) {
 	s := lj.s
 	j := sc.join
+	lj.release(sc)
 	s.xfer.CancelSend(now, sc.addr, j.stream, wire.TransferReasonCancelled)
 	s.xfer.CancelReceive(now, j.source, j.stream, wire.TransferReasonCancelled)
 }
@@ -235,6 +243,7 @@ func (lj *lateJoins) maybeEnter(now int64, sc *serverClient) {
 		return
 	}
 	sc.readyDue = !j.said
+	lj.release(sc)
 	sc.to(slotPlaying)
 	sc.lastGameDataMS = now
 	if p := sc.player; p >= 0 {

@@ -65,6 +65,7 @@ type serverClient struct {
 	// last went (0: none is due).
 	resumeSeq    uint8
 	resumeCopyMS int64
+	feeding      int // the watchers it streams the state to (watchers.go)
 }
 
 // setToken takes a client's rejoin token (zero: none).

@@ -9,9 +9,18 @@ import "github.com/ticnet/ticnet/netcore/wire"
 // do not count against the reference's wire.MaxNodes, which bounds the
 // players' and reference drones' slots: a chat of dozens can watch a game
 // of four. Their channel's loss does not make the sets to everyone carry
-// more tics (redundantTics, repairFrom): a watcher that misses a tic is
-// sent it alone (pushMissing), so that the players' traffic does not
-// grow with the watchers.
+// more tics (redundantTics measures the loss of commands, which a watcher
+// sends none of; repairFrom leaves watchers out): a watcher that misses a
+// tic is sent it alone (pushMissing), so that the players' traffic does
+// not grow with the watchers.
+//
+// A watcher that joins a running game gets the state straight from a
+// watcher that watches already, the one that feeds fewest, not through
+// the server (wire.StateFeed): neither the server's uplink nor the
+// players' carries the state of every watcher. The first watchers, when
+// none watches yet, get it as a player that joins does, from the
+// server's own copy, or, from a server that has none (ticnet-server),
+// straight from the player that feeds fewest.
 
 // MaxWatchers bounds the watchers a server takes at once, beside the
 // wire.MaxNodes players and drones of the reference's limits. A watcher
@@ -49,4 +58,49 @@ func (t *slotTable) hasRoom(drone bool, proto string) bool {
 		return watchers < MaxWatchers
 	}
 	return nodes < wire.MaxNodes
+}
+
+// MaxFeeds bounds the watchers one copy streams the state to at once.
+const MaxFeeds = 4
+
+// feed asks a copy to stream sc's snapshot straight to it, if sc watches
+// and a copy can; it reports whether one was asked.
+func (lj *lateJoins) feed(sc *serverClient) bool {
+	j := sc.join
+	if !sc.watcher() || sc.conn.Ident().Conn == 0 {
+		return false
+	}
+	own := lj.s.slots.find(LocalClientAddr) != nil
+	var best *serverClient
+	for _, o := range lj.s.slots {
+		if !o.connected() || o == sc || o.phase != slotPlaying || o.protocol != wire.ProtocolTicnet ||
+			o.addr == LocalClientAddr || o.feeding >= MaxFeeds || own && !o.watcher() {
+			continue
+		}
+		switch {
+		case best == nil, o.watcher() && !best.watcher():
+		case o.watcher() != best.watcher(), o.feeding > best.feeding:
+			continue
+		case o.feeding == best.feeding && o.connectMS >= best.connectMS:
+			continue
+		}
+		best = o
+	}
+	if best == nil {
+		return false
+	}
+	best.feeding++
+	j.feeder = best
+	tag := wire.ConnTag(sc.conn.Ident().Conn)
+	best.conn.SendReliable(&wire.StateFeed{Tic: j.start, Stream: j.stream, To: uint32(sc.addr), Tag: tag})
+	sc.conn.SendReliable(&wire.StateFeed{Tic: j.start, Stream: j.stream, To: uint32(best.addr), Tag: tag})
+	return true
+}
+
+// release frees the copy that fed sc, once sc has its state, or is gone.
+func (lj *lateJoins) release(sc *serverClient) {
+	if j := sc.join; j != nil && j.feeder != nil {
+		j.feeder.feeding--
+		j.feeder = nil
+	}
 }

@@ -144,6 +144,7 @@ func statsObject(st *session.Stats) (safejs.Value, error) {
 	x.set(o, "replayBytes", st.ReplayBytes)
 	x.set(o, "replayStopped", st.ReplayStopped)
 	x.set(o, "peers", peersArray(&x, st.Peers))
+	x.set(o, "watchers", st.Watchers)
 	return o, x.err
 }
 

@@ -6,9 +6,10 @@
 // prediction off (the game then shows confirmed tics only);
 // `?inputdelay=N` or `?inputdelay=auto` sets the input delay, and
 // `?maxinputdelay=N` the most the automatic one may be; `?corruptAt=TIC`
-// corrupts this copy's state at that tic (hooks.js); `?draw=0`
-// draws no arena (a benchmark of many tabs on a few cores measures the
-// netcode, not the rendering).
+// corrupts this copy's state at that tic (hooks.js); `?watch=1` watches
+// the game rather than play it (the Watch button too, and a copy that
+// finds the game full); `?draw=0` draws no arena (a benchmark of many
+// tabs on a few cores measures the netcode, not the rendering).
 import { start } from "./ticnet.js";
 import { Game, describe } from "./game.js";
 import { COLORS, fitCanvas, drawArena } from "./draw.js";
@@ -101,7 +102,10 @@ function onEvent(e) {
       sums.clear();
       desyncStates = fetchedStates = null; downloadStatesEl.hidden = true;
       started = true; myPlayer = e.player; joining = e.joined; rejoining = e.rejoined; progress = 0;
-      startedAt = { tic: e.tic, joined: e.joined, rejoined: e.rejoined }; refused = null; break;
+      startedAt = { tic: e.tic, joined: e.joined, rejoined: e.rejoined }; refused = null;
+      // A copy that came to play a full game watches it.
+      if (e.player < 0 && !options.watch) showNotice("The game is full: watching", 3000);
+      break;
     case "catchup":
       progress = Math.floor((e.unit === "tics" ? 50 : 0) + 50 * e.done / Math.max(1, e.total)); break;
     case "join":
@@ -116,7 +120,12 @@ function onEvent(e) {
     case "migrateFailed": migrating = false; started = false; lobby = null; showNotice("The game could not go on without its host", 3000); break;
     case "serverLost": case "newServer": if (!migrating) { started = false; lobby = null; } break;
     case "disconnect": started = false; joining = false; break;
-    case "rejected": refused = e.reason; break;
+    case "rejected":
+      refused = e.reason;
+      // A full lobby: watch its game instead.
+      // (After this event: the session is in its pass.)
+      if (/full/i.test(e.reason) && !options.watch) { showNotice("The game is full: watching", 3000); setTimeout(() => watch(true)); }
+      break;
     // The first desync of the game: this copy's states around its tic,
     // to compare with another copy's on the diff page.
     // A copy that diverged then fetches a copy of the majority's.
@@ -159,11 +168,23 @@ const options = { name: params.get("name") ?? undefined, input, onTic,
   predict: params.get("predict") !== "0", predictTics: 16,
   // At a desync, keep this copy's states around its first tic, for the
   // diff page: the arena's state is a few hundred bytes.
-  keepStates: true };
+  keepStates: true,
+  // Watch rather than play: no input, never a player or the server.
+  watch: params.get("watch") === "1" };
 const inputDelay = params.get("inputdelay"), maxInputDelay = params.get("maxinputdelay");
 if (inputDelay !== null) options.inputDelay = inputDelay === "auto" ? "auto" : Number(inputDelay);
 if (maxInputDelay !== null) options.maxInputDelay = Number(maxInputDelay);
 let net = await start(options);
+
+// watch leaves the game and comes back to watch it (on), or to play it
+// at the next free place (off).
+function watch(on) {
+  options.watch = on;
+  net.leave();
+  return rejoin();
+}
+const watchEl = document.getElementById("watch");
+watchEl.onclick = () => watch(!options.watch);
 
 // rejoin starts a new session after this one ended (leave, or an "error"):
 // it finds the lobby, or the game in progress, as a page opened now would.
@@ -196,6 +217,8 @@ globalThis.ticnetDemo = {
   leave() { net.leave(); },
   // rejoin: a new session, after leave() or an "error"; its promise's error, if any, as a string.
   rejoin() { return rejoin().then(() => "", (e) => String(e.message)); },
+  // watch(on): the Watch button's, for tests.
+  watch(on) { return watch(on).then(() => "", (e) => String(e.message)); },
   // The local player as displayed, cheaply (tests poll it).
   me() { const p = myPlayer >= 0 ? game.players[myPlayer] : null; return p && { x: p.x, y: p.y, angle: p.angle, dead: p.dead > 0 }; },
   events() { return JSON.stringify(log); },
@@ -262,10 +285,12 @@ function renderLobby() {
     return li;
   }));
   document.getElementById("launch").hidden = !(lobby && lobby.controller) || started;
+  watchEl.textContent = options.watch ? "Play" : "Watch";
   document.getElementById("lobby-status").textContent =
     joining ? `${rejoining ? `Back to your place (player ${myPlayer + 1}) in the game in progress` : "Joining the game in progress"}… ${progress} %` :
     refused ? `The server said: ${refused}. Trying again…` :
-    role === "undecided" ? "Looking for other players…" : lobby ? `${lobby.players.length} of ${lobby.maxPlayers} players` : "Joining…";
+    role === "undecided" ? "Looking for other players…" :
+    lobby ? `${lobby.players.length} of ${lobby.maxPlayers} players${options.watch ? " · you watch" : ""}` : "Joining…";
 }
 renderLobby();
 
@@ -316,7 +341,7 @@ setInterval(() => {
   downloadEl.textContent = `Download replay (${Math.ceil(st.replayBytes / 1024)} KB)`;
   if (history.length > GRAPH_SAMPLES) history.shift();
   document.getElementById("stats").textContent =
-    `${role} uid ${uid.toString(16)}  ${st.protocol || "-"}\n` +
+    `${role} uid ${uid.toString(16)}  ${st.protocol || "-"}${options.watch ? "  watching" : ""}${st.watchers ? `  ${st.watchers} watch` : ""}\n` +
     `tic ${st.gametic} recv ${st.recvtic} make ${st.maketic}  rtt ${st.rttMS} ms\n` +
     `in ${st.framesInPerSec} f/s ${st.bytesInPerSec} B/s  out ${st.framesOutPerSec} f/s ${st.bytesOutPerSec} B/s\n` +
     `dropped ${st.dropped + st.channel.dropped}  resends ${st.resends}  substituted ${st.substituted}\n` +

@@ -201,6 +201,10 @@ type Stats struct {
 	// measures it and tells every copy about once a second (TICNET_1;
 	// null in a reference game, and until the first report of a game).
 	Peers []Peer `json:"peers" ts:"Peer[] | null"`
+	// Watchers is how many copies watch the game (start's watch, or a
+	// copy that found the game full), as the server counts them with
+	// the players' figures (TICNET_1; 0 until the first report).
+	Watchers int `json:"watchers"`
 }
 
 func intp(v int) *int { return &v }

@@ -49,6 +49,9 @@ func TestCopiesThatWatchNeverPlayNorServe(t *testing.T) {
 		require.Len(t, eventsOf(p, "join"), 0, "player copy %d: players who joined the game", i)
 	}
 	sameSums(t, append(players, watchers[:2]...), 500)
+	for i, p := range c.open() {
+		require.Equal(t, 3, p.s.Stats().Watchers, "copy %d: the watchers its stats count", i)
+	}
 	compareRan(t, watchers[2], players)
 
 	var server *copyOf
@@ -78,4 +81,43 @@ func TestCopiesThatWatchNeverPlayNorServe(t *testing.T) {
 		require.Len(t, eventsOf(w, "start"), 2, "watcher %d's starts", i)
 		compareRan(t, w, []*copyOf{players[0], players[1], players[2]})
 	}
+}
+
+// A player steps back to watch (its page leaves and starts again with
+// Watch, with its token): it watches, and its token does not give it its
+// player back; then a watcher asks to play (it leaves and starts again
+// without Watch): it takes the next free place. The game goes on
+// throughout, every copy in step.
+func TestAPlayerStepsBackToWatchAndAWatcherComesToPlay(t *testing.T) {
+	c := launchGame(t, 7, 3, simnet.Link{LatencyMS: 2, JitterMS: 2})
+	c.runUntil(t, "200 tics everywhere", 30000, func() bool { return c.allAt(200) })
+	var client *copyOf
+	token := tokenOf(0)
+	for i, p := range c.open() {
+		if p.s.Role() != RoleServer {
+			client, token = p, tokenOf(i+1) // openAndLaunch's
+		}
+	}
+	player := client.s.Client().Player()
+	c.closeWithGoodbye(client)
+	back := c.addConfigured(5000, ElectionLocal, token, func(cfg *Config) { cfg.Watch = true })
+	c.runUntil(t, "the player back as a watcher", 20000, func() bool {
+		cl := back.s.Client()
+		return cl != nil && cl.GameTic() > 0 && !cl.Joining()
+	})
+	require.Equal(t, -1, back.s.Client().Player(), "the player back as a watcher plays")
+	watched := back.s.Client().GameTic() + 150
+	c.runUntil(t, "150 tics watched", 30000, func() bool { return c.allAt(watched) })
+
+	c.closeWithGoodbye(back)
+	again := c.addConfigured(6000, ElectionLocal, tokenOf(9), func(*Config) {})
+	c.runUntil(t, "the watcher in the game as a player", 20000, func() bool {
+		cl := again.s.Client()
+		return cl != nil && !cl.Joining() && len(eventsOf(again, "join")) > 0
+	})
+	require.Equal(t, 3, again.s.Client().Player(), "the next free place (player %d's is held for its token)", player)
+	target := again.s.Client().GameTic() + 200
+	c.runUntil(t, "200 tics more everywhere", 30000, func() bool { return c.allAt(target) })
+	compareRan(t, again, c.open()[:2])
+	compareRan(t, back, c.open()[:2])
 }

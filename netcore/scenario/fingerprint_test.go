@@ -182,6 +182,18 @@ var fingerprintGames = []fingerprintGame{
 		want: "frames 4385 89cb733edc1a events 29 c1eb65c8e5d0 tics 2812 ca082179277c"},
 	{name: "ticnet/desync", o: Options{Players: 4, Seed: 119, Link: near}, play: breaksAt300, check: brokeAt300,
 		want: "frames 3136 8e893ca4cb82 events 40 175ea683ef7e tics 2005 2511f66e33d0"},
+	{name: "ticnet/watchers/lossy", o: Options{Players: 3, Drones: 2, Seed: 121, Link: lossy}, play: watchedLate,
+		want: "frames 4028 9b13b42874a3 events 43 7f0f3ed9f739 tics 4482 84bba254a554"},
+}
+
+// watchedLate: two more copies open at tic 200 to watch (fed by the two
+// that watch from the start), and the game runs to tic 700.
+func watchedLate(t *testing.T, s *Scenario) {
+	runTo(t, s, 200)
+	for range 2 {
+		s.Net.SetLinks(s.Watch().Node, lossy)
+	}
+	runTo(t, s, 700)
 }
 
 // Every fingerprinted game does what it did when its fingerprint was

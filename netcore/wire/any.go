@@ -93,6 +93,8 @@ func NewMessageIn(h Header, body []byte, dir Direction, ctx Context) (Message, e
 			return &Repaired{}, nil
 		case TicnetKindStatesRequest:
 			return &StatesRequest{}, nil
+		case TicnetKindStateFeed:
+			return &StateFeed{}, nil
 		case TicnetKindJoinStart:
 			return &JoinStart{}, nil
 		case TicnetKindSnapshotRequest:

@@ -206,6 +206,7 @@ func FuzzRepair(f *testing.F)         { fuzzBody(f, func() Message { return &Rep
 func FuzzRepairDone(f *testing.F)     { fuzzBody(f, func() Message { return &RepairDone{} }) }
 func FuzzRepaired(f *testing.F)       { fuzzBody(f, func() Message { return &Repaired{} }) }
 func FuzzStatesRequest(f *testing.F)  { fuzzBody(f, func() Message { return &StatesRequest{} }) }
+func FuzzStateFeed(f *testing.F)      { fuzzBody(f, func() Message { return &StateFeed{} }) }
 func FuzzTransferChunk(f *testing.F)  { fuzzBody(f, func() Message { return &TransferChunk{} }) }
 func FuzzTransferAck(f *testing.F)    { fuzzBody(f, func() Message { return &TransferAck{} }) }
 func FuzzTransferAbort(f *testing.F)  { fuzzBody(f, func() Message { return &TransferAbort{} }) }

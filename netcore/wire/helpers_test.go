@@ -228,6 +228,9 @@ func (g gen) ticSet(lowres bool) *TicSet {
 		m.Figures = append(m.Figures, PlayerFigures{Player: uint8(g.r.IntN(MaxPlayers)), RTTMS: g.u16(), Loss: g.u8(),
 			InputDelay: uint8(g.r.IntN(MaxInputDelay + 1)), Ahead: int8(g.u8())})
 	}
+	if g.bool() {
+		m.Watchers = 1 + uint16(g.r.IntN(1000))
+	}
 	return m
 }
 

@@ -30,12 +30,13 @@ type SetTic struct {
 //	u16 start: the low 16 bits of the first tic
 //	u8  num_tics
 //	u8  flags: SetTiming, SetSubstitutes, SetLeavesOutRecipient, and with
-//	    it the recipient's player in bits 4-6, SetFigures
+//	    it the recipient's player in bits 4-6, SetFigures, SetWatchers
 //	num_tics × { u8 playeringame ; [u8 substituted, with SetSubstitutes] ;
 //	             a diff per player in the tic, but the recipient's own where
 //	             SetLeavesOutRecipient says so and it is not a substitute }
 //	with SetTiming: u8 num_timings ; num_timings × { u8 player ; s16 margin_ms }
 //	with SetFigures: u8 num_figures ; num_figures × PlayerFigures
+//	with SetWatchers: u16 watchers (not 0)
 type TicSet struct {
 	LowResTurn bool  // not on the wire, as in ServerGameData
 	InputSize  uint8 // not on the wire, as in ServerGameData
@@ -57,6 +58,9 @@ type TicSet struct {
 	// Figures, when present, tell every copy how each player's connection
 	// to the server fares.
 	Figures []PlayerFigures
+	// Watchers, when not 0, is how many copies watch the game (the
+	// server says so with the figures).
+	Watchers uint16
 }
 
 // The flags of a TicSet.
@@ -66,6 +70,7 @@ const (
 	SetLeavesOutRecipient = 0x04 // the recipient's own commands are left out
 	SetFigures            = 0x08 // the players' figures follow the timings
 	setRecipientShift     = 4    // the recipient's player, with SetLeavesOutRecipient
+	SetWatchers           = 0x80 // the number of watchers follows the figures
 )
 
 // PlayerTiming is how early (positive) or late (negative) a player's
@@ -93,6 +98,9 @@ func (m *TicSet) AppendBody(dst []byte) []byte {
 	}
 	if len(m.Figures) > 0 {
 		flags |= SetFigures
+	}
+	if m.Watchers > 0 {
+		flags |= SetWatchers
 	}
 	for i := range m.Tics {
 		if m.Tics[i].Substituted != 0 {
@@ -126,6 +134,9 @@ func (m *TicSet) AppendBody(dst []byte) []byte {
 	if flags&SetFigures != 0 {
 		appendFigures(&w, m.Figures)
 	}
+	if flags&SetWatchers != 0 {
+		w.U16(m.Watchers)
+	}
 	return w.Buf
 }
 
@@ -140,7 +151,7 @@ func (m *TicSet) DecodeBody(body []byte) error {
 	flags := r.U8("flags")
 	m.LeavesOutRecipient = flags&SetLeavesOutRecipient != 0
 	m.Recipient = 0
-	known := uint8(SetTiming | SetSubstitutes | SetFigures)
+	known := uint8(SetTiming | SetSubstitutes | SetFigures | SetWatchers)
 	if m.LeavesOutRecipient {
 		known |= SetLeavesOutRecipient | (MaxPlayers-1)<<setRecipientShift
 		m.Recipient = flags >> setRecipientShift % MaxPlayers
@@ -173,6 +184,13 @@ func (m *TicSet) DecodeBody(body []byte) error {
 	}
 	if flags&SetFigures != 0 && r.err == nil {
 		m.Figures = readFigures(&r, m.Figures)
+	}
+	m.Watchers = 0
+	if flags&SetWatchers != 0 && r.err == nil {
+		at := r.Offset()
+		if m.Watchers = r.U16("watchers"); r.err == nil && m.Watchers == 0 {
+			r.failAt(at, "watchers", "a count of none, which the flags leave out")
+		}
 	}
 	return bodyErr(&r, TypeTicnet)
 }

@@ -63,12 +63,10 @@ func TestTicSetLeavesOutTheRecipientsOwnCommandsButSubstitutes(t *testing.T) {
 	_, err := Decode(pkt, got)
 	require.NoError(t, err, "%+v", got)
 	require.True(t, sameMessage(got, s), "%+v %v", got, err)
-	// Recipient bits without the flag, and an unknown flag with it.
+	// Recipient bits without the flag (with it, every bit has a meaning).
 	bad := bytes.Clone(pkt)
 	bad[6] = SetSubstitutes | 1<<4
 	wantDecodeErrorAt(t, bad, &TicSet{}, 6, "flags", "unknown flags 0x10")
-	bad[6] = flags | 0x80
-	wantDecodeErrorAt(t, bad, &TicSet{}, 6, "flags", "unknown flags 0x80")
 }
 
 func TestTicSetStartExpandsNearTheReceiversTic(t *testing.T) {
@@ -92,7 +90,7 @@ func TestTicSetRefusesBadKindsCountsAndPlayersWhereTheyAre(t *testing.T) {
 	mod := func(i int, b byte) []byte { p := bytes.Clone(good); p[i] = b; return p }
 	m := func() *TicSet { return &TicSet{} }
 	wantDecodeErrorAt(t, mod(2, TicnetKindChecksum), m(), 2, "kind", "not a tic set")
-	wantDecodeErrorAt(t, mod(6, 0x80), m(), 6, "flags", "unknown flags 0x80")
+	wantDecodeErrorAt(t, mod(6, 0x20), m(), 6, "flags", "unknown flags 0x20")
 	wantDecodeErrorAt(t, mod(8, 0b100), m(), 8, "tic.substituted", "not in the tic")
 	wantDecodeErrorAt(t, mod(14, 9), m(), 14, "num_timings", "9 timings > limit 8")
 	wantDecodeErrorAt(t, mod(14, 3), m(), 14, "num_timings", "cannot fit")
@@ -223,4 +221,33 @@ func TestTicSetFiguresFollowTheTimings(t *testing.T) {
 	bad[21] = MaxPlayers + 1
 	wantDecodeErrorAt(t, bad, &TicSet{}, 21, "num_figures", "9 figures > limit 8")
 	wantDecodeErrorAt(t, pkt[:len(pkt)-1], &TicSet{}, 21, "num_figures", "2 figures cannot fit in 11 bytes")
+}
+
+// The number of watchers follows the figures, a u16 that the flags say is
+// there; a count of none (which the flags leave out) or one cut short is
+// an error at its byte.
+func TestTicSetWatchersFollowTheFigures(t *testing.T) {
+	s := ticSetFixture()
+	s.Timing = nil
+	s.Figures = []PlayerFigures{{Player: 7, RTTMS: NoRTT, Ahead: -2}}
+	s.Watchers = 300
+	pkt := Encode(nil, s, false, 0)
+	want := []byte{0x00, 0x70, TicnetKindTicSet, 3, 4, 1, SetSubstitutes | SetFigures | SetWatchers,
+		0b11, 0b10, DiffForward, 25, DiffTurn, 0xfd, 0x80,
+		1, 7, 0xff, 0xff, 0, 0, 0xfe, 0x01, 0x2c}
+	require.Equal(t, want, pkt)
+	got := &TicSet{Near: 0x01020300}
+	_, err := Decode(pkt, got)
+	require.NoError(t, err, "%+v", got)
+	require.True(t, sameMessage(got, s), "%+v", got)
+	require.Equal(t, uint16(300), got.Watchers)
+	s.Watchers = 0
+	_, err = Decode(Encode(nil, s, false, 0), got)
+	require.NoError(t, err)
+	require.Zero(t, got.Watchers, "a set that says nothing of watchers, decoded into one that did")
+
+	bad := bytes.Clone(pkt)
+	bad[21], bad[22] = 0, 0
+	wantDecodeErrorAt(t, bad, &TicSet{}, 21, "watchers", "a count of none")
+	wantDecodeErrorAt(t, pkt[:len(pkt)-1], &TicSet{}, 21, "watchers", "")
 }

@@ -265,6 +265,7 @@ function onEvent(e) {
       sums.clear(); ran.clear(); presses.length = 0; // taps on the lobby are no turns
       started = true; myPlayer = e.player; joining = e.joined; rejoining = e.rejoined; progress = 0;
       startedAt = { tic: e.tic, joined: e.joined, rejoined: e.rejoined, seed: e.seed, options: e.options, ticRate: e.ticRate };
+      if (e.player < 0 && !watching) showNotice("The game is full: watching", 3000); // a copy that came to play
       refused = null; break;
     case "catchup": progress = Math.floor((e.unit === "tics" ? 50 : 0) + 50 * e.done / Math.max(1, e.total)); break;
     case "join": if (e.player === myPlayer) joining = false; break;
@@ -273,7 +274,11 @@ function onEvent(e) {
     case "migrateFailed": migrating = false; started = false; lobby = null; showNotice("The game could not go on without its host", 3000); break;
     case "serverLost": case "newServer": if (!migrating) { started = false; lobby = null; } break;
     case "disconnect": started = false; joining = false; break;
-    case "rejected": refused = e.reason; break;
+    case "rejected":
+      refused = e.reason;
+      // A full lobby: watch its game instead (after this event).
+      if (/full/i.test(e.reason) && !watching) setTimeout(() => watch(true));
+      break;
     case "error": started = false; lobby = null; showNotice(`The game failed (${e.callback}, tic ${e.tic}): ${e.message}`); break;
     // Esc ends the game: the controller's ends it, another's asks the controller.
     case "endAsked": showNotice(`Player ${e.player + 1} asks to end the game: Esc ends it`, 5000); break;
@@ -291,7 +296,19 @@ function showNotice(text, ms) {
   if (ms) noticeTimer = setTimeout(() => { noticeEl.hidden = true; }, ms);
 }
 
-const net = await start({ name: params.get("name") || "player",
+// ?watch=1 watches the game rather than plays it: the Watch button, and a
+// copy that finds the game full. watch(on) leaves and opens the page again
+// so.
+const watching = params.get("watch") === "1";
+function watch(on) {
+  const p = new URLSearchParams(location.search);
+  if (on) p.set("watch", "1"); else p.delete("watch");
+  net.leave();
+  location.search = p.toString();
+}
+document.getElementById("watch").onclick = () => watch(!watching);
+
+const net = await start({ name: params.get("name") || "player", watch: watching,
   inputSize: 2, eventBits: EVENT_BITS, input, onTic, checksum: () => game.checksum(),
   save: () => game.save(),
   load: (state) => { game.load(state); loaded.push({ tic: game.tic, sum: game.checksum() }); if (loaded.length > 20) loaded.shift(); }, onEvent,
@@ -340,7 +357,9 @@ function renderLobby() {
   document.getElementById("lobby-status").textContent =
     joining ? `${rejoining ? "Back to your place in" : "Joining"} the game in progress… ${progress} %` :
     refused ? `The server said: ${refused}. Trying again…` :
-    role === "undecided" ? "Looking for other players…" : lobby ? `${lobby.players.length} of ${lobby.maxPlayers} players` : "Joining…";
+    role === "undecided" ? "Looking for other players…" :
+    lobby ? `${lobby.players.length} of ${lobby.maxPlayers} players${watching ? " · you watch" : ""}` : "Joining…";
+  document.getElementById("watch").textContent = watching ? "Play" : "Watch";
 }
 renderLobby();
 
