@@ -107,7 +107,10 @@ function onEvent(e) {
       if (e.player < 0 && !options.watch) showNotice("The game is full: watching", 3000);
       break;
     case "catchup":
-      progress = Math.floor((e.unit === "tics" ? 50 : 0) + 50 * e.done / Math.max(1, e.total)); break;
+      progress = Math.floor((e.unit === "tics" ? 50 : 0) + 50 * e.done / Math.max(1, e.total));
+      // A watcher has no "join" of its own: it watches once caught up.
+      if (myPlayer < 0 && e.unit === "tics" && e.done === e.total) joining = false;
+      break;
     case "join":
       if (e.player !== myPlayer) break;
       joining = false;

@@ -267,7 +267,10 @@ function onEvent(e) {
       startedAt = { tic: e.tic, joined: e.joined, rejoined: e.rejoined, seed: e.seed, options: e.options, ticRate: e.ticRate };
       if (e.player < 0 && !watching) showNotice("The game is full: watching", 3000); // a copy that came to play
       refused = null; break;
-    case "catchup": progress = Math.floor((e.unit === "tics" ? 50 : 0) + 50 * e.done / Math.max(1, e.total)); break;
+    case "catchup":
+      progress = Math.floor((e.unit === "tics" ? 50 : 0) + 50 * e.done / Math.max(1, e.total));
+      if (myPlayer < 0 && e.unit === "tics" && e.done === e.total) joining = false; // a watcher has no "join" of its own
+      break;
     case "join": if (e.player === myPlayer) joining = false; break;
     case "migrating": migrating = true; showNotice("Host left — the game goes on…"); break;
     case "resumed": migrating = false; showNotice("Host left — the game goes on", 3000); break;
