@@ -41,7 +41,7 @@ func (fs *feedSide) onStateFeed(body []byte) error {
 	}
 	to := link.Addr(m.To)
 	if st := c.phase.state(); st == ClientWaitingLaunch || c.phase.joining() {
-		return c.join.feedFrom(c.nowMS, to, m.Tag)
+		return c.join.feedFrom(c.nowMS, to, m.Tag, m.Stream)
 	}
 	if c.phase.state() != ClientInGame || to == c.server || to == link.Broadcast {
 		return errUnexpected{}

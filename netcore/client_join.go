@@ -43,6 +43,7 @@ type joinSide struct {
 	// most maxHeldFeed.
 	feeder   link.Addr
 	heldFeed []heldFeed
+	refed    bool // it asked for another feeder (RefeedAfterMS)
 }
 
 // heldFeed is a frame that may be the feeder's.
@@ -259,13 +260,21 @@ func (js *joinSide) earlyChunk(now int64, h wire.Header, body []byte) bool {
 // feedFrom takes the server's word that this watcher's state comes
 // straight from the copy at from (client_feed.go), its frames with tag:
 // the frames held from that copy go to the stream, the others are
-// dropped.
-func (js *joinSide) feedFrom(now int64, from link.Addr, tag uint8) error {
+// dropped. Once it joins (after JoinStart), the word is of a new stream,
+// from another copy, or relayed by the server (from 0), for a feed that
+// stalled.
+func (js *joinSide) feedFrom(now int64, from link.Addr, tag uint8, stream uint32) error {
 	c := js.c
-	if from == c.server || from == link.Broadcast || tag != wire.ConnTag(c.conn.Ident().Conn) {
+	if from == c.server || tag != wire.ConnTag(c.conn.Ident().Conn) || from == link.Broadcast && !c.phase.joining() {
 		return errUnexpected{}
 	}
+	if c.phase.joining() {
+		js.stream = stream
+	}
 	js.feeder = from
+	if from == link.Broadcast {
+		return nil // the server relays it
+	}
 	c.xfer.AcceptFrom(from)
 	held := js.heldFeed
 	js.heldFeed = nil
@@ -357,6 +366,10 @@ func (js *joinSide) joinProgress(now int64) {
 		switch {
 		case ok && got != j.progressGot, !c.loop.tl.Loading():
 			j.progressGot, j.progressMS = got, now
+		case j.feeder != 0 && !j.refed && now-j.progressMS > RefeedAfterMS:
+			// Its feeder went, most likely: another feeds it.
+			j.refed, j.progressMS, j.progressGot = true, now, -1
+			c.conn.SendReliable(&wire.StateFeed{Tic: j.start, Stream: j.stream, To: uint32(j.feeder), Tag: wire.ConnTag(c.conn.Ident().Conn)})
 		case now-j.progressMS > c.xfer.Config().StallMS:
 			reason := "the game state did not arrive"
 			c.conn.Disconnect(now, reason)

@@ -225,6 +225,8 @@ func (s *Server) onTicnet(now int64, sc *serverClient, body []byte) error {
 		return s.ext.repair.onDone(now, &s.ext, sc, body)
 	case kind == wire.TicnetKindJoinReady:
 		return s.joins.onJoinReady(now, sc, body)
+	case kind == wire.TicnetKindStateFeed:
+		return s.joins.onRefeed(now, sc, body)
 	case kind == wire.TicnetKindHello:
 		if s.mig.resume != nil {
 			// A new copy while the game changes servers: it comes back

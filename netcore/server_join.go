@@ -118,15 +118,23 @@ func (lj *lateJoins) requestSnapshot(now int64, sc *serverClient, source *server
 			}
 		}
 	}
-	if lj.feed(sc) {
-		return
-	}
-	if err := s.xfer.Relay(now, source.addr, j.stream, sc.addr, j.stream); err != nil {
+	if !lj.feed(sc) && !lj.relay(now, sc, source) {
 		sc.conn.Disconnect(now, ReasonNoSnapshot)
-		return
+	}
+}
+
+// relay asks source for the state before the joiner's start, streamed to
+// the server, which relays it to the joiner as it arrives.
+func (lj *lateJoins) relay(now int64, sc *serverClient, source *serverClient) bool {
+	s := lj.s
+	j := sc.join
+	j.source = source.addr
+	if err := s.xfer.Relay(now, source.addr, j.stream, sc.addr, j.stream); err != nil {
+		return false
 	}
 	source.conn.SendReliable(&wire.SnapshotRequest{Tic: j.start, Stream: j.stream})
 	s.xfer.AcceptFrom(source.addr)
+	return true
 }
 
 // startJoin tells a joiner where it starts, once it has our SYN reply (its

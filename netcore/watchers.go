@@ -1,6 +1,9 @@
 package netcore
 
-import "github.com/ticnet/ticnet/netcore/wire"
+import (
+	"github.com/ticnet/ticnet/netcore/transfer"
+	"github.com/ticnet/ticnet/netcore/wire"
+)
 
 // Watchers, under the extension: a copy that connects as a drone
 // (wire.ConnectData.Drone), or that joins a running game with no player
@@ -65,7 +68,10 @@ const MaxFeeds = 4
 
 // feed asks a copy to stream sc's snapshot straight to it, if sc watches
 // and a copy can; it reports whether one was asked.
-func (lj *lateJoins) feed(sc *serverClient) bool {
+func (lj *lateJoins) feed(sc *serverClient) bool { return lj.feedExcept(sc, nil) }
+
+// feedExcept is feed by a copy other than stalled.
+func (lj *lateJoins) feedExcept(sc, stalled *serverClient) bool {
 	j := sc.join
 	if !sc.watcher() || sc.conn.Ident().Conn == 0 {
 		return false
@@ -73,7 +79,7 @@ func (lj *lateJoins) feed(sc *serverClient) bool {
 	own := lj.s.slots.find(LocalClientAddr) != nil
 	var best *serverClient
 	for _, o := range lj.s.slots {
-		if !o.connected() || o == sc || o.phase != slotPlaying || o.protocol != wire.ProtocolTicnet ||
+		if !o.connected() || o == sc || o == stalled || o.phase != slotPlaying || o.protocol != wire.ProtocolTicnet ||
 			o.addr == LocalClientAddr || o.feeding >= MaxFeeds || own && !o.watcher() {
 			continue
 		}
@@ -95,6 +101,42 @@ func (lj *lateJoins) feed(sc *serverClient) bool {
 	best.conn.SendReliable(&wire.StateFeed{Tic: j.start, Stream: j.stream, To: uint32(sc.addr), Tag: tag})
 	sc.conn.SendReliable(&wire.StateFeed{Tic: j.start, Stream: j.stream, To: uint32(best.addr), Tag: tag})
 	return true
+}
+
+// RefeedAfterMS is how long a watcher's state may make no progress before
+// it asks for another feeder (wire.StateFeed, from the watcher): half the
+// stall deadline after which it gives its join up. Its feeder most
+// likely went (a closed tab), and the server would take that for gone
+// only at the same deadline.
+const RefeedAfterMS = transfer.DefaultStallMS / 2
+
+// onRefeed takes a watcher's word that the state its feeder streams it
+// stalled: another copy feeds it, from the same tic, on a new stream, or
+// the server relays its own copy's; the watcher is told which
+// (wire.StateFeed, To 0 for the server).
+func (lj *lateJoins) onRefeed(now int64, sc *serverClient, body []byte) error {
+	var m wire.StateFeed
+	if err := m.DecodeBody(body); err != nil {
+		return err
+	}
+	j := sc.joining()
+	if j == nil || !j.started || j.feeder == nil || uint32(j.feeder.addr) != m.To || m.Stream != j.stream {
+		return errUnexpected{}
+	}
+	stalled := j.feeder
+	lj.release(sc)
+	lj.nextStream++
+	j.stream = lj.nextStream
+	if lj.feedExcept(sc, stalled) {
+		return nil
+	}
+	source := lj.snapshotSource()
+	if source == nil || !lj.relay(now, sc, source) {
+		sc.conn.Disconnect(now, ReasonNoSnapshot)
+		return nil
+	}
+	sc.conn.SendReliable(&wire.StateFeed{Tic: j.start, Stream: j.stream, Tag: wire.ConnTag(sc.conn.Ident().Conn)})
+	return nil
 }
 
 // release frees the copy that fed sc, once sc has its state, or is gone.

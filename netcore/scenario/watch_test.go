@@ -42,6 +42,7 @@ type watchResult struct {
 	err                                              error
 	debug                                            []string
 	lags                                             []int // each watcher's tics behind the server at the end
+	gaveUp                                           int   // watchers that gave up their join (their feeder vanished)
 }
 
 // TicRateForChecks is a second of the game's tics: a watcher is never
@@ -78,6 +79,13 @@ var watchChannels = []watchChannel{
 // open, and checks every copy. The game starts on the quiet channel; the
 // links turn ch's at tic 0.
 func watchRun(seed uint64, watchers int, ch watchChannel) (r watchResult) {
+	return watchRunVanishing(seed, watchers, 0, ch)
+}
+
+// watchRunVanishing is watchRun where vanish of the watchers, at random,
+// vanish as closed tabs within 1.5 s of their opening, often while their
+// state is on its way; the checks leave them out.
+func watchRunVanishing(seed uint64, watchers, vanish int, ch watchChannel) (r watchResult) {
 	r.watchers = watchers
 	rng := rand.New(rand.NewPCG(seed, 0x3a7c4))
 	s := New(Options{Players: 4, Seed: seed, Link: watchQuietLink, StateBytes: 16 << 10})
@@ -96,6 +104,11 @@ func watchRun(seed uint64, watchers int, ch watchChannel) (r watchResult) {
 		opens[i] = t0 + rng.Int64N(10000)
 	}
 	slices.Sort(opens)
+	vanishing := map[int]bool{} // by opening
+	for _, i := range rng.Perm(watchers)[:vanish] {
+		vanishing[i] = true
+	}
+	vanishAt := map[*Peer]int64{}
 	players := slices.Clone(s.Peers[:4])
 	sent := func() (frames, bytes int64) {
 		for _, p := range players[1:] {
@@ -121,9 +134,20 @@ func watchRun(seed uint64, watchers int, ch watchChannel) (r watchResult) {
 			opens = opens[1:]
 			p := s.Watch()
 			s.Net.SetLinks(p.Node, ch.watchers)
+			if vanishing[len(watching)+len(vanishAt)] {
+				vanishAt[p] = s.Now() + rng.Int64N(1500)
+				w.lastTic, w.lastAt, w.worst = append(w.lastTic, 0), append(w.lastAt, s.Now()), append(w.worst, 0)
+				continue
+			}
 			watching = append(watching, p)
 			openedAt[p.Index] = s.Now()
 			w.lastTic, w.lastAt, w.worst = append(w.lastTic, 0), append(w.lastAt, s.Now()), append(w.worst, 0)
+		}
+		for p, at := range vanishAt {
+			if at <= s.Now() && !p.Paused {
+				p.Node.SetSilent(true)
+				p.Paused = true
+			}
 		}
 		s.Step()
 		w.observe(s.Now())
@@ -149,6 +173,18 @@ func watchRun(seed uint64, watchers int, ch watchChannel) (r watchResult) {
 	if ch.watchers != ch.players {
 		maxLag = watchLagTics
 	}
+	// A watcher fed by one that vanished gives up its join at the stall
+	// deadline (a session then joins again): it is left out too, and
+	// counted, as long as one vanished.
+	stayed := watching[:0]
+	for _, p := range watching {
+		if vanish > 0 && len(p.Events) > 0 && p.Events[len(p.Events)-1].Cause == netcore.CauseJoinFailed {
+			r.gaveUp++
+			continue
+		}
+		stayed = append(stayed, p)
+	}
+	watching = stayed
 	for _, p := range watching {
 		if p.Client.State() != netcore.ClientInGame || int(s.Server.SendSeq())-int(p.Client.GameTic()) > maxLag {
 			r.err = fmt.Errorf("watcher %d at tic %d (%v) when the game is at %d: %v; xfer %+v", p.Index, p.Client.GameTic(), p.Client.State(), s.Server.SendSeq(), p.Events, p.Client.Transfers().Counters())
@@ -287,23 +323,39 @@ func TestWatchersCostThePlayersNothing(t *testing.T) {
 	}
 }
 
-// Watchers on the lossy channel, 200 seeds of 4 players and 16 watchers:
-// no desync, no watcher ever a player, every copy running the commands
-// the players built.
+// Watchers on the lossy channel, 200 seeds of 4 players and 16 watchers,
+// 2 of which vanish within 1.5 s of opening (often while their state is on
+// its way): no desync, no watcher ever a player, every copy running the
+// commands the players built, every other watcher watching (a watcher
+// whose feeder vanished is fed again, RefeedAfterMS later; 2 in the 200
+// runs, whose second feed failed too, gave up their joins, which a
+// session then starts again). The players' longest stall: 460 ms, where
+// the same 200 seeds without watchers stall 355 ms at worst (medians 185
+// both; p99 450 against 305): watchers lengthen the players' rarest
+// stalls, for a cause not found yet (not the server's uplink: unlimited,
+// the same).
 func TestWatchersOnTheLossyChannelNeverDesyncNorPlay(t *testing.T) {
 	t.Parallel()
 	var watchMS []int64
+	var stallMS int64
+	gaveUp := 0
 	for seed := uint64(100); seed < 300; seed++ {
-		r := watchRun(seed, 16, watchChannels[1])
+		r := watchRunVanishing(seed, 16, 2, watchChannels[1])
 		require.NoError(t, r.err, "seed %d", seed)
+		require.LessOrEqual(t, r.gaveUp, 2, "seed %d: watchers that gave up their join", seed)
+		require.Len(t, r.watchMS, 14-r.gaveUp, "seed %d: watchers that stayed", seed)
+		gaveUp += r.gaveUp
 		for _, ms := range r.watchMS {
 			require.GreaterOrEqual(t, ms, int64(0), "seed %d: a watcher that never watched", seed)
 		}
 		watchMS = append(watchMS, r.watchMS...)
+		stallMS = max(stallMS, r.worstStallMS)
 	}
 	slices.Sort(watchMS)
-	t.Logf("%d watchers from opening to watching: median %d ms, p90 %d, worst %d",
-		len(watchMS), watchMS[len(watchMS)/2], watchMS[len(watchMS)*9/10], watchMS[len(watchMS)-1])
+	t.Logf("%d watchers from opening to watching: median %d ms, p90 %d, worst %d; %d gave up when their feeder vanished; the players' longest stall %d ms",
+		len(watchMS), watchMS[len(watchMS)/2], watchMS[len(watchMS)*9/10], watchMS[len(watchMS)-1], gaveUp, stallMS)
+	require.LessOrEqual(t, stallMS, int64(460), "the players' longest stall, ms")
+	require.Equal(t, 2, gaveUp, "watchers that gave up their joins")
 }
 
 // A watcher that sends commands, or checksums that disagree with every
@@ -401,16 +453,21 @@ func TestAWatcherThatVanishesMidFeedIsFreedAtTheDeadline(t *testing.T) {
 }
 
 // A watcher that vanishes while it feeds another holds no one up either:
-// the fed watcher gives up at the stall deadline, and the players play
+// the fed watcher, its state stalled for RefeedAfterMS, asks for another
+// feeder, and (no other watcher watching) the server relays its own
+// copy's state: the fed watcher watches, in step, and the players play
 // on.
-func TestAFeederThatVanishesHoldsNoOneUp(t *testing.T) {
+func TestAWatcherWhoseFeederVanishesIsFedAgain(t *testing.T) {
 	t.Parallel()
 	s, feeder, fed := feedMidway(t, 43)
-	gaveUp, stallMS := vanish(s, feeder, func() bool { return fed.Client.State() == netcore.ClientDisconnected })
-	t.Logf("the fed watcher gave up %d ms after its feeder vanished: %v; the players' longest stall %d ms", gaveUp, fed.Events, stallMS)
-	require.InDelta(t, 4000, gaveUp, 100, "ms from the feeder vanishing to the fed watcher giving up")
+	relayed := s.Server.Transfers().Counters().StreamsStarted
+	watchedMS, stallMS := vanish(s, feeder, func() bool { return !fed.Client.Joining() && fed.Client.State() == netcore.ClientInGame })
+	t.Logf("the fed watcher watched %d ms after its feeder vanished; the players' longest stall %d ms", watchedMS, stallMS)
+	require.Equal(t, relayed+1, s.Server.Transfers().Counters().StreamsStarted, "states the server relayed")
+	require.Greater(t, watchedMS, int64(netcore.RefeedAfterMS), "ms from the feeder vanishing to the fed watcher watching")
+	require.Less(t, watchedMS, int64(netcore.RefeedAfterMS+1500), "ms from the feeder vanishing to the fed watcher watching")
 	require.LessOrEqual(t, stallMS, int64(50), "the players' longest stall, ms")
-	s.Peers = s.Peers[:4]
+	s.Peers = slices.DeleteFunc(s.Peers, func(p *Peer) bool { return p == feeder })
 	check(t, s, 400)
 	noDesync(t, s)
 }

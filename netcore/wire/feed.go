@@ -3,7 +3,7 @@ package wire
 import "strconv"
 
 // TicnetKindStateFeed: a StateFeed, server to a copy that holds the game
-// state, reliable.
+// state and to a watcher, and a watcher to the server, reliable.
 const TicnetKindStateFeed = 27
 
 // StateFeed names the two ends of a state streamed straight from a copy in
@@ -12,9 +12,11 @@ const TicnetKindStateFeed = 27
 // the game state before tic Tic, or before a later tic if it has run Tic
 // already, as a SnapshotRequest does, to be streamed as stream Stream to
 // the watcher at To; to the watcher, it says that its state comes as
-// stream Stream from the copy at To. The stream's frames, both ways,
-// carry Tag, the tag of the watcher's connection (ConnTag): each end
-// takes from the other only frames of that tag.
+// stream Stream from the copy at To (0: the server relays it). From a
+// watcher to the server, it says that the stream Stream from To stalled
+// (its feeder went, most likely): another is to feed it. The stream's
+// frames, both ways, carry Tag, the tag of the watcher's connection
+// (ConnTag): each end takes from the other only frames of that tag.
 //
 //	u8 kind ; u32 tic ; u32 stream ; u32 to ; u8 tag
 type StateFeed struct {
