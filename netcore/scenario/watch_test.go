@@ -329,11 +329,12 @@ func TestWatchersCostThePlayersNothing(t *testing.T) {
 // commands the players built, every other watcher watching (a watcher
 // whose feeder vanished is fed again, RefeedAfterMS later; 2 in the 200
 // runs, whose second feed failed too, gave up their joins, which a
-// session then starts again). The players' longest stall: 460 ms, where
-// the same 200 seeds without watchers stall 355 ms at worst (medians 185
-// both; p99 450 against 305): watchers lengthen the players' rarest
-// stalls, for a cause not found yet (not the server's uplink: unlimited,
-// the same).
+// session then starts again). The players' longest stall: 460 ms, the
+// lossy channel's own tail: without watchers, the players' worst stall
+// per run is 355, 505 and 465 ms at worst over seeds 100-299, 300-499
+// and 500-699, and with 16 watchers 460, 505 and 420 (medians 185 in
+// all six; measured: a watcher changes every draw of the channel, so
+// one seed with and without watchers are two samples, not a pair).
 func TestWatchersOnTheLossyChannelNeverDesyncNorPlay(t *testing.T) {
 	t.Parallel()
 	var watchMS []int64
