@@ -42,12 +42,12 @@ type joinSide struct {
 	// server named it (its first chunks overtake the server's word), at
 	// most maxHeldFeed.
 	feeder   link.Addr
-	heldFeed []heldFeed
+	heldFeed []feedFrame
 	refed    bool // it asked for another feeder (RefeedAfterMS)
 }
 
-// heldFeed is a frame that may be the feeder's.
-type heldFeed struct {
+// feedFrame is a frame held that may be the feeder's.
+type feedFrame struct {
 	from link.Addr
 	pkt  []byte
 }
@@ -306,7 +306,7 @@ func (js *joinSide) takeFeed(now int64, from link.Addr, pkt []byte) bool {
 	case js.feeder == 0 && len(js.heldFeed) == maxHeldFeed:
 		return false
 	case js.feeder == 0:
-		js.heldFeed = append(js.heldFeed, heldFeed{from: from, pkt: slices.Clone(pkt)})
+		js.heldFeed = append(js.heldFeed, feedFrame{from: from, pkt: slices.Clone(pkt)})
 		return true
 	}
 	if ev, ok := c.xfer.Handle(now, from, body); ok {

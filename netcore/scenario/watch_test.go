@@ -40,7 +40,6 @@ type watchResult struct {
 	serverStates, watcherStates, playerStates, early int64
 	checked                                          Checked
 	err                                              error
-	debug                                            []string
 	lags                                             []int // each watcher's tics behind the server at the end
 	gaveUp                                           int   // watchers that gave up their join (their feeder vanished)
 }
@@ -203,13 +202,6 @@ func watchRunVanishing(seed uint64, watchers, vanish int, ch watchChannel) (r wa
 			}
 		}
 		r.watchMS = append(r.watchMS, at)
-		var srv []string
-		for _, l := range s.Log {
-			if l.Peer == -1 && l.Addr == p.UID {
-				srv = append(srv, fmt.Sprintf("%d %v", l.At, l.Event))
-			}
-		}
-		r.debug = append(r.debug, fmt.Sprintf("opened %d, now %d, state %v tic %d joining %v, events %v, counters %+v; xfer %+v; server: %v", openedAt[p.Index], s.Now(), p.Client.State(), p.Client.GameTic(), p.Client.Joining(), p.Events, p.Client.Counters(), p.Client.Transfers().Counters(), srv))
 	}
 	firstMS := int64(-1)
 	for i, p := range watching {
