@@ -77,7 +77,8 @@ type Client struct {
 	// forensic keeps the states a desync's forensics compare
 	// (forensics.go).
 	forensic forensics
-	feeds    feedSide // the watchers this copy streams its state to (client_feed.go)
+	feeds    feedSide   // the watchers this copy streams its state to (client_feed.go)
+	src      sourceSide // who sends the tics this copy misses, and whom it sends them (client_source.go)
 
 	xfer       *transfer.Endpoint
 	xferEvents []transfer.Event
@@ -101,7 +102,7 @@ func NewClient(cfg ClientConfig, tr link.Transport, server link.Addr, game tic.G
 	c.xfer = transfer.New(cfg.Transfer, clientFramer{c})
 	c.xfer.AcceptFrom(server)
 	c.hs = handshake{c: c, firstMS: now, lastMS: now - SYNResendMS - 1}
-	c.send.c, c.recv.c, c.loop.c, c.join.c, c.mig.c, c.end.c, c.repair.c, c.feeds.c = c, c, c, c, c, c, c, c
+	c.send.c, c.recv.c, c.loop.c, c.join.c, c.mig.c, c.end.c, c.repair.c, c.feeds.c, c.src.c = c, c, c, c, c, c, c, c, c
 	c.rec = replay.NewRecorder(c.cfg.Replay, c.hs.replayHeader)
 	return c
 }
@@ -231,13 +232,14 @@ func (c *Client) emit(e Event) {
 		c.peers = peerBook{out: c.peers.out[:0]} // a game counts its own
 		c.repair = repairSide{c: c}
 		c.feeds.feeds = c.feeds.feeds[:0]
+		c.src.reset()
 		c.forensic.reset(c.cfg.keptStates())
 	}
 }
 
 func (c *Client) receive(now int64, from link.Addr, pkt []byte) {
 	if from != c.server {
-		if !c.feeds.take(now, from, pkt) && !c.join.takeFeed(now, from, pkt) {
+		if !c.src.take(now, from, pkt) && !c.feeds.take(now, from, pkt) && !c.join.takeFeed(now, from, pkt) {
 			c.stats.Unexpected++
 		}
 		return
@@ -363,6 +365,8 @@ func (c *Client) onTicnet(now int64, h wire.Header, body []byte) error {
 		return c.join.onJoinStart(now, body)
 	case kind == wire.TicnetKindStateFeed && h.Reliable:
 		return c.feeds.onStateFeed(body)
+	case kind == wire.TicnetKindTicSource && h.Reliable:
+		return c.src.onTicSource(now, body)
 	case kind == wire.TicnetKindEndAsked && h.Reliable:
 		return c.end.onEndAsked(body)
 	case kind == wire.TicnetKindResume:

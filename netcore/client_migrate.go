@@ -86,6 +86,7 @@ func (c *Client) Reattach(tr link.Transport, now int64) bool {
 	c.xfer.AcceptFrom(c.server)
 	c.join.saves, c.join.heard, c.join.heardBytes = nil, nil, 0
 	c.repair.active, c.repair.held = false, nil // the old server's stream and state, gone with it
+	c.src.reset()                               // the new server names them anew
 	c.mig.left, c.mig.reattached = false, true
 	c.hs.firstMS, c.hs.lastMS = now, now-SYNResendMS-1
 	// What the old server sent beyond the confirmed tics is forgotten:
@@ -245,9 +246,22 @@ func (ms *migrateSide) pushNewest(now int64) {
 // the first diff.
 func (ms *migrateSide) sendConfirmed(now int64, start, count uint32) {
 	c := ms.c
+	var set wire.TicSet
+	if confirmedSet(c, &set, start, count) {
+		c.conn.SendMessage(now, &set)
+	}
+}
+
+// confirmedSet fills set with the confirmed tics [start, start+count) c
+// holds, from start on; tic start-1 must be held, the base of the first
+// diff. It reports whether set holds any.
+func confirmedSet(c *Client, set *wire.TicSet, start, count uint32) bool {
 	tl := &c.loop.tl
-	set := wire.TicSet{LowResTurn: c.settings.LowResTurn, InputSize: c.cfg.Input.Size, Start: start}
+	*set = wire.TicSet{LowResTurn: c.settings.LowResTurn, InputSize: c.cfg.Input.Size, Start: start, Tics: set.Tics[:0]}
 	prev := tl.Tic(start - 1)
+	if prev == nil {
+		return false
+	}
 	var base [tic.MaxPlayers]tic.Cmd
 	for p := range tic.MaxPlayers {
 		if prev.Playing(p) {
@@ -271,7 +285,5 @@ func (ms *migrateSide) sendConfirmed(now int64, start, count uint32) {
 		}
 		set.Tics = append(set.Tics, st)
 	}
-	if len(set.Tics) > 0 {
-		c.conn.SendMessage(now, &set)
-	}
+	return len(set.Tics) > 0
 }

@@ -188,6 +188,9 @@ func (rs *recvSide) requestResend(now int64, start, count uint32) {
 
 func (rs *recvSide) sendResendRequest(start uint32, count uint8) {
 	c := rs.c
+	if c.src.ask(start, count) {
+		return // a watcher's tic source's to send (client_source.go)
+	}
 	c.pkt = wire.Encode(c.pkt[:0], &wire.GameDataResend{Start: start, Count: count}, false, 0)
 	c.conn.Send(c.nowMS, c.pkt)
 	c.stats.ResendRequests++
@@ -200,11 +203,18 @@ func (rs *recvSide) scheduleMS(t uint32) int64 {
 }
 
 // requestMissing asks for the tics that stayed missing for a reorder
-// window, again for those still missing a resend timeout after they were
+// window (a watcher that has a source: at once, client_source.go), again
+// for those still missing a resend timeout after they were
 // asked for (ResendRetryMS until a round trip is measured), and breaks the
 // start-of-game deadlock (spec §9.5).
 func (rs *recvSide) requestMissing(now int64) {
-	if rs.win.AskOverdue(now, rs.start, rs.jit.ReorderMS(), rs.rtt.Timeout(ResendRetryMS), rs.sendResendRequest) {
+	reorder := rs.jit.ReorderMS()
+	if rs.c.src.src != 0 {
+		// A watcher asks its source at once: a request and an answer
+		// that a reordered tic makes moot cost the server nothing.
+		reorder = 0
+	}
+	if rs.win.AskOverdue(now, rs.start, reorder, rs.rtt.Timeout(ResendRetryMS), rs.sendResendRequest) {
 		rs.rtt.BackOff()
 	}
 	if !rs.win.Expected(rs.start) && now-rs.lastGameDataMS > DeadlockMS {

@@ -27,6 +27,10 @@ type Counters struct {
 	RejoinRefused int64
 	// TicsRun: client: the tics its game ran.
 	TicsRun int64
+	// TicFetches: client, a watcher: requests for the tics it missed sent
+	// to the copy the server named (a tic source), not the server.
+	// TicsServed: client: tics sent to the watchers it answers.
+	TicFetches, TicsServed int64
 }
 
 // errUnexpected marks a well-formed packet that is not acceptable now.

@@ -24,13 +24,16 @@ type ticnetRelay struct {
 	resumedAt   uint32 // the tic a server that took the game over resumed it at
 	end         endState
 	delays      inputDelays
+	sources     tickSources
 	repair      repairs
 	out         wire.TicSet
 	in          wire.ChecksumReport
 }
 
 // reset forgets the game: the next starts from tic 0.
-func (x *ticnetRelay) reset() { *x = ticnetRelay{s: x.s, delays: inputDelays{s: x.s}} }
+func (x *ticnetRelay) reset() {
+	*x = ticnetRelay{s: x.s, delays: inputDelays{s: x.s}, sources: tickSources{s: x.s}}
+}
 
 func (x *ticnetRelay) protocol() string { return wire.ProtocolTicnet }
 
@@ -75,6 +78,7 @@ func (x *ticnetRelay) pass(now int64) {
 	x.check.tell(x.s)
 	x.extPump(now)
 	x.s.mig.sendRosters(now)
+	x.sources.pass(now)
 	x.endIfDone(now)
 }
 
@@ -167,6 +171,13 @@ type histTic struct {
 	from [tic.MaxPlayers]*serverClient
 }
 
+// FallingBehindTics is how far behind the game a client's
+// acknowledgement may be before the server sends it what it lacks every
+// PushAfterMS, whatever its round trip: half a window (BackupTics), at
+// which it is dropped as fallen behind. A watcher on a lossy link gets
+// there after a run of lost requests and answers.
+const FallingBehindTics = BackupTics / 2
+
 // Under the extension protocol a client acknowledges with every command it
 // sends, a tic apart: a tic not acknowledged a resend timeout (the
 // client's round trip and four deviations; PushAfterMS until one is
@@ -189,12 +200,26 @@ func (x *ticnetRelay) pushMissing(now int64, sc *serverClient) {
 	if h := &x.history[a%BackupTics]; h.valid && h.seq == a {
 		since = max(since, h.sentMS)
 	}
-	if rto := sc.rtt.Timeout(PushAfterMS); now-since < rto || now-sc.lastPushMS < rto {
+	rto, wait := sc.rtt.Timeout(PushAfterMS), int64(0)
+	sourced := x.sources.hasSource(sc)
+	switch {
+	case x.sendSeq-a >= FallingBehindTics:
+		// Half a window behind: a run of losses, and the server drops
+		// it at a window (ReasonFellBehind). Every PushAfterMS.
+		rto, sourced = PushAfterMS, false
+	case sourced:
+		wait = SourcedPushAfterMS // its source sends it first
+	}
+	if now-since < max(rto, wait) || now-sc.lastPushMS < rto {
 		return
 	}
 	sc.lastPushMS = now
 	sc.rtt.BackOff()
-	s.resendTics(now, sc, a, min(a+31, x.sendSeq-1))
+	last := min(a+31, x.sendSeq-1)
+	if sourced {
+		last = min(a+PushSourcedTics-1, x.sendSeq-1)
+	}
+	s.resendTics(now, sc, a, last)
 	if x.broadcasting() && !sc.watcher() {
 		sc.repairing, sc.repairTic = true, a // a watcher's tics go to it alone
 	}

@@ -254,6 +254,7 @@ func (rn *runner) runGame(now int64) {
 	}
 	c.recv.requestMissing(now)
 	c.recv.advanceWindow()
+	c.src.pump(now)
 	if c.send.ackPending && now-c.send.ackSinceMS > c.send.ackDelayMS() {
 		c.send.sendAck(now)
 	}

@@ -76,11 +76,15 @@ func (s *Server) onGameData(now int64, sc *serverClient, body []byte) error {
 // pushMissing waits for.
 func (s *Server) takeAck(now int64, sc *serverClient, b uint8) {
 	ack := wire.ExpandTic(sc.acked, b)
-	if sc.phase == slotJoining {
-		// A joiner's first acknowledgement may be up to a window past the
-		// tic it starts from (the tics since were sent it at once), beyond
-		// the reference's expansion, which reaches about 64 tics: it is
-		// the first tic at or after its previous one with these low bits.
+	if sc.phase == slotJoining || sc.protocol == wire.ProtocolTicnet {
+		// An acknowledgement may be up to a window past the previous one
+		// (a joiner's first, the tics since its state sent at once; a
+		// copy that waited long for a tic it missed and ran many at
+		// once), beyond the reference's expansion, which reaches about 64
+		// tics: it is the first tic at or after its previous one with
+		// these low bits. Under the extension a client is never a window
+		// behind (ReasonFellBehind), and one older than the previous
+		// expands past what was sent, and is dropped.
 		ack = sc.acked + uint32(b-uint8(sc.acked))
 	}
 	if ack > sc.acked && ack <= s.relay.sentEnd(sc) {

@@ -66,6 +66,11 @@ type serverClient struct {
 	resumeSeq    uint8
 	resumeCopyMS int64
 	feeding      int // the watchers it streams the state to (watchers.go)
+	// A watcher's tic source, the watcher that sends it the tics it
+	// misses, and the watchers a watcher is the source of
+	// (watch_sources.go).
+	source *serverClient
+	serves int
 }
 
 // setToken takes a client's rejoin token (zero: none).

@@ -14,8 +14,10 @@ import (
 // of four. Their channel's loss does not make the sets to everyone carry
 // more tics (redundantTics measures the loss of commands, which a watcher
 // sends none of; repairFrom leaves watchers out): a watcher that misses a
-// tic is sent it alone (pushMissing), so that the players' traffic does
-// not grow with the watchers.
+// tic gets it alone, from another watcher (its tic source,
+// watch_sources.go) or, failing that, from the server (pushMissing), so
+// that neither the players' traffic nor the server's grows with lossy
+// watchers.
 //
 // A watcher that joins a running game gets the state straight from a
 // watcher that watches already, the one that feeds fewest, not through
@@ -28,8 +30,8 @@ import (
 // MaxWatchers bounds the watchers a server takes at once, beside the
 // wire.MaxNodes players and drones of the reference's limits. A watcher
 // costs the server its acknowledgements (GameDataAckDelayMS: five frames
-// a second) and the tics it misses; the tic sets are broadcast once
-// whatever their number.
+// a second) and the tics it misses that its source did not send; the tic
+// sets are broadcast once whatever their number.
 const MaxWatchers = 128
 
 // watcher reports whether sc watches: a drone under the extension.

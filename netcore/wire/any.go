@@ -95,6 +95,8 @@ func NewMessageIn(h Header, body []byte, dir Direction, ctx Context) (Message, e
 			return &StatesRequest{}, nil
 		case TicnetKindStateFeed:
 			return &StateFeed{}, nil
+		case TicnetKindTicSource:
+			return &TicSource{}, nil
 		case TicnetKindJoinStart:
 			return &JoinStart{}, nil
 		case TicnetKindSnapshotRequest:
