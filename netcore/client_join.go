@@ -22,9 +22,11 @@ type joinSide struct {
 	ready   bool // JoinReady sent
 	lastPct int64
 	saves   []pendingSave
-	// early is a stream from the server that arrived before JoinStart
-	// did (the server streams the snapshot from the joiner's SYN on;
-	// JoinStart waits for the handshake): it may be the snapshot.
+	// early is a stream that arrived before the word that names it: from
+	// the server before JoinStart did (the server streams the snapshot
+	// from the joiner's SYN on; JoinStart waits for the handshake), or,
+	// while joining, before the StateFeed of a new feeder did (feedFrom).
+	// It may be the snapshot.
 	early *transfer.Event
 	// heard is the tic sets that came before JoinStart, kept to be taken
 	// once it says where this copy starts (heardBytes of them, at most
@@ -268,10 +270,14 @@ func (js *joinSide) feedFrom(now int64, from link.Addr, tag uint8, stream uint32
 	if from == c.server || tag != wire.ConnTag(c.conn.Ident().Conn) || from == link.Broadcast && !c.phase.joining() {
 		return errUnexpected{}
 	}
+	js.feeder = from
 	if c.phase.joining() {
 		js.stream = stream
+		if e := js.early; e != nil && e.Stream == stream && e.Peer == cmp.Or(from, c.server) {
+			js.early = nil
+			js.onTransfer(*e)
+		}
 	}
-	js.feeder = from
 	if from == link.Broadcast {
 		return nil // the server relays it
 	}
@@ -332,7 +338,15 @@ func (js *joinSide) onTransfer(ev transfer.Event) {
 		js.early = &ev
 		return
 	}
-	if !c.phase.joining() || ev.Outgoing || ev.Stream != js.stream {
+	if !c.phase.joining() || ev.Outgoing {
+		return
+	}
+	if ev.Stream != js.stream {
+		if ev.Kind == transfer.Received {
+			// Relayed after its feeder stalled, it can outrun the
+			// server's word on it (feedFrom): kept until then.
+			js.early = &ev
+		}
 		return
 	}
 	switch ev.Kind {

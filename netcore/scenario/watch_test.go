@@ -343,9 +343,10 @@ func TestWatchersCostThePlayersNothing(t *testing.T) {
 // 2 of which vanish within 1.5 s of opening (often while their state is on
 // its way): no desync, no watcher ever a player, every copy running the
 // commands the players built, every other watcher watching (a watcher
-// whose feeder vanished is fed again, RefeedAfterMS later; 2 in the 200
-// runs, whose second feed failed too, gave up their joins, which a
-// session then starts again). The players' longest stall: 435 ms, the
+// whose feeder vanished is fed again, RefeedAfterMS later; none gives up
+// its join: 2 did, whose relayed state outran the server's word on it
+// and was dropped, before joinSide.early kept it). The players' longest
+// stall: 435 ms, the
 // lossy channel's own tail: without watchers, the players' worst stall
 // per run is 355, 505 and 465 ms at worst over seeds 100-299, 300-499
 // and 500-699, and with 16 watchers 460, 505 and 420 (medians 185 in
@@ -361,7 +362,6 @@ func TestWatchersOnTheLossyChannelNeverDesyncNorPlay(t *testing.T) {
 	for seed := uint64(100); seed < 300; seed++ {
 		r := watchRunVanishing(seed, 16, 2, watchChannels[1])
 		require.NoError(t, r.err, "seed %d", seed)
-		require.LessOrEqual(t, r.gaveUp, 2, "seed %d: watchers that gave up their join", seed)
 		require.Len(t, r.watchMS, 14-r.gaveUp, "seed %d: watchers that stayed", seed)
 		gaveUp += r.gaveUp
 		for _, ms := range r.watchMS {
@@ -374,7 +374,7 @@ func TestWatchersOnTheLossyChannelNeverDesyncNorPlay(t *testing.T) {
 	t.Logf("%d watchers from opening to watching: median %d ms, p90 %d, worst %d; %d gave up when their feeder vanished; the players' longest stall %d ms",
 		len(watchMS), watchMS[len(watchMS)/2], watchMS[len(watchMS)*9/10], watchMS[len(watchMS)-1], gaveUp, stallMS)
 	require.LessOrEqual(t, stallMS, int64(435), "the players' longest stall, ms")
-	require.Equal(t, 2, gaveUp, "watchers that gave up their joins")
+	require.Zero(t, gaveUp, "watchers that gave up their joins")
 }
 
 // playedWatching plays s to tic 300 and returns the tag watcher w's
