@@ -201,7 +201,7 @@ func (x *ticnetRelay) pushMissing(now int64, sc *serverClient) {
 		since = max(since, h.sentMS)
 	}
 	rto, wait := sc.rtt.Timeout(PushAfterMS), int64(0)
-	sourced := x.sources.hasSource(sc)
+	sourced := x.sources.hasSource(now, sc)
 	switch {
 	case x.sendSeq-a >= FallingBehindTics:
 		// Half a window behind: a run of losses, and the server drops

@@ -62,6 +62,11 @@ type ServerConfig struct {
 	// AutoDelay makes the server choose every player's input delay under
 	// the extension protocol (relay_ticnet_delay.go).
 	AutoDelay AutoDelay
+	// NoTicSources makes the server send the watchers every tic they
+	// miss itself, naming them no tic source (watch_sources.go): for
+	// measurements beside the default, where they get them from one
+	// another.
+	NoTicSources bool
 }
 
 // DefaultRejoinGraceMS is how long a departed player is held for its copy
@@ -387,6 +392,9 @@ func (s *Server) run(now int64) {
 			}
 		case ServerInGame:
 			s.relay.pumpClient(now, sc)
+			if j := sc.join; j != nil && j.waitFeedMS != 0 {
+				s.joins.waited(now, sc)
+			}
 			if j := sc.join; j != nil && !j.started && sc.conn.Acked() && sc.hello {
 				s.joins.startJoin(now, sc)
 			}

@@ -47,8 +47,11 @@ type joiner struct {
 	// watcher (wire.StateFeed; nil: the source streams it through the
 	// server).
 	feeder *serverClient
-	ready  bool // it has caught up: its JoinReady or its first commands came
-	said   bool // its JoinReady came
+	// waitFeedMS: a watcher waits, since then, for a watcher that can
+	// feed it (lateJoins.wait); 0: it does not.
+	waitFeedMS int64
+	ready      bool // it has caught up: its JoinReady or its first commands came
+	said       bool // its JoinReady came
 }
 
 // ReasonNoSnapshot is why a joiner is sent away when no copy can give it
@@ -118,7 +121,17 @@ func (lj *lateJoins) requestSnapshot(now int64, sc *serverClient, source *server
 			}
 		}
 	}
-	if !lj.feed(sc) && !lj.relay(now, sc, source) {
+	switch {
+	case lj.feed(now, sc):
+		j.waitFeedMS = 0
+	case lj.wait(now, sc):
+	case lj.relay(now, sc, source):
+		j.waitFeedMS = 0
+	case sc.watcher():
+		// The server relays all the states it can at once: a watcher
+		// waits for room, or for a watcher that can feed it.
+		j.waitFeedMS = now
+	default:
 		sc.conn.Disconnect(now, ReasonNoSnapshot)
 	}
 }
@@ -147,6 +160,9 @@ func (lj *lateJoins) startJoin(now int64, sc *serverClient) {
 	s := lj.s
 	j := sc.join
 	x := &s.ext
+	if j.waitFeedMS != 0 {
+		return // its state is not asked for yet (lateJoins.wait)
+	}
 	if x.sendSeq-j.start > JoinSnapshotMaxAgeTics {
 		source := lj.snapshotSource()
 		if source == nil {

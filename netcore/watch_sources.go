@@ -49,17 +49,18 @@ func sourced(o *serverClient) bool {
 	return o.connected() && o.watcher() && o.phase == slotPlaying
 }
 
-// hasSource reports whether sc's source is one still.
-func (ts *tickSources) hasSource(sc *serverClient) bool {
+// hasSource reports whether sc's source is one still: a watcher in the
+// game, heard from lately.
+func (ts *tickSources) hasSource(now int64, sc *serverClient) bool {
 	o := sc.source
-	return o != nil && sourced(o) && ts.s.slots.find(o.addr) == o
+	return o != nil && sourced(o) && heard(now, o) && ts.s.slots.find(o.addr) == o
 }
 
 // pass names a source for each watcher in the game that has none, every
 // SourceCheckMS.
 func (ts *tickSources) pass(now int64) {
 	s := ts.s
-	if now-ts.checkMS < SourceCheckMS {
+	if s.cfg.NoTicSources || now-ts.checkMS < SourceCheckMS {
 		return
 	}
 	ts.checkMS = now
@@ -69,16 +70,16 @@ func (ts *tickSources) pass(now int64) {
 		}
 	}
 	for _, sc := range s.slots {
-		if sc != nil && sourced(sc) && ts.hasSource(sc) {
+		if sc != nil && sourced(sc) && ts.hasSource(now, sc) {
 			sc.source.serves++
 		}
 	}
 	for _, sc := range s.slots {
-		if sc == nil || !sourced(sc) || ts.hasSource(sc) {
+		if sc == nil || !sourced(sc) || ts.hasSource(now, sc) {
 			continue
 		}
 		had := sc.source != nil
-		sc.source = ts.best(sc)
+		sc.source = ts.best(now, sc)
 		tag := wire.ConnTag(sc.conn.Ident().Conn)
 		switch {
 		case sc.source != nil:
@@ -95,10 +96,10 @@ func (ts *tickSources) pass(now int64) {
 // those in the game, the one that answers fewest, the earliest to
 // connect of those; nil if none can. Each answers one or two (n watchers
 // answer n), below a copy's MaxServes.
-func (ts *tickSources) best(sc *serverClient) *serverClient {
+func (ts *tickSources) best(now int64, sc *serverClient) *serverClient {
 	var best *serverClient
 	for _, o := range ts.s.slots {
-		if o == nil || o == sc || !sourced(o) || o.addr == LocalClientAddr {
+		if o == nil || o == sc || !sourced(o) || o.addr == LocalClientAddr || !heard(now, o) {
 			continue
 		}
 		if best == nil || o.serves < best.serves || o.serves == best.serves && o.connectMS < best.connectMS {

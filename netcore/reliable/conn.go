@@ -230,6 +230,10 @@ func (c *Conn) Queued(seq uint8) bool {
 	return false
 }
 
+// HeardMS is when a packet of the peer last came (or the connection was
+// made).
+func (c *Conn) HeardMS() int64 { return c.lastRecvMS }
+
 // Acked reports whether every reliable message was acknowledged.
 func (c *Conn) Acked() bool { return len(c.queue) == 0 }
 

@@ -55,17 +55,17 @@ type watchResult struct {
 const TicRateForChecks = netcore.TicRate
 
 // watchLagTics is how far behind the game a watcher on a lossier link
-// than the players' may be at the end of a run: measured, 75 tics at
-// worst (seed 3, 64 watchers on 20 % loss, the players on none; the
-// sets every copy takes carry the tics the players' links need, and a
-// watcher waits for each it misses, from its tic source, then from the
-// server). Over the 640 watchers of seeds 1-8 with 16 and 64, the lag at
-// the end is median 6 tics, p90 30, p99 52, worst 75; with no source
-// named (every missed tic the server's to send) 6, 30, 54 and 72: the
-// tail is the lossy link's. Half a window behind, the server sends a
-// watcher what it lacks every PushAfterMS (FallingBehindTics); a window
-// behind it would drop it.
-const watchLagTics = 75
+// than the players' may be at the end of a run: measured, 73 tics at
+// worst (64 watchers on 20 % loss, the players on none; the sets every
+// copy takes carry the tics the players' links need, and a watcher waits
+// for each it misses, from its tic source, then from the server). Over
+// the 640 watchers of seeds 1-8 with 16 and 64, the lag at the end was
+// median 6 tics, p90 30, p99 52, worst 75; with no source named (every
+// missed tic the server's to send) 6, 30, 54 and 72: the tail is the
+// lossy link's. Half a window behind, the server sends a watcher what it
+// lacks every PushAfterMS (FallingBehindTics); a window behind it would
+// drop it.
+const watchLagTics = 73
 
 // watchQuietLink is the quiet channel of the watcher runs.
 var watchQuietLink = simnet.Link{LatencyMS: 20, JitterMS: 10}
@@ -284,16 +284,15 @@ func watchRunVanishing(seed uint64, watchers, vanish int, ch watchChannel) (r wa
 // 64 watchers on the lossy channel, 34.87), and the longest a player's
 // game went without a tic is within 10 ms of the worst without watchers
 // (quiet 40 ms, lossy 260 ms). No player's copy sends a watcher its
-// state: the watchers feed each other, and the server (relaying its own
-// copy's) feeds only the first, those that opened before any watched
-// (quiet 1-2 a run, lossy 1-9), those sent again, and at most three more
-// (watchers that opened while every watcher that watched fed MaxFeeds
-// others: lossy seed 3 with 64 watchers, 10 states for 7 that opened
-// before any watched; two more before tic sources, whose messages drew
-// the channel's dice differently). Every watcher
-// watches, none plays, and every copy runs the commands the players
-// built (watchRun's Check). A state goes again only for a watcher whose
-// handshake outlasted JoinSnapshotMaxAgeTics (lossy: at most 2 a run).
+// state: the watchers feed each other, and the server, relaying its own
+// copy's, feeds the first alone, in every run: a watcher that opens
+// while no watcher can feed it waits for one (lateJoins.wait; before,
+// the server fed every watcher that opened before any watched, 1-9 a
+// run). Every watcher watches, none plays, and every copy runs the
+// commands the players built (watchRun's Check). A state goes again for
+// a watcher whose feed stalled RefeedAfterMS (its feeder on the lossy
+// channel) or whose handshake outlasted JoinSnapshotMaxAgeTics: at most
+// 4 a run (lossy seed 3 with 64 watchers).
 func TestWatchersCostThePlayersNothing(t *testing.T) {
 	t.Parallel()
 	for _, ch := range watchChannels {
@@ -321,7 +320,7 @@ func TestWatchersCostThePlayersNothing(t *testing.T) {
 				require.GreaterOrEqual(t, r.serverStates+r.watcherStates, int64(n), "states sent, one a watcher at least")
 				again := r.serverStates + r.watcherStates - int64(n)
 				extra = max(extra, again)
-				require.LessOrEqual(t, r.serverStates, r.early+again+3, "states the server sent")
+				require.Equal(t, int64(1), r.serverStates, "states the server sent (%d watchers opened before the first watched)", r.early)
 				worstW = max(worstW, r.worstStallMS)
 				lag = max(lag, slices.Max(r.lags))
 				for _, ms := range r.watchMS {
@@ -332,7 +331,7 @@ func TestWatchersCostThePlayersNothing(t *testing.T) {
 		}
 		slices.Sort(watchMS)
 		t.Logf("%s: states sent again at most %d a run; a watcher at most %d tics behind at the end", ch.name, extra, lag)
-		require.LessOrEqual(t, extra, int64(2), "states sent again in a run (a handshake that outlasted JoinSnapshotMaxAgeTics)")
+		require.LessOrEqual(t, extra, int64(4), "states sent again in a run (a refeed, or a handshake that outlasted JoinSnapshotMaxAgeTics)")
 		t.Logf("%s: longest stall %d ms with watchers, %d without; %d watchers from opening to watching: median %d ms, p90 %d, worst %d",
 			ch.name, worstW, worst0, len(watchMS), watchMS[len(watchMS)/2], watchMS[len(watchMS)*9/10], watchMS[len(watchMS)-1])
 		require.LessOrEqual(t, worstW, worst0+10, "longest stall with watchers against without")
@@ -346,14 +345,12 @@ func TestWatchersCostThePlayersNothing(t *testing.T) {
 // whose feeder vanished is fed again, RefeedAfterMS later; none gives up
 // its join: 2 did, whose relayed state outran the server's word on it
 // and was dropped, before joinSide.early kept it). The players' longest
-// stall: 435 ms, the
-// lossy channel's own tail: without watchers, the players' worst stall
-// per run is 355, 505 and 465 ms at worst over seeds 100-299, 300-499
-// and 500-699, and with 16 watchers 460, 505 and 420 (medians 185 in
-// all six; measured before tic sources, whose messages changed the
-// draws of seeds 100-299 from 460 to 435: a watcher changes every draw
-// of the channel, so one seed with and without watchers are two
-// samples, not a pair).
+// stall: 510 ms. That is the simulated channel's, not the watchers':
+// over seeds 100-1099, the players' worst stall per run is median 190
+// ms, p90 225, p99 435, worst 525 with 16 watchers, and 190, 225, 375
+// and 570 with 16 nodes in their place that send nothing at all (with no
+// node added, 185, 220, 335 and 525: a node changes every draw of the
+// channel, so a run with and one without are two samples, not a pair).
 func TestWatchersOnTheLossyChannelNeverDesyncNorPlay(t *testing.T) {
 	t.Parallel()
 	var watchMS []int64
@@ -373,7 +370,7 @@ func TestWatchersOnTheLossyChannelNeverDesyncNorPlay(t *testing.T) {
 	slices.Sort(watchMS)
 	t.Logf("%d watchers from opening to watching: median %d ms, p90 %d, worst %d; %d gave up when their feeder vanished; the players' longest stall %d ms",
 		len(watchMS), watchMS[len(watchMS)/2], watchMS[len(watchMS)*9/10], watchMS[len(watchMS)-1], gaveUp, stallMS)
-	require.LessOrEqual(t, stallMS, int64(435), "the players' longest stall, ms")
+	require.LessOrEqual(t, stallMS, int64(510), "the players' longest stall, ms")
 	require.Zero(t, gaveUp, "watchers that gave up their joins")
 }
 
