@@ -296,30 +296,31 @@ type demoStatus struct {
 		Controller bool `json:"controller"`
 	} `json:"lobby"`
 	Stats struct {
-		PassMeanUS      float64 `json:"passMeanUS"`
-		TicMedianUS     float64 `json:"ticMedianUS"`
-		TicP99US        float64 `json:"ticP99US"`
-		FramesInPerSec  int64   `json:"framesInPerSec"`
-		FramesOutPerSec int64   `json:"framesOutPerSec"`
-		BytesInPerSec   int64   `json:"bytesInPerSec"`
-		BytesOutPerSec  int64   `json:"bytesOutPerSec"`
-		PassMedianUS    int64   `json:"passMedianUS"`
-		PassP99US       int64   `json:"passP99US"`
-		Dropped         int64   `json:"dropped"`
-		TransferBytesIn int64   `json:"transferBytesIn"`
-		TransferMS      int64   `json:"transferMS"`
-		JoinMS          int64   `json:"joinMS"`
-		TicsPerUpdate   int     `json:"ticsPerUpdate"`
-		TicCostUS       int64   `json:"ticCostUS"`
-		RTTMS           int64   `json:"rttMS"`
-		PredictedTic    uint32  `json:"predictedTic"`
-		Predicted       int64   `json:"predicted"`
-		Gametic         uint32  `json:"gametic"`
-		Maketic         uint32  `json:"maketic"`
-		Rollbacks       int64   `json:"rollbacks"`
-		InputDelay      int     `json:"inputDelay"`
-		RolledBack      int64   `json:"rolledBack"`
-		Watchers        int     `json:"watchers"`
+		PassMeanUS      float64  `json:"passMeanUS"`
+		TicMedianUS     float64  `json:"ticMedianUS"`
+		TicP99US        float64  `json:"ticP99US"`
+		FramesInPerSec  int64    `json:"framesInPerSec"`
+		FramesOutPerSec int64    `json:"framesOutPerSec"`
+		BytesInPerSec   int64    `json:"bytesInPerSec"`
+		BytesOutPerSec  int64    `json:"bytesOutPerSec"`
+		PassMedianUS    int64    `json:"passMedianUS"`
+		PassP99US       int64    `json:"passP99US"`
+		Dropped         int64    `json:"dropped"`
+		TransferBytesIn int64    `json:"transferBytesIn"`
+		TransferMS      int64    `json:"transferMS"`
+		JoinMS          int64    `json:"joinMS"`
+		TicsPerUpdate   int      `json:"ticsPerUpdate"`
+		TicCostUS       int64    `json:"ticCostUS"`
+		RTTMS           int64    `json:"rttMS"`
+		PredictedTic    uint32   `json:"predictedTic"`
+		Predicted       int64    `json:"predicted"`
+		Gametic         uint32   `json:"gametic"`
+		Maketic         uint32   `json:"maketic"`
+		Rollbacks       int64    `json:"rollbacks"`
+		InputDelay      int      `json:"inputDelay"`
+		RolledBack      int64    `json:"rolledBack"`
+		Watchers        int      `json:"watchers"`
+		WatcherNames    []string `json:"watcherNames"`
 		Channel         struct {
 			Kind string `json:"kind"` // "webxdc" for a messenger's realtime channel
 		} `json:"channel"`

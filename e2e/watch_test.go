@@ -3,13 +3,15 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 )
 
 // Three tabs play and six watch (the demo's ?watch=1), two of the watchers
 // opened before any player: no watcher serves or plays, every tab counts
-// six watchers and runs the same game; when the server's tab closes a
+// six watchers, names them in one order, and runs the same game; when
+// the server's tab closes a
 // player's tab takes the game over, never a watcher's, and the watchers
 // follow the new server and run the game on with the players.
 func TestSixTabsWatchThreePlayAndFollowTheServersTab(t *testing.T) {
@@ -48,14 +50,15 @@ func TestSixTabsWatchThreePlayAndFollowTheServersTab(t *testing.T) {
 		return servers == 1
 	})
 	launch(t, tabs, lobby)
-	sts := waitFor(t, tabs, "every tab told of six watchers", 10*time.Second, func(sts []demoStatus) bool {
+	sts := waitFor(t, tabs, "every tab told of six watchers, and their names, in one order", 10*time.Second, func(sts []demoStatus) bool {
 		for _, st := range sts {
-			if st.Stats.Watchers != 6 {
+			if st.Stats.Watchers != 6 || len(st.Stats.WatcherNames) != 6 || !slices.Equal(st.Stats.WatcherNames, sts[0].Stats.WatcherNames) {
 				return false
 			}
 		}
 		return true
 	})
+	t.Logf("every tab names the watchers %q", sts[0].Stats.WatcherNames)
 	for i, st := range sts {
 		if watching[i] != (st.Player < 0) || watching[i] && st.Role == "server" {
 			t.Fatalf("tab %d (watching: %v): player %d, role %s", i, watching[i], st.Player, st.Role)

@@ -444,6 +444,8 @@ export interface Stats {
   peers: Peer[] | null;
   /** How many copies watch the game (start's watch, or a copy that found the game full), as the server counts them with the players' figures (TICNET_1; 0 until the first report). */
   watchers: number;
+  /** The watchers' names, in the order they came to watch, as the server last listed them: within 2 s of a change (TICNET_1; empty until the first list). */
+  watcherNames: string[];
   /**
    * The channel's shim, since the page loaded: frames and bytes it
    * received (for this copy) and sent; frames it dropped (its queue was

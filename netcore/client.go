@@ -77,8 +77,9 @@ type Client struct {
 	// forensic keeps the states a desync's forensics compare
 	// (forensics.go).
 	forensic forensics
-	feeds    feedSide   // the watchers this copy streams its state to (client_feed.go)
-	src      sourceSide // who sends the tics this copy misses, and whom it sends them (client_source.go)
+	feeds    feedSide    // the watchers this copy streams its state to (client_feed.go)
+	src      sourceSide  // who sends the tics this copy misses, and whom it sends them (client_source.go)
+	watchers watcherBook // the watchers' names (client_watchers.go)
 
 	xfer       *transfer.Endpoint
 	xferEvents []transfer.Event
@@ -233,6 +234,7 @@ func (c *Client) emit(e Event) {
 		c.repair = repairSide{c: c}
 		c.feeds.feeds = c.feeds.feeds[:0]
 		c.src.reset()
+		c.watchers = watcherBook{}
 		c.forensic.reset(c.cfg.keptStates())
 	}
 }

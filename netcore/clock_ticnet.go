@@ -125,6 +125,8 @@ func (k ticnetClock) inGame(c *Client, now int64, kind uint8, h wire.Header, bod
 		return nil
 	case kind == wire.TicnetKindTicFetch:
 		return c.mig.onTicFetch(now, body)
+	case kind == wire.TicnetKindWatcherList && !h.Reliable:
+		return c.watchers.take(body)
 	case kind == wire.TicnetKindInputDelay && h.Reliable:
 		var m wire.InputDelay
 		if err := m.DecodeBody(body); err != nil {
@@ -154,7 +156,8 @@ func (k ticnetClock) onTicSet(c *Client, now int64) {
 	}
 	c.peers.timed(s.Timing)
 	if len(s.Figures) > 0 {
-		c.emit(Event{Kind: EventPeers, Player: -1, Tic: s.Start, Peers: c.peers.report(s.Figures), Watchers: int(s.Watchers)})
+		c.emit(Event{Kind: EventPeers, Player: -1, Tic: s.Start, Peers: c.peers.report(s.Figures), Watchers: int(s.Watchers),
+			WatcherNames: c.watchers.names})
 	}
 	c.recv.storeSet(now, s)
 	c.recv.afterTics(now, s.Start, len(s.Tics))

@@ -145,9 +145,13 @@ type Event struct {
 	Delay int
 	// Peers: EventPeers' figures, valid until the client's next
 	// EventPeers (copy what you keep); Watchers: how many copies watch
-	// the game, as the server counts them with the figures.
-	Peers    []Peer
-	Watchers int
+	// the game, as the server counts them with the figures;
+	// WatcherNames: their names, as the server last listed them
+	// (wire.WatcherList: within WatcherListMS of a change; nil until the
+	// first list), valid until the next EventPeers too.
+	Peers        []Peer
+	Watchers     int
+	WatcherNames []string
 	// Bytes and MS: EventRepaired's state size and time.
 	Bytes, MS int64
 	// States: EventDesyncStates' states.

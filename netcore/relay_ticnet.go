@@ -25,6 +25,7 @@ type ticnetRelay struct {
 	end         endState
 	delays      inputDelays
 	sources     tickSources
+	watchList   watcherList
 	repair      repairs
 	out         wire.TicSet
 	in          wire.ChecksumReport
@@ -32,7 +33,7 @@ type ticnetRelay struct {
 
 // reset forgets the game: the next starts from tic 0.
 func (x *ticnetRelay) reset() {
-	*x = ticnetRelay{s: x.s, delays: inputDelays{s: x.s}, sources: tickSources{s: x.s}}
+	*x = ticnetRelay{s: x.s, delays: inputDelays{s: x.s}, sources: tickSources{s: x.s}, watchList: watcherList{s: x.s}}
 }
 
 func (x *ticnetRelay) protocol() string { return wire.ProtocolTicnet }
@@ -79,6 +80,7 @@ func (x *ticnetRelay) pass(now int64) {
 	x.extPump(now)
 	x.s.mig.sendRosters(now)
 	x.sources.pass(now)
+	x.watchList.pass(now)
 	x.endIfDone(now)
 }
 

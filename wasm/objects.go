@@ -145,6 +145,7 @@ func statsObject(st *session.Stats) (safejs.Value, error) {
 	x.set(o, "replayStopped", st.ReplayStopped)
 	x.set(o, "peers", peersArray(&x, st.Peers))
 	x.set(o, "watchers", st.Watchers)
+	x.set(o, "watcherNames", newArray(&x, st.WatcherNames))
 	return o, x.err
 }
 

@@ -344,7 +344,7 @@ setInterval(() => {
   downloadEl.textContent = `Download replay (${Math.ceil(st.replayBytes / 1024)} KB)`;
   if (history.length > GRAPH_SAMPLES) history.shift();
   document.getElementById("stats").textContent =
-    `${role} uid ${uid.toString(16)}  ${st.protocol || "-"}${options.watch ? "  watching" : ""}${st.watchers ? `  ${st.watchers} watch` : ""}\n` +
+    `${role} uid ${uid.toString(16)}  ${st.protocol || "-"}${options.watch ? "  watching" : ""}${st.watchers ? `  ${st.watchers} watch${watcherNames(st.watcherNames)}` : ""}\n` +
     `tic ${st.gametic} recv ${st.recvtic} make ${st.maketic}  rtt ${st.rttMS} ms\n` +
     `in ${st.framesInPerSec} f/s ${st.bytesInPerSec} B/s  out ${st.framesOutPerSec} f/s ${st.bytesOutPerSec} B/s\n` +
     `dropped ${st.dropped + st.channel.dropped}  resends ${st.resends}  substituted ${st.substituted}\n` +
@@ -411,4 +411,11 @@ function drawPadHint(top, w, h) {
   ctx.fillText("drag: move, turn", w / 4, (top + h) / 2);
   ctx.fillText("tap: fire", 3 * w / 4, (top + h) / 2);
   ctx.restore();
+}
+
+// watcherNames is the first few watchers' names, for the status line.
+function watcherNames(names) {
+  if (names.length === 0) return "";
+  const shown = names.slice(0, 4).join(", ");
+  return `: ${shown}${names.length > 4 ? `, +${names.length - 4}` : ""}`;
 }

@@ -176,7 +176,7 @@ func desyncEvent(ev netcore.Event, me int) Event {
 func (s *Session) fromClient(now int64, ev netcore.Event) {
 	switch ev.Kind {
 	case netcore.EventGameStarted:
-		s.stats.Peers, s.stats.Watchers = s.stats.Peers[:0], 0 // a game's own, when they come
+		s.stats.Peers, s.stats.Watchers, s.stats.WatcherNames = s.stats.Peers[:0], 0, nil // a game's own, when they come
 		// A copy that joins a game in progress starts at a later tic.
 		st := ev.Start
 		if st.Joined {
@@ -230,7 +230,7 @@ func (s *Session) fromClient(now int64, ev netcore.Event) {
 		s.emit(Event{Kind: "inputDelay", Tic: ev.Tic, Delay: ev.Delay})
 	case netcore.EventPeers:
 		s.stats.Peers = appendPeers(s.stats.Peers[:0], ev.Peers)
-		s.stats.Watchers = ev.Watchers
+		s.stats.Watchers, s.stats.WatcherNames = ev.Watchers, ev.WatcherNames
 	case netcore.EventRepaired:
 		s.emit(Event{Kind: "repaired", Player: intp(ev.Player), Name: s.eng.view.nameOf(ev.Player, s.cfg.Name), Tic: ev.Tic,
 			Bytes: ev.Bytes, MS: ev.MS, Diverged: ev.Player == s.eng.view.player})
@@ -238,7 +238,7 @@ func (s *Session) fromClient(now int64, ev netcore.Event) {
 		st := ev.States
 		s.emit(Event{Kind: "desyncStates", Tic: st.Tic, Before: st.Before, After: st.After, Diverged: st.Diverged, Fetched: st.Fetched})
 	case netcore.EventGameEnded:
-		s.stats.Peers, s.stats.Watchers = s.stats.Peers[:0], 0
+		s.stats.Peers, s.stats.Watchers, s.stats.WatcherNames = s.stats.Peers[:0], 0, nil
 		s.emit(Event{Kind: "end", Tic: ev.Tic, Over: ev.Over})
 		s.lobby.reset() // back in the lobby: report it again, though it is the same
 	case netcore.EventResumed:

@@ -203,8 +203,12 @@ type Stats struct {
 	Peers []Peer `json:"peers" ts:"Peer[] | null"`
 	// Watchers is how many copies watch the game (start's watch, or a
 	// copy that found the game full), as the server counts them with
-	// the players' figures (TICNET_1; 0 until the first report).
-	Watchers int `json:"watchers"`
+	// the players' figures (TICNET_1; 0 until the first report), and
+	// WatcherNames their names, in the order they came to watch, as the
+	// server last listed them (within 2 s of a change; empty until the
+	// first list).
+	Watchers     int      `json:"watchers"`
+	WatcherNames []string `json:"watcherNames" ts:"string[]"`
 }
 
 func intp(v int) *int { return &v }

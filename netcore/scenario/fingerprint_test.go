@@ -183,7 +183,7 @@ var fingerprintGames = []fingerprintGame{
 	{name: "ticnet/desync", o: Options{Players: 4, Seed: 119, Link: near}, play: breaksAt300, check: brokeAt300,
 		want: "frames 3136 8e893ca4cb82 events 40 175ea683ef7e tics 2005 2511f66e33d0"},
 	{name: "ticnet/watchers/lossy", o: Options{Players: 3, Drones: 2, Seed: 121, Link: lossy}, play: watchedLate,
-		want: "frames 4046 c617f1c3dc10 events 43 ea8eb5b68160 tics 4504 70af92eab1a8"},
+		want: "frames 4081 d3541d77b263 events 43 4804985038b7 tics 4498 2e9d71d270d9"},
 }
 
 // watchedLate: two more copies open at tic 200 to watch (fed by the two

@@ -56,8 +56,11 @@ func burstRun(t *testing.T, seed uint64, n, stateBytes int, ch watchChannel) (wa
 // sends one state a game, the first watcher's: the others wait for a
 // watcher that can feed them (lateJoins.wait, MaxFeedWaitMS), and the
 // watchers feed one another, four at a time each. Every watcher watches:
-// median 4 660 ms from its opening, p90 5 865, worst 7 695; the players'
-// game never stalls more than 225 ms. Without the wait, the server
+// median 4 875 ms from its opening, p90 6 200, worst 6 960; the players'
+// game never stalls more than 380 ms (the one state the server relays
+// holds its uplink a quarter of a second: 256 KB at the simulated 1 MB a
+// second; a run of these seeds before the watchers' names were
+// broadcast, whose frames drew the channel's dice otherwise, saw 225). Without the wait, the server
 // relayed a state to each of the first watchers, eight at once, its
 // most, sent the others away, and not one watched in 20 s (measured);
 // with a wait of 3 s rather than 6, it sent 19 states, 6.6 MB, where it
@@ -76,7 +79,7 @@ func TestABurstOfWatchersIsFedByWatchers(t *testing.T) {
 	slices.Sort(all)
 	median, p90, worst := all[len(all)/2], all[len(all)*9/10], all[len(all)-1]
 	t.Logf("%d watchers from opening to watching: median %d ms, p90 %d, worst %d; the players' longest stall %d ms", len(all), median, p90, worst, stall)
-	require.LessOrEqual(t, median, int64(4660), "median ms to watch")
-	require.LessOrEqual(t, worst, int64(7695), "worst ms to watch")
-	require.LessOrEqual(t, stall, int64(225), "the players' longest stall, ms")
+	require.LessOrEqual(t, median, int64(4875), "median ms to watch")
+	require.LessOrEqual(t, worst, int64(6960), "worst ms to watch")
+	require.LessOrEqual(t, stall, int64(380), "the players' longest stall, ms")
 }

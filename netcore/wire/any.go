@@ -97,6 +97,8 @@ func NewMessageIn(h Header, body []byte, dir Direction, ctx Context) (Message, e
 			return &StateFeed{}, nil
 		case TicnetKindTicSource:
 			return &TicSource{}, nil
+		case TicnetKindWatcherList:
+			return &WatcherList{}, nil
 		case TicnetKindJoinStart:
 			return &JoinStart{}, nil
 		case TicnetKindSnapshotRequest:

@@ -208,6 +208,7 @@ func FuzzRepaired(f *testing.F)       { fuzzBody(f, func() Message { return &Rep
 func FuzzStatesRequest(f *testing.F)  { fuzzBody(f, func() Message { return &StatesRequest{} }) }
 func FuzzStateFeed(f *testing.F)      { fuzzBody(f, func() Message { return &StateFeed{} }) }
 func FuzzTicSource(f *testing.F)      { fuzzBody(f, func() Message { return &TicSource{} }) }
+func FuzzWatcherList(f *testing.F)    { fuzzBody(f, func() Message { return &WatcherList{} }) }
 func FuzzTransferChunk(f *testing.F)  { fuzzBody(f, func() Message { return &TransferChunk{} }) }
 func FuzzTransferAck(f *testing.F)    { fuzzBody(f, func() Message { return &TransferAck{} }) }
 func FuzzTransferAbort(f *testing.F)  { fuzzBody(f, func() Message { return &TransferAbort{} }) }
