@@ -109,10 +109,18 @@ func (fs *feedSide) take(now int64, from link.Addr, pkt []byte) bool {
 // untag returns the body of a tagged bulk-stream frame, its tag cleared;
 // false for any other frame.
 func (fs *feedSide) untag(pkt []byte) ([]byte, bool) {
-	fs.buf = append(fs.buf[:0], pkt...)
-	wire.SetTag(fs.buf, 0)
-	h, body, err := wire.ParseHeader(fs.buf)
-	if err != nil || h.Type != wire.TypeTicnet || h.Reliable || len(body) == 0 || !wire.IsTransferKind(body[0]) {
+	body, ok := peerBody(&fs.buf, pkt)
+	return body, ok && wire.IsTransferKind(body[0])
+}
+
+// peerBody returns the body of an unreliable extension frame of another
+// copy (a state feed's, a tic source's), its tag cleared, in *buf; false
+// for any other frame.
+func peerBody(buf *[]byte, pkt []byte) ([]byte, bool) {
+	*buf = append((*buf)[:0], pkt...)
+	wire.SetTag(*buf, 0)
+	h, body, err := wire.ParseHeader(*buf)
+	if err != nil || h.Type != wire.TypeTicnet || h.Reliable || len(body) == 0 {
 		return nil, false
 	}
 	return body, true

@@ -259,31 +259,32 @@ func confirmedSet(c *Client, set *wire.TicSet, start, count uint32) bool {
 	tl := &c.loop.tl
 	*set = wire.TicSet{LowResTurn: c.settings.LowResTurn, InputSize: c.cfg.Input.Size, Start: start, Tics: set.Tics[:0]}
 	prev := tl.Tic(start - 1)
-	if prev == nil {
-		return false
-	}
-	var base [tic.MaxPlayers]tic.Cmd
-	for p := range tic.MaxPlayers {
-		if prev.Playing(p) {
-			base[p] = prev.Cmds[p]
-		}
-	}
-	for t := start; t-start < count; t++ {
+	for t := start; prev != nil && t-start < count; t++ {
 		ct := tl.Tic(t)
 		if ct == nil {
 			break
 		}
-		st := wire.SetTic{Substituted: ct.Substituted}
-		st.InGame = ct.InGame
-		for p := range tic.MaxPlayers {
-			if !ct.Playing(p) {
-				base[p] = tic.Cmd{}
-				continue
-			}
-			st.Cmds[p] = wire.Diff(&base[p], &ct.Cmds[p])
-			base[p] = ct.Cmds[p]
-		}
-		set.Tics = append(set.Tics, st)
+		set.Tics = append(set.Tics, setTic(prev, ct))
+		prev = ct
 	}
 	return len(set.Tics) > 0
+}
+
+// setTic is confirmed tic ct as a set carries it: each player's command
+// diffed against its command in prev, the tic before (none if it did not
+// play then).
+func setTic(prev, ct *tic.ConfirmedTic) wire.SetTic {
+	st := wire.SetTic{Substituted: ct.Substituted}
+	st.InGame = ct.InGame
+	for p := range tic.MaxPlayers {
+		if !ct.Playing(p) {
+			continue
+		}
+		var base tic.Cmd
+		if prev.Playing(p) {
+			base = prev.Cmds[p]
+		}
+		st.Cmds[p] = wire.Diff(&base, &ct.Cmds[p])
+	}
+	return st
 }

@@ -2,7 +2,6 @@ package netcore
 
 import (
 	"github.com/ticnet/ticnet/netcore/link"
-	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
 
@@ -130,10 +129,11 @@ func (ss *sourceSide) take(now int64, from link.Addr, pkt []byte) bool {
 		return false
 	}
 	tag := wire.TagOf(pkt)
-	body, kind, ok := ss.untag(pkt)
+	body, ok := peerBody(&ss.buf, pkt)
 	if !ok {
 		return false
 	}
+	kind := body[0]
 	switch {
 	case kind == wire.TicnetKindTicSet && from == ss.src && tag == wire.ConnTag(c.conn.Ident().Conn):
 		ss.onTicSet(now, body)
@@ -148,18 +148,6 @@ func (ss *sourceSide) take(now int64, from link.Addr, pkt []byte) bool {
 		}
 	}
 	return false
-}
-
-// untag returns the body and kind of an unreliable extension frame of
-// another copy, its tag cleared.
-func (ss *sourceSide) untag(pkt []byte) ([]byte, uint8, bool) {
-	ss.buf = append(ss.buf[:0], pkt...)
-	wire.SetTag(ss.buf, 0)
-	h, body, err := wire.ParseHeader(ss.buf)
-	if err != nil || h.Type != wire.TypeTicnet || h.Reliable || len(body) == 0 {
-		return nil, 0, false
-	}
-	return body, body[0], true
 }
 
 // onTicSet stores the tics the copy named sent: as the server's, but
@@ -268,19 +256,7 @@ func (ss *sourceSide) held(t uint32) (wire.SetTic, bool) {
 		if prev == nil {
 			return wire.SetTic{}, false
 		}
-		st := wire.SetTic{Substituted: ct.Substituted}
-		st.InGame = ct.InGame
-		for p := range tic.MaxPlayers {
-			if !ct.Playing(p) {
-				continue
-			}
-			var base tic.Cmd
-			if prev.Playing(p) {
-				base = prev.Cmds[p]
-			}
-			st.Cmds[p] = wire.Diff(&base, &ct.Cmds[p])
-		}
-		return st, true
+		return setTic(prev, ct), true
 	}
 	rs := &c.recv
 	if t-rs.start >= BackupTics || !rs.win.Has(t) {
