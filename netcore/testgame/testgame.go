@@ -214,14 +214,23 @@ func (g *Game) Built(tic uint32) Built {
 
 // Repeated records that the engine built the commands of the n tics from
 // from itself, when its input delay grew (netcore.EventInputDelay): each
-// the command before, events cleared.
+// the command it built before, events cleared. That is the last this game
+// built: tics just before may have none, when the engine's clock moved
+// past them (their commands were the server's to substitute).
 func (g *Game) Repeated(from uint32, n int) {
 	if g.Quiet || from == 0 {
 		return
 	}
+	var last tic.Cmd
+	for t := int(from) - 1; t >= 0; t-- {
+		if b := g.Built(uint32(t)); b.OK {
+			last = b.Cmd
+			break
+		}
+	}
 	for t := from; t < from+uint32(n); t++ {
 		g.built = grow(g.built, t)
-		g.built[t] = Built{Cmd: g.Input.ClearEvents(g.Built(t - 1).Cmd), OK: true}
+		g.built[t] = Built{Cmd: g.Input.ClearEvents(last), OK: true}
 	}
 }
 
