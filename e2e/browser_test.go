@@ -306,6 +306,7 @@ type demoStatus struct {
 		PassMedianUS    int64    `json:"passMedianUS"`
 		PassP99US       int64    `json:"passP99US"`
 		Dropped         int64    `json:"dropped"`
+		Forged          int64    `json:"forged"`
 		TransferBytesIn int64    `json:"transferBytesIn"`
 		TransferMS      int64    `json:"transferMS"`
 		JoinMS          int64    `json:"joinMS"`

@@ -403,6 +403,8 @@ export interface Stats {
   bytesInPerSec: number;
   bytesOutPerSec: number;
   dropped: number;
+  /** Frames whose authentication did not check (a chat member's forgery under a player's or the server's UID) or that came before (a replay, the channel's duplicate): dropped before anything read them, counted in dropped too. */
+  forged: number;
   resends: number;
   substituted: number;
   /** Netcode time per pass of the net loop (every 5 ms), µs: median and 99th percentile of the last 1024 passes. */

@@ -102,7 +102,8 @@ func NewClient(cfg ClientConfig, tr link.Transport, server link.Addr, game tic.G
 	c.conn.Name(wire.Ident{Conn: connID(&c.cfg, now, c.cfg.ConnSeq)})
 	c.xfer = transfer.New(cfg.Transfer, clientFramer{c})
 	c.xfer.AcceptFrom(server)
-	c.hs = handshake{c: c, firstMS: now, lastMS: now - SYNResendMS - 1}
+	c.hs = handshake{c: c, firstMS: now, lastMS: now - SYNResendMS - 1, pub: wire.PublicKey(c.cfg.Key.PublicKey().Bytes())}
+	_, c.hs.local = tr.(*Loopback)
 	c.send.c, c.recv.c, c.loop.c, c.join.c, c.mig.c, c.end.c, c.repair.c, c.feeds.c, c.src.c = c, c, c, c, c, c, c, c, c
 	c.rec = replay.NewRecorder(c.cfg.Replay, c.hs.replayHeader)
 	return c
@@ -267,7 +268,7 @@ func (c *Client) receive(now int64, from link.Addr, pkt []byte) {
 		}
 		return
 	}
-	if pkt, ok = c.hs.admit(pkt); !ok {
+	if pkt, ok = c.hs.admit(now, pkt); !ok {
 		return
 	}
 	h, body, _ = wire.ParseHeader(pkt) // its tag cleared
@@ -350,6 +351,7 @@ func (c *Client) onTicnet(now int64, h wire.Header, body []byte) error {
 		}
 		c.clock = chooseClock(m.Extended, m.Setup)
 		c.setup = m.Setup
+		c.conn.SyncBroadcasts(uint64(m.Cast), now)
 		if m.Setup.Input != c.cfg.Input {
 			c.conn.Disconnect(now, ReasonInputLayout)
 			c.finish(CauseIncompatible, ReasonInputLayout)
@@ -420,7 +422,7 @@ func (c *Client) run(now int64) {
 	case reliable.Disconnected, reliable.DisconnectedSleep:
 		cause, reason := CauseLeft, c.conn.Reason()
 		switch {
-		case c.serverDisconnected():
+		case c.conn.PeerLeft(): // the server's DISCONNECT, before this client sent its own
 			cause, reason = CauseServerLeft, ReasonServerLeft
 			switch {
 			case c.phase.reattaching():
@@ -445,7 +447,3 @@ func (c *Client) run(now int64) {
 		c.loop.runGame(now)
 	}
 }
-
-// serverDisconnected reports whether the connection ended by the
-// server's DISCONNECT, before this client sent a DISCONNECT of its own.
-func (c *Client) serverDisconnected() bool { return c.conn.PeerLeft() }

@@ -1,6 +1,8 @@
 package netcore
 
 import (
+	"crypto/ecdh"
+	"github.com/ticnet/ticnet/netcore/auth"
 	"github.com/ticnet/ticnet/netcore/replay"
 	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/transfer"
@@ -25,10 +27,17 @@ type ClientConfig struct {
 	// CatchUpTics bounds the tics a joining copy holds while its snapshot
 	// arrives and it catches up; default DefaultCatchUpTics.
 	CatchUpTics int
-	// Token is this copy's rejoin token (random; zero for none): a copy
-	// that left a game in progress and comes back with it, under any
-	// address, within the server's grace period gets its player back.
+	// Token is this copy's rejoin token (random; zero for none), which the
+	// page keeps across reloads. It never goes on the wire: the copy's
+	// key derives from it (auth.KeyFromSecret), and a copy that left a
+	// game in progress and comes back with it, under any address, within
+	// the server's grace period gets its player back by its key.
 	Token [wire.RejoinTokenLen]byte
+	// Key is this copy's key pair when it has no token (nil: one is drawn
+	// from crypto/rand; a test gives one to be reproducible). Its
+	// connections under the extension are authenticated by keys agreed
+	// from it (netcore/auth).
+	Key *ecdh.PrivateKey
 	// Predict makes the client run ahead of the confirmed tics, under the
 	// extension, when its game can save and load (runner_predict.go), up
 	// to PredictTics tics (default DefaultPredictTics, at most
@@ -86,6 +95,10 @@ func (c *ClientConfig) fill() {
 	if c.Name == "" {
 		c.Name = "Player"
 	}
+	if c.Token != ([wire.RejoinTokenLen]byte{}) {
+		c.Key = auth.KeyFromSecret(c.Token[:])
+	}
+	c.Key = fillKey(c.Key)
 	fillCommon(&c.Version, &c.Protocols, &c.Timeouts)
 	fillInput(&c.Input, &c.Protocols)
 	if c.Settings.TicDup == 0 {

@@ -15,9 +15,16 @@ type handshake struct {
 	// names: scratch for the SYN's protocols.
 	connections int
 	names       []string
-	// unsure: frames that may be the server's broadcasts, kept until the
-	// client knows its term (ident.go).
-	unsure [][]byte
+	// unsure: frames the client cannot check yet, kept until it can
+	// (ident.go); serverKey: the key of its server's reply.
+	unsure    [][]byte
+	serverKey wire.PublicKey
+	// pub is the client's public key, as its SYN offers it; local: the
+	// client reaches its server through a Loopback, in its own process,
+	// which nothing on the channel reaches: it offers no key, and its
+	// connection is not authenticated.
+	pub   wire.PublicKey
+	local bool
 }
 
 func (hs *handshake) onSYNReply(h wire.Header, body []byte) error {
@@ -35,7 +42,7 @@ func (hs *handshake) onSYNReply(h wire.Header, body []byte) error {
 		return nil // the server's word that it took this client back came first
 	}
 	proto := m.Protocol
-	if _, ok := wire.ParseReply(m.Protocol); ok {
+	if _, _, ok := wire.ParseReply(m.Protocol); ok {
 		proto = wire.ProtocolTicnet // of this connection: admit saw to it
 	} else if proto == wire.ProtocolTicnet {
 		proto = "" // an extension server that names no connection: of an older ticnet
@@ -55,7 +62,7 @@ func (hs *handshake) onSYNReply(h wire.Header, body []byte) error {
 	c.protocol = proto
 	if proto == wire.ProtocolTicnet {
 		c.conn.SetResendMS(ExtReliableResendMS) // as the server does with us
-		c.conn.SendReliable(&wire.Hello{Token: c.cfg.Token})
+		c.conn.SendReliable(&wire.Hello{Rejoinable: c.cfg.Token != [wire.RejoinTokenLen]byte{}})
 	}
 	c.conn.Establish()
 	c.phase.move(stepConnected)
@@ -176,13 +183,18 @@ func (hs *handshake) sendSYN(now int64) {
 }
 
 // offers is the protocol list of the client's SYN: its protocols, the
-// extension's with the identity of the connection (wire.OfferName).
+// extension's with the identity of the connection and the copy's key
+// (wire.OfferName; a host's own client offers none).
 func (hs *handshake) offers() []string {
 	c := hs.c
 	hs.names = hs.names[:0]
+	key := &hs.pub
+	if hs.local {
+		key = nil
+	}
 	for _, p := range c.cfg.Protocols {
 		if p == wire.ProtocolTicnet {
-			p = wire.OfferName(c.conn.Ident().Conn)
+			p = wire.OfferName(c.conn.Ident().Conn, key)
 		}
 		hs.names = append(hs.names, p)
 	}

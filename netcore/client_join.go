@@ -106,6 +106,8 @@ func (js *joinSide) onJoinStart(now int64, body []byte) error {
 	c.settings = s
 	c.setup = m.Setup
 	c.player = int(s.ConsolePlayer)
+	c.conn.SyncBroadcasts(uint64(m.Cast), now)
+
 	c.clock = chooseClock(true, m.Setup)
 	c.phase.move(stepJoinStarted)
 	c.inSet.LowResTurn = s.LowResTurn

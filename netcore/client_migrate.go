@@ -1,6 +1,7 @@
 package netcore
 
 import (
+	"github.com/ticnet/ticnet/netcore/auth"
 	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/reliable"
 	"github.com/ticnet/ticnet/netcore/tic"
@@ -15,7 +16,10 @@ type migrateSide struct {
 	c        *Client
 	roster   wire.Roster
 	rostered bool
-	left     bool // the server said it leaves (EventServerLeaving)
+	// cands: the keys of the client's new connection with each player's
+	// copy that may have taken the game over (candidates).
+	cands [auth.MaxRecipients]*auth.Conn
+	left  bool // the server said it leaves (EventServerLeaving)
 	// reattached: the client reattached to a new server, which may
 	// connect it by a copy of its Resume before its reply to the SYN.
 	reattached bool
@@ -75,6 +79,8 @@ func (c *Client) Reattach(tr link.Transport, now int64) bool {
 		return false
 	}
 	c.tr = tr
+	_, c.hs.local = tr.(*Loopback)
+	c.hs.unsure = nil
 	c.phase.move(stepReattach)
 	c.conn = reliable.NewConn(c.server, tr, c.cfg.Timeouts.timers(), now, reliable.Connecting, &c.stats.Counters)
 	c.conn.SetResendMS(ReattachResendMS)
@@ -96,11 +102,69 @@ func (c *Client) Reattach(tr link.Transport, now int64) bool {
 	c.send.ackPending = false
 	// Who it is goes with every SYN, not after the server's reply: the
 	// new server takes both in one pass, and the game resumes a round
-	// trip sooner.
-	c.conn.SendReliable(&wire.Reattach{Game: c.mig.roster.Game, Player: int8(c.player), Token: c.cfg.Token,
-		Confirmed: c.recv.start, Conn: c.conn.Ident().Conn})
+	// trip sooner. Which player's copy took the game over, it learns
+	// from the reply: until then what it sends is sealed for each of them
+	// (candidates).
+	if !c.hs.local {
+		c.mig.candidates(now)
+		c.conn.SealFor(&c.mig.cands)
+	}
+	c.conn.SendReliable(&wire.Reattach{Game: c.mig.roster.Game, Player: int8(c.player), Confirmed: c.recv.start,
+		Conn: c.conn.Ident().Conn})
 	c.clock.tellDelay(c, true)
 	return true
+}
+
+// candidates agrees the keys of the client's new connection with each
+// player's copy the roster names, this one's included (a copy that takes
+// its game over reattaches to its own server, through the Loopback,
+// unsealed).
+func (ms *migrateSide) candidates(now int64) {
+	c := ms.c
+	ms.cands = [auth.MaxRecipients]*auth.Conn{}
+	for p := range tic.MaxPlayers {
+		if ms.roster.Present&(1<<p) == 0 || p == c.player {
+			continue
+		}
+		if keys, err := auth.Agree(c.cfg.Key, ms.roster.Keys[p], c.conn.Ident().Conn, true); err == nil {
+			ms.cands[p] = auth.NewConn(keys, true, now)
+		}
+	}
+}
+
+// learnServer secures a reattaching client's connection by a frame of
+// its new server that comes before the server's reply (its Resume, say):
+// the frame checks under the keys agreed with one player's copy, which
+// is the server. It reports whether it did.
+func (ms *migrateSide) learnServer(now int64, tag uint8, frame []byte) bool {
+	c := ms.c
+	if !c.phase.reattaching() || c.conn.Secured() || tag != wire.ConnTag(c.conn.Ident().Conn) {
+		return false
+	}
+	for p, a := range ms.cands {
+		if a == nil {
+			continue
+		}
+		try := *a // a copy: the frame is taken for real once secured
+		if _, err := try.Open(now, frame); err == nil {
+			c.hs.serverKey = ms.roster.Keys[p]
+			c.conn.Secure(a)
+			return true
+		}
+	}
+	return false
+}
+
+// candidate is the keys agreed with the copy whose key a new server's
+// reply gives: nil if the roster names no such player (the server that
+// takes a game over is one of its players).
+func (ms *migrateSide) candidate(key *wire.PublicKey) *auth.Conn {
+	for p, a := range ms.cands {
+		if a != nil && ms.roster.Keys[p] == *key {
+			return a
+		}
+	}
+	return nil
 }
 
 // onResume takes the new server's word that the game goes on from m.Tic:
@@ -148,7 +212,7 @@ func (ms *migrateSide) onResume(now int64, body []byte) error {
 // the stream stopped and whom the server handed the game to still count.
 func (ms *migrateSide) lateLeaving(h wire.Header, body []byte) {
 	c := ms.c
-	if !c.clock.canReattach() || ms.left || c.phase.reattaching() || h.Type != wire.TypeTicnet || !c.serverDisconnected() {
+	if !c.clock.canReattach() || ms.left || c.phase.reattaching() || h.Type != wire.TypeTicnet || !c.conn.PeerLeft() {
 		return
 	}
 	var m wire.Leaving

@@ -1,6 +1,10 @@
 package netcore
 
 import (
+	"crypto/ecdh"
+	"crypto/rand"
+
+	"github.com/ticnet/ticnet/netcore/auth"
 	"github.com/ticnet/ticnet/netcore/reliable"
 	"github.com/ticnet/ticnet/netcore/wire"
 )
@@ -23,6 +27,18 @@ const (
 	MaxClientLeadTics   = 8    // a client builds at most this many tics ahead
 	DefaultExtraTics    = 1
 )
+
+// fillKey is a copy's key: key, or one drawn from crypto/rand.
+func fillKey(key *ecdh.PrivateKey) *ecdh.PrivateKey {
+	if key != nil {
+		return key
+	}
+	k, err := auth.NewKey(rand.Reader)
+	if err != nil {
+		panic(err) // crypto/rand does not fail (Go 1.24 and later)
+	}
+	return k
+}
 
 // fillCommon gives the settings clients and servers share their defaults:
 // the version string, ticnet then the reference protocol, and

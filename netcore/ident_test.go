@@ -104,6 +104,7 @@ func TestTheConnectionFilterDropsFramesOfAnotherConnectionOrTerm(t *testing.T) {
 // the time they were made: no late frame of one passes another's filter.
 func TestACopysLast127ConnectionsHaveTagsOfTheirOwn(t *testing.T) {
 	cfg := ClientConfig{Name: "copy", Token: [16]byte{7}}
+	cfg.fill()
 	seen := map[uint8]int{}
 	for seq := 300; seq < 300+127; seq++ {
 		id := connID(&cfg, int64(seq)*7919, seq)

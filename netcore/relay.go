@@ -48,7 +48,7 @@ type relay interface {
 	checksums(sc *serverClient, m *wire.ChecksumReport) error
 	// admitLate takes a copy that connects to a game in progress; false:
 	// it cannot join.
-	admitLate(now int64, from link.Addr, m *wire.SYN, proto string, conn uint32) bool
+	admitLate(now int64, from link.Addr, m *wire.SYN, proto string, conn uint32, key *wire.PublicKey) bool
 	// hold keeps the player of a copy that left for it to come back.
 	hold(now int64, sc *serverClient)
 	// successor is who would serve the game best after this server.

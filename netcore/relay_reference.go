@@ -70,7 +70,9 @@ func (r *referenceRelay) late(int64, int, uint32, bool) {}
 func (r *referenceRelay) checksums(*serverClient, *wire.ChecksumReport) error { return errUnexpected{} }
 
 // admitLate: the reference's game takes nobody once launched.
-func (r *referenceRelay) admitLate(int64, link.Addr, *wire.SYN, string, uint32) bool { return false }
+func (r *referenceRelay) admitLate(int64, link.Addr, *wire.SYN, string, uint32, *wire.PublicKey) bool {
+	return false
+}
 
 // hold: a reference player who leaves has no token to come back with.
 func (r *referenceRelay) hold(int64, *serverClient) {}

@@ -1,6 +1,8 @@
 package netcore
 
 import (
+	"crypto/ecdh"
+	"github.com/ticnet/ticnet/netcore/auth"
 	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/reliable"
 	"github.com/ticnet/ticnet/netcore/replay"
@@ -12,6 +14,11 @@ import (
 // ServerConfig configures a server. The zero value of a field means its
 // default.
 type ServerConfig struct {
+	// Key is the server's key pair, its copy's (ClientConfig.Key): the
+	// keys of its clients' connections are agreed from it, and a server
+	// that takes a game over answers its players with it, as the roster
+	// names it. Nil: one is drawn from crypto/rand.
+	Key         *ecdh.PrivateKey
 	Version     string   // default DefaultVersion
 	Protocols   []string // spoken, preferred first; default ticnet, then the reference
 	Timeouts    Timeouts // default BrowserTimeouts
@@ -97,6 +104,7 @@ type TicRecord struct {
 const DefaultSubstituteAfterMS = 100
 
 func (c *ServerConfig) fill() {
+	c.Key = fillKey(c.Key)
 	fillCommon(&c.Version, &c.Protocols, &c.Timeouts)
 	fillInput(&c.Input, &c.Protocols)
 	fillTicRate(&c.TicRate)
@@ -162,6 +170,8 @@ type Server struct {
 	mig migration // host migration: taking a game over (server_migrate.go)
 	// retired: connections that ended, whose late SYNs are stale (ident.go)
 	retired retiredConns
+	pub     wire.PublicKey // cfg.Key's public key
+	cast    auth.Broadcast // what it broadcast, for each broadcast's tags
 
 	pkt   []byte
 	plist []*serverClient // players' scratch
@@ -172,9 +182,10 @@ type Server struct {
 // NewServer returns a server that talks through tr.
 func NewServer(cfg ServerConfig, tr link.Transport) *Server {
 	cfg.fill()
-	s := &Server{cfg: cfg, tr: tr}
+	s := &Server{cfg: cfg, tr: tr, pub: wire.PublicKey(cfg.Key.PublicKey().Bytes())}
 	s.xfer = transfer.New(cfg.Transfer, serverFramer{s})
 	s.ref.s, s.ext.s, s.ext.delays.s, s.ext.sources.s, s.ext.watchList.s, s.mig.s, s.joins.s, s.rj.s, s.lobby.s = s, s, s, s, s, s, s, s, s
+	s.mig.self = -1
 	s.relay = &s.ref // until a game launches
 	s.rec = replay.NewServerRecorder(cfg.Replay, s.replayHeader)
 	return s
@@ -296,16 +307,21 @@ func (s *Server) receive(now int64, from link.Addr, pkt []byte) {
 	sc := s.slots.find(from)
 	switch {
 	case sc == nil:
-		sc, pkt = s.mig.reattachFirst(now, from, pkt)
+		var forged bool
+		if sc, pkt, forged = s.mig.reattachFirst(now, from, pkt); sc != nil {
+			break
+		}
+		if forged {
+			s.stats.Forged++
+		} else {
+			s.stats.Unexpected++
+		}
+		return
 	case sc.conn.Framed():
 		var ok bool
-		if pkt, ok = sc.conn.Untag(pkt, false); !ok {
+		if pkt, ok = sc.conn.Untag(now, pkt, false, -1); !ok {
 			return
 		}
-	}
-	if sc == nil {
-		s.stats.Unexpected++
-		return
 	}
 	h, body, _ = wire.ParseHeader(pkt) // its tag cleared
 	if !sc.conn.Handle(now, h, body) {

@@ -61,7 +61,7 @@ const ReasonNoSnapshot = "no copy can send the game state"
 // admitLate takes a copy that connects to a running extension game. It
 // returns false when the copy cannot join (the caller then refuses it as
 // the reference does).
-func (x *ticnetRelay) admitLate(now int64, from link.Addr, m *wire.SYN, proto string, conn uint32) bool {
+func (x *ticnetRelay) admitLate(now int64, from link.Addr, m *wire.SYN, proto string, conn uint32, key *wire.PublicKey) bool {
 	s := x.s
 	if proto != wire.ProtocolTicnet || !x.started {
 		return false
@@ -74,14 +74,14 @@ func (x *ticnetRelay) admitLate(now int64, from link.Addr, m *wire.SYN, proto st
 	if watch && !s.slots.hasRoom(true, proto) {
 		return false
 	}
-	sc := s.lobby.newSlot(now, from, m, proto, conn)
+	sc := s.lobby.newSlot(now, from, m, proto, conn, key)
 	if sc == nil {
 		return false
 	}
 	if watch {
 		sc.data.Drone = true // no node is free: it watches
 	}
-	// Its player is decided when it starts, once its token is known.
+	// Its player is decided when it starts, once its Hello came.
 	sc.player = -1
 	sc.to(slotJoining)
 	sc.lastGameDataMS = now
@@ -190,7 +190,8 @@ func (lj *lateJoins) startJoin(now int64, sc *serverClient) {
 	st.NumPlayers = max(st.NumPlayers, uint8(sc.player+1))
 	// JoinStart leaves now, ahead of the tics since C (the joiner keeps
 	// those that overtake it all the same).
-	sc.conn.SendReliable(&wire.JoinStart{Settings: st, Setup: s.setup, Start: j.start, Stream: j.stream, Rejoined: rejoined, Base: j.base})
+	sc.conn.SendReliable(&wire.JoinStart{Settings: st, Setup: s.setup, Start: j.start, Stream: j.stream, Rejoined: rejoined, Base: j.base,
+		Cast: uint32(s.cast.Sent())})
 	sc.conn.SendReliableHead(now)
 	if j.start < x.sendSeq {
 		s.resendTics(now, sc, j.start, x.sendSeq-1)

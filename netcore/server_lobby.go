@@ -2,6 +2,7 @@ package netcore
 
 import (
 	"github.com/ticnet/ticnet/internal/text"
+	"github.com/ticnet/ticnet/netcore/auth"
 	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/reliable"
 	"github.com/ticnet/ticnet/netcore/tic"
@@ -47,10 +48,10 @@ func (lb *serverLobby) onSYN(now int64, from link.Addr, body []byte) error {
 	if err != nil {
 		return err
 	}
-	offered, conn := offeredProtocols(m.Protocols)
+	offered, conn, key := offeredProtocols(from, m.Protocols)
 	proto, ok := wire.ChooseProtocol(offered, s.cfg.Protocols)
 	if proto != wire.ProtocolTicnet {
-		conn = 0
+		conn, key = 0, nil
 	}
 	if !ok {
 		lb.reject(from, "Version mismatch: server version is: "+s.cfg.Version+"; client is: "+wire.Printable(m.Version)+". "+
@@ -77,6 +78,9 @@ func (lb *serverLobby) onSYN(now int64, from link.Addr, body []byte) error {
 		case ended:
 		case conn == 0:
 			return nil // a duplicate: the reliable layer resends our reply
+		case !lb.mayReplace(now, sc, key):
+			s.stats.Forged++
+			return nil
 		default:
 			lb.replace(now, sc) // the copy gave that connection up
 		}
@@ -86,12 +90,12 @@ func (lb *serverLobby) onSYN(now int64, from link.Addr, body []byte) error {
 	if proto == wire.ProtocolTicnet && (s.mig.resume != nil || s.mig.awaitingAny()) {
 		// A copy that reattaches, most likely: it says so next (one that
 		// says Hello instead joins: onPendingHello).
-		if lb.newSlot(now, from, &m, proto, conn) == nil {
+		if lb.newSlot(now, from, &m, proto, conn, key) == nil {
 			return errUnexpected{}
 		}
 		return nil
 	}
-	if s.state == ServerInGame && s.relay.admitLate(now, from, &m, proto, conn) {
+	if s.state == ServerInGame && s.relay.admitLate(now, from, &m, proto, conn, key) {
 		return nil
 	}
 	if s.state != ServerWaitingLaunch {
@@ -119,7 +123,7 @@ func (lb *serverLobby) onSYN(now int64, from link.Addr, body []byte) error {
 		lb.reject(from, "Game mismatch: server is "+srvMission+" ("+srvMode+"), client is "+missionName(m.Connect.GameMission)+" ("+modeName(m.Connect.GameMode)+")")
 		return nil
 	}
-	sc := lb.newSlot(now, from, &m, proto, conn)
+	sc := lb.newSlot(now, from, &m, proto, conn, key)
 	if sc == nil {
 		return errUnexpected{}
 	}
@@ -128,23 +132,48 @@ func (lb *serverLobby) onSYN(now int64, from link.Addr, body []byte) error {
 	return nil
 }
 
-// offeredProtocols reads the protocols a SYN offers: the extension's with
-// the identity of the client's connection taken off (wire.OfferName), the
-// others as they are. The extension's bare name is not an offer of it: a
-// client that offers it without an identity is of an older ticnet.
-func offeredProtocols(names []string) (offered []string, conn uint32) {
+// offeredProtocols reads the protocols a SYN from addr offers: the
+// extension's with the identity of the client's connection and its key
+// taken off (wire.OfferName), the others as they are. The extension's
+// bare name is not an offer of it, nor one without a key from the channel
+// (only a host's own client, at LocalClientAddr, offers none): a client
+// that offers either is of an older ticnet.
+func offeredProtocols(addr link.Addr, names []string) (offered []string, conn uint32, key *wire.PublicKey) {
 	offered = make([]string, 0, len(names))
 	for _, name := range names {
-		proto, c := wire.ParseOffer(name)
+		proto, c, k := wire.ParseOffer(name)
 		switch {
-		case c != 0:
-			conn = c
+		case c != 0 && (k != nil || addr == LocalClientAddr):
+			conn, key = c, k
 		case proto == wire.ProtocolTicnet:
 			continue
 		}
 		offered = append(offered, proto)
 	}
-	return offered, conn
+	return offered, conn, key
+}
+
+// ReplaceQuietMS is how long a connection that said Hello must have been
+// silent for a new connection of its copy, from its address, to take its
+// place: a copy gives its connection up after hearing nothing for
+// seconds, and sends nothing on it meanwhile, while a live one sends
+// every tic. A SYN is not authenticated: without the silence, a member
+// could end any player's connection with one, under the player's UID and
+// key. (A connection that has not said Hello yet is its copy's handshake,
+// which a member can disturb anyway, by racing it.)
+const ReplaceQuietMS = 1000
+
+// mayReplace reports whether a SYN with key may replace sc's live
+// connection: the key must be sc's (its copy's), and sc must not have
+// said Hello or be silent.
+func (lb *serverLobby) mayReplace(now int64, sc *serverClient, key *wire.PublicKey) bool {
+	switch {
+	case sc.key == nil:
+		return true // the reference's, or a host's own client
+	case key == nil || *key != *sc.key:
+		return false
+	}
+	return !sc.hello || now-sc.conn.HeardMS() >= ReplaceQuietMS
 }
 
 // replace ends a slot whose copy connects afresh from its address (a new
@@ -164,9 +193,11 @@ func (lb *serverLobby) replace(now int64, sc *serverClient) {
 }
 
 // newSlot connects a client in a free slot and sends its SYN reply; nil if
-// no slot is free. conn is the identity the client chose for the
-// connection under the extension (0: none, the reference).
-func (lb *serverLobby) newSlot(now int64, from link.Addr, m *wire.SYN, proto string, conn uint32) *serverClient {
+// no slot is free, or the client's key gives no secret. conn is the
+// identity the client chose for the connection under the extension (0:
+// none, the reference), key its copy's key (nil: a host's own client,
+// whose copy's key is the server's, or the reference).
+func (lb *serverLobby) newSlot(now int64, from link.Addr, m *wire.SYN, proto string, conn uint32, key *wire.PublicKey) *serverClient {
 	s := lb.s
 	slot := -1
 	var old *serverClient
@@ -180,6 +211,14 @@ func (lb *serverLobby) newSlot(now int64, from link.Addr, m *wire.SYN, proto str
 	}
 	if slot < 0 {
 		return nil
+	}
+	var keys auth.Keys
+	if key != nil {
+		var err error
+		if keys, err = auth.Agree(s.cfg.Key, *key, conn, false); err != nil {
+			s.stats.Forged++
+			return nil
+		}
 	}
 	sc := &serverClient{addr: from, connectMS: now, name: wire.Printable(m.PlayerName),
 		version: m.Version, protocol: proto, data: m.Connect, player: -1,
@@ -197,11 +236,19 @@ func (lb *serverLobby) newSlot(now int64, from link.Addr, m *wire.SYN, proto str
 	sc.live = true
 	s.slots[slot] = sc
 	reply := wire.SYNReply{Version: s.cfg.Version, Protocol: proto}
-	if conn != 0 {
+	switch {
+	case key != nil:
+		sc.key = key
 		sc.conn.Frame(wire.Ident{Conn: conn, Term: s.cfg.Term})
-		reply.Protocol = wire.ReplyName(conn, s.cfg.Term)
+		sc.conn.Secure(auth.NewConn(keys, false, now))
+		sc.conn.SealedFor(s.mig.ownPlayer()) // a copy that reattaches seals its first words for it among others
+		reply.Protocol = wire.ReplyName(conn, s.cfg.Term, &s.pub)
+	case conn != 0:
+		sc.key = &s.pub // a host's own client: its copy's key is the server's
+		sc.conn.Frame(wire.Ident{Conn: conn, Term: s.cfg.Term})
+		reply.Protocol = wire.ReplyName(conn, s.cfg.Term, nil)
 	}
-	sc.conn.SendReply(&reply)
+	sc.conn.SendReply(&reply, key != nil)
 	return sc
 }
 
@@ -274,7 +321,7 @@ func (lb *serverLobby) launch(now int64) {
 		if sc.connected() {
 			sc.conn.SendReliable(&wire.Launch{NumPlayers: n})
 			if sc.protocol == wire.ProtocolTicnet {
-				sc.conn.SendReliable(&wire.ModeNotice{Extended: ticnet, Setup: s.setup})
+				sc.conn.SendReliable(&wire.ModeNotice{Extended: ticnet, Setup: s.setup, Cast: uint32(s.cast.Sent())})
 			}
 		}
 	}

@@ -2,7 +2,6 @@ package netcore
 
 import (
 	"cmp"
-	"crypto/sha256"
 	"math"
 	"slices"
 	"strconv"
@@ -35,12 +34,6 @@ import (
 // tics the new server decided afresh, or that comes back after its place
 // is gone, is refused (ReasonReattachRefused): it joins again with its
 // token, as a copy back from a reload does.
-
-// TokenHash is what the roster shows of a rejoin token.
-func TokenHash(token [wire.RejoinTokenLen]byte) [wire.TokenHashLen]byte {
-	sum := sha256.Sum256(token[:])
-	return [wire.TokenHashLen]byte(sum[:wire.TokenHashLen])
-}
 
 // Resume is what a server taking a game over resumes it from.
 type Resume struct {
@@ -99,6 +92,21 @@ type migration struct {
 	// with the old server). See seniority.
 	took       bool
 	controller int
+	// self is the player of this server's copy in the game it took over
+	// (the one whose key is the server's in the roster; -1: none).
+	self int
+}
+
+// ownPlayer is the player of this server's copy (-1: none): its own
+// client's, or, until that client reattached, the one the roster of the
+// game it took over gives its key. A copy that reattaches seals its first
+// words for it, among every player's copy that may have taken its game
+// over.
+func (mg *migration) ownPlayer() int {
+	if own := mg.s.slots.find(LocalClientAddr); own != nil && own.player >= 0 {
+		return own.player
+	}
+	return mg.self
 }
 
 // resumeState is a new server's state until it resumes the game.
@@ -147,24 +155,32 @@ func NewResumedServer(cfg ServerConfig, tr link.Transport, r Resume, now int64) 
 		in = r.Roster.Present &^ r.Roster.Held // no tic yet: who the roster says plays
 	}
 	for p := range tic.MaxPlayers {
-		hash := r.Roster.Hashes[p]
-		hashed := r.Roster.Present&(1<<p) != 0
+		var key *wire.PublicKey
+		if r.Roster.Present&(1<<p) != 0 {
+			key = &r.Roster.Keys[p]
+		}
+		rejoinable := r.Roster.Rejoinable&(1<<p) != 0
 		switch {
 		case in&(1<<p) != 0 && p != gone:
-			s.mig.awaiting[p] = s.mig.placeholder(now, p, hash, hashed)
+			s.mig.awaiting[p] = s.mig.placeholder(now, p, key, rejoinable)
 			if r.Roster.Playing&(1<<p) != 0 {
 				s.mig.awaiting[p].name = r.Roster.Names[p]
 			}
-		case hashed && (r.Roster.Held&(1<<p) != 0 || p == gone):
+		case rejoinable && (r.Roster.Held&(1<<p) != 0 || p == gone):
 			// Held for a copy that left, the old server's included: it
-			// gets its player back if it returns with its token.
-			s.rj.departed = append(s.rj.departed, departed{hash: hash, player: p, name: r.Roster.Names[p], untilMS: now + s.cfg.RejoinGraceMS})
+			// gets its player back if it returns with its key.
+			s.rj.departed = append(s.rj.departed, departed{key: *key, player: p, name: r.Roster.Names[p], untilMS: now + s.cfg.RejoinGraceMS})
 		}
 	}
 	if s.mig.silent >= 0 && in&(1<<s.mig.silent) == 0 {
 		s.mig.silent = int(wire.NoPlayer) // not in the game: no place to take back
 	}
 	s.mig.took, s.mig.controller = true, int(wire.NoPlayer)
+	for p := range tic.MaxPlayers {
+		if r.Roster.Present&(1<<p) != 0 && r.Roster.Keys[p] == s.pub {
+			s.mig.self = p
+		}
+	}
 	if c := int(r.Roster.Controller); c >= 0 && c != gone && in&(1<<c) != 0 {
 		s.mig.controller = c
 	}
@@ -178,7 +194,7 @@ func NewResumedServer(cfg ServerConfig, tr link.Transport, r Resume, now int64) 
 // player number. So the controller stays who it was while its copy plays,
 // and after a migration that took it away it is the lowest-numbered
 // player that reattached; every copy learns which from the roster. A copy
-// that comes back later with its token is the newest connection, as on a
+// that comes back later with its key is the newest connection, as on a
 // server that never migrated: it does not take the controller back.
 func (mg *migration) seniority(sc *serverClient) {
 	switch {
@@ -191,31 +207,31 @@ func (mg *migration) seniority(sc *serverClient) {
 }
 
 // placeholder returns the place of player p, in the game, until its copy
-// reattaches.
-func (mg *migration) placeholder(now int64, p int, hash [wire.TokenHashLen]byte, hashed bool) *serverClient {
-	ph := &serverClient{player: p, phase: slotPlaceholder, hash: hash, hashed: hashed,
+// reattaches with key.
+func (mg *migration) placeholder(now int64, p int, key *wire.PublicKey, rejoinable bool) *serverClient {
+	ph := &serverClient{player: p, phase: slotPlaceholder, key: key, rejoinable: rejoinable,
 		name: "player " + strconv.Itoa(p+1), live: true, lastGameDataMS: now}
 	ph.conn = reliable.NewConn(0, discard{}, mg.s.cfg.Timeouts.timers(), now, reliable.Connected, &reliable.Counters{})
 	return ph
 }
 
-// awaited returns the place of player p that a Reattach with token may
-// take: the place of a copy awaited, or, until the game resumes, the old
-// server's player whose copy went silent, held for its token. That copy
-// may be this server's own: a copy that handed its game off and takes it
-// back before its successor's roster came holds a roster that names it
-// the server. Its place is made when its token comes, and the player is
-// held no longer.
-func (mg *migration) awaited(now int64, p int, token [wire.RejoinTokenLen]byte) *serverClient {
+// awaited returns the place of player p that a Reattach on a connection
+// made with key may take: the place of a copy awaited, or, until the game
+// resumes, the old server's player whose copy went silent, held for its
+// key. That copy may be this server's own: a copy that handed its game
+// off and takes it back before its successor's roster came holds a
+// roster that names it the server. Its place is made when its key comes,
+// and the player is held no longer.
+func (mg *migration) awaited(now int64, p int, key *wire.PublicKey) *serverClient {
 	if ph := mg.awaiting[p]; ph != nil || !mg.silentHeld(p) {
 		return ph
 	}
 	rj := &mg.s.rj
 	for i, d := range rj.departed {
-		if d.player == p && d.hash == TokenHash(token) {
+		if d.player == p && sameKey(&d.key, key) {
 			rj.departed = append(rj.departed[:i], rj.departed[i+1:]...)
 			mg.silent = int(wire.NoPlayer)
-			mg.awaiting[p] = mg.placeholder(now, p, d.hash, true)
+			mg.awaiting[p] = mg.placeholder(now, p, &d.key, true)
 			return mg.awaiting[p]
 		}
 	}

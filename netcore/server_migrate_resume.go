@@ -3,6 +3,7 @@ package netcore
 import (
 	"slices"
 
+	"github.com/ticnet/ticnet/netcore/auth"
 	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/tic"
 	"github.com/ticnet/ticnet/netcore/wire"
@@ -135,32 +136,69 @@ func (mg *migration) resumeClient(now int64, sc *serverClient) {
 // reattachFirst connects a copy whose Reattach came before its SYN (they
 // go together, and may cross on the way): the Reattach is the copy's
 // request to connect as much as its SYN is, and names the connection,
-// whose tag it carries. Nil unless it is a Reattach into this game, for a
-// player whose copy is awaited; else the slot, and the frame with its tag
-// cleared.
-func (mg *migration) reattachFirst(now int64, from link.Addr, frame []byte) (*serverClient, []byte) {
+// whose tag it carries. It is sealed for every player's copy that may
+// have taken the game over (reliable.Conn.SealFor): this server checks
+// its own tag in it, under the keys of the connection with the key the
+// roster gives the player it claims. Nil unless it is a Reattach into
+// this game, for a player whose copy is awaited (forged: it did not
+// check); else the slot, and the frame with its tag and seal off.
+func (mg *migration) reattachFirst(now int64, from link.Addr, frame []byte) (sc *serverClient, pkt []byte, forged bool) {
 	s := mg.s
-	if !mg.awaitingAny() {
-		return nil, nil
+	self := mg.ownPlayer()
+	if !mg.awaitingAny() || self < 0 {
+		return nil, nil, false
 	}
-	bare := slices.Clone(frame)
+	bare, err := auth.StripBroadcast(frame) // unchecked: to read what it claims
+	if err != nil {
+		return nil, nil, false
+	}
+	bare = slices.Clone(bare)
 	wire.SetTag(bare, 0)
 	h, body, err := wire.ParseHeader(bare)
 	var m wire.Reattach
 	if err != nil || h.Type != wire.TypeTicnet || !h.Reliable {
-		return nil, nil
+		return nil, nil, false
 	}
 	if kind, err := wire.TicnetKind(body); err != nil || kind != wire.TicnetKindReattach || m.DecodeBody(body) != nil ||
 		m.Game != s.cfg.Game || m.Player < 0 || int(m.Player) >= tic.MaxPlayers || !mg.mayReattach(int(m.Player)) ||
 		m.Conn == 0 || wire.TagOf(frame) != wire.ConnTag(m.Conn) {
-		return nil, nil
+		return nil, nil, false
+	}
+	key := mg.awaitedKey(int(m.Player))
+	if key == nil {
+		return nil, nil, false
+	}
+	keys, err := auth.Agree(s.cfg.Key, *key, m.Conn, false)
+	if err != nil {
+		return nil, nil, true
+	}
+	a := auth.NewConn(keys, false, now)
+	if _, err := a.OpenBroadcast(now, frame, self); err != nil {
+		return nil, nil, true
 	}
 	syn := wire.SYN{Version: s.cfg.Version, Connect: wire.ConnectData{GameMode: s.lobby.mode, GameMission: s.lobby.mission}}
-	sc := s.lobby.newSlot(now, from, &syn, wire.ProtocolTicnet, m.Conn)
-	if sc == nil {
-		return nil, nil
+	if sc = s.lobby.newSlot(now, from, &syn, wire.ProtocolTicnet, m.Conn, key); sc == nil {
+		return nil, nil, false
 	}
-	return sc, bare
+	sc.conn.Secure(a) // the keys newSlot agreed, with the frame taken
+	return sc, bare, false
+}
+
+// awaitedKey is the key of player p's copy, awaited (awaited): nil if
+// none is.
+func (mg *migration) awaitedKey(p int) *wire.PublicKey {
+	if ph := mg.awaiting[p]; ph != nil {
+		return ph.key
+	}
+	if !mg.silentHeld(p) {
+		return nil
+	}
+	for i := range mg.s.rj.departed {
+		if d := &mg.s.rj.departed[i]; d.player == p {
+			return &d.key
+		}
+	}
+	return nil
 }
 
 // onReattach takes a client of the old server back, in its player's place.
@@ -175,8 +213,8 @@ func (mg *migration) onReattach(now int64, sc *serverClient, body []byte) error 
 		return errUnexpected{}
 	}
 	p := int(m.Player)
-	ph := mg.awaited(now, p, m.Token)
-	fits := ph != nil && (!ph.hashed || ph.hash == TokenHash(m.Token))
+	ph := mg.awaited(now, p, sc.key)
+	fits := ph != nil && sameKey(ph.key, sc.key) // its copy's, not another's
 	if r := mg.resume; r != nil {
 		// It may hold more than this server, never more than the old
 		// server sent.
@@ -200,7 +238,7 @@ func (mg *migration) onReattach(now int64, sc *serverClient, body []byte) error 
 		// snapshot.
 		s.joins.cancelSnapshot(now, sc)
 	}
-	sc.reattach(now, p, m.Token, m.Confirmed)
+	sc.reattach(now, p, ph.rejoinable, m.Confirmed)
 	if sc.name == "" {
 		sc.name = ph.name // its Reattach came first: the slot has no SYN's name
 	}
@@ -271,27 +309,20 @@ func (mg *migration) sendRosters(now int64) {
 		}
 		r.Playing |= 1 << sc.player
 		r.Names[sc.player] = sc.name
-		if sc.hashed {
-			r.Present |= 1 << sc.player
-			r.Hashes[sc.player] = sc.hash
-		}
+		r.AddKey(sc.player, sc.key, sc.rejoinable)
 	}
 	for p, ph := range mg.awaiting {
 		if ph != nil {
 			r.Playing |= 1 << p
 			r.Names[p] = ph.name
-		}
-		if ph != nil && ph.hashed {
-			r.Present |= 1 << p
-			r.Hashes[p] = ph.hash
+			r.AddKey(p, ph.key, ph.rejoinable)
 		}
 	}
 	s.rj.held(now)
 	for _, d := range s.rj.departed {
 		if (r.Present|r.Playing)&(1<<d.player) == 0 {
-			r.Present |= 1 << d.player
+			r.AddKey(d.player, &d.key, true)
 			r.Held |= 1 << d.player
-			r.Hashes[d.player] = d.hash
 			r.Names[d.player] = d.name
 		}
 	}

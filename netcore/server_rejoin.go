@@ -6,7 +6,8 @@ import (
 )
 
 // rejoins holds the players of copies that left a game in progress, for
-// them to come back with their rejoin token.
+// them to come back with their key (a copy derives it from the rejoin
+// token it keeps: ClientConfig.Token).
 type rejoins struct {
 	s        *Server
 	departed []departed
@@ -14,18 +15,18 @@ type rejoins struct {
 
 // departed is a player who left a game in progress, held for its copy.
 type departed struct {
-	hash    [wire.TokenHashLen]byte // of its rejoin token
+	key     wire.PublicKey // its copy's
 	player  int
 	name    string
 	untilMS int64
 }
 
 // hold keeps the player of a copy that left a game in progress for
-// RejoinGraceMS, if the copy had a token. A copy that left while it joined
-// again with its token gets its player held again until the grace it had.
+// RejoinGraceMS, if the copy can come back (rejoinable). A copy that left
+// while it joined again gets its player held again until the grace it had.
 func (rj *rejoins) hold(now int64, sc *serverClient) {
 	s := rj.s
-	if s.state != ServerInGame || sc.player < 0 || !sc.hashed {
+	if s.state != ServerInGame || sc.player < 0 || !sc.rejoinable || sc.key == nil {
 		return
 	}
 	until := now + s.cfg.RejoinGraceMS
@@ -35,7 +36,7 @@ func (rj *rejoins) hold(now int64, sc *serverClient) {
 		}
 		until = sc.heldUntilMS
 	}
-	rj.departed = append(rj.departed, departed{hash: sc.hash, player: sc.player, name: sc.name, untilMS: until})
+	rj.departed = append(rj.departed, departed{key: *sc.key, player: sc.player, name: sc.name, untilMS: until})
 }
 
 // held returns the player numbers held for departed copies, forgetting
@@ -53,15 +54,15 @@ func (rj *rejoins) held(now int64) [tic.MaxPlayers]bool {
 	return taken
 }
 
-// rejoin gives a joiner the player its token holds, if one is held and its
-// owner is not connected from elsewhere; it reports whether it did.
+// rejoin gives a joiner the player held for its key, if one is held and
+// its owner is not connected from elsewhere; it reports whether it did.
 func (rj *rejoins) rejoin(now int64, sc *serverClient) bool {
 	s := rj.s
-	if !sc.hashed {
+	if !sc.rejoinable || sc.key == nil {
 		return false
 	}
 	for p, ph := range s.mig.awaiting {
-		if ph != nil && ph.hashed && ph.hash == sc.hash {
+		if ph != nil && sameKey(ph.key, sc.key) {
 			// Its copy joins afresh instead of reattaching (it went its
 			// own way meanwhile): its place ends, and it gets it back.
 			s.mig.dropPlaceholder(now, p, ReasonLeft)
@@ -69,13 +70,13 @@ func (rj *rejoins) rejoin(now int64, sc *serverClient) bool {
 	}
 	rj.held(now)
 	for _, o := range s.slots {
-		if o != sc && o.connected() && o.hashed && o.hash == sc.hash {
+		if o != sc && o.connected() && sameKey(o.key, sc.key) {
 			s.stats.RejoinRefused++
 			return false
 		}
 	}
 	for i, d := range rj.departed {
-		if d.hash != sc.hash {
+		if d.key != *sc.key {
 			continue
 		}
 		rj.departed = append(rj.departed[:i], rj.departed[i+1:]...)
@@ -86,7 +87,7 @@ func (rj *rejoins) rejoin(now int64, sc *serverClient) bool {
 	return false
 }
 
-// onHello takes a client's rejoin token.
+// onHello takes a client's first word: whether its copy can come back.
 func (rj *rejoins) onHello(sc *serverClient, body []byte) error {
 	var m wire.Hello
 	if err := m.DecodeBody(body); err != nil {
@@ -96,6 +97,9 @@ func (rj *rejoins) onHello(sc *serverClient, body []byte) error {
 		return errUnexpected{}
 	}
 	sc.hello = true
-	sc.setToken(m.Token)
+	sc.rejoinable = m.Rejoinable
 	return nil
 }
+
+// sameKey reports whether two copies' keys are one (none is no key).
+func sameKey(a, b *wire.PublicKey) bool { return a != nil && b != nil && *a == *b }

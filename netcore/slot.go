@@ -40,16 +40,20 @@ type serverClient struct {
 	rtt       reliable.RTT
 	jit       reliable.Jitter
 	jitterTic uint32
-	resentEnd uint32                  // one past the last tic sent it again: their acks time no round trip
-	loss      reliable.Loss           // the share of its packets lost
-	join      *joiner                 // in slotJoining: how far its join is
-	readyDue  bool                    // it entered on its commands; its JoinReady is still to come
-	hello     bool                    // its Hello (token) arrived
-	hash      [wire.TokenHashLen]byte // of its rejoin token
-	hashed    bool                    // it has a token (hash is set)
-	roster    wire.Roster             // the roster it was last sent
-	rostered  bool                    // it was sent one
-	rosterGen uint32                  // the roster generation it was last checked at (migration.rosterGen)
+	resentEnd uint32        // one past the last tic sent it again: their acks time no round trip
+	loss      reliable.Loss // the share of its packets lost
+	join      *joiner       // in slotJoining: how far its join is
+	readyDue  bool          // it entered on its commands; its JoinReady is still to come
+	hello     bool          // its Hello arrived
+	// key is its copy's public key (a host's own client's: the
+	// server's), with which it connected; nil: none (the reference).
+	// rejoinable: its copy keeps the key across reloads (its Hello says
+	// so), and comes back with it: its player is held when it leaves.
+	key        *wire.PublicKey
+	rejoinable bool
+	roster     wire.Roster // the roster it was last sent
+	rostered   bool        // it was sent one
+	rosterGen  uint32      // the roster generation it was last checked at (migration.rosterGen)
 	// confirmRTT is how long a tic takes to be acknowledged from when it
 	// was first sent, sent again or not: what an automatic input delay
 	// covers (rtt leaves out the tics sent again, whose acknowledgement
@@ -71,15 +75,6 @@ type serverClient struct {
 	// (watch_sources.go).
 	source *serverClient
 	serves int
-}
-
-// setToken takes a client's rejoin token (zero: none).
-func (sc *serverClient) setToken(token [wire.RejoinTokenLen]byte) {
-	sc.hashed = token != [wire.RejoinTokenLen]byte{}
-	sc.hash = [wire.TokenHashLen]byte{}
-	if sc.hashed {
-		sc.hash = TokenHash(token)
-	}
 }
 
 func (sc *serverClient) connected() bool { return sc != nil && sc.conn.Connected() }
@@ -207,18 +202,18 @@ func (sc *serverClient) restream(now int64, next uint32) {
 	sc.lastGameDataMS = now
 }
 
-// reattach gives a copy that reattached its player p back, with its
-// token, holding the tics before confirmed.
-func (sc *serverClient) reattach(now int64, p int, token [wire.RejoinTokenLen]byte, confirmed uint32) {
+// reattach gives a copy that reattached its player p back, holding the
+// tics before confirmed; it comes back as the player did (rejoinable).
+func (sc *serverClient) reattach(now int64, p int, rejoinable bool, confirmed uint32) {
 	sc.to(slotPlaying)
 	sc.player, sc.hello = p, true
 	sc.data.Drone = false
-	sc.setToken(token)
+	sc.rejoinable = rejoinable
 	sc.acked = confirmed
 	sc.lastGameDataMS = now
 }
 
-// takeBack gives a copy that came back with its token the player held
+// takeBack gives a copy that came back with its key the player held
 // for it, under the name the copy gives now (what its own page shows).
 func (sc *serverClient) takeBack(d departed) {
 	sc.player, sc.heldUntilMS = d.player, d.untilMS

@@ -124,6 +124,7 @@ func statsObject(st *session.Stats) (safejs.Value, error) {
 	x.set(o, "bytesInPerSec", st.BytesInPerSec)
 	x.set(o, "bytesOutPerSec", st.BytesOutPerSec)
 	x.set(o, "dropped", st.Dropped)
+	x.set(o, "forged", st.Forged)
 	x.set(o, "resends", st.Resends)
 	x.set(o, "substituted", st.Substituted)
 	x.set(o, "passMedianUS", st.PassMedianUS)

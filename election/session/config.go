@@ -1,8 +1,12 @@
 package session
 
 import (
+	"crypto/ecdh"
+	"crypto/rand"
+
 	"github.com/ticnet/ticnet/election"
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/auth"
 	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/replay"
 	"github.com/ticnet/ticnet/netcore/tic"
@@ -20,6 +24,17 @@ const (
 	// ElectionGossip is for the WebXDC realtime channel: peers appear late.
 	ElectionGossip
 )
+
+// copyKey is the copy's key pair: cfg.Key, or its token's, or one drawn.
+func (cfg Config) copyKey() (*ecdh.PrivateKey, error) {
+	switch {
+	case cfg.Key != nil:
+		return cfg.Key, nil
+	case cfg.Token != [wire.RejoinTokenLen]byte{}:
+		return auth.KeyFromSecret(cfg.Token[:]), nil
+	}
+	return auth.NewKey(rand.Reader)
+}
 
 // cadence is the election's timing that cfg.Election selects.
 func (cfg Config) cadence() election.Cadence {
@@ -41,8 +56,13 @@ type Config struct {
 	Rand func() uint32
 	// Token is this copy's rejoin token (zero: none). A copy that comes
 	// back to a game in progress with the token it left with, under any
-	// UID, within the server's grace period gets its player back.
+	// UID, within the server's grace period gets its player back: its key
+	// derives from the token, which never goes on the wire.
 	Token [wire.RejoinTokenLen]byte
+	// Key is this copy's key pair, which its client and, when it serves,
+	// its server authenticate their connections with (netcore/auth); nil:
+	// derived from Token, or, without one, drawn from crypto/rand.
+	Key *ecdh.PrivateKey
 	// Predict makes this copy's client run ahead of the confirmed tics
 	// when its game can save and load (netcore.ClientConfig.Predict), up to
 	// PredictTics (0: netcore.DefaultPredictTics).
@@ -81,7 +101,7 @@ type Config struct {
 // reaches its server through the loopback, in this copy, which sends it
 // the game state unpaced (transfer.Loopback).
 func (c *Config) clientConfig(local bool) netcore.ClientConfig {
-	cc := netcore.ClientConfig{Name: c.Name, Timeouts: c.Timeouts, Settings: c.Settings, Token: c.Token,
+	cc := netcore.ClientConfig{Name: c.Name, Timeouts: c.Timeouts, Settings: c.Settings, Token: c.Token, Key: c.Key,
 		Predict: c.Predict, PredictTics: c.PredictTics, InputDelay: c.startDelay(), Input: c.Input, Replay: c.Replay,
 		KeepStates: c.KeepStates, Drone: c.Watch}
 	if local {
@@ -100,7 +120,7 @@ func (c *Config) startDelay() int {
 
 // serverConfig is the configuration of this copy's server, for game.
 func (c *Config) serverConfig(game uint32, el *election.Election) netcore.ServerConfig {
-	return netcore.ServerConfig{Timeouts: c.Timeouts, MaxPlayers: c.MaxPlayers, BroadcastTics: true,
+	return netcore.ServerConfig{Key: c.Key, Timeouts: c.Timeouts, MaxPlayers: c.MaxPlayers, BroadcastTics: true,
 		RecordTics: c.RecordTics, Game: game, Input: c.Input, TicRate: c.TicRate, AutoDelay: c.AutoDelay,
 		// A hidden copy would stall the game it took over.
 		MaySucceed: func(a link.Addr) bool { return el.Visible(uint32(a)) }}

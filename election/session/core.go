@@ -57,6 +57,11 @@ func New(cfg Config, game tic.Game, now int64) *Session {
 	if cfg.Timeouts.TimeoutMS == 0 {
 		cfg.Timeouts = netcore.BrowserTimeouts
 	}
+	key, err := cfg.copyKey()
+	if err != nil {
+		panic(err) // crypto/rand does not fail (Go 1.24 and later)
+	}
+	cfg.Key = key
 	s := &Session{cfg: cfg, game: game, now: now}
 	s.el = election.New(election.Config{Cadence: cfg.cadence(), StartMS: cfg.StartTimeMS, Rand: cfg.Rand, Send: s.outbox.frame, Watch: cfg.Watch}, now)
 	s.router.Election = s.el
@@ -268,7 +273,8 @@ func (s *Session) Stats() Stats {
 		st.InputDelay = c.InputDelay()
 		st.Protocol = c.Protocol()
 		cc := c.Counters()
-		st.Dropped += cc.Malformed + cc.Unexpected + cc.Stale
+		st.Forged = cc.Forged + cc.Replayed
+		st.Dropped += cc.Malformed + cc.Unexpected + cc.Stale + st.Forged
 		st.Resends = cc.ResendRequests + cc.TicsResent
 		st.TransferBytesIn = c.Transfers().Counters().ChunkBytesReceived
 		st.TicsPerUpdate = c.TicsPerUpdate()
@@ -280,7 +286,8 @@ func (s *Session) Stats() Stats {
 		if srv := s.eng.server; srv != nil {
 			sc := srv.Counters()
 			st.Substituted = sc.Substituted
-			st.Dropped += sc.Malformed + sc.Unexpected + sc.Stale
+			st.Forged += sc.Forged + sc.Replayed
+			st.Dropped += sc.Malformed + sc.Unexpected + sc.Stale + sc.Forged + sc.Replayed
 			st.Resends += sc.ResendRequests + sc.TicsResent
 			if st.Players == nil {
 				st.Players = srv.Players() // a reference game's: no roster

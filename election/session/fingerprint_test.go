@@ -60,23 +60,23 @@ var migrationGames = []struct {
 	want string
 }{
 	{"migrate/goodbye/quiet", func(t *testing.T, opt simOption) { playAndLose(t, 201, 4, quiet, goodbye, 300, 1, opt) },
-		"frames 3611 0724a33ad5c6 events 43 a973a86f735a tics 3004 77d00154fcb4"},
+		"frames 3609 2329618b65cb events 43 a30082c97316 tics 3004 77d00154fcb4"},
 	{"migrate/silence/quiet", func(t *testing.T, opt simOption) { playAndLose(t, 202, 4, quiet, silence, 300, 1, opt) },
-		"frames 3807 e12c516fd040 events 42 b6d22a08c53a tics 3004 9ad111d28152"},
+		"frames 3788 4deb0d0171f1 events 42 390f25ce71bd tics 3004 9ad111d28152"},
 	{"migrate/goodbye/lossy", func(t *testing.T, opt simOption) { playAndLose(t, 203, 4, lossy, goodbye, 300, 1, opt) },
-		"frames 3925 e27c304c7bc9 events 43 7a41bb9d43b3 tics 3015 b1f0b5afa9ce"},
+		"frames 3820 be143f3b9cbd events 45 0df45824bbdd tics 3016 23e64b4a5fc3"},
 	{"migrate/silence/lossy", func(t *testing.T, opt simOption) { playAndLose(t, 204, 8, lossy, silence, 300, 1, opt) },
-		"frames 8923 8b8af767265e events 92 078f63d02759 tics 6633 b6b9af1ea4a7"},
+		"frames 8961 3494ea973785 events 95 e4222902a5c4 tics 6626 2e41303600d9"},
 	{"migrate/three-in-turn", func(t *testing.T, opt simOption) { playAndLose(t, 205, 8, quiet, goodbye, 300, 3, opt) },
-		"frames 16972 303b974402f3 events 170 18212c3029b4 tics 14508 2faaca7cf9ff"},
+		"frames 16970 3ad756e7b0fd events 170 2d69a727f2f8 tics 14508 38d4697261b0"},
 	{"handoff/quiet", func(t *testing.T, opt simOption) { handOff(t, 206, 4, quiet, 300, opt) },
-		"frames 2924 ebcf55b4872a events 37 fcd4d200f2e5 tics 2404 d0347e842720"},
+		"frames 2918 83635f925820 events 37 2e44eebbf48d tics 2404 f3511f533860"},
 	{"handoff/lossy", func(t *testing.T, opt simOption) { handOff(t, 207, 4, lossy, 300, opt) },
-		"frames 3166 ab90cddb5997 events 37 03574be3c5b1 tics 2410 b7bfc885278f"},
+		"frames 3246 31f2e96ec2e8 events 38 560234c66281 tics 2411 5ad9f0395f71"},
 	{"partition-heals/lossy", func(t *testing.T, opt simOption) { partitionAndHeal(t, 208, lossy, 300, 5000, opt) },
-		"frames 9885 e3d6f09da9ac events 219 d88b4edf9f15 tics 7430 5c7def30530f"},
+		"frames 9701 f943538597b9 events 218 ae9c2ca6091a tics 7311 ec73eed3dafe"},
 	{"join-leave-handoff/predict/replay", joinsLeavesAndHandsOffPredicting,
-		"frames 4586 c889eb5a5f59 events 79 08a4c50fb599 tics 3718 2b799320dc27"},
+		"frames 4576 065255c49b4c events 82 79a3cdc8bcfc tics 3717 9eadfaa0e44c"},
 }
 
 // joinsLeavesAndHandsOffPredicting is TestCopiesThatPredictJoinMigrateAndHandOff's

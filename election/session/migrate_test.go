@@ -292,9 +292,9 @@ func gapLimits(how departure, link simnet.Link) (median, p99, worst int64) {
 		t := netcore.BrowserTimeouts.TimeoutMS
 		return t + 25, t + 30, t + 30
 	case how == goodbye:
-		return 425, 745, 1035
+		return 430, 745, 2010 // 425, 745 and 1 035 before the frames were authenticated; the worst, seed 100's race
 	default:
-		return 3360, 3595, 3835
+		return 3360, 3725, 3855 // 3 360, 3 595 and 3 835 before: over seeds 201-400, 3 360, 3 570, 3 770 before and 3 355, 3 655, 3 940 since
 	}
 }
 
@@ -405,16 +405,23 @@ func TestEightPlayersOutliveThreeServersInTurn(t *testing.T) {
 				ch.name, how, len(gaps), median, p99, worst, sum.degraded, sum.split, sum.rejoined,
 				sum.redecided, sum.compared, sum.checked.Commands, sum.lead)
 			// As measured over the seeded runs: every survivor simply
-			// resumed, under one server, and none joined again; only the
-			// lossy goodbyes had tics decided afresh (43 before the
-			// roster carried the players' names: a change of timing).
-			wantRedecided := 0
+			// resumed, under one server, and none joined again, but in
+			// one lossy goodbye (seed 100: at the third migration two
+			// copies took the game over 65 ms apart, and the later one's
+			// two copies joined again); only the lossy goodbyes had tics
+			// decided afresh (43 before the roster carried the players'
+			// names, 48 before the frames were authenticated: each a
+			// change of timing). That race is the election's, not new:
+			// over seeds 201-600 one game of 400 has it, before the
+			// frames were authenticated (seed 520) and since (seed 451);
+			// and one of 200 lossy silences before (seed 305), none since.
+			wantRedecided, wantRejoined := 0, 0
 			if ch.link.Loss > 0 && how == goodbye {
-				wantRedecided = 48
+				wantRedecided, wantRejoined = 78, 2
 			}
-			assert.Equal(t, 0, sum.degraded, "%s, %v: survivors that did not simply resume", ch.name, how)
+			assert.Equal(t, wantRejoined, sum.degraded, "%s, %v: survivors that did not simply resume", ch.name, how)
 			assert.Equal(t, 0, sum.split, "%s, %v: survivors that resumed under a second server", ch.name, how)
-			assert.Equal(t, 0, sum.rejoined, "%s, %v: copies that joined again", ch.name, how)
+			assert.Equal(t, wantRejoined, sum.rejoined, "%s, %v: copies that joined again", ch.name, how)
 			assert.Equal(t, wantRedecided, sum.redecided, "%s, %v: tics decided afresh", ch.name, how)
 			m, p, w := gapLimits(how, ch.link)
 			assert.LessOrEqual(t, median, m, "%s, %v: median longest wait for a tic, ms", ch.name, how)
@@ -433,7 +440,7 @@ func TestEightPlayersOutliveThreeServersInTurn(t *testing.T) {
 // ahead (1.7 s of input delay) for the rest of the game.
 func leadLimit(link simnet.Link) uint32 {
 	if link.Loss > 0 {
-		return 15
+		return 17 // 15 before the frames were authenticated, which moved the channel's draws
 	}
 	return 1
 }
@@ -565,7 +572,13 @@ func TestAPartitionThatHealsLeavesOneGame(t *testing.T) {
 // healLimits bound, per channel, how long after a partition heals there
 // is one game again (median and worst over the 200 seeds, in ms), as
 // measured.
-var healLimits = map[string][2]int64{"quiet": {250, 565}, "lossy": {1730, 3280}}
+// (Before the frames were authenticated: 250 / 565 and 1 730 / 3 280 ms.
+// A copy that reattaches to the server it was cut off from is refused at
+// once since: its Reattach, sealed for every player's copy, is taken by
+// that server's, where a plain one met a slot that took it only after the
+// reply; 60 seeds before the change that made it so had the heal at 2 115
+// ms in the median, against 1 740 before authentication.)
+var healLimits = map[string][2]int64{"quiet": {225, 565}, "lossy": {1655, 3110}}
 
 // A server whose page is hidden hands its game over at once, on a quiet
 // channel, to a visible copy, and stays in the game as a client: at 2, 4
@@ -610,9 +623,13 @@ const handOffGapMS = 50
 // The medians of 20 seeds move with any change of timing: when the
 // roster came to carry the players' names and to go at once, they went
 // from 130, 355 and 360 ms to 150, 310 and 400, while over 80 other seeds
-// (21-100) they went from 125, 335 and 385 to 110, 335 and 365.
+// (21-100) they went from 125, 335 and 385 to 110, 335 and 365. Since the
+// frames are authenticated: 130, 340 and 385, worst 500, 535 and 710;
+// over seeds 21-100, medians 110, 345 and 385 (110, 335 and 365 before),
+// p90 230, 485 and 480 (245, 440 and 450), worst 425, 855 and 850 (410,
+// 565 and 500): the tail of 4 and 8 players grew.
 func TestAHiddenServerHandsItsGameOffOnALossyChannel(t *testing.T) {
-	limits := map[int][2]int64{2: {150, 610}, 4: {310, 400}, 8: {400, 485}} // median, worst
+	limits := map[int][2]int64{2: {150, 610}, 4: {340, 535}, 8: {400, 710}} // median, worst
 	rejoins := map[int]int{2: 1}
 	for _, n := range []int{2, 4, 8} {
 		var gaps []int64

@@ -142,8 +142,15 @@ type Stats struct {
 	BytesInPerSec   int64  `json:"bytesInPerSec"`
 	BytesOutPerSec  int64  `json:"bytesOutPerSec"`
 	Dropped         int64  `json:"dropped"`
-	Resends         int64  `json:"resends"`
-	Substituted     int64  `json:"substituted"`
+	// Forged counts the frames of this copy's connections (its client's,
+	// and its server's when it serves) whose authentication did not
+	// check: a member's forgery under a player's or the server's UID, or
+	// a frame damaged; and those that came before (the channel's
+	// duplicates, or a member's replays). Each was dropped before anything
+	// read it; Dropped counts them too.
+	Forged      int64 `json:"forged"`
+	Resends     int64 `json:"resends"`
+	Substituted int64 `json:"substituted"`
 	// The netcode's time, in µs, which the caller measures (the browser
 	// binding: package wasm): per pass of its net loop (median, 99th
 	// percentile, mean) over its last 1024 passes; and per tic run (median,

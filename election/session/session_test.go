@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/auth"
 	"github.com/ticnet/ticnet/netcore/replay"
 	"github.com/ticnet/ticnet/netcore/scenario"
 	"github.com/ticnet/ticnet/netcore/simnet"
@@ -140,6 +141,9 @@ func (c *channelSim) addConfigured(startMS float64, cadence ElectionCadence, tok
 		Rand: r.Uint32, Settings: wire.Settings{TicDup: 1, ExtraTics: 1, Episode: 1, Map: 1, NewSync: true, LoadGame: -1},
 		Token: token, RecordTics: true, Predict: c.predict, Replay: replay.Config{Record: c.record},
 		AutoDelay: netcore.AutoDelay{On: c.autoDelay}, KeepStates: c.keepStates}
+	if token == ([wire.RejoinTokenLen]byte{}) { // a key of its own, the same each run
+		cfg.Key = auth.KeyFromSecret(fmt.Appendf(nil, "sim %d copy %d", c.seed, len(c.peers)))
+	}
 	set(&cfg)
 	p := &copyOf{node: c.net.AddNode(), game: g}
 	var game tic.Game = g

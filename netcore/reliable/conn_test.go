@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/ticnet/ticnet/netcore/auth"
 	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/wire"
 
@@ -17,7 +18,11 @@ type wireTap struct {
 	t     *testing.T
 	got   []sent
 	bytes int64
+	raw   []byte // the last packet, as sent
 }
+
+// last is the last packet sent, as it went.
+func (w *wireTap) last() []byte { return w.raw }
 
 // sent is one packet a connection sent, parsed, its tag apart.
 type sent struct {
@@ -31,6 +36,7 @@ type sent struct {
 func (w *wireTap) Send(_ link.Addr, pkt []byte) {
 	w.bytes += int64(len(pkt))
 	pkt = slices.Clone(pkt) // the connection's may be scratch
+	w.raw = slices.Clone(pkt)
 	tag := wire.TagOf(pkt)
 	wire.SetTag(pkt, 0)
 	h, body, err := wire.ParseHeader(pkt)
@@ -365,7 +371,7 @@ func TestConnTagsEveryFrameOnceFramed(t *testing.T) {
 	c.Frame(id)
 	require.True(t, c.Framed())
 	tag := wire.ConnTag(id.Conn)
-	c.SendReply(&wire.SYNReply{Version: "v", Protocol: wire.ReplyName(id.Conn, id.Term)})
+	c.SendReply(&wire.SYNReply{Version: "v", Protocol: wire.ReplyName(id.Conn, id.Term, nil)}, false)
 	c.SendReliable(&wire.ConsoleMessage{Text: "a"})
 	c.Run(10)
 	c.Run(10 + ResendMS + 1)
@@ -395,6 +401,9 @@ func TestConnUntagAcceptsOnlyItsConnectionAndTerm(t *testing.T) {
 	frame := func(tag uint8) []byte {
 		f := wire.Encode(nil, wire.Keepalive, false, 0)
 		wire.SetTag(f, tag)
+		if tag >= 128 { // a broadcast: its counter and no recipient (netcore/auth)
+			f = append(f, 1, 0)
+		}
 		return f
 	}
 	other := id.Conn + 1
@@ -415,7 +424,7 @@ func TestConnUntagAcceptsOnlyItsConnectionAndTerm(t *testing.T) {
 		before := count.Stale
 		f := frame(tc.tag)
 		kept := append([]byte(nil), f...)
-		out, ok := c.Untag(f, tc.broadcast)
+		out, ok := c.Untag(0, f, tc.broadcast, -1)
 		require.Equal(t, tc.ok, ok, tc.name)
 		assert.Equal(t, kept, f, "%s: the frame received changed", tc.name)
 		if !ok {
@@ -427,8 +436,42 @@ func TestConnUntagAcceptsOnlyItsConnectionAndTerm(t *testing.T) {
 	}
 
 	c.Name(wire.Ident{Conn: id.Conn}) // the term not known yet
-	_, ok := c.Untag(frame(wire.TermTag(0)), true)
+	_, ok := c.Untag(0, frame(wire.TermTag(0)), true, -1)
 	assert.False(t, ok, "a broadcast taken before the term is known")
+}
+
+// A secured connection seals what it sends, and takes a frame only if it
+// checks and did not come before: a forgery and a replay are dropped and
+// counted, each once.
+func TestASecuredConnTakesOnlyItsPeersFramesOnce(t *testing.T) {
+	client, server := auth.KeyFromSecret([]byte("client")), auth.KeyFromSecret([]byte("server"))
+	ck, err := auth.Agree(client, auth.Public(server), 1000, true)
+	require.NoError(t, err)
+	sk, err := auth.Agree(server, auth.Public(client), 1000, false)
+	require.NoError(t, err)
+	cli, tap, _ := newTestConn(t, Connected)
+	srv, _, count := newTestConn(t, Connected)
+	id := wire.Ident{Conn: 1000, Term: 3}
+	cli.Frame(id)
+	srv.Frame(id)
+	cli.Secure(auth.NewConn(ck, true, 0))
+	srv.Secure(auth.NewConn(sk, false, 0))
+	cli.SendMessage(0, wire.Keepalive)
+	sent := tap.last()
+	require.Len(t, sent, 2+auth.Overhead, "a keepalive, sealed")
+	out, ok := srv.Untag(0, sent, false, -1)
+	require.True(t, ok)
+	assert.Equal(t, wire.Encode(nil, wire.Keepalive, false, 0), out)
+	_, ok = srv.Untag(0, sent, false, -1)
+	assert.False(t, ok, "the same frame again")
+	assert.Equal(t, int64(1), count.Replayed)
+	forged := slices.Clone(sent)
+	forged[len(forged)-2] ^= 1
+	forged[len(forged)-1]++ // a fresh counter, a tag guessed
+	_, ok = srv.Untag(0, forged, false, -1)
+	assert.False(t, ok, "a forgery")
+	assert.Equal(t, int64(1), count.Forged)
+	assert.Zero(t, count.Stale)
 }
 
 // A connection counts what it sends into the counters it shares.

@@ -8,8 +8,12 @@ type Counters struct {
 	Malformed              int64 // packets that did not decode
 	// Stale: extension frames of another connection or another server
 	// term (a late copy of an old one), dropped by the connection filter.
-	Stale           int64
-	Duplicates      int64 // reliable packets received again
-	ReliableResends int64
-	ReliableRepeats int64 // urgent messages sent again once (SendUrgent)
+	Stale int64
+	// Forged: frames of a secured connection whose authentication did not
+	// check (a member's forgery under the peer's UID, or a frame
+	// damaged); Replayed: frames it took before, or too old to tell.
+	Forged, Replayed int64
+	Duplicates       int64 // reliable packets received again
+	ReliableResends  int64
+	ReliableRepeats  int64 // urgent messages sent again once (SendUrgent)
 }

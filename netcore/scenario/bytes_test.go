@@ -22,11 +22,16 @@ func perTic(s *Scenario, n uint32) (frames, bytes float64) {
 	return float64(s.Net.Stats.Frames-f0) / float64(n), float64(s.Net.Stats.Bytes-b0) / float64(n)
 }
 
-// The extension sends no more than the reference in BenchmarkSimTic's
-// games: 2, 4 and 8 players, moving and idle. At 2 players that takes sets
-// that leave out the one client's own commands, no latency field, a 16-bit
-// start and checksums that ride on GAMEDATA (the figures in the README).
-func TestTicnetSendsNoMoreBytesPerTicThanTheReference(t *testing.T) {
+// The extension, its frames authenticated, sends fewer bytes than the
+// reference in BenchmarkSimTic's games from 4 players on, moving and idle,
+// and at 2 players at most 10 % more moving (85.9 bytes a tic against
+// 78.1) and 21 % more idle (51.6 against 43.0): a frame's authentication
+// costs auth.Overhead bytes, 5, which weigh most on the smallest frames,
+// those of 2 players standing still. At 2 players the figures take sets
+// that leave out the one client's own commands, no latency field, a
+// 16-bit start and checksums that ride on GAMEDATA (the figures in the
+// README).
+func TestTicnetSendsFewerBytesPerTicThanTheReferenceFromFourPlayers(t *testing.T) {
 	t.Parallel()
 	for _, n := range []int{2, 4, 8} {
 		for _, idle := range []bool{false, true} {
@@ -37,8 +42,16 @@ func TestTicnetSendsNoMoreBytesPerTicThanTheReference(t *testing.T) {
 				frames[i], bytes[i] = perTic(s, 1000)
 			}
 			what := fmt.Sprintf("%d players, idle %v", n, idle)
-			t.Logf("%s: reference %.2f bytes, %.3f frames a tic; ticnet %.2f bytes, %.3f frames", what, bytes[0], frames[0], bytes[1], frames[1])
-			assert.LessOrEqual(t, bytes[1], bytes[0], "%s: bytes a tic, ticnet's against the reference's", what)
+			t.Logf("%s: reference %.2f bytes, %.3f frames a tic; ticnet %.2f bytes, %.3f frames (%.1f %% of the reference's bytes)",
+				what, bytes[0], frames[0], bytes[1], frames[1], 100*bytes[1]/bytes[0])
+			bound := 1.0
+			switch {
+			case n == 2 && !idle:
+				bound = 1.10
+			case n == 2:
+				bound = 1.21
+			}
+			assert.Less(t, bytes[1], bound*bytes[0], "%s: bytes a tic, ticnet's against %.2f times the reference's", what, bound)
 			// One set, and one GAMEDATA from each remote client: the
 			// checksums ride on them.
 			assert.Equal(t, float64(n), frames[1], "%s: ticnet's frames a tic", what)

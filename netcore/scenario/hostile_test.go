@@ -126,7 +126,7 @@ func junkCounted(s *Scenario) int64 {
 func TestHostilePeerCannotCrashOrDesyncTheGame(t *testing.T) {
 	t.Parallel()
 	// The junk receptions of each seeded game, as the README states them.
-	receptions := map[string]int{"chocolate": 349950, "ticnet": 350730}
+	receptions := map[string]int{"chocolate": 349950, "ticnet": 350793}
 	for _, proto := range protocols {
 		t.Run(proto.name, func(t *testing.T) { hostileRun(t, proto.strict, receptions[proto.name]) })
 	}

@@ -280,7 +280,7 @@ func TestARefusedReattachEndsAtOnce(t *testing.T) {
 // Timeouts, Game and BroadcastTics are set here.
 func resumeAtHeir(t *testing.T, heir *Peer, r netcore.Resume, cfg netcore.ServerConfig, now int64) (*netcore.Server, *hand) {
 	t.Helper()
-	cfg.Timeouts, cfg.Game, cfg.BroadcastTics = netcore.BrowserTimeouts, r.Roster.Game, true
+	cfg.Timeouts, cfg.Game, cfg.BroadcastTics, cfg.Key = netcore.BrowserTimeouts, r.Roster.Game, true, heir.Key
 	r.Settings, r.Connect, r.Timeline = heir.Client.Settings(), heir.Client.Connect(), heir.Client.Timeline()
 	ch := &hand{}
 	srvEnd, cliEnd := netcore.NewLoopback(ServerUID)

@@ -45,7 +45,7 @@ func takeOver(t *testing.T, s *Scenario, heir *Peer, waitMS int64) (*netcore.Ser
 	require.NotZero(t, r.Term, "the heir's handover: its server's term")
 	r.WaitMS = waitMS
 	cfg := s.opts.Server
-	cfg.Game = roster.Game
+	cfg.Game, cfg.Key = roster.Game, heir.Key
 	srvEnd, cliEnd := netcore.NewLoopback(ServerUID)
 	srv := netcore.NewResumedServer(cfg, &netcore.HostTransport{Channel: simnet.NewFrameTransport(heir.Node, ServerUID), Local: srvEnd}, r, now)
 	require.True(t, heir.Client.Reattach(cliEnd, now), "the heir cannot reattach")

@@ -5,12 +5,14 @@
 package scenario
 
 import (
+	"crypto/ecdh"
 	"encoding/binary"
 	"fmt"
 	"slices"
 
 	"github.com/ticnet/ticnet/internal/fingerprint"
 	"github.com/ticnet/ticnet/netcore"
+	"github.com/ticnet/ticnet/netcore/auth"
 	"github.com/ticnet/ticnet/netcore/link"
 	"github.com/ticnet/ticnet/netcore/replay"
 	"github.com/ticnet/ticnet/netcore/simnet"
@@ -105,6 +107,9 @@ type Peer struct {
 	Paused bool
 	// Token is the copy's rejoin token (Options.Tokens, JoinWith).
 	Token [wire.RejoinTokenLen]byte
+	// Key is the copy's key pair: from its token, or from the seed and
+	// its index (reproducible); the host's is the server's.
+	Key   *ecdh.PrivateKey
 	Frame *simnet.FrameTransport // nil for the host's own client
 	// Until, if not 0, is the first tic of this copy's game that the
 	// checks do not count: a copy that stopped while a new server took
@@ -187,6 +192,9 @@ func New(o Options) *Scenario {
 			cliTr = &tapped{Transport: cliTr, net: n.Now, node: -2, fp: fp}
 		}
 	}
+	if o.Server.Key == nil {
+		o.Server.Key = s.keyFor(o.Seed, 0, [wire.RejoinTokenLen]byte{})
+	}
 	s.Server = netcore.NewServer(o.Server, srvTr)
 
 	if o.StateBytes == 0 {
@@ -238,14 +246,27 @@ func (s *Scenario) newPeerWith(i int, tr link.Transport, drone bool, xfer transf
 	}
 	st := settings
 	st.LowResTurn = o.LowResTurn
+	key := s.keyFor(o.Seed, i, token)
+	if i == 0 && !o.Dedicated {
+		key = o.Server.Key // the host's copy's
+	}
 	cfg := netcore.ClientConfig{Name: fmt.Sprintf("player%d", i), Drone: drone, Timeouts: o.Timeouts,
-		Settings: st, Protocols: protos, Transfer: xfer, Token: token, Predict: o.Predict, PredictTics: o.PredictTics, InputDelay: o.InputDelay, Input: o.Input, KeepStates: o.KeepStates,
+		Settings: st, Protocols: protos, Transfer: xfer, Token: token, Key: key, Predict: o.Predict, PredictTics: o.PredictTics, InputDelay: o.InputDelay, Input: o.Input, KeepStates: o.KeepStates,
 		Replay: o.Replay}
 	var game tic.Game = g
 	if o.WrapGame != nil {
 		game = o.WrapGame(g)
 	}
-	return &Peer{Index: i, Game: g, ClockRate: 1, Token: token, Client: netcore.NewClient(cfg, tr, ServerUID, game, s.Now())}
+	return &Peer{Index: i, Game: g, ClockRate: 1, Token: token, Key: key, Client: netcore.NewClient(cfg, tr, ServerUID, game, s.Now())}
+}
+
+// keyFor is the key pair of copy i: its token's, as the client derives
+// it, or one from the seed and i.
+func (s *Scenario) keyFor(seed uint64, i int, token [wire.RejoinTokenLen]byte) *ecdh.PrivateKey {
+	if token != ([wire.RejoinTokenLen]byte{}) {
+		return auth.KeyFromSecret(token[:])
+	}
+	return auth.KeyFromSecret(fmt.Appendf(nil, "scenario %d copy %d", seed, i))
 }
 
 // Join opens a new copy of the game on its own node now, as a tab opened

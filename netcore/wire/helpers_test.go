@@ -291,11 +291,12 @@ func (g gen) player() int8 { return int8(g.r.IntN(MaxPlayers+1)) - 1 }
 
 func (g gen) roster() *Roster {
 	m := &Roster{Game: g.r.Uint32(), ServerPlayer: g.player(), Present: g.u8()}
-	m.Held = g.u8() & m.Present
+	m.Rejoinable = g.u8() & m.Present
+	m.Held = g.u8() & m.Rejoinable
 	for p := range MaxPlayers {
 		if m.Present&(1<<p) != 0 {
-			for i := range m.Hashes[p] {
-				m.Hashes[p][i] = g.u8()
+			for i := range m.Keys[p] {
+				m.Keys[p][i] = g.u8()
 			}
 		}
 	}
@@ -303,11 +304,7 @@ func (g gen) roster() *Roster {
 }
 
 func (g gen) reattach() *Reattach {
-	m := &Reattach{Game: g.r.Uint32(), Player: g.player(), Confirmed: g.r.Uint32(), Conn: g.r.Uint32()}
-	for i := range m.Token {
-		m.Token[i] = g.u8()
-	}
-	return m
+	return &Reattach{Game: g.r.Uint32(), Player: g.player(), Confirmed: g.r.Uint32(), Conn: g.r.Uint32()}
 }
 
 // messages returns one random message of every type.
@@ -329,7 +326,7 @@ func (g gen) messages() []Message {
 		&Launch{NumPlayers: g.u8()},
 		g.ticSet(lowres),
 		g.checksums(),
-		&ModeNotice{Extended: g.bool(), Setup: g.setup()},
+		&ModeNotice{Extended: g.bool(), Setup: g.setup(), Cast: g.r.Uint32()},
 		&LaunchOptions{Seed: g.r.Uint32(), Options: g.options()},
 		&EndRequest{},
 		&EndAsked{Player: int8(g.r.IntN(MaxPlayers))},

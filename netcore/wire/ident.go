@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"encoding/hex"
 	"strconv"
 	"strings"
 )
@@ -12,11 +13,14 @@ import (
 // an identity, chosen by the client at its handshake, and each server a
 // term, which every migration or hand-off increments:
 //
-//   - The client offers ProtocolTicnet as OfferName(conn) in its SYN, in
-//     place of the bare name. The reference keeps the last name it
-//     recognises, so a real server still picks ProtocolChocolate.
-//   - The server answers with ReplyName(conn, term) as its chosen protocol:
-//     a reply that names another connection is an old one's.
+//   - The client offers ProtocolTicnet as OfferName(conn, key) in its SYN,
+//     in place of the bare name, with its public key. The reference keeps
+//     the last name it recognises, so a real server still picks
+//     ProtocolChocolate.
+//   - The server answers with ReplyName(conn, term, key) as its chosen
+//     protocol, with its own public key: a reply that names another
+//     connection is an old one's. From the two keys both ends derive the
+//     connection's (netcore/auth), which authenticate every later frame.
 //   - Every later frame of the connection, either way, carries the
 //     connection's tag (ConnTag) in the bits of its type field that no
 //     type uses (7-14: every type is below 0x80), so that it costs no
@@ -65,40 +69,71 @@ func SetTag(frame []byte, tag uint8) {
 	frame[1] = frame[1]&0x7f | tag<<7
 }
 
+// PublicKey is a copy's public key (X25519), which a client offers with
+// its identity and a server answers with, so that the two agree on the
+// connection's keys (netcore/auth). A host's own client, in the server's
+// process, offers none, and gets none.
+type PublicKey [32]byte
+
 // OfferName is how a client that speaks ProtocolTicnet offers it in its
-// SYN: with the identity it chose for the connection.
-func OfferName(conn uint32) string {
-	return ProtocolTicnet + "/" + hexN(uint64(conn), 8)
+// SYN: with the identity it chose for the connection, and its public key
+// (nil: none).
+func OfferName(conn uint32, key *PublicKey) string {
+	return ProtocolTicnet + "/" + hexN(uint64(conn), 8) + keySuffix(key)
 }
 
 // ReplyName is a server's choice of ProtocolTicnet, in its SYN reply, for
-// the connection conn, in its term.
-func ReplyName(conn uint32, term uint16) string {
-	return OfferName(conn) + "." + hexN(uint64(term), 4)
+// the connection conn, in its term, with its public key (nil: none).
+func ReplyName(conn uint32, term uint16, key *PublicKey) string {
+	return ProtocolTicnet + "/" + hexN(uint64(conn), 8) + "." + hexN(uint64(term), 4) + keySuffix(key)
+}
+
+func keySuffix(key *PublicKey) string {
+	if key == nil {
+		return ""
+	}
+	return "/" + hex.EncodeToString(key[:])
 }
 
 // ParseOffer reads an offered protocol name: ProtocolTicnet with its
-// connection's identity, or any other name as it is (conn 0).
-func ParseOffer(name string) (proto string, conn uint32) {
-	if c, ok := parseHex(name, ProtocolTicnet+"/", 8); ok && c != 0 {
-		return ProtocolTicnet, uint32(c)
+// connection's identity and the client's key (nil: none), or any other
+// name as it is (conn 0).
+func ParseOffer(name string) (proto string, conn uint32, key *PublicKey) {
+	head, key, ok := cutKey(name)
+	if c, hok := parseHex(head, ProtocolTicnet+"/", 8); ok && hok && c != 0 {
+		return ProtocolTicnet, uint32(c), key
 	}
-	return name, 0
+	return name, 0, nil
 }
 
 // ParseReply reads a server's chosen protocol: ProtocolTicnet with the
-// connection and term it names (ok), or another name (not ok).
-func ParseReply(name string) (id Ident, ok bool) {
-	head, term, found := strings.Cut(name, ".")
-	if !found {
-		return Ident{}, false
+// connection and term it names and the server's key (nil: none) (ok),
+// or another name (not ok).
+func ParseReply(name string) (id Ident, key *PublicKey, ok bool) {
+	rest, key, kok := cutKey(name)
+	head, term, found := strings.Cut(rest, ".")
+	if !found || !kok {
+		return Ident{}, nil, false
 	}
-	_, conn := ParseOffer(head)
+	c, cok := parseHex(head, ProtocolTicnet+"/", 8)
 	t, tok := parseHex(term, "", 4)
-	if conn == 0 || !tok {
-		return Ident{}, false
+	if c == 0 || !cok || !tok {
+		return Ident{}, nil, false
 	}
-	return Ident{Conn: conn, Term: uint16(t)}, true
+	return Ident{Conn: uint32(c), Term: uint16(t)}, key, true
+}
+
+// cutKey takes a key suffix off name: ok false if it has a malformed one.
+func cutKey(name string) (head string, key *PublicKey, ok bool) {
+	i := strings.LastIndexByte(name, '/')
+	if i < 0 || i == len(ProtocolTicnet) { // no suffix: the one slash is the identity's
+		return name, nil, true
+	}
+	k, err := hex.DecodeString(name[i+1:])
+	if err != nil || len(k) != len(PublicKey{}) || strings.ToLower(name[i+1:]) != name[i+1:] {
+		return name, nil, false
+	}
+	return name[:i], (*PublicKey)(k), true
 }
 
 // hex8 writes v as exactly digits lower-case hex digits.

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -43,38 +44,50 @@ func TestATagRidesInTheTypeFieldAndComesOffIntact(t *testing.T) {
 // term; any other name reads as itself, and a malformed one never as the
 // extension.
 func TestTheHandshakeNamesCarryTheConnectionAndTerm(t *testing.T) {
-	assert.Equal(t, "TICNET_1/001a2b3c", OfferName(0x1a2b3c))
-	assert.Equal(t, "TICNET_1/001a2b3c.0005", ReplyName(0x1a2b3c, 5))
-	proto, conn := ParseOffer(OfferName(0xdeadbeef))
-	assert.Equal(t, ProtocolTicnet, proto)
-	assert.Equal(t, uint32(0xdeadbeef), conn)
-	id, ok := ParseReply(ReplyName(0xdeadbeef, 0xffff))
-	require.True(t, ok)
-	assert.Equal(t, Ident{Conn: 0xdeadbeef, Term: 0xffff}, id)
+	key := &PublicKey{0x01, 0xab, 31: 0xff}
+	hexKey := "01ab" + strings.Repeat("00", 29) + "ff"
+	assert.Equal(t, "TICNET_1/001a2b3c", OfferName(0x1a2b3c, nil))
+	assert.Equal(t, "TICNET_1/001a2b3c/"+hexKey, OfferName(0x1a2b3c, key))
+	assert.Equal(t, "TICNET_1/001a2b3c.0005", ReplyName(0x1a2b3c, 5, nil))
+	assert.Equal(t, "TICNET_1/001a2b3c.0005/"+hexKey, ReplyName(0x1a2b3c, 5, key))
+	for _, k := range []*PublicKey{nil, key} {
+		proto, conn, got := ParseOffer(OfferName(0xdeadbeef, k))
+		assert.Equal(t, ProtocolTicnet, proto)
+		assert.Equal(t, uint32(0xdeadbeef), conn)
+		assert.Equal(t, k, got)
+		id, got, ok := ParseReply(ReplyName(0xdeadbeef, 0xffff, k))
+		require.True(t, ok)
+		assert.Equal(t, Ident{Conn: 0xdeadbeef, Term: 0xffff}, id)
+		assert.Equal(t, k, got)
+	}
 	for _, name := range []string{ProtocolChocolate, ProtocolTicnet, "TICNET_1/00000000", "TICNET_1/1a2b3c4", "TICNET_1/1A2B3C4D",
-		"TICNET_1/1a2b3c4dd", "TICNET_1/+a2b3c4d", "TICNET_2/1a2b3c4d"} {
-		proto, conn := ParseOffer(name)
+		"TICNET_1/1a2b3c4dd", "TICNET_1/+a2b3c4d", "TICNET_2/1a2b3c4d", OfferName(7, nil) + "/" + hexKey[2:],
+		OfferName(7, nil) + "/" + strings.ToUpper(hexKey), OfferName(7, nil) + "/", OfferName(7, key) + "/" + hexKey} {
+		proto, conn, key := ParseOffer(name)
 		assert.Equal(t, name, proto, "offer %q", name)
 		assert.Zero(t, conn, "offer %q", name)
+		assert.Nil(t, key, "offer %q", name)
 	}
-	for _, name := range []string{ProtocolChocolate, ProtocolTicnet, OfferName(7), OfferName(7) + ".5", OfferName(7) + ".00005",
-		"TICNET_1/00000000.0001", OfferName(7) + ".000g"} {
-		_, ok := ParseReply(name)
+	for _, name := range []string{ProtocolChocolate, ProtocolTicnet, OfferName(7, nil), OfferName(7, nil) + ".5", OfferName(7, nil) + ".00005",
+		"TICNET_1/00000000.0001", OfferName(7, nil) + ".000g", OfferName(7, key) + ".0001", ReplyName(7, 1, nil) + "/00"} {
+		_, _, ok := ParseReply(name)
 		assert.False(t, ok, "reply %q", name)
 	}
 }
 
 func FuzzIdentNames(f *testing.F) {
-	f.Add(ReplyName(0x1a2b3c4d, 3))
-	f.Add(OfferName(1))
+	f.Add(ReplyName(0x1a2b3c4d, 3, nil))
+	f.Add(ReplyName(0x1a2b3c4d, 3, &PublicKey{1}))
+	f.Add(OfferName(1, nil))
+	f.Add(OfferName(1, &PublicKey{2}))
 	f.Add(ProtocolChocolate)
 	f.Fuzz(func(t *testing.T, name string) {
-		if proto, conn := ParseOffer(name); conn != 0 {
+		if proto, conn, key := ParseOffer(name); conn != 0 {
 			require.Equal(t, ProtocolTicnet, proto)
-			require.Equal(t, name, OfferName(conn), "an accepted offer is the one name of its connection")
+			require.Equal(t, name, OfferName(conn, key), "an accepted offer is the one name of its connection and key")
 		}
-		if id, ok := ParseReply(name); ok {
-			require.Equal(t, name, ReplyName(id.Conn, id.Term), "an accepted reply is the one name of its connection and term")
+		if id, key, ok := ParseReply(name); ok {
+			require.Equal(t, name, ReplyName(id.Conn, id.Term, key), "an accepted reply is the one name of its connection, term and key")
 		}
 		frame := []byte(name)
 		SetTag(frame, TagOf(frame))

@@ -28,8 +28,11 @@ type JoinStart struct {
 	Setup    GameSetup
 	Start    uint32 // the snapshot is the state before this tic; tics from it on follow
 	Stream   uint32 // the snapshot's stream
-	Rejoined bool   // the copy gets back the player its token held
+	Rejoined bool   // the copy gets back the player its key held
 	Base     ServerTic
+	// Cast is how many frames the server has broadcast: the joiner, a
+	// player, checks its tag in those that follow (see ModeNotice.Cast).
+	Cast uint32
 }
 
 func (*JoinStart) Type() Type { return TypeTicnet }
@@ -43,6 +46,7 @@ func (m *JoinStart) AppendBody(dst []byte) []byte {
 	appendSettings(&w, &m.Settings)
 	appendSetup(&w, &m.Setup)
 	appendServerTic(&w, &m.Base, CmdFormat{InputSize: m.Setup.Input.Size})
+	w.U32(m.Cast)
 	return w.Buf
 }
 
@@ -59,6 +63,7 @@ func (m *JoinStart) DecodeBody(body []byte) error {
 	if r.err == nil {
 		readServerTic(&r, &m.Base, CmdFormat{InputSize: m.Setup.Input.Size})
 	}
+	m.Cast = r.U32("cast")
 	return bodyErr(&r, TypeTicnet)
 }
 
@@ -116,18 +121,23 @@ func (m *JoinReady) DecodeBody(body []byte) error {
 	return bodyErr(&r, TypeTicnet)
 }
 
-// Hello carries a ticnet client's rejoin token: random, kept by the copy
-// across reloads, so that a copy that comes back under a new channel
-// identity gets its player back (ProtocolTicnet, right after the SYN
-// reply). A zero token is none.
+// Hello is a ticnet client's first word, right after the SYN reply, and
+// says whether its copy can come back: it derives its key (its SYN's)
+// from a secret it keeps across reloads, so that a copy that comes back
+// under a new channel identity gets its player back by its key, and the
+// server holds the player for it when it leaves. Nothing on the wire lets
+// another copy claim it.
+//
+//	u8 kind (TicnetKindHello)
+//	u8 rejoinable (0 or 1)
 type Hello struct {
-	Token [RejoinTokenLen]byte
+	Rejoinable bool
 }
 
 func (*Hello) Type() Type { return TypeTicnet }
 
 func (m *Hello) AppendBody(dst []byte) []byte {
-	return append(append(dst, TicnetKindHello), m.Token[:]...)
+	return append(dst, TicnetKindHello, b2u(m.Rejoinable))
 }
 
 func (m *Hello) DecodeBody(body []byte) error {
@@ -135,6 +145,12 @@ func (m *Hello) DecodeBody(body []byte) error {
 	if k := r.U8("kind"); r.err == nil && k != TicnetKindHello {
 		r.failAt(0, "kind", "kind "+strconv.Itoa(int(k))+" is not a hello")
 	}
-	r.Bytes(m.Token[:], "token")
+	at := r.Offset()
+	switch v := r.U8("rejoinable"); {
+	case r.err == nil && v > 1:
+		r.failAt(at, "rejoinable", "rejoinable "+strconv.Itoa(int(v))+" is neither 0 nor 1")
+	default:
+		m.Rejoinable = v == 1
+	}
 	return bodyErr(&r, TypeTicnet)
 }

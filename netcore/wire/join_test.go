@@ -8,7 +8,7 @@ import (
 )
 
 func joinStartFixture() *JoinStart {
-	m := &JoinStart{Start: 0x01020304, Stream: 0x0a0b0c0d, Rejoined: true,
+	m := &JoinStart{Start: 0x01020304, Stream: 0x0a0b0c0d, Rejoined: true, Cast: 0x05060708,
 		Setup: GameSetup{TicRate: 20, Seed: 0x11223344, Options: []byte("{}")}}
 	m.Settings = Settings{TicDup: 1, ExtraTics: 1, Deathmatch: 1, Skill: 3, LoadGame: -1, NewSync: true,
 		NumPlayers: 3, ConsolePlayer: 2, PlayerClasses: [MaxPlayers]uint8{0, 1, 2}}
@@ -18,7 +18,7 @@ func joinStartFixture() *JoinStart {
 	return m
 }
 
-func TestJoinStartLayoutIsKindStartStreamSettingsSetupThenBaseTic(t *testing.T) {
+func TestJoinStartLayoutIsKindStartStreamSettingsSetupBaseTicThenCast(t *testing.T) {
 	m := joinStartFixture()
 	pkt := Encode(nil, m, true, 9)
 	settings := (&GameStart{Settings: m.Settings}).AppendBody(nil)
@@ -26,6 +26,7 @@ func TestJoinStartLayoutIsKindStartStreamSettingsSetupThenBaseTic(t *testing.T) 
 	// Doom's ticcmd (no input layout), 20 tics a second, the seed, 2 bytes of options.
 	want = append(want, 0, 20, 0x11, 0x22, 0x33, 0x44, 0, 2, '{', '}')
 	want = append(want, 0, 0, 0b101, DiffForward, 25, DiffTurn, 0xfd, 0x80)
+	want = append(want, 5, 6, 7, 8) // the broadcasts' count
 	require.Equal(t, want, pkt)
 	got := &JoinStart{}
 	_, err := Decode(pkt, got)
@@ -43,7 +44,8 @@ func TestSnapshotRequestAndJoinReadyLayouts(t *testing.T) {
 	}{
 		{&SnapshotRequest{Tic: 0x01020304, Stream: 5}, []byte{0x80, 0x70, 0, TicnetKindSnapshotRequest, 1, 2, 3, 4, 0, 0, 0, 5}},
 		{&JoinReady{Tic: 0x0a0b0c0d}, []byte{0x80, 0x70, 0, TicnetKindJoinReady, 0x0a, 0x0b, 0x0c, 0x0d}},
-		{&Hello{Token: [16]byte{1, 2, 15: 16}}, []byte{0x80, 0x70, 0, TicnetKindHello, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 16}},
+		{&Hello{}, []byte{0x80, 0x70, 0, TicnetKindHello, 0}},
+		{&Hello{Rejoinable: true}, []byte{0x80, 0x70, 0, TicnetKindHello, 1}},
 	} {
 		pkt := Encode(nil, tc.m, true, 0)
 		require.Equal(t, tc.want, pkt, "%T", tc.m)
@@ -66,7 +68,7 @@ func TestJoinMessagesRefuseOtherKindsAndTooManyPlayers(t *testing.T) {
 }
 
 func TestJoinMessagesTruncatedAtEveryLengthFail(t *testing.T) {
-	for _, m := range []Message{joinStartFixture(), &SnapshotRequest{Tic: 1, Stream: 2}, &JoinReady{Tic: 3}, &Hello{Token: [16]byte{9}}} {
+	for _, m := range []Message{joinStartFixture(), &SnapshotRequest{Tic: 1, Stream: 2}, &JoinReady{Tic: 3}, &Hello{Rejoinable: true}} {
 		checkTruncations(t, m, true, nil)
 	}
 }

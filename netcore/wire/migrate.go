@@ -14,22 +14,23 @@ const (
 	TicnetKindReattach      = 13 // Reattach: client to a new server, reliable, after the SYN reply
 	TicnetKindResume        = 14 // Resume: new server to a reattached client, reliable
 	TicnetKindTicFetch      = 15 // TicFetch: new server to a reattached client
-	TokenHashLen            = 8
 	NoPlayer           int8 = -1
 )
 
 // Roster tells every client of a game what a server that takes over needs:
 // the game's id, the server's own player (NoPlayer if it plays none), and
-// for each player in the game or held for a departed copy a hash of its
-// rejoin token, which a copy that reattaches must match; and what every
+// for each player in the game or held for a departed copy the public key
+// of its copy, which a copy that reattaches must connect with (and a new
+// server answer with); and what every
 // copy shows: who plays, by number and name, and which player is the
 // controller (who may end the game, and launch the next).
 type Roster struct {
 	Game         uint32
 	ServerPlayer int8
-	Present      uint8 // bit p: player p has a hash
+	Present      uint8 // bit p: player p has a key
+	Rejoinable   uint8 // bit p: player p's copy can come back (wire.Hello)
 	Held         uint8 // bit p: player p's copy departed; its place is held
-	Hashes       [MaxPlayers][TokenHashLen]byte
+	Keys         [MaxPlayers]PublicKey
 	Controller   int8               // NoPlayer: none
 	Playing      uint8              // bit p: player p plays
 	Names        [MaxPlayers]string // of the players playing or held
@@ -37,16 +38,30 @@ type Roster struct {
 
 func (*Roster) Type() Type { return TypeTicnet }
 
+// AddKey notes the key of player p's copy (nil: none) and whether the
+// copy can come back.
+func (m *Roster) AddKey(p int, key *PublicKey, rejoinable bool) {
+	if key == nil {
+		return
+	}
+	m.Present |= 1 << p
+	m.Keys[p] = *key
+	if rejoinable {
+		m.Rejoinable |= 1 << p
+	}
+}
+
 func (m *Roster) AppendBody(dst []byte) []byte {
 	w := Writer{Buf: dst}
 	w.U8(TicnetKindRoster)
 	w.U32(m.Game)
 	w.S8(m.ServerPlayer)
 	w.U8(m.Present)
+	w.U8(m.Rejoinable)
 	w.U8(m.Held)
 	for p := range MaxPlayers {
 		if m.Present&(1<<p) != 0 {
-			w.Bytes(m.Hashes[p][:])
+			w.Bytes(m.Keys[p][:])
 		}
 	}
 	w.S8(m.Controller)
@@ -72,14 +87,19 @@ func (m *Roster) DecodeBody(body []byte) error {
 	}
 	m.Present = r.U8("present")
 	at = r.Offset()
-	m.Held = r.U8("held")
-	if r.err == nil && m.Held&^m.Present != 0 {
-		r.failAt(at, "held", "a held player without a hash")
+	m.Rejoinable = r.U8("rejoinable")
+	if r.err == nil && m.Rejoinable&^m.Present != 0 {
+		r.failAt(at, "rejoinable", "a rejoinable player without a key")
 	}
-	m.Hashes = [MaxPlayers][TokenHashLen]byte{}
+	at = r.Offset()
+	m.Held = r.U8("held")
+	if r.err == nil && m.Held&^m.Rejoinable != 0 {
+		r.failAt(at, "held", "a held player that cannot come back")
+	}
+	m.Keys = [MaxPlayers]PublicKey{}
 	for p := range MaxPlayers {
 		if m.Present&(1<<p) != 0 {
-			r.Bytes(m.Hashes[p][:], "hash")
+			r.Bytes(m.Keys[p][:], "key")
 		}
 	}
 	at = r.Offset()
@@ -142,15 +162,13 @@ func (m *Leaving) DecodeBody(body []byte) error {
 }
 
 // Reattach is a client's first word to the server that took its game
-// over: the game, its player and its rejoin token (which must match the
-// roster's hash), and Confirmed, the first tic it does not hold: it has
+// over: the game, its player (whose key in the roster must be the one it
+// connected with), and Confirmed, the first tic it does not hold: it has
 // every tic before, and will run them as they are. Conn is the identity
-// of the connection it reattaches on (see Ident): the Reattach goes with
-// the SYN and may overtake it.
+// of the connection it reattaches on (see Ident).
 type Reattach struct {
 	Game      uint32
 	Player    int8
-	Token     [RejoinTokenLen]byte
 	Confirmed uint32
 	Conn      uint32
 }
@@ -162,7 +180,6 @@ func (m *Reattach) AppendBody(dst []byte) []byte {
 	w.U8(TicnetKindReattach)
 	w.U32(m.Game)
 	w.S8(m.Player)
-	w.Bytes(m.Token[:])
 	w.U32(m.Confirmed)
 	w.U32(m.Conn)
 	return w.Buf
@@ -179,7 +196,6 @@ func (m *Reattach) DecodeBody(body []byte) error {
 	if r.err == nil && (m.Player < NoPlayer || m.Player >= MaxPlayers) {
 		r.failAt(at, "player", "player "+strconv.Itoa(int(m.Player))+" is out of range")
 	}
-	r.Bytes(m.Token[:], "token")
 	m.Confirmed = r.U32("confirmed")
 	m.Conn = r.U32("conn")
 	return bodyErr(&r, TypeTicnet)

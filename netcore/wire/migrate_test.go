@@ -8,20 +8,21 @@ import (
 )
 
 func TestMigrationMessageLayouts(t *testing.T) {
-	roster := &Roster{Game: 0x01020304, ServerPlayer: 2, Present: 0b101, Held: 0b100, Controller: 1, Playing: 0b011,
+	roster := &Roster{Game: 0x01020304, ServerPlayer: 2, Present: 0b101, Rejoinable: 0b100, Held: 0b100, Controller: 1, Playing: 0b011,
 		Names: [MaxPlayers]string{"ann", "bo", "cy"}}
-	roster.Hashes[0] = [8]byte{1, 2, 3, 4, 5, 6, 7, 8}
-	roster.Hashes[2] = [8]byte{9, 9, 9, 9, 9, 9, 9, 9}
+	roster.Keys[0] = PublicKey{1, 2, 3, 31: 8}
+	roster.Keys[2] = PublicKey{9, 31: 9}
 	for _, tc := range []struct {
 		m    Message
 		want []byte
 	}{
-		{roster, []byte{0x80, 0x70, 0, TicnetKindRoster, 1, 2, 3, 4, 2, 0b101, 0b100,
-			1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 9, 9, 9, 9, 9, 9, 1, 0b011, 'a', 'n', 'n', 0, 'b', 'o', 0, 'c', 'y', 0}},
+		{roster, []byte{0x80, 0x70, 0, TicnetKindRoster, 1, 2, 3, 4, 2, 0b101, 0b100, 0b100,
+			1, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 8,
+			9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9, 1, 0b011, 'a', 'n', 'n', 0, 'b', 'o', 0, 'c', 'y', 0}},
 		{&Leaving{Tic: 0x0a0b0c0d, Player: -1, Successor: 0x11223344},
 			[]byte{0x80, 0x70, 0, TicnetKindLeaving, 0x0a, 0x0b, 0x0c, 0x0d, 0xff, 0x11, 0x22, 0x33, 0x44}},
-		{&Reattach{Game: 5, Player: 7, Token: [16]byte{1, 15: 2}, Confirmed: 0x100, Conn: 0x0a0b0c0d},
-			[]byte{0x80, 0x70, 0, TicnetKindReattach, 0, 0, 0, 5, 7, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 1, 0, 0x0a, 0x0b, 0x0c, 0x0d}},
+		{&Reattach{Game: 5, Player: 7, Confirmed: 0x100, Conn: 0x0a0b0c0d},
+			[]byte{0x80, 0x70, 0, TicnetKindReattach, 0, 0, 0, 5, 7, 0, 0, 1, 0, 0x0a, 0x0b, 0x0c, 0x0d}},
 		{&Resume{Tic: 300, Term: 0x0102}, []byte{0x80, 0x70, 0, TicnetKindResume, 0, 0, 1, 44, 1, 2}},
 		{&TicFetch{Start: 299, Count: 3}, []byte{0x80, 0x70, 0, TicnetKindTicFetch, 0, 0, 1, 43, 3}},
 	} {
@@ -43,19 +44,21 @@ func TestMigrationMessagesRefuseWhatCannotBe(t *testing.T) {
 	wantDecodeErrorAt(t, bad, &Reattach{}, 8, "player", "player -2 is out of range")
 	bad = Encode(nil, &Roster{Present: 1}, true, 0)
 	bad[10] = 2
-	wantDecodeErrorAt(t, bad, &Roster{}, 10, "held", "a held player without a hash")
-	bad = Encode(nil, &Roster{Present: 1, Held: 1, Controller: NoPlayer}, true, 0)
-	bad[19] = 8
-	wantDecodeErrorAt(t, bad, &Roster{}, 19, "controller", "player 8 is out of range")
-	bad[19], bad[20] = 0, 1
-	wantDecodeErrorAt(t, append(bad, 0, 0), &Roster{}, 20, "playing", "a held player plays")
+	wantDecodeErrorAt(t, bad, &Roster{}, 10, "rejoinable", "a rejoinable player without a key")
+	bad[10], bad[11] = 0, 1
+	wantDecodeErrorAt(t, bad, &Roster{}, 11, "held", "a held player that cannot come back")
+	bad = Encode(nil, &Roster{Present: 1, Rejoinable: 1, Held: 1, Controller: NoPlayer}, true, 0)
+	bad[44] = 8
+	wantDecodeErrorAt(t, bad, &Roster{}, 44, "controller", "player 8 is out of range")
+	bad[44], bad[45] = 0, 1
+	wantDecodeErrorAt(t, append(bad, 0, 0), &Roster{}, 45, "playing", "a held player plays")
 	long := Encode(nil, &Roster{Playing: 1, Names: [MaxPlayers]string{strings.Repeat("n", MaxPlayerName)}}, true, 0)
-	wantDecodeErrorAt(t, long, &Roster{}, 13, "name", "name longer than 29 bytes")
+	wantDecodeErrorAt(t, long, &Roster{}, 14, "name", "name longer than 29 bytes")
 	wantDecodeErrorAt(t, Encode(nil, &TicFetch{Start: 1}, true, 0), &TicFetch{}, 8, "count", "no tics asked for")
 }
 
 func TestMigrationMessagesTruncatedAtEveryLengthFail(t *testing.T) {
-	r := &Roster{Game: 1, ServerPlayer: 0, Present: 0b11, Held: 0b10, Controller: 0, Playing: 0b101,
+	r := &Roster{Game: 1, ServerPlayer: 0, Present: 0b11, Rejoinable: 0b10, Held: 0b10, Controller: 0, Playing: 0b101,
 		Names: [MaxPlayers]string{"a", "", "c"}}
 	for _, m := range []Message{r, &Leaving{Tic: 1, Player: 2, Successor: 3}, &Reattach{Game: 1, Player: 1, Confirmed: 2},
 		&Resume{Tic: 4}, &TicFetch{Start: 5, Count: 6}} {

@@ -297,10 +297,14 @@ func TicnetKind(body []byte) (uint8, error) {
 // Extended is false when some peer speaks only the reference protocol: then
 // everyone plays by the reference's rules. Setup is the game's input
 // layout (which the client's game must share), tic rate, seed and options;
-// it holds nothing that counts when Extended is false.
+// it holds nothing that counts when Extended is false. Cast is how many
+// frames the server has broadcast: a player checks its own tag in each
+// that follows, and takes the counter of the next from here (a copy that
+// watched the last game checked none of its broadcasts).
 type ModeNotice struct {
 	Extended bool
 	Setup    GameSetup
+	Cast     uint32
 }
 
 func (*ModeNotice) Type() Type { return TypeTicnet }
@@ -308,6 +312,7 @@ func (*ModeNotice) Type() Type { return TypeTicnet }
 func (m *ModeNotice) AppendBody(dst []byte) []byte {
 	w := Writer{Buf: append(dst, TicnetKindMode, b2u(m.Extended))}
 	appendSetup(&w, &m.Setup)
+	w.U32(m.Cast)
 	return w.Buf
 }
 
@@ -318,5 +323,6 @@ func (m *ModeNotice) DecodeBody(body []byte) error {
 	}
 	m.Extended = r.U8("extended") != 0
 	readSetup(&r, &m.Setup)
+	m.Cast = r.U32("cast")
 	return bodyErr(&r, TypeTicnet)
 }

@@ -141,7 +141,7 @@ func TestModeNoticeRoundTripsAndChecksItsKind(t *testing.T) {
 	for _, ext := range []bool{false, true} {
 		m := &ModeNotice{Extended: ext, Setup: GameSetup{TicRate: DefaultTicRate}}
 		pkt := Encode(nil, m, true, 3)
-		require.Equal(t, []byte{0x80, 0x70, 3, TicnetKindMode, b2u(ext), 0, 35, 0, 0, 0, 0, 0, 0}, pkt, "% x", pkt)
+		require.Equal(t, []byte{0x80, 0x70, 3, TicnetKindMode, b2u(ext), 0, 35, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, pkt, "% x", pkt)
 		got := &ModeNotice{Extended: !ext, Setup: GameSetup{Input: InputLayout{Size: 2, Events: [MaxInputBytes]byte{1: 4}}, Options: []byte{1}}}
 		_, err := Decode(pkt, got)
 		require.NoError(t, err, "%v %v", got, err)
@@ -151,9 +151,9 @@ func TestModeNoticeRoundTripsAndChecksItsKind(t *testing.T) {
 	// An opaque layout (its size, then its event bits), 60 tics a second,
 	// a seed and options.
 	m := &ModeNotice{Extended: true, Setup: GameSetup{Input: InputLayout{Size: 3, Events: [MaxInputBytes]byte{0, 0x81, 0}},
-		TicRate: 60, Seed: 0x01020304, Options: []byte{9, 8}}}
+		TicRate: 60, Seed: 0x01020304, Options: []byte{9, 8}}, Cast: 0x0a0b0c0d}
 	pkt := Encode(nil, m, true, 3)
-	require.Equal(t, []byte{0x80, 0x70, 3, TicnetKindMode, 1, 3, 0, 0x81, 0, 60, 1, 2, 3, 4, 0, 2, 9, 8}, pkt, "% x", pkt)
+	require.Equal(t, []byte{0x80, 0x70, 3, TicnetKindMode, 1, 3, 0, 0x81, 0, 60, 1, 2, 3, 4, 0, 2, 9, 8, 10, 11, 12, 13}, pkt, "% x", pkt)
 	got := &ModeNotice{}
 	_, err := Decode(pkt, got)
 	require.NoError(t, err, "%v %v", got, err)
