@@ -24,7 +24,7 @@ import (
 // connID is the identity of a client's connection number seq (its
 // config's ConnSeq, and one more for each reattach): its remainder by 127
 // is seq's, so that the copy's last 127 connections have tags of their
-// own (wire.ConnTag); the rest is a hash of the copy (its token and
+// own (wire.ConnTag); the rest is a hash of the copy (its token, key and
 // name) and the time, never 0, chosen without a clock or randomness of
 // its own.
 func connID(cfg *ClientConfig, now int64, seq int) uint32 {

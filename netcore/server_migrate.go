@@ -14,13 +14,13 @@ import (
 
 // Host migration, under the extension protocol: the game outlives its
 // server. While it runs, the server tells every client the roster (the
-// game's id, its own player, a hash of each player's rejoin token) and,
+// game's id, its own player, each player's copy's public key) and,
 // when it goes, where it stopped (wire.Leaving, which each client reports
 // as EventServerLeaving when it comes, even after the server's
 // DISCONNECT: the copy above moves the game on). The copy that takes over
 // builds a server from its own client's timeline (NewResumedServer); the
-// others reattach to it with their player, token and first tic they do not
-// hold (wire.Reattach). The new server fetches the tics it lacks from
+// others reattach to it with their player and first tic they do not hold
+// (wire.Reattach), on a connection made with the key the roster names. The new server fetches the tics it lacks from
 // whoever holds them (wire.TicFetch), resumes at the newest tic any of
 // them holds, and sends each the tics it lacks, all from the old server's
 // stream: tics that reached only some copies are sent the others exactly,
@@ -43,7 +43,7 @@ type Resume struct {
 	// BackupTics of which the server can send again.
 	Timeline *tic.Timeline
 	// Roster is the last the old server sent: the game's id, the players
-	// and their token hashes.
+	// and their copies' keys.
 	Roster wire.Roster
 	// Leaving is the old server's last word, if it came: the server needs
 	// no tic from Leaving.Tic on, and Leaving.Player leaves the game.
