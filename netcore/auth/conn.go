@@ -42,15 +42,15 @@ var (
 // also of the server's broadcasts).
 type Conn struct {
 	keys         Keys
-	client       bool
 	sent         uint64
 	uni, casts   window
-	sendDom, rcv byte
+	sendDom, rcv byte // the domains of what it sends and receives
 }
 
-// NewConn makes an end of a connection whose keys were agreed at now.
+// NewConn makes an end of a connection whose keys were agreed at now, the
+// client's or the server's.
 func NewConn(k Keys, client bool, now int64) *Conn {
-	c := &Conn{keys: k, client: client, sendDom: domainToClient, rcv: domainToServer}
+	c := &Conn{keys: k, sendDom: domainToClient, rcv: domainToServer}
 	if client {
 		c.sendDom, c.rcv = domainToServer, domainToClient
 	}
