@@ -88,9 +88,6 @@ func Agree(own *ecdh.PrivateKey, peer [PublicLen]byte, conn uint32, client bool)
 	return Keys{send: toClient, recv: toServer}, nil
 }
 
-// Valid reports whether the keys were agreed (the zero Keys are not).
-func (k Keys) Valid() bool { return k.send != nil }
-
 // Key makes the tags of one direction of a connection.
 type Key struct {
 	mac  hash.Hash
