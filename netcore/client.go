@@ -80,6 +80,7 @@ type Client struct {
 	feeds    feedSide    // the watchers this copy streams its state to (client_feed.go)
 	src      sourceSide  // who sends the tics this copy misses, and whom it sends them (client_source.go)
 	watchers watcherBook // the watchers' names (client_watchers.go)
+	check    ticCheck    // a watcher's check of the tics it runs (client_check.go)
 
 	xfer       *transfer.Endpoint
 	xferEvents []transfer.Event
@@ -104,7 +105,7 @@ func NewClient(cfg ClientConfig, tr link.Transport, server link.Addr, game tic.G
 	c.xfer.AcceptFrom(server)
 	c.hs = handshake{c: c, firstMS: now, lastMS: now - SYNResendMS - 1, pub: wire.PublicKey(c.cfg.Key.PublicKey().Bytes())}
 	_, c.hs.local = tr.(*Loopback)
-	c.send.c, c.recv.c, c.loop.c, c.join.c, c.mig.c, c.end.c, c.repair.c, c.feeds.c, c.src.c = c, c, c, c, c, c, c, c, c
+	c.send.c, c.recv.c, c.loop.c, c.join.c, c.mig.c, c.end.c, c.repair.c, c.feeds.c, c.src.c, c.check.c = c, c, c, c, c, c, c, c, c, c
 	c.rec = replay.NewRecorder(c.cfg.Replay, c.hs.replayHeader)
 	return c
 }
@@ -375,6 +376,10 @@ func (c *Client) onTicnet(now int64, h wire.Header, body []byte) error {
 		return c.end.onEndAsked(body)
 	case kind == wire.TicnetKindResume:
 		return c.mig.onResume(now, body)
+	case kind == wire.TicnetKindSigner && h.Reliable:
+		return c.check.onSigner(body)
+	case kind == wire.TicnetKindAttest && !h.Reliable:
+		return c.check.onAttest(body)
 	}
 	return c.clock.inGame(c, now, kind, h, body)
 }

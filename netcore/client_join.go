@@ -117,6 +117,7 @@ func (js *joinSide) onJoinStart(now int64, body []byte) error {
 	c.hs.startGame(now)
 	c.clock.tellDelay(c, true)
 	c.recv.start, c.recv.recvtic, c.recv.highest = m.Start, m.Start, m.Start
+	c.recv.chain = tic.Chain(m.Chain)
 	for p := range tic.MaxPlayers {
 		c.recv.base[p] = tic.Cmd{}
 		if m.Base.Has(p) {
@@ -153,7 +154,7 @@ func (js *joinSide) takeHeard(now int64, heard [][]byte) {
 		if c.recv.decodeSet(body) != nil || len(m.Tics) == 0 {
 			continue
 		}
-		c.recv.storeSet(now, m)
+		c.recv.storeSet(now, m, false)
 		if e := m.Start + uint32(len(m.Tics)); end == 0 || int32(e-end) > 0 {
 			start, end = m.Start, e
 		}
@@ -353,6 +354,12 @@ func (js *joinSide) onTransfer(ev transfer.Event) {
 	}
 	switch ev.Kind {
 	case transfer.Received:
+		if js.loaded && !c.loop.tl.Loading() {
+			// The state of a second feeder, asked for (RefeedAfterMS)
+			// as the first's came in: this copy runs the first's.
+			c.stats.Unexpected++
+			return
+		}
 		if len(ev.Data) < 4 || !c.loop.tl.Load(tic.Snapshot{Tic: binary.BigEndian.Uint32(ev.Data), State: ev.Data[4:]}) {
 			reason := "the game state that arrived is not of a tic this copy can start from"
 			c.conn.Disconnect(c.nowMS, reason)
@@ -396,8 +403,9 @@ func (js *joinSide) joinProgress(now int64) {
 	tl := &c.loop.tl
 	behind := int64(tl.Confirmed() - tl.GameTic())
 	js.catchUp(int64(tl.GameTic()-j.start), int64(tl.GameTic()-j.start)+behind, "tics")
-	// Caught up: every tic received is run, and none is known missing.
-	if behind > 0 || j.ready || tl.Confirmed() == j.start || int32(c.recv.highest-tl.Confirmed()) >= 0 {
+	// Caught up: every tic received is run, but those a watcher holds for
+	// an attest (ticCheck), and none is known missing.
+	if behind > 0 || j.ready || tl.Confirmed() == j.start || int32(c.recv.highest-c.recv.ackTic()) >= 0 {
 		return
 	}
 	j.ready = true

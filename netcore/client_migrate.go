@@ -50,7 +50,7 @@ func (c *Client) Roster() (wire.Roster, bool) { return c.mig.roster, c.mig.roste
 // term (under the extension, once the server said it); leaving is the old
 // server's last word, if it came (EventServerLeaving).
 func (c *Client) Handover(leaving *wire.Leaving) Resume {
-	return Resume{Settings: c.settings, Connect: c.cfg.Connect, Timeline: &c.loop.tl, Roster: c.mig.roster,
+	return Resume{Settings: c.settings, Connect: c.cfg.Connect, Timeline: &c.loop.tl, Chain: c.recv.chain, Roster: c.mig.roster,
 		Setup: c.setup, Leaving: leaving, Term: c.conn.Ident().Term}
 }
 

@@ -11,6 +11,9 @@ type recvTic struct {
 	tic         wire.ServerTic
 	substituted uint8
 	own         bool // the set left out this client's own command: see storeSet
+	// sure: it came from the server over this copy's authenticated
+	// connection, not in a broadcast a watcher cannot check (ticCheck).
+	sure bool
 }
 
 // recvSide is the client's incoming half: the receive window.
@@ -22,7 +25,11 @@ type recvSide struct {
 	tics           [BackupTics]recvTic     // the tics win says have arrived
 	base           [tic.MaxPlayers]tic.Cmd // each player's command of the tic before
 	lastGameDataMS int64
-	highest        uint32 // the latest tic received
+	highest        uint32    // the latest tic received
+	chain          tic.Chain // of the confirmed tics, through the one before start
+	// sure: the frame in hand came from the server over the client's
+	// authenticated connection (handshake.admit)
+	sure bool
 	// The round trip of this client's commands (from one built to its tic
 	// back: see afterTics), and the jitter of the server's tics' arrival
 	// (from the newest of each packet, jitterTic): when to ask again, and
@@ -54,7 +61,7 @@ func (rs *recvSide) decodeSet(body []byte) error {
 // commands, a tic whose command this client no longer holds cannot be
 // completed: it is dropped, as if lost (the server leaves them out only
 // from the client that sent them, which holds them until it has run them).
-func (rs *recvSide) storeSet(now int64, s *wire.TicSet) {
+func (rs *recvSide) storeSet(now int64, s *wire.TicSet, sure bool) {
 	c := rs.c
 	for i := range s.Tics {
 		t, tic := &s.Tics[i], s.Start+uint32(i)
@@ -65,7 +72,7 @@ func (rs *recvSide) storeSet(now int64, s *wire.TicSet) {
 				continue
 			}
 		}
-		rs.storeTic(now, tic, &t.ServerTic, t.Substituted, own)
+		rs.storeTic(now, tic, &t.ServerTic, t.Substituted, own, sure)
 	}
 }
 
@@ -91,8 +98,9 @@ func (rs *recvSide) cmdFormat() wire.CmdFormat {
 }
 
 // storeTic stores a tic received; own says that it leaves out this client's
-// own command, which the client has.
-func (rs *recvSide) storeTic(now int64, tic uint32, t *wire.ServerTic, substituted uint8, own bool) {
+// own command, which the client has; sure that it came from the server
+// over the client's authenticated connection.
+func (rs *recvSide) storeTic(now int64, tic uint32, t *wire.ServerTic, substituted uint8, own, sure bool) {
 	c := rs.c
 	if !rs.inWindow(tic) {
 		if rs.start-tic <= BackupTics {
@@ -105,8 +113,12 @@ func (rs *recvSide) storeTic(now int64, tic uint32, t *wire.ServerTic, substitut
 	if int32(tic-rs.highest) > 0 {
 		rs.highest = tic
 	}
+	if rs.win.Has(tic) && rs.tics[tic%BackupTics].sure && !sure {
+		c.stats.Duplicates++ // it has the server's own
+		return
+	}
 	rs.win.Arrive(tic)
-	rs.tics[tic%BackupTics] = recvTic{tic: *t, substituted: substituted, own: own}
+	rs.tics[tic%BackupTics] = recvTic{tic: *t, substituted: substituted, own: own, sure: sure}
 	rs.lastGameDataMS = now
 }
 
@@ -188,7 +200,7 @@ func (rs *recvSide) requestResend(now int64, start, count uint32) {
 
 func (rs *recvSide) sendResendRequest(start uint32, count uint8) {
 	c := rs.c
-	if c.src.ask(start, count) {
+	if !c.check.broken(c.nowMS) && c.src.ask(start, count) {
 		return // a watcher's tic source's to send (client_source.go)
 	}
 	c.pkt = wire.Encode(c.pkt[:0], &wire.GameDataResend{Start: start, Count: count}, false, 0)
@@ -227,30 +239,42 @@ func (rs *recvSide) requestMissing(now int64) {
 // timeline.
 func (rs *recvSide) advanceWindow() {
 	c := rs.c
+	end, checked := c.check.end(c.nowMS)
 	for c.loop.tl.Room() > 0 {
 		t := rs.start
-		if !rs.win.Has(t) {
+		if !rs.win.Has(t) || checked && t == end {
 			return
 		}
-		s := &rs.tics[t%BackupTics]
-		ct := tic.ConfirmedTic{Substituted: s.substituted}
-		for p := range tic.MaxPlayers {
-			if !s.tic.Has(p) {
-				c.clock.absent(&rs.base[p])
-				continue
-			}
-			ct.InGame |= 1 << p
-			if s.own && p == c.player {
-				ct.Cmds[p] = rs.cmdFormat().AsSent(c.send.queue[t%BackupTics].cmd)
-			} else {
-				ct.Cmds[p] = wire.Patch(&rs.base[p], &s.tic.Cmds[p])
-			}
-			rs.base[p] = ct.Cmds[p]
-		}
+		ct := rs.build(t, &rs.base)
+		ct.Chain = rs.chain.Next(t, &ct, c.cfg.Input.Size)
+		rs.chain = ct.Chain
 		c.clock.substituted(c, t, ct.Substituted)
 		c.loop.tl.Confirm(ct)
 		rs.win.Forget(t)
 		rs.start++
 		rs.recvtic = rs.start
 	}
+}
+
+// build returns tic t of the window as the copy confirms it, its commands
+// patched onto base, each player's command of the tic before, which it
+// updates.
+func (rs *recvSide) build(t uint32, base *[tic.MaxPlayers]tic.Cmd) tic.ConfirmedTic {
+	c := rs.c
+	s := &rs.tics[t%BackupTics]
+	ct := tic.ConfirmedTic{Substituted: s.substituted}
+	for p := range tic.MaxPlayers {
+		if !s.tic.Has(p) {
+			c.clock.absent(&base[p])
+			continue
+		}
+		ct.InGame |= 1 << p
+		if s.own && p == c.player {
+			ct.Cmds[p] = rs.cmdFormat().AsSent(c.send.queue[t%BackupTics].cmd)
+		} else {
+			ct.Cmds[p] = wire.Patch(&base[p], &s.tic.Cmds[p])
+		}
+		base[p] = ct.Cmds[p]
+	}
+	return ct
 }

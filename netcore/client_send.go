@@ -147,7 +147,7 @@ func (ss *sendSide) buildCmd(now int64, cmd tic.Cmd) {
 func (ss *sendSide) sendTics(now int64, first, last uint32) {
 	c := ss.c
 	g := &c.outGD
-	g.Ack = uint8(c.recv.start)
+	g.Ack = uint8(c.recv.ackTic())
 	g.Start = uint8(first)
 	g.Tics = g.Tics[:0]
 	for t := first; t <= last; t++ {
@@ -174,7 +174,7 @@ func (ss *sendSide) sendTics(now int64, first, last uint32) {
 
 func (ss *sendSide) sendAck(now int64) {
 	c := ss.c
-	c.pkt = wire.Encode(c.pkt[:0], &wire.GameDataAck{Ack: uint8(c.recv.start)}, false, 0)
+	c.pkt = wire.Encode(c.pkt[:0], &wire.GameDataAck{Ack: uint8(c.recv.ackTic())}, false, 0)
 	c.conn.Send(now, c.pkt)
 	ss.ackPending = false
 }

@@ -138,6 +138,9 @@ func (ss *sourceSide) take(now int64, from link.Addr, pkt []byte) bool {
 	case kind == wire.TicnetKindTicSet && from == ss.src && tag == wire.ConnTag(c.conn.Ident().Conn):
 		ss.onTicSet(now, body)
 		return true
+	case kind == wire.TicnetKindAttest && from == ss.src && tag == wire.ConnTag(c.conn.Ident().Conn):
+		c.stats.tally(c.check.onAttest(body)) // signed: as good from it as from the server
+		return true
 	case kind == wire.TicnetKindTicFetch:
 		for i := range ss.serves {
 			if sv := &ss.serves[i]; sv.to == from && sv.tag == tag {
@@ -165,7 +168,7 @@ func (ss *sourceSide) onTicSet(now int64, body []byte) {
 		c.stats.Unexpected++ // a server's, not a copy's
 		return
 	}
-	c.recv.storeSet(now, s)
+	c.recv.storeSet(now, s, false)
 	if !c.send.ackPending {
 		c.send.ackPending = true
 		c.send.ackSinceMS = now
@@ -208,20 +211,32 @@ func (ss *sourceSide) pump(now int64) {
 }
 
 // send sends sv the tics it wants that this copy holds: each run of them
-// as a set of at most 32.
+// as a set of at most 32, then the newest attest this copy took (a
+// watcher that misses tics likely missed the attest that vouches for
+// them too).
 func (ss *sourceSide) send(sv *served) {
 	c := ss.c
 	set := &ss.out
+	sent := false
+	send := func(m wire.Message) {
+		ss.pkt = wire.Encode(ss.pkt[:0], m, false, 0)
+		wire.SetTag(ss.pkt, sv.tag)
+		c.tr.Send(sv.to, ss.pkt)
+	}
 	flush := func() {
 		if len(set.Tics) == 0 {
 			return
 		}
-		ss.pkt = wire.Encode(ss.pkt[:0], set, false, 0)
-		wire.SetTag(ss.pkt, sv.tag)
-		c.tr.Send(sv.to, ss.pkt)
+		send(set)
+		sent = true
 		c.stats.TicsServed += int64(len(set.Tics))
 		set.Tics = set.Tics[:0]
 	}
+	defer func() {
+		if a, ok := c.check.newest(); sent && ok {
+			send(&a)
+		}
+	}()
 	*set = wire.TicSet{LowResTurn: c.settings.LowResTurn, InputSize: c.cfg.Input.Size, Tics: set.Tics[:0]}
 	for i := range 64 {
 		if sv.wanted&(1<<i) == 0 {
@@ -247,7 +262,9 @@ func (ss *sourceSide) send(sv *served) {
 // held returns tic t as a set carries it, if this copy holds it: a
 // confirmed tic, its commands diffed against the tic before's, or one
 // received and not confirmed yet (a tic before it is missing), as the
-// server sent it.
+// server sent it (a watcher that checks its tics may hold a forgery
+// there: the watcher it sends it to checks it too, and asks the server
+// for the tics whose chain broke).
 func (ss *sourceSide) held(t uint32) (wire.SetTic, bool) {
 	c := ss.c
 	tl := &c.loop.tl

@@ -89,7 +89,7 @@ func (referenceClock) gameData(c *Client, now int64, body []byte) error {
 	g := &c.inSGD
 	start := wire.ExpandTic(c.recv.start, g.Start)
 	for i := range g.Tics {
-		c.recv.storeTic(now, start+uint32(i), &g.Tics[i], 0, false)
+		c.recv.storeTic(now, start+uint32(i), &g.Tics[i], 0, false, false)
 	}
 	c.recv.afterTics(now, start, len(g.Tics))
 	return nil

@@ -159,7 +159,7 @@ func (k ticnetClock) onTicSet(c *Client, now int64) {
 		c.emit(Event{Kind: EventPeers, Player: -1, Tic: s.Start, Peers: c.peers.report(s.Figures), Watchers: int(s.Watchers),
 			WatcherNames: c.watchers.names})
 	}
-	c.recv.storeSet(now, s)
+	c.recv.storeSet(now, s, c.recv.sure)
 	c.recv.afterTics(now, s.Start, len(s.Tics))
 }
 

@@ -116,6 +116,7 @@ func (hs *handshake) offersTicnet() bool { return wire.Known(wire.ProtocolTicnet
 func (hs *handshake) admit(now int64, pkt []byte) ([]byte, bool) {
 	c := hs.c
 	cn := &c.conn
+	c.recv.sure = false
 	if !hs.offersTicnet() {
 		return pkt, true
 	}
@@ -124,6 +125,7 @@ func (hs *handshake) admit(now int64, pkt []byte) ([]byte, bool) {
 			hs.keep(pkt)
 			return nil, false
 		}
+		c.recv.sure = cn.Secured() && tag == wire.ConnTag(cn.Ident().Conn)
 		pkt, ok := cn.Untag(now, pkt, true, c.player)
 		if ok && !cn.Framed() {
 			cn.Frame(cn.Ident()) // a host's own client, before its reply

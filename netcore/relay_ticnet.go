@@ -26,6 +26,7 @@ type ticnetRelay struct {
 	delays      inputDelays
 	sources     tickSources
 	watchList   watcherList
+	attest      attestor
 	repair      repairs
 	out         wire.TicSet
 	in          wire.ChecksumReport
@@ -33,7 +34,8 @@ type ticnetRelay struct {
 
 // reset forgets the game: the next starts from tic 0.
 func (x *ticnetRelay) reset() {
-	*x = ticnetRelay{s: x.s, delays: inputDelays{s: x.s}, sources: tickSources{s: x.s}, watchList: watcherList{s: x.s}}
+	*x = ticnetRelay{s: x.s, delays: inputDelays{s: x.s}, sources: tickSources{s: x.s}, watchList: watcherList{s: x.s},
+		attest: attestor{s: x.s, signer: x.attest.signer}}
 }
 
 func (x *ticnetRelay) protocol() string { return wire.ProtocolTicnet }
@@ -81,6 +83,7 @@ func (x *ticnetRelay) pass(now int64) {
 	x.s.mig.sendRosters(now)
 	x.sources.pass(now)
 	x.watchList.pass(now)
+	x.attest.pass(now, x.sendSeq)
 	x.endIfDone(now)
 }
 
@@ -168,6 +171,7 @@ type histTic struct {
 	late   uint8 // players whose late command has been seen
 	sentMS int64 // when it was first sent
 	tic    wire.SetTic
+	chain  tic.Chain // of the confirmed tics through this one (attestor)
 	// from is the connection each player's command came from: nil for a
 	// substitute, or a tic this server did not decide itself.
 	from [tic.MaxPlayers]*serverClient
@@ -364,6 +368,7 @@ func (x *ticnetRelay) extPump(now int64) {
 			// from here rather than rush to catch up.
 			x.anchorMS += late
 		}
+		h.chain = x.attest.sent(now, seq, t, &x.auth)
 		x.history[seq%BackupTics] = h
 		s.record(seq, t.InGame, t.InGame&^t.Substituted, &x.auth)
 		s.cmds.forgetTic(seq)

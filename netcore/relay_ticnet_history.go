@@ -45,6 +45,6 @@ func (x *ticnetRelay) appendHistory(t uint32, ct *tic.ConfirmedTic) {
 		st.Cmds[p] = wire.Diff(&x.auth[p], &ct.Cmds[p])
 		x.auth[p] = ct.Cmds[p]
 	}
-	x.history[t%BackupTics] = histTic{seq: t, valid: true, tic: st}
+	x.history[t%BackupTics] = histTic{seq: t, valid: true, tic: st, chain: ct.Chain}
 	x.sendSeq, s.cmds.start = t+1, t+1
 }

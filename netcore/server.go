@@ -184,7 +184,7 @@ func NewServer(cfg ServerConfig, tr link.Transport) *Server {
 	cfg.fill()
 	s := &Server{cfg: cfg, tr: tr, pub: wire.PublicKey(cfg.Key.PublicKey().Bytes())}
 	s.xfer = transfer.New(cfg.Transfer, serverFramer{s})
-	s.ref.s, s.ext.s, s.ext.delays.s, s.ext.sources.s, s.ext.watchList.s, s.mig.s, s.joins.s, s.rj.s, s.lobby.s = s, s, s, s, s, s, s, s, s
+	s.ref.s, s.ext.s, s.ext.delays.s, s.ext.sources.s, s.ext.watchList.s, s.ext.attest.s, s.mig.s, s.joins.s, s.rj.s, s.lobby.s = s, s, s, s, s, s, s, s, s, s
 	s.mig.self = -1
 	s.relay = &s.ref // until a game launches
 	s.rec = replay.NewServerRecorder(cfg.Replay, s.replayHeader)

@@ -225,6 +225,8 @@ func (s *Server) onTicnet(now int64, sc *serverClient, body []byte) error {
 		return nil
 	case kind == wire.TicnetKindStatesRequest:
 		return s.ext.repair.onStatesRequest(now, &s.ext, sc, body)
+	case kind == wire.TicnetKindAttestFetch:
+		return s.ext.attest.answer(now, sc, body)
 	case kind == wire.TicnetKindRepairDone:
 		return s.ext.repair.onDone(now, &s.ext, sc, body)
 	case kind == wire.TicnetKindJoinReady:

@@ -41,6 +41,7 @@ type joiner struct {
 	// base is the commands of the tic before C, which the diffs of tic C
 	// are against (JoinStart.Base).
 	base   wire.ServerTic
+	chain  tic.Chain // of the tics before C (JoinStart.Chain)
 	stream uint32    // the snapshot's stream, from the source and to the joiner
 	source link.Addr // the client asked for the snapshot
 	// feeder is the copy asked to stream the snapshot straight to a
@@ -111,7 +112,7 @@ func (lj *lateJoins) requestSnapshot(now int64, sc *serverClient, source *server
 	x := &s.ext
 	lj.nextStream++
 	j := sc.join
-	j.start, j.stream, j.source, j.base = x.sendSeq, lj.nextStream, source.addr, wire.ServerTic{}
+	j.start, j.stream, j.source, j.base, j.chain = x.sendSeq, lj.nextStream, source.addr, wire.ServerTic{}, x.attest.chain
 	if x.sendSeq > 0 {
 		prev := &x.history[(x.sendSeq-1)%BackupTics].tic
 		j.base.InGame = prev.InGame
@@ -191,8 +192,9 @@ func (lj *lateJoins) startJoin(now int64, sc *serverClient) {
 	// JoinStart leaves now, ahead of the tics since C (the joiner keeps
 	// those that overtake it all the same).
 	sc.conn.SendReliable(&wire.JoinStart{Settings: st, Setup: s.setup, Start: j.start, Stream: j.stream, Rejoined: rejoined, Base: j.base,
-		Cast: uint32(s.cast.Sent())})
+		Cast: uint32(s.cast.Sent()), Chain: j.chain})
 	sc.conn.SendReliableHead(now)
+	x.attest.tell(sc)
 	if j.start < x.sendSeq {
 		s.resendTics(now, sc, j.start, x.sendSeq-1)
 	}

@@ -322,6 +322,9 @@ func (lb *serverLobby) launch(now int64) {
 			sc.conn.SendReliable(&wire.Launch{NumPlayers: n})
 			if sc.protocol == wire.ProtocolTicnet {
 				sc.conn.SendReliable(&wire.ModeNotice{Extended: ticnet, Setup: s.setup, Cast: uint32(s.cast.Sent())})
+				if ticnet {
+					s.ext.attest.tell(sc)
+				}
 			}
 		}
 	}

@@ -42,6 +42,9 @@ type Resume struct {
 	// Timeline is the host's client's: the confirmed tics, the newest
 	// BackupTics of which the server can send again.
 	Timeline *tic.Timeline
+	// Chain is the chain of the timeline's confirmed tics (tic.Chain):
+	// the server goes on from it, and signs it for the watchers.
+	Chain tic.Chain
 	// Roster is the last the old server sent: the game's id, the players
 	// and their copies' keys.
 	Roster wire.Roster
@@ -151,6 +154,7 @@ func NewResumedServer(cfg ServerConfig, tr link.Transport, r Resume, now int64) 
 	}
 	s.mig.resume = rs
 	in := s.ext.loadHistory(r.Timeline)
+	s.ext.attest.chain, s.ext.attest.signed = r.Chain, s.ext.sendSeq
 	if r.Timeline.Confirmed() == r.Timeline.First() {
 		in = r.Roster.Present &^ r.Roster.Held // no tic yet: who the roster says plays
 	}

@@ -74,9 +74,9 @@ var migrationGames = []struct {
 	{"handoff/lossy", func(t *testing.T, opt simOption) { handOff(t, 207, 4, lossy, 300, opt) },
 		"frames 3246 31f2e96ec2e8 events 38 560234c66281 tics 2411 5ad9f0395f71"},
 	{"partition-heals/lossy", func(t *testing.T, opt simOption) { partitionAndHeal(t, 208, lossy, 300, 5000, opt) },
-		"frames 9701 f943538597b9 events 218 ae9c2ca6091a tics 7311 ec73eed3dafe"},
+		"frames 9701 f18cd3f83a85 events 218 ae9c2ca6091a tics 7311 ec73eed3dafe"},
 	{"join-leave-handoff/predict/replay", joinsLeavesAndHandsOffPredicting,
-		"frames 4576 065255c49b4c events 82 79a3cdc8bcfc tics 3717 9eadfaa0e44c"},
+		"frames 4576 df46faebfb5b events 82 79a3cdc8bcfc tics 3717 9eadfaa0e44c"},
 }
 
 // joinsLeavesAndHandsOffPredicting is TestCopiesThatPredictJoinMigrateAndHandOff's

@@ -107,7 +107,8 @@ func (c *Conn) OpenBroadcast(now int64, frame []byte, player int) ([]byte, error
 }
 
 // StripBroadcast takes the trailer off a frame the server broadcast,
-// unchecked: for a copy that has no tag in it (a watcher, or a host's own
+// unchecked: for a copy that has no tag in it (a watcher, which checks
+// the tics it runs against the chain the server signs, or a host's own
 // client, which the channel cannot reach).
 func StripBroadcast(frame []byte) ([]byte, error) {
 	if len(frame) < 2 {

@@ -17,6 +17,12 @@
 // they are: no member can forge the server's stream to a player, not even
 // another player, who knows only its own key.
 //
+// A watcher has no tag in a broadcast (a tag each for dozens of watchers
+// would cost every copy): the server signs, every few tics, the chain of
+// the tics it sent (Signer, with Ed25519), and a watcher runs a tic, from
+// the server or from another watcher, only once a signed chain vouches
+// for it.
+//
 // What a member who sees every frame cannot do: send a frame that a
 // connection takes as its peer's (one guess in 2^32 per frame sent),
 // replay one, or take a connection over with a new SYN. What it still

@@ -40,8 +40,43 @@ func (s *Scenario) Check() (Checked, error) {
 			return c, err
 		}
 	}
-	c.Tics, err = s.CheckSums()
-	return c, err
+	if c.Tics, err = s.CheckSums(); err != nil {
+		return c, err
+	}
+	return c, s.CheckChains()
+}
+
+// CheckChains proves that every copy holds the same chain (tic.Chain) of
+// each confirmed tic it shares with the others, under the extension: the
+// chain the server signs for the watchers, and the one a copy that takes
+// the game over signs on from.
+func (s *Scenario) CheckChains() error {
+	if !s.Server.Extended() {
+		return nil
+	}
+	first := map[uint32]int{}
+	chains := map[uint32]tic.Chain{}
+	for _, p := range s.Peers {
+		tl := p.Client.Timeline()
+		end := s.confirmedEnd(p)
+		if end == 0 || int32(end-tl.Confirmed()) > 0 {
+			end = tl.Confirmed()
+		}
+		for t := tl.First(); int32(t-end) < 0; t++ {
+			ct := tl.Tic(t)
+			if ct == nil {
+				continue
+			}
+			c, ok := chains[t]
+			switch {
+			case !ok:
+				chains[t], first[t] = ct.Chain, p.Index
+			case c != ct.Chain:
+				return fmt.Errorf("peer %d's chain of tic %d is not peer %d's", p.Index, t, first[t])
+			}
+		}
+	}
+	return nil
 }
 
 // CheckCommands proves that every tic every peer ran had exactly the

@@ -167,6 +167,21 @@ func (m *member) forgeServer(q *Peer, tag uint8) {
 	m.toPeer[q.Index]++
 }
 
+// forgeChannels are the channels of the tests of a hostile member: quiet,
+// and lossy without duplicates (a frame the channel duplicates is dropped
+// as replayed too, and would blur the count).
+func forgeChannels() []struct {
+	name string
+	link simnet.Link
+} {
+	lossyOnce := lossy
+	lossyOnce.Duplicate = 0
+	return []struct {
+		name string
+		link simnet.Link
+	}{{"quiet", simnet.Link{LatencyMS: 20}}, {"lossy", lossyOnce}}
+}
+
 // dropped is what an endpoint dropped as forged and replayed.
 func dropped(c netcore.Counters) (forged, replayed int64) { return c.Forged, c.Replayed }
 
@@ -180,12 +195,7 @@ func dropped(c netcore.Counters) (forged, replayed int64) { return c.Forged, c.R
 // count.)
 func TestAMemberCannotPlayAsAnotherPlayer(t *testing.T) {
 	t.Parallel()
-	lossyOnce := lossy
-	lossyOnce.Duplicate = 0
-	for _, tc := range []struct {
-		name string
-		link simnet.Link
-	}{{"quiet", simnet.Link{LatencyMS: 20}}, {"lossy", lossyOnce}} {
+	for _, tc := range forgeChannels() {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			const frames = 100000

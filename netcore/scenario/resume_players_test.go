@@ -40,8 +40,9 @@ func takeOver(t *testing.T, s *Scenario, heir *Peer, waitMS int64) (*netcore.Ser
 	roster, ok := heir.Client.Roster()
 	require.True(t, ok, "the heir has no roster")
 	r := heir.Client.Handover(nil)
-	require.Equal(t, netcore.Resume{Settings: heir.Client.Settings(), Connect: heir.Client.Connect(), Timeline: heir.Client.Timeline(),
-		Roster: roster, Setup: heir.Client.Setup(), Term: r.Term}, r, "the heir's handover")
+	tl := heir.Client.Timeline()
+	require.Equal(t, netcore.Resume{Settings: heir.Client.Settings(), Connect: heir.Client.Connect(), Timeline: tl,
+		Chain: tl.Tic(tl.Confirmed() - 1).Chain, Roster: roster, Setup: heir.Client.Setup(), Term: r.Term}, r, "the heir's handover")
 	require.NotZero(t, r.Term, "the heir's handover: its server's term")
 	r.WaitMS = waitMS
 	cfg := s.opts.Server

@@ -56,10 +56,12 @@ func burstRun(t *testing.T, seed uint64, n, stateBytes int, ch watchChannel) (wa
 // sends one state a game, the first watcher's: the others wait for a
 // watcher that can feed them (lateJoins.wait, MaxFeedWaitMS), and the
 // watchers feed one another, four at a time each. Every watcher watches:
-// median 5 310 ms from its opening, p90 6 275, worst 7 705 (4 875, 6 200
-// and 6 960 before the frames were authenticated, which moved the
-// channel's draws); the players' game never stalls more than 380 ms
-// (235 in these runs; the one state the server relays
+// median 5 745 ms from its opening, p90 6 910, worst 8 605 (5 310,
+// 6 275 and 7 705 before the attests, client_check.go: a watcher runs a
+// tic, and can feed another the state after it, once an attest vouches
+// for it; 4 875, 6 200 and 6 960 before the frames were authenticated);
+// the players' game never stalls more than 380 ms (215 in these runs;
+// the one state the server relays
 // holds its uplink a quarter of a second: 256 KB at the simulated 1 MB a
 // second; a run of these seeds before the watchers' names were
 // broadcast, whose frames drew the channel's dice otherwise, saw 225). Without the wait, the server
@@ -81,7 +83,7 @@ func TestABurstOfWatchersIsFedByWatchers(t *testing.T) {
 	slices.Sort(all)
 	median, p90, worst := all[len(all)/2], all[len(all)*9/10], all[len(all)-1]
 	t.Logf("%d watchers from opening to watching: median %d ms, p90 %d, worst %d; the players' longest stall %d ms", len(all), median, p90, worst, stall)
-	require.LessOrEqual(t, median, int64(5310), "median ms to watch")
-	require.LessOrEqual(t, worst, int64(7705), "worst ms to watch")
+	require.LessOrEqual(t, median, int64(5745), "median ms to watch")
+	require.LessOrEqual(t, worst, int64(8605), "worst ms to watch")
 	require.LessOrEqual(t, stall, int64(380), "the players' longest stall, ms")
 }

@@ -19,11 +19,14 @@ import (
 // 185 ms apart from tic 200, watched for 30 s from 2 s after the last
 // watched, 8 seeds, with tic sources and without
 // (ServerConfig.NoTicSources: every missed tic the server's to send).
-// The server sends the watchers alone 1 396.8 bytes a second on
-// average (1 139 to 1 588 by seed) where it sent 8 645 (7 714 to
-// 9 677): 6.19 times less (asserted: at most 1 397, at least 6.18; 1 259
-// against 8 185, 6.49 times, before the frames were authenticated: each
-// frame to a watcher has 5 bytes more, and the channel's draws moved). What it still sends is the tics they ask it for, two at a
+// The server sends the watchers alone 1 852 bytes a second on average
+// where it sent 9 027: 4.87 times less (asserted: at most 1 852, at
+// least 4.87). Before the attests it sent 1 397 against 8 645, 6.19
+// times less (1 259 against 8 185, 6.49 times, before the frames were
+// authenticated): a watcher on the lossy link that lost the attests
+// that vouch for the tics it holds asks the server for one
+// (wire.AttestFetch, 106 bytes an answer) when its source has not
+// passed one on with its tics. What it still sends is the tics they ask it for, two at a
 // time when their source is slow (PushSourcedTics), and 32 at a time
 // once one is half a window behind (FallingBehindTics): it comes in
 // bursts, 450 to 2 600 bytes a second by 3 s, so that a window of 10 s
@@ -42,8 +45,8 @@ func TestLossyWatchersGetTheTicsTheyMissFromOneAnother(t *testing.T) {
 		with, without = with+perSec/8, without+alone/8
 	}
 	t.Logf("the server sent the watchers alone %.0f bytes a second on average, %.0f with every missed tic its own: %.2f times less", with, without, without/with)
-	require.LessOrEqual(t, with, 1397.0, "bytes a second the server sent the watchers alone, on average")
-	require.GreaterOrEqual(t, without/with, 6.18, "times fewer bytes with tic sources than without")
+	require.LessOrEqual(t, with, 1852.0, "bytes a second the server sent the watchers alone, on average")
+	require.GreaterOrEqual(t, without/with, 4.87, "times fewer bytes with tic sources than without")
 }
 
 // lossyWatchersSteady runs TestLossyWatchersGetTheTicsTheyMissFromOneAnother's

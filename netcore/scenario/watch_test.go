@@ -27,6 +27,7 @@ type watchResult struct {
 	// player's own), and the server's node's bytes per second.
 	playerFramesPerTic, playerBytesPerTic float64
 	setBytesPerTic                        float64 // the tic sets the server broadcasts, every copy's to take
+	attestBytesPerTic                     float64 // the attests it broadcasts for the watchers (wire.Attest)
 	serverBytesPerSec                     float64
 	listBytesPerSec                       float64 // the watchers' names the server broadcasts (wire.WatcherList)
 	// What the server sends watchers alone a second (the tics they
@@ -61,6 +62,12 @@ func isWatcherList(frame []byte) bool {
 	return ok && kind == wire.TicnetKindWatcherList
 }
 
+// isAttest reports whether a frame is a wire.Attest.
+func isAttest(frame []byte) bool {
+	kind, _, ok := ticnetKind(frame[link.FrameHeaderLen:])
+	return ok && kind == wire.TicnetKindAttest
+}
+
 // watchLagTics is how far behind the game a watcher on a lossier link
 // than the players' may be at the end of a run: measured, 73 tics at
 // worst (69 before the frames were authenticated, which moved the
@@ -72,8 +79,11 @@ func isWatcherList(frame []byte) bool {
 // missed tic the server's to send) 6, 30, 54 and 72: the tail is the
 // lossy link's. Half a window behind, the server sends a watcher what it
 // lacks every PushAfterMS (FallingBehindTics); a window behind it would
-// drop it.
-const watchLagTics = 73
+// drop it. Since the attests (client_check.go) a watcher runs a tic once
+// one vouches for it, up to AttestEveryTics later, and after a lost one
+// up to AttestFetchAfterMS more: at worst 84 tics in the runs of
+// TestWatchersCostThePlayersNothing (75 before).
+const watchLagTics = 84
 
 // watchQuietLink is the quiet channel of the watcher runs.
 var watchQuietLink = simnet.Link{LatencyMS: 20, JitterMS: 10}
@@ -135,7 +145,7 @@ func watchRunVanishing(seed uint64, watchers, vanish int, ch watchChannel) (r wa
 		return frames, bytes
 	}
 	frames0, bytes0 := sent()
-	var setBytes, listBytes, toWatchers int64
+	var setBytes, listBytes, attestBytes, toWatchers int64
 	s.Net.Tap = func(_ int64, node int, frame []byte) {
 		if node != s.HostNode.ID() {
 			return
@@ -143,6 +153,8 @@ func watchRunVanishing(seed uint64, watchers, vanish int, ch watchChannel) (r wa
 		switch to := link.Addr(binary.LittleEndian.Uint32(frame)); {
 		case to == link.Broadcast && isWatcherList(frame):
 			listBytes += int64(len(frame))
+		case to == link.Broadcast && isAttest(frame):
+			attestBytes += int64(len(frame))
 		case to == link.Broadcast:
 			setBytes += int64(len(frame))
 		case !slices.ContainsFunc(players, func(p *Peer) bool { return p.UID == to }):
@@ -183,6 +195,7 @@ func watchRunVanishing(seed uint64, watchers, vanish int, ch watchChannel) (r wa
 	r.playerFramesPerTic = float64(frames1-frames0) / tics / 3
 	r.playerBytesPerTic = float64(bytes1-bytes0) / tics / 3
 	r.setBytesPerTic = float64(setBytes) / tics
+	r.attestBytesPerTic = float64(attestBytes) / tics
 	r.serverBytesPerSec = float64(s.HostNode.BytesSent()-server0) / secs
 	r.watcherBytesPerSec = float64(toWatchers) / secs
 	r.listBytesPerSec = float64(listBytes) / secs
@@ -294,17 +307,24 @@ func watchRunVanishing(seed uint64, watchers, vanish int, ch watchChannel) (r wa
 	return r
 }
 
-// Watchers cost the players nothing: 4 players, and 0, 16 or 64
-// watchers opened at random times over 10 s, four seeds each, on the
-// quiet and the lossy channel. Against the same seed without watchers,
-// each player sends as many frames a tic (within 0.005) and as many bytes
-// (within 0.5 %: the channel's random draws differ with the number of
-// nodes), the server broadcasts as many bytes a tic (the tic sets every
-// player takes; within 1 %: lossy seeds without watchers range 0.7 %),
-// the game runs at 35 tics a second (within 0.5 %: seed 2 with
-// 64 watchers on the lossy channel, 34.87), and the longest a player's
-// game went without a tic is within 10 ms of the worst without watchers
-// (quiet 40 ms, lossy 260 ms). No player's copy sends a watcher its
+// Watchers cost the players nothing but the attests: 4 players, and 0,
+// 16 or 64 watchers opened at random times over 10 s, four seeds each, on
+// the quiet and the lossy channel. Against the same seed without
+// watchers, each player sends as many frames a tic (within 0.005) and as
+// many bytes (within 0.5 %: the channel's random draws differ with the
+// number of nodes), the server broadcasts as many bytes of tic sets a tic
+// (the sets every player takes; within 1 %; on the lossy channel, where
+// one seed's runs with and without watchers are two draws, not a pair,
+// the median and p90 of 40 seeds with 64 watchers and without), the game
+// runs at 35 tics a second (within 0.5 %: seed 2 with 64 watchers on the
+// lossy channel, 34.87), and the longest a player's game went without a
+// tic is within 10 ms of the worst without watchers (quiet 40 ms; lossy,
+// the median and p90 of the 40 seeds: 180 and 210 ms with, 190 and 230
+// without; the worst seed 465 with, 585 without). What watchers add for
+// every copy is the attests (wire.Attest, client_check.go): 6.0 to 7.1
+// bytes a tic (asserted at most 7.1; one a 16 tics, 106 bytes with the
+// players' tags, and the few the server signs again for a watcher that
+// lost one). No player's copy sends a watcher its
 // state: the watchers feed each other, and the server, relaying its own
 // copy's, feeds the first alone, in every run: a watcher that opens
 // while no watcher can feed it waits for one (lateJoins.wait; before,
@@ -313,7 +333,11 @@ func watchRunVanishing(seed uint64, watchers, vanish int, ch watchChannel) (r wa
 // commands the players built (watchRun's Check). A state goes again for
 // a watcher whose feed stalled RefeedAfterMS (its feeder on the lossy
 // channel) or whose handshake outlasted JoinSnapshotMaxAgeTics: at most
-// 4 a run (lossy seed 3 with 64 watchers).
+// 4 a run (lossy seed 3 with 64 watchers). Since the attests, a watcher
+// runs each tic once one vouches for it: at the end of the quiet runs it
+// is at most 14 tics behind (1 before), from opening to watching median
+// 205 ms, p90 265, worst 450 (200, 215, 285 before); lossy 60 tics (7),
+// 1 465 / 2 395 / 3 680 ms (1 395 / 2 180 / 3 755).
 func TestWatchersCostThePlayersNothing(t *testing.T) {
 	t.Parallel()
 	for _, ch := range watchChannels {
@@ -326,8 +350,8 @@ func TestWatchersCostThePlayersNothing(t *testing.T) {
 				r := watchRun(seed, n, ch)
 				require.NoError(t, r.err, "%s seed %d watchers %d", ch.name, seed, n)
 				require.Len(t, r.watchMS, n, "watchers")
-				t.Logf("%s, seed %d, %d watchers: a player sends %.4f frames, %.2f bytes a tic, and takes %.2f broadcast; the server %.0f bytes a second, %.0f to watchers alone, %.0f of names; watchers asked one another %d times, sent %d tics; a watcher %.1f frames a second; %.3f tics a second; longest stall %d ms; states sent by the server %d (%d watchers opened before the first watched), by watchers %d, by players %d",
-					ch.name, seed, n, r.playerFramesPerTic, r.playerBytesPerTic, r.setBytesPerTic, r.serverBytesPerSec, r.watcherBytesPerSec, r.listBytesPerSec, r.ticFetches, r.ticsServed, r.watcherFramesPerSec, r.ticsPerSec, r.worstStallMS,
+				t.Logf("%s, seed %d, %d watchers: a player sends %.4f frames, %.2f bytes a tic, and takes %.2f broadcast and %.2f of attests; the server %.0f bytes a second, %.0f to watchers alone, %.0f of names; watchers asked one another %d times, sent %d tics; a watcher %.1f frames a second; %.3f tics a second; longest stall %d ms; states sent by the server %d (%d watchers opened before the first watched), by watchers %d, by players %d",
+					ch.name, seed, n, r.playerFramesPerTic, r.playerBytesPerTic, r.setBytesPerTic, r.attestBytesPerTic, r.serverBytesPerSec, r.watcherBytesPerSec, r.listBytesPerSec, r.ticFetches, r.ticsServed, r.watcherFramesPerSec, r.ticsPerSec, r.worstStallMS,
 					r.serverStates, r.early, r.watcherStates, r.playerStates)
 				require.InEpsilon(t, 35, r.ticsPerSec, 0.005, "tics a second")
 				if n == 0 {
@@ -336,13 +360,19 @@ func TestWatchersCostThePlayersNothing(t *testing.T) {
 				}
 				require.InDelta(t, base.playerFramesPerTic, r.playerFramesPerTic, 0.005, "a player's frames a tic, %d watchers against none", n)
 				require.InEpsilon(t, base.playerBytesPerTic, r.playerBytesPerTic, 0.005, "a player's bytes a tic, %d watchers against none", n)
-				require.InEpsilon(t, base.setBytesPerTic, r.setBytesPerTic, 0.01, "the server's broadcast bytes a tic, %d watchers against none", n)
+				if ch.players == watchQuietLink {
+					// On the lossy channel, one seed is one draw: compared
+					// over 40 seeds below.
+					require.InEpsilon(t, base.setBytesPerTic, r.setBytesPerTic, 0.01, "the server's broadcast bytes a tic, %d watchers against none", n)
+				}
+				worstW = max(worstW, r.worstStallMS)
+				require.Positive(t, r.attestBytesPerTic, "attests, %d watchers", n)
+				require.LessOrEqual(t, r.attestBytesPerTic, 7.1, "attest bytes a tic, %d watchers", n)
 				require.Zero(t, r.playerStates, "states the players' copies sent")
 				require.GreaterOrEqual(t, r.serverStates+r.watcherStates, int64(n), "states sent, one a watcher at least")
 				again := r.serverStates + r.watcherStates - int64(n)
 				extra = max(extra, again)
 				require.Equal(t, int64(1), r.serverStates, "states the server sent (%d watchers opened before the first watched)", r.early)
-				worstW = max(worstW, r.worstStallMS)
 				lag = max(lag, slices.Max(r.lags))
 				for _, ms := range r.watchMS {
 					require.GreaterOrEqual(t, ms, int64(0), "a watcher that never watched")
@@ -355,8 +385,32 @@ func TestWatchersCostThePlayersNothing(t *testing.T) {
 		require.LessOrEqual(t, extra, int64(4), "states sent again in a run (a refeed, or a handshake that outlasted JoinSnapshotMaxAgeTics)")
 		t.Logf("%s: longest stall %d ms with watchers, %d without; %d watchers from opening to watching: median %d ms, p90 %d, worst %d",
 			ch.name, worstW, worst0, len(watchMS), watchMS[len(watchMS)/2], watchMS[len(watchMS)*9/10], watchMS[len(watchMS)-1])
-		require.LessOrEqual(t, worstW, worst0+10, "longest stall with watchers against without")
+		if ch.players == watchQuietLink {
+			require.LessOrEqual(t, worstW, worst0+10, "longest stall with watchers against without")
+		}
 	}
+	// On the lossy channel, what the players take and their longest stall
+	// over 40 seeds, with 64 watchers and without: a watcher's every frame
+	// moves the channel's later draws, so one seed's two runs are two
+	// samples, not a pair (seed 1: 445 ms against 170 with the attests,
+	// 170 against 180 before them).
+	var sets0, sets64, stalls0, stalls64 []float64
+	for seed := uint64(1); seed <= 40; seed++ {
+		r0, r64 := watchRun(seed, 0, watchChannels[1]), watchRun(seed, 64, watchChannels[1])
+		require.NoError(t, r0.err, "seed %d", seed)
+		require.NoError(t, r64.err, "seed %d", seed)
+		sets0, sets64 = append(sets0, r0.setBytesPerTic), append(sets64, r64.setBytesPerTic)
+		stalls0, stalls64 = append(stalls0, float64(r0.worstStallMS)), append(stalls64, float64(r64.worstStallMS))
+	}
+	for _, v := range [][]float64{sets0, sets64, stalls0, stalls64} {
+		slices.Sort(v)
+	}
+	t.Logf("lossy, 40 seeds: broadcast bytes a tic median %.1f, p90 %.1f with 64 watchers, %.1f and %.1f without; longest stall median %.0f ms, p90 %.0f, worst %.0f with, %.0f, %.0f and %.0f without",
+		sets64[20], sets64[36], sets0[20], sets0[36], stalls64[20], stalls64[36], stalls64[39], stalls0[20], stalls0[36], stalls0[39])
+	require.InEpsilon(t, sets0[20], sets64[20], 0.01, "median broadcast bytes a tic")
+	require.InEpsilon(t, sets0[36], sets64[36], 0.01, "p90 broadcast bytes a tic")
+	require.LessOrEqual(t, stalls64[20], stalls0[20]+10, "median longest stall")
+	require.LessOrEqual(t, stalls64[36], stalls0[36]+10, "p90 longest stall")
 }
 
 // Watchers on the lossy channel, 200 seeds of 4 players and 16 watchers,
@@ -366,7 +420,9 @@ func TestWatchersCostThePlayersNothing(t *testing.T) {
 // whose feeder vanished is fed again, RefeedAfterMS later; none gives up
 // its join: 2 did, whose relayed state outran the server's word on it
 // and was dropped, before joinSide.early kept it). The players' longest
-// stall: 485 ms. That is the simulated channel's, not the watchers':
+// stall: 500 ms (485 before the attests: the frames of the attests, and
+// of the watchers that ask for one, move every later draw). That is the
+// simulated channel's, not the watchers':
 // over seeds 100-1099, the players' worst stall per run is median 190
 // ms, p90 225, p99 435, worst 525 with 16 watchers, and 190, 225, 375
 // and 570 with 16 nodes in their place that send nothing at all (with no
@@ -391,7 +447,7 @@ func TestWatchersOnTheLossyChannelNeverDesyncNorPlay(t *testing.T) {
 	slices.Sort(watchMS)
 	t.Logf("%d watchers from opening to watching: median %d ms, p90 %d, worst %d; %d gave up when their feeder vanished; the players' longest stall %d ms",
 		len(watchMS), watchMS[len(watchMS)/2], watchMS[len(watchMS)*9/10], watchMS[len(watchMS)-1], gaveUp, stallMS)
-	require.LessOrEqual(t, stallMS, int64(485), "the players' longest stall, ms")
+	require.LessOrEqual(t, stallMS, int64(500), "the players' longest stall, ms")
 	require.Zero(t, gaveUp, "watchers that gave up their joins")
 }
 

@@ -14,6 +14,9 @@ type ConfirmedTic struct {
 	// Sum is this copy's checksum after it ran the tic; valid once Ran.
 	Sum uint32
 	Ran bool
+	// Chain is the digest of the confirmed history through this tic (see
+	// Chain.Next): the same on every copy.
+	Chain Chain
 }
 
 // Playing reports whether player p is in the game at this tic.

@@ -99,6 +99,12 @@ func NewMessageIn(h Header, body []byte, dir Direction, ctx Context) (Message, e
 			return &TicSource{}, nil
 		case TicnetKindWatcherList:
 			return &WatcherList{}, nil
+		case TicnetKindAttest:
+			return &Attest{}, nil
+		case TicnetKindSigner:
+			return &Signer{}, nil
+		case TicnetKindAttestFetch:
+			return &AttestFetch{}, nil
 		case TicnetKindJoinStart:
 			return &JoinStart{}, nil
 		case TicnetKindSnapshotRequest:

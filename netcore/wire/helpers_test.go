@@ -308,6 +308,25 @@ func (g gen) reattach() *Reattach {
 }
 
 // messages returns one random message of every type.
+func (g gen) attest() *Attest {
+	m := &Attest{Tic: g.r.Uint32()}
+	for i := range m.Chain {
+		m.Chain[i] = g.u8()
+	}
+	for i := range m.Sig {
+		m.Sig[i] = g.u8()
+	}
+	return m
+}
+
+func (g gen) signer() *Signer {
+	m := &Signer{Game: g.r.Uint32()}
+	for i := range m.Key {
+		m.Key[i] = g.u8()
+	}
+	return m
+}
+
 func (g gen) messages() []Message {
 	lowres := g.bool()
 	ms := []Message{
@@ -344,6 +363,9 @@ func (g gen) messages() []Message {
 		&Repair{Stream: g.r.Uint32()},
 		&RepairDone{Tic: g.r.Uint32(), Bytes: g.r.Uint32(), From: g.r.Uint32()},
 		&Repaired{Player: uint8(g.r.IntN(MaxPlayers)), Tic: g.r.Uint32(), Bytes: g.r.Uint32(), MS: g.r.Uint32()},
+		g.attest(),
+		g.signer(),
+		&AttestFetch{From: g.r.Uint32(), Tic: g.r.Uint32()},
 	}
 	for _, k := range emptyKinds {
 		ms = append(ms, &Empty{Kind: k})

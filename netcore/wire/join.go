@@ -33,6 +33,10 @@ type JoinStart struct {
 	// Cast is how many frames the server has broadcast: the joiner, a
 	// player, checks its tag in those that follow (see ModeNotice.Cast).
 	Cast uint32
+	// Chain is the chain of the tics before Start (tic.Chain): the joiner
+	// goes on from it, a watcher to check the tics it runs (Attest), a
+	// player to sign them if it comes to serve the game.
+	Chain [ChainLen]byte
 }
 
 func (*JoinStart) Type() Type { return TypeTicnet }
@@ -47,6 +51,7 @@ func (m *JoinStart) AppendBody(dst []byte) []byte {
 	appendSetup(&w, &m.Setup)
 	appendServerTic(&w, &m.Base, CmdFormat{InputSize: m.Setup.Input.Size})
 	w.U32(m.Cast)
+	w.Bytes(m.Chain[:])
 	return w.Buf
 }
 
@@ -64,6 +69,7 @@ func (m *JoinStart) DecodeBody(body []byte) error {
 		readServerTic(&r, &m.Base, CmdFormat{InputSize: m.Setup.Input.Size})
 	}
 	m.Cast = r.U32("cast")
+	r.Bytes(m.Chain[:], "chain")
 	return bodyErr(&r, TypeTicnet)
 }
 

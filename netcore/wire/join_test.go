@@ -15,10 +15,13 @@ func joinStartFixture() *JoinStart {
 	m.Base.InGame = 0b101
 	m.Base.Cmds[0] = TicDiff{Flags: DiffForward, Cmd: TicCmd{ForwardMove: 25}}
 	m.Base.Cmds[2] = TicDiff{Flags: DiffTurn, Cmd: TicCmd{AngleTurn: -640}}
+	for i := range m.Chain {
+		m.Chain[i] = byte(0xc0 + i)
+	}
 	return m
 }
 
-func TestJoinStartLayoutIsKindStartStreamSettingsSetupBaseTicThenCast(t *testing.T) {
+func TestJoinStartLayoutIsKindStartStreamSettingsSetupBaseTicCastThenChain(t *testing.T) {
 	m := joinStartFixture()
 	pkt := Encode(nil, m, true, 9)
 	settings := (&GameStart{Settings: m.Settings}).AppendBody(nil)
@@ -27,6 +30,7 @@ func TestJoinStartLayoutIsKindStartStreamSettingsSetupBaseTicThenCast(t *testing
 	want = append(want, 0, 20, 0x11, 0x22, 0x33, 0x44, 0, 2, '{', '}')
 	want = append(want, 0, 0, 0b101, DiffForward, 25, DiffTurn, 0xfd, 0x80)
 	want = append(want, 5, 6, 7, 8) // the broadcasts' count
+	want = append(want, m.Chain[:]...)
 	require.Equal(t, want, pkt)
 	got := &JoinStart{}
 	_, err := Decode(pkt, got)
