@@ -403,7 +403,7 @@ export interface Stats {
   bytesInPerSec: number;
   bytesOutPerSec: number;
   dropped: number;
-  /** Frames whose authentication did not check (a chat member's forgery under a player's or the server's UID) or that came before (a replay, the channel's duplicate): dropped before anything read them, counted in dropped too. */
+  /** Frames whose authentication did not check (a chat member's forgery under a player's or the server's UID) or that came before (a replay, the channel's duplicate): dropped before anything read them, counted in dropped too. A watcher counts as well the attests whose signature did not check, and each time the tics it held did not match the chain the server signed (it drops them and gets them again). */
   forged: number;
   resends: number;
   substituted: number;

@@ -147,7 +147,10 @@ type Stats struct {
 	// check: a member's forgery under a player's or the server's UID, or
 	// a frame damaged; and those that came before (the channel's
 	// duplicates, or a member's replays). Each was dropped before anything
-	// read it; Dropped counts them too.
+	// read it; Dropped counts them too. A watcher counts as well the
+	// attests whose signature did not check, and each time the tics it
+	// held did not match the chain the server signed (netcore's
+	// client_check.go).
 	Forged      int64 `json:"forged"`
 	Resends     int64 `json:"resends"`
 	Substituted int64 `json:"substituted"`
