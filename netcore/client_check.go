@@ -136,23 +136,23 @@ func (k *ticCheck) end(now int64) (end uint32, ok bool) {
 	if int32(k.through-rs.start) < 0 {
 		k.through = rs.start
 	}
-	if !k.vouch(now) {
+	held := rs.held()
+	if !k.vouch(now, held) {
 		return rs.start, true
 	}
 	for t := k.through; rs.win.Has(t) && rs.tics[t%BackupTics].sure && t-rs.start < BackupTics; t++ {
 		k.through = t + 1
 	}
 	k.refetch(now)
-	k.ask(now)
+	k.ask(now, held)
 	return k.through, true
 }
 
 // ask asks the server for an attest, when the copy has held a tic that
 // none vouches for, and none came, for AttestFetchAfterMS: it lost those
-// that would.
-func (k *ticCheck) ask(now int64) {
+// that would. held is the first tic from start on the copy lacks.
+func (k *ticCheck) ask(now int64, held uint32) {
 	c := k.c
-	held := c.recv.held()
 	// A copy that streams its state to a watcher once it runs a tic it
 	// holds asks at once: the watcher waits for it.
 	feeding := slices.ContainsFunc(c.join.saves, func(ps pendingSave) bool { return int32(ps.tic-k.through) > 0 })
@@ -172,13 +172,13 @@ func (k *ticCheck) ask(now int64) {
 }
 
 // vouch moves through past the newest tic a signed chain vouches for, of
-// those the window holds, from its start on, without a gap. It reports
+// those the window holds, from its start on, without a gap (up to have,
+// the first tic it lacks). It reports
 // false when the chain does not match, the tics it covers that came from
 // elsewhere dropped.
-func (k *ticCheck) vouch(now int64) bool {
+func (k *ticCheck) vouch(now int64, have uint32) bool {
 	c := k.c
 	rs := &c.recv
-	have := rs.held()
 	best := -1
 	for i, a := range k.attested {
 		if a.ok && int32(a.tic-k.through) >= 0 && int32(a.tic-have) < 0 && (best < 0 || int32(a.tic-k.attested[best].tic) > 0) {
@@ -245,14 +245,6 @@ func (k *ticCheck) refetch(now int64) {
 // broken reports whether the chain of the tics the copy held broke in the
 // last BrokenChainMS.
 func (k *ticCheck) broken(now int64) bool { return k.brokenMS != 0 && now-k.brokenMS < BrokenChainMS }
-
-// askServer asks the server itself for count tics from start.
-func (rs *recvSide) askServer(start uint32, count uint8) {
-	c := rs.c
-	c.pkt = wire.Encode(c.pkt[:0], &wire.GameDataResend{Start: start, Count: count}, false, 0)
-	c.conn.Send(c.nowMS, c.pkt)
-	c.stats.ResendRequests++
-}
 
 // newest returns the newest attest the copy took, for a watcher it is
 // the tic source of (ok false: none).

@@ -203,6 +203,12 @@ func (rs *recvSide) sendResendRequest(start uint32, count uint8) {
 	if !c.check.broken(c.nowMS) && c.src.ask(start, count) {
 		return // a watcher's tic source's to send (client_source.go)
 	}
+	rs.askServer(start, count)
+}
+
+// askServer asks the server itself for count tics from start.
+func (rs *recvSide) askServer(start uint32, count uint8) {
+	c := rs.c
 	c.pkt = wire.Encode(c.pkt[:0], &wire.GameDataResend{Start: start, Count: count}, false, 0)
 	c.conn.Send(c.nowMS, c.pkt)
 	c.stats.ResendRequests++
