@@ -46,6 +46,7 @@ func TestTheLobbyIsReportedWhenItChangesAndAgainAfterAReset(t *testing.T) {
 		{"a player was renamed", renamed, true, false, true},
 		{"the same lobby again, after those changes", renamed, true, false, false},
 	}
+	var reported, wanted []*LobbyReport
 	for _, s := range steps {
 		if s.reset {
 			v.reset()
@@ -54,14 +55,20 @@ func TestTheLobbyIsReportedWhenItChangesAndAgainAfterAReset(t *testing.T) {
 		if !s.waiting {
 			cv.state = netcore.ClientInGame // and no roster yet
 		}
-		r, ok := v.update(cv.players(8))
+		r, ok := v.update(cv.fillPlayers(8, &v.next))
 		require.Equal(t, s.want, ok, "%s: reported", s.what)
 		if ok {
 			require.Len(t, r.Players, len(s.l.Players), "%s: players reported", s.what)
+			require.Equal(t, cv.players(8), r, "%s: the report", s.what)
+			reported, wanted = append(reported, r), append(wanted, cv.players(8))
 		}
 	}
+	// A report is the page's: the later passes, which find the players
+	// anew, leave it as it was.
+	require.Equal(t, wanted, reported, "the reports, after every later pass")
 	cv := clientView{state: netcore.ClientWaitingStart, lobby: two, player: -1}
-	r, _ := (&lobbyView{}).update(cv.players(8))
+	v = lobbyView{}
+	r, _ := v.update(cv.fillPlayers(8, &v.next))
 	want := &LobbyReport{Players: []LobbyPlayer{{"a", "host", 0}, {"b", "uid 00000002", 1}}, Controller: true, MaxPlayers: 4}
 	require.Equal(t, want, r, "report")
 }

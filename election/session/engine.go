@@ -149,7 +149,8 @@ func (s *Session) updateEngine(now int64) {
 		e.view.see(ev)
 		s.fromClient(now, ev)
 	}
-	if r, changed := s.lobby.update(e.view.players(s.cfg.MaxPlayers)); changed {
+	known := e.view.fillPlayers(s.cfg.MaxPlayers, &s.lobby.next)
+	if r, changed := s.lobby.update(known); changed {
 		s.emit(Event{Kind: "lobby", Lobby: r})
 	}
 }

@@ -5,16 +5,20 @@ package session
 // in the lobby and in a game).
 type lobbyView struct {
 	last *LobbyReport
+	next LobbyReport // the players as this pass finds them (clientView.fillPlayers)
 }
 
-// update takes the players r (nil: none known), and reports whether they
-// differ from the last reported.
-func (v *lobbyView) update(r *LobbyReport) (*LobbyReport, bool) {
-	if r == nil || sameLobby(r, v.last) {
+// update reports next, the players this pass found (known: there are
+// any), when they differ from the last reported: a copy of them, which
+// becomes the last reported.
+func (v *lobbyView) update(known bool) (*LobbyReport, bool) {
+	if !known || sameLobby(&v.next, v.last) {
 		return nil, false
 	}
-	v.last = r
-	return r, true
+	r := v.next
+	r.Players = append([]LobbyPlayer{}, v.next.Players...)
+	v.last = &r
+	return &r, true
 }
 
 // reset makes the next lobby reported, though it be the same.

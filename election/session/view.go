@@ -106,22 +106,37 @@ func (v *clientView) nameOf(p int, own string) string {
 // a game under the reference protocol, which has none). maxPlayers is
 // the game's limit in a game (0: tic.MaxPlayers).
 func (v *clientView) players(maxPlayers int) *LobbyReport {
+	r := &LobbyReport{}
+	if !v.fillPlayers(maxPlayers, r) {
+		return nil
+	}
+	return r
+}
+
+// fillPlayers is players written into r, whose Players it reuses (the
+// session asks every pass whether they changed); it reports whether they
+// are known.
+func (v *clientView) fillPlayers(maxPlayers int, r *LobbyReport) bool {
+	r.Players = r.Players[:0]
+	if r.Players == nil {
+		r.Players = []LobbyPlayer{}
+	}
 	switch {
 	case v.waiting() && v.lobby.MaxPlayers > 0:
-		r := &LobbyReport{Players: []LobbyPlayer{}, Controller: v.lobby.IsController, Player: v.lobby.Player, MaxPlayers: v.lobby.MaxPlayers}
+		r.Controller, r.Player, r.MaxPlayers = v.lobby.IsController, v.lobby.Player, v.lobby.MaxPlayers
 		for p, lp := range v.lobby.Players {
 			r.Players = append(r.Players, LobbyPlayer{Name: lp.Name, Addr: lp.Addr, Player: p})
 		}
-		return r
+		return true
 	case v.state == netcore.ClientInGame && v.roster != nil:
-		r := &LobbyReport{Players: []LobbyPlayer{}, Controller: v.player >= 0 && int(v.roster.Controller) == v.player,
-			Player: v.player, MaxPlayers: cmp.Or(maxPlayers, tic.MaxPlayers)}
+		r.Controller = v.player >= 0 && int(v.roster.Controller) == v.player
+		r.Player, r.MaxPlayers = v.player, cmp.Or(maxPlayers, tic.MaxPlayers)
 		for p := range tic.MaxPlayers {
 			if v.roster.Playing&(1<<p) != 0 {
 				r.Players = append(r.Players, LobbyPlayer{Name: v.names[p], Player: p})
 			}
 		}
-		return r
+		return true
 	}
-	return nil
+	return false
 }

@@ -237,9 +237,11 @@ func CheckCommandsAgainst(copies []Copy, extended bool, recordsOf func(at uint32
 						want.AngleTurn = want.AngleTurn / 256 * 256 // the reference's truncation
 					}
 				}
-				if _, ok := addedEvents(l, got, want); ok && got != want {
-					want = got // the built command, with events carried into it
-					carrying++
+				if got != want {
+					if _, ok := addedEvents(l, got, want); ok {
+						want = got // the built command, with events carried into it
+						carrying++
+					}
 				}
 			}
 			if got != want {
