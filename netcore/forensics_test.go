@@ -24,7 +24,8 @@ func TestTheServerServesAStatesRequestOnceToACopyTheVerdictNamed(t *testing.T) {
 	for i := range cls {
 		sc := &serverClient{addr: link.Addr(7 + i), player: i, phase: slotPlaying, connectMS: int64(i)}
 		sc.conn = reliable.NewConn(sc.addr, tr, s.cfg.Timeouts.timers(), 0, reliable.Connected, &s.stats.Counters)
-		s.slots[i], cls[i] = sc, sc
+		s.slots.put(i, sc)
+		cls[i] = sc
 	}
 	r := &s.ext.repair
 	req := func(sc *serverClient, stream uint32) error {

@@ -93,7 +93,7 @@ func serverWithPlayer2(tr *kept, recvStart uint32) (*Server, *serverClient) {
 	s.state = ServerInGame
 	sc := &serverClient{addr: 7, player: 2, phase: slotPlaying}
 	sc.conn = reliable.NewConn(7, tr, s.cfg.Timeouts.timers(), 0, reliable.Connected, &s.stats.Counters)
-	s.slots[0] = sc
+	s.slots.put(0, sc)
 	s.cmds.start = recvStart
 	return s, sc
 }
@@ -112,7 +112,8 @@ func TestSetsToEveryoneCarryATicAClientLacks(t *testing.T) {
 	for i := range cls {
 		sc := &serverClient{addr: link.Addr(7 + i), player: i, phase: slotPlaying}
 		sc.conn = reliable.NewConn(sc.addr, tr, s.cfg.Timeouts.timers(), 0, reliable.Connected, &s.stats.Counters)
-		s.slots[i], cls[i] = sc, sc
+		s.slots.put(i, sc)
+		cls[i] = sc
 	}
 	for tic := range uint32(20) {
 		s.ext.history[tic] = histTic{seq: tic, valid: true}

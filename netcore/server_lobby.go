@@ -201,11 +201,11 @@ func (lb *serverLobby) newSlot(now int64, from link.Addr, m *wire.SYN, proto str
 	s := lb.s
 	slot := -1
 	var old *serverClient
-	for i, sc := range s.slots {
-		if sc != nil && sc.addr == from { // reconnecting from a slot that ended
+	for i := range slotCount {
+		if sc := s.slots.at(i); sc != nil && sc.addr == from { // reconnecting from a slot that ended
 			old, s.slots[i] = sc, nil
 		}
-		if s.slots[i] == nil && slot < 0 {
+		if s.slots.at(i) == nil && slot < 0 {
 			slot = i
 		}
 	}
@@ -234,7 +234,7 @@ func (lb *serverLobby) newSlot(now int64, from link.Addr, m *wire.SYN, proto str
 		sc.conn.SetResendMS(ExtReliableResendMS)
 	}
 	sc.live = true
-	s.slots[slot] = sc
+	s.slots.put(slot, sc)
 	reply := wire.SYNReply{Version: s.cfg.Version, Protocol: proto}
 	switch {
 	case key != nil:

@@ -83,12 +83,34 @@ func (sc *serverClient) drone() bool { return sc.data.Drone }
 
 // slotTable is the server's clients, a slot each, in the order the
 // reference numbers players: wire.MaxNodes players and drones, and
-// MaxWatchers watchers (watchers.go).
-type slotTable [wire.MaxNodes + MaxWatchers]*serverClient
+// MaxWatchers watchers (watchers.go), slotCount in all. It is as long as
+// one past the highest slot taken so far (put), nil where no client is:
+// a server pass goes over it a dozen times, and a game of a few players
+// has no watchers' slots to step over.
+type slotTable []*serverClient
+
+// slotCount is how many slots a server has.
+const slotCount = wire.MaxNodes + MaxWatchers
+
+// at is slot i (nil: free).
+func (t slotTable) at(i int) *serverClient {
+	if i < len(t) {
+		return t[i]
+	}
+	return nil
+}
+
+// put sets slot i (below slotCount) to sc.
+func (t *slotTable) put(i int, sc *serverClient) {
+	for len(*t) <= i {
+		*t = append(*t, nil)
+	}
+	(*t)[i] = sc
+}
 
 // disconnectAll sends every client away.
 func (t *slotTable) disconnectAll(now int64) {
-	for _, sc := range t {
+	for _, sc := range *t {
 		if sc != nil {
 			sc.conn.Disconnect(now, ReasonServerLeft)
 		}
@@ -96,7 +118,7 @@ func (t *slotTable) disconnectAll(now int64) {
 }
 
 func (t *slotTable) find(a link.Addr) *serverClient {
-	for _, sc := range t {
+	for _, sc := range *t {
 		if sc != nil && sc.addr == a {
 			return sc
 		}
@@ -107,7 +129,7 @@ func (t *slotTable) find(a link.Addr) *serverClient {
 // maxPlayers is the reference's NET_SV_MaxPlayers: the first connected
 // client's game decides, within limit (the configured).
 func (t *slotTable) maxPlayers(limit int) int {
-	for _, sc := range t {
+	for _, sc := range *t {
 		if sc.connected() {
 			return min(int(sc.data.MaxPlayers), limit)
 		}
@@ -119,7 +141,7 @@ func (t *slotTable) maxPlayers(limit int) int {
 // are the game's.
 func (t *slotTable) controller() *serverClient {
 	var best *serverClient
-	for _, sc := range t {
+	for _, sc := range *t {
 		if sc.connected() && !sc.drone() && (best == nil || sc.connectMS < best.connectMS) {
 			best = sc
 		}
@@ -130,7 +152,7 @@ func (t *slotTable) controller() *serverClient {
 // assignPlayers numbers the connected players in slot order.
 func (t *slotTable) assignPlayers() {
 	n := 0
-	for _, sc := range t {
+	for _, sc := range *t {
 		if sc.connected() && !sc.drone() {
 			sc.player = n
 			n++
@@ -145,7 +167,7 @@ func (t *slotTable) assignPlayers() {
 // longest connected.
 func (t *slotTable) stateSource(ok func(*serverClient) bool) *serverClient {
 	var best *serverClient
-	for _, sc := range t {
+	for _, sc := range *t {
 		if !sc.connected() || sc.phase != slotPlaying || !ok(sc) {
 			continue
 		}
@@ -161,7 +183,7 @@ func (t *slotTable) stateSource(ok func(*serverClient) bool) *serverClient {
 
 // playing is the connected slot that plays player in the game, or nil.
 func (t *slotTable) playing(player int) *serverClient {
-	for _, sc := range t {
+	for _, sc := range *t {
 		if sc.connected() && sc.player == player && sc.phase == slotPlaying {
 			return sc
 		}
@@ -170,7 +192,7 @@ func (t *slotTable) playing(player int) *serverClient {
 }
 
 func (t *slotTable) nameOf(player int) string {
-	for _, sc := range t {
+	for _, sc := range *t {
 		if sc != nil && sc.player == player && sc.inGame() {
 			return sc.name
 		}

@@ -20,7 +20,7 @@ func sourcesServer(n int) *Server {
 		sc := &serverClient{addr: link.Addr(0x100 + i), protocol: wire.ProtocolTicnet, connectMS: int64(i), player: -1, phase: slotPlaying}
 		sc.data.Drone = drone
 		sc.conn = reliable.NewConn(sc.addr, srv, reliable.Timers{}, 0, reliable.Connected, &s.stats.Counters)
-		s.slots[i] = sc
+		s.slots.put(i, sc)
 	}
 	add(0, false)
 	s.slots[0].player = 0

@@ -44,7 +44,7 @@ func (sc *serverClient) watcher() bool {
 // headcount counts the connected slots: the nodes of the reference's
 // limit, and the watchers beside them.
 func (t *slotTable) headcount() (nodes, watchers int) {
-	for _, sc := range t {
+	for _, sc := range *t {
 		switch {
 		case !sc.connected():
 		case sc.watcher():
