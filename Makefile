@@ -86,8 +86,8 @@ IDLE := $(shell chrt --idle 0 true 2>/dev/null && echo chrt --idle 0 || echo nic
 # docs/tests.md, "How long make test takes", has the measurements.
 test:
 	@sim=$$(mktemp); \
-	echo "$(IDLE) $(GO) test -count=1 -timeout 25m $(SIM) (beside the rest)"; \
-	setsid $(IDLE) $(GO) test -count=1 -timeout 25m $(SIM) > $$sim 2>&1 & pid=$$!; \
+	echo "$(IDLE) $(GO) test -count=1 -timeout 30m $(SIM) (beside the rest)"; \
+	setsid $(IDLE) $(GO) test -count=1 -timeout 30m $(SIM) > $$sim 2>&1 & pid=$$!; \
 	if ! $(MAKE) --no-print-directory test-rest; then kill -- -$$pid 2>/dev/null; wait $$pid; cat $$sim; rm -f $$sim; exit 1; fi; \
 	wait $$pid; code=$$?; \
 	echo "== the simulation suites, run beside the rest:"; cat $$sim; rm -f $$sim; \
