@@ -201,13 +201,16 @@ func (lb *serverLobby) newSlot(now int64, from link.Addr, m *wire.SYN, proto str
 	s := lb.s
 	slot := -1
 	var old *serverClient
-	for i := range slotCount {
-		if sc := s.slots.at(i); sc != nil && sc.addr == from { // reconnecting from a slot that ended
+	for i, sc := range s.slots {
+		if sc != nil && sc.addr == from { // reconnecting from a slot that ended
 			old, s.slots[i] = sc, nil
 		}
-		if s.slots.at(i) == nil && slot < 0 {
+		if s.slots[i] == nil && slot < 0 {
 			slot = i
 		}
+	}
+	if slot < 0 && len(s.slots) < slotCount {
+		slot = len(s.slots) // a slot never taken yet
 	}
 	if slot < 0 {
 		return nil

@@ -92,14 +92,6 @@ type slotTable []*serverClient
 // slotCount is how many slots a server has.
 const slotCount = wire.MaxNodes + MaxWatchers
 
-// at is slot i (nil: free).
-func (t slotTable) at(i int) *serverClient {
-	if i < len(t) {
-		return t[i]
-	}
-	return nil
-}
-
 // put sets slot i (below slotCount) to sc.
 func (t *slotTable) put(i int, sc *serverClient) {
 	for len(*t) <= i {

@@ -55,7 +55,7 @@ func TestTheLobbyIsReportedWhenItChangesAndAgainAfterAReset(t *testing.T) {
 		if !s.waiting {
 			cv.state = netcore.ClientInGame // and no roster yet
 		}
-		r, ok := v.update(cv.fillPlayers(8, &v.next))
+		r, ok := v.update(&cv, 8)
 		require.Equal(t, s.want, ok, "%s: reported", s.what)
 		if ok {
 			require.Len(t, r.Players, len(s.l.Players), "%s: players reported", s.what)
@@ -68,7 +68,7 @@ func TestTheLobbyIsReportedWhenItChangesAndAgainAfterAReset(t *testing.T) {
 	require.Equal(t, wanted, reported, "the reports, after every later pass")
 	cv := clientView{state: netcore.ClientWaitingStart, lobby: two, player: -1}
 	v = lobbyView{}
-	r, _ := v.update(cv.fillPlayers(8, &v.next))
+	r, _ := v.update(&cv, 8)
 	want := &LobbyReport{Players: []LobbyPlayer{{"a", "host", 0}, {"b", "uid 00000002", 1}}, Controller: true, MaxPlayers: 4}
 	require.Equal(t, want, r, "report")
 }

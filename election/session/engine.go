@@ -149,8 +149,7 @@ func (s *Session) updateEngine(now int64) {
 		e.view.see(ev)
 		s.fromClient(now, ev)
 	}
-	known := e.view.fillPlayers(s.cfg.MaxPlayers, &s.lobby.next)
-	if r, changed := s.lobby.update(known); changed {
+	if r, changed := s.lobby.update(&e.view, s.cfg.MaxPlayers); changed {
 		s.emit(Event{Kind: "lobby", Lobby: r})
 	}
 }

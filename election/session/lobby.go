@@ -5,14 +5,14 @@ package session
 // in the lobby and in a game).
 type lobbyView struct {
 	last *LobbyReport
-	next LobbyReport // the players as this pass finds them (clientView.fillPlayers)
+	next LobbyReport // the players as this pass finds them, kept to reuse its slice
 }
 
-// update reports next, the players this pass found (known: there are
-// any), when they differ from the last reported: a copy of them, which
-// becomes the last reported.
-func (v *lobbyView) update(known bool) (*LobbyReport, bool) {
-	if !known || sameLobby(&v.next, v.last) {
+// update finds the players of the copy cv shows (maxPlayers: the game's
+// limit) and, when they are known and differ from the last reported,
+// reports them: a copy, which becomes the last reported.
+func (v *lobbyView) update(cv *clientView, maxPlayers int) (*LobbyReport, bool) {
+	if !cv.fillPlayers(maxPlayers, &v.next) || sameLobby(&v.next, v.last) {
 		return nil, false
 	}
 	r := v.next
